@@ -1,0 +1,44 @@
+"""What every command shares: the app, the global --db option, JSON output and exit codes."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+DEFAULT_DB = "sqlite:///pbem.db"
+
+app = typer.Typer(
+    name="pbem",
+    help="A play-by-email game master for BotWars, the Geek-o Challenge and four death-match games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _global_options(
+    ctx: typer.Context,
+    db: str = typer.Option(DEFAULT_DB, "--db", envvar="PBEM_DB", help="Database URL (SQLite file or PostgreSQL)."),
+) -> None:
+    ctx.obj = {"db": db}
+
+
+def db_url(ctx: typer.Context) -> str:
+    """The --db given to the top-level command."""
+    root = ctx.find_root()
+    return (root.obj or {}).get("db", DEFAULT_DB)
+
+
+def print_json(document: Any) -> None:
+    """One JSON document on stdout, keys sorted, for scripts."""
+    typer.echo(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
+
+
+def sub_app(name: str, help: str) -> typer.Typer:
+    """A command group `pbem NAME …`."""
+    group = typer.Typer(name=name, help=help, no_args_is_help=True)
+    app.add_typer(group, name=name)
+    return group

@@ -1,0 +1,1 @@
+"""`pbem report`, `pbem site`, `pbem room render`: what players read."""

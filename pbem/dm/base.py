@@ -1,0 +1,110 @@
+"""One interface for every death-match game, in the spirit of OpenSpiel.
+
+A game is a stateless object registered by name; its states are plain data.
+Every action is checked first (`check` returns the reason it is illegal) and
+only a legal action is applied, so an illegal one changes nothing. All of it
+is pure: time stamps come in with the actions, dice from the seeded RNG
+(RULES B13) or from the action itself.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Mapping
+
+
+@dataclass(frozen=True)
+class Config:
+    """A match's fixed set-up: the DESIGN.md transcript header."""
+
+    game: str
+    players: tuple[str, ...]
+    variant: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    puzzles: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Action:
+    """One submission: who, when (None when the transcript has no time), and what."""
+
+    player: str
+    payload: Mapping[str, Any]
+    at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    over: bool
+    winner: str | None
+    scores: Mapping[str, int] | None = None
+    lives: Mapping[str, int] | None = None
+
+
+class Game(ABC):
+    """The rules of one death-match game."""
+
+    name: ClassVar[str]
+
+    @abstractmethod
+    def new_state(self, config: Config) -> Any:
+        """The position before the first action."""
+
+    @abstractmethod
+    def check(self, state: Any, action: Action) -> str | None:
+        """Why `action` is illegal in `state`, or None when it is legal."""
+
+    @abstractmethod
+    def apply(self, state: Any, action: Action) -> Any:
+        """The state after a legal `action`; `state` itself is left unchanged."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool: ...
+
+    @abstractmethod
+    def result(self, state: Any) -> Result: ...
+
+    @abstractmethod
+    def render_data(self, state: Any) -> dict[str, Any]:
+        """What a renderer needs to draw the position (plain data, no rules)."""
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game_class: type[Game]) -> type[Game]:
+    """Class decorator: make a game available by its `name`."""
+    GAMES[game_class.name] = game_class()
+    return game_class
+
+
+def get_game(name: str) -> Game:
+    from . import games  # noqa: F401  (importing registers every bundled game)
+
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+
+
+@dataclass
+class Replay:
+    state: Any
+    result: Result
+    errors: list[tuple[int, str]]  # (index of the action in the transcript, reason)
+
+
+def replay(config: Config, actions: list[Action]) -> Replay:
+    """Apply a whole history; an illegal action is recorded in `errors` and skipped."""
+    game = get_game(config.game)
+    state = game.new_state(config)
+    errors: list[tuple[int, str]] = []
+    for index, action in enumerate(actions):
+        reason = game.check(state, action)
+        if reason is None:
+            state = game.apply(state, action)
+        else:
+            errors.append((index, reason))
+    return Replay(state, game.result(state), errors)

@@ -1,0 +1,1 @@
+"""engine layer (see DESIGN.md 'Layers')."""

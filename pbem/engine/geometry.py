@@ -1,0 +1,85 @@
+"""Squares and directions: `r{row}c{col}` with r1 north and c1 west (DESIGN.md)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+
+_SQUARE = re.compile(r"^r(\d+)c(\d+)$", re.IGNORECASE)
+_SIZE = re.compile(r"^(\d+)x(\d+)$", re.IGNORECASE)
+
+
+class Dir(IntEnum):
+    """A compass direction; the value counts clockwise quarter turns from north."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    @classmethod
+    def parse(cls, text: str) -> "Dir":
+        try:
+            return cls[str(text).strip().upper()]
+        except KeyError:
+            raise ValueError(f"not a direction (N, E, S or W): {text!r}") from None
+
+    def turned(self, quarter_turns: int) -> "Dir":
+        """Clockwise by `quarter_turns` (negative turns counter-clockwise)."""
+        return Dir((self.value + quarter_turns) % 4)
+
+    @property
+    def opposite(self) -> "Dir":
+        return self.turned(2)
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        return _DELTAS[self]
+
+
+_DELTAS = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Square:
+    row: int
+    col: int
+
+    @classmethod
+    def parse(cls, text: str) -> "Square":
+        match = _SQUARE.match(str(text).strip())
+        if not match:
+            raise ValueError(f"not a square (r#c#): {text!r}")
+        return cls(int(match[1]), int(match[2]))
+
+    def step(self, direction: Dir, distance: int = 1) -> "Square":
+        d_row, d_col = direction.delta
+        return Square(self.row + d_row * distance, self.col + d_col * distance)
+
+    def __str__(self) -> str:
+        return f"r{self.row}c{self.col}"
+
+
+@dataclass(frozen=True, slots=True)
+class Size:
+    rows: int
+    cols: int
+
+    @classmethod
+    def parse(cls, text: str | int) -> "Size":
+        if isinstance(text, int):
+            return cls(text, text)
+        match = _SIZE.match(str(text).strip())
+        if not match:
+            raise ValueError(f"not a size (ROWSxCOLS): {text!r}")
+        return cls(int(match[1]), int(match[2]))
+
+    def contains(self, square: Square) -> bool:
+        return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+    def squares(self) -> list[Square]:
+        """Every square, row by row from the north-west corner."""
+        return [Square(r, c) for r in range(1, self.rows + 1) for c in range(1, self.cols + 1)]
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols}"

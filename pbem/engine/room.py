@@ -1,0 +1,55 @@
+"""A room (or board): its size, start squares and the elements printed on it.
+
+The room is immutable; what changes during play (switch positions, open trap
+doors, lowered bridges …) lives in the board state, keyed by `Element.key`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .geometry import Size, Square
+
+
+@dataclass(frozen=True)
+class Element:
+    """One element of a room file: its `type`, its square and its other fields as given."""
+
+    type: str
+    at: Square
+    attrs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    line: int | None = None  # the line of the room file it came from, for messages
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.attrs.get(name, default)
+
+    @property
+    def key(self) -> str:
+        """A name unique in its room: the element's `id`, else type, square and mounting side."""
+        if "id" in self.attrs:
+            return str(self.attrs["id"])
+        side = self.attrs.get("side") or self.attrs.get("wall")
+        return f"{self.type}@{self.at}" + (f"/{side}" if side else "")
+
+
+@dataclass(frozen=True)
+class Room:
+    name: str
+    size: Size
+    starts: tuple[Square, ...] = ()
+    elements: tuple[Element, ...] = ()
+    notes: str = ""
+    source: str | None = None  # the file it was read from, for messages
+
+    def elements_at(self, square: Square) -> tuple[Element, ...]:
+        return tuple(e for e in self.elements if e.at == square)
+
+    def of_type(self, *types: str) -> tuple[Element, ...]:
+        return tuple(e for e in self.elements if e.type in types)
+
+    def element(self, key: str) -> Element:
+        for e in self.elements:
+            if e.key == key:
+                return e
+        raise KeyError(key)

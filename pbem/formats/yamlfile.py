@@ -1,0 +1,130 @@
+"""Safe YAML reading that remembers where everything came from.
+
+Mappings load as `LinedDict` and sequences as `LinedList`, which know the line
+of each key or item, so every error can name the file, the line and the field.
+Tags, anchors/aliases, binary or non-UTF-8 input and oversized files are
+refused before anything is built: they are how hostile input hurts a parser.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file."""
+
+    source: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class FormatError(Exception):
+    """Input refused, with every problem found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class LinedDict(dict):
+    line: int | None = None
+    lines: dict
+
+    def line_of(self, key: Any) -> int | None:
+        return self.lines.get(key, self.line)
+
+
+class LinedList(list):
+    line: int | None = None
+    lines: list
+
+    def line_of(self, index: int) -> int | None:
+        return self.lines[index] if 0 <= index < len(self.lines) else self.line
+
+
+def line_of(container: Any, key: Any) -> int | None:
+    """The line of `container[key]`, or of the container, or None for plain data."""
+    if isinstance(container, (LinedDict, LinedList)):
+        return container.line_of(key)
+    return None
+
+
+def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
+    """Bytes to text, refusing what is too large, binary or not UTF-8."""
+    if len(data) > max_bytes:
+        raise FormatError([Problem(source, None, "", f"file is {len(data)} bytes; the limit is {max_bytes}")])
+    if b"\x00" in data:
+        raise FormatError([Problem(source, None, "", "binary data, not a text file")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise FormatError([Problem(source, None, "", f"not UTF-8 text (byte {err.start})")]) from None
+
+
+def read_yaml_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Any:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
+    return load_yaml(decode(data, str(path), max_bytes), str(path))
+
+
+def load_yaml(text: str, source: str = "<input>") -> Any:
+    """Parse one YAML document into LinedDict/LinedList/scalars."""
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            _refuse_unsafe(event, source)
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            return None if node is None else _build(node, loader, source)
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        line = mark.line + 1 if mark else None
+        reason = getattr(err, "problem", None) or str(err)
+        raise FormatError([Problem(source, line, "", f"not valid YAML: {reason}")]) from None
+
+
+def _refuse_unsafe(event: yaml.Event, source: str) -> None:
+    line = event.start_mark.line + 1
+    if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+        raise FormatError([Problem(source, line, "", "YAML anchors and aliases are not accepted")])
+    tag = getattr(event, "tag", None)
+    if tag not in (None, "!"):
+        raise FormatError([Problem(source, line, "", f"YAML tags are not accepted ({tag})")])
+
+
+def _build(node: yaml.Node, loader: yaml.SafeLoader, source: str) -> Any:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result = LinedDict()
+        result.line, result.lines = line, {}
+        for key_node, value_node in node.value:
+            key = _build(key_node, loader, source)
+            if not isinstance(key, (str, int, bool)) or key is None:
+                raise FormatError([Problem(source, key_node.start_mark.line + 1, "", "a key must be plain text")])
+            if key in result:
+                raise FormatError([Problem(source, key_node.start_mark.line + 1, str(key), "given twice")])
+            result[key] = _build(value_node, loader, source)
+            result.lines[key] = key_node.start_mark.line + 1
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        result = LinedList(_build(item, loader, source) for item in node.value)
+        result.line, result.lines = line, [item.start_mark.line + 1 for item in node.value]
+        return result
+    return loader.construct_object(node, deep=True)

@@ -1,0 +1,1 @@
+"""mail layer (see DESIGN.md 'Layers')."""
