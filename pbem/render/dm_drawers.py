@@ -1,0 +1,1 @@
+"""The one place where bundled death-match drawers are registered (by importing them)."""
