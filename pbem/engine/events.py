@@ -309,8 +309,13 @@ class Reinstated(Event):
 
 
 @dataclass(frozen=True)
+class RebootDeclared(Event):
+    """B10: the robot's submission declared a reboot; it reboots through the next turn."""
+
+
+@dataclass(frozen=True)
 class RebootStarted(Event):
-    """B10: a declared reboot begins (HP restored to `hp`) and lasts the next turn."""
+    """B10: the rebooting turn starts (stage 0, before stage 1): HP restored to `hp`."""
     hp: int
 
 

@@ -37,11 +37,10 @@ def run_mechanisms(ctx: TurnContext, phase: str) -> None:
 def move_robots(ctx: TurnContext, phase: str) -> None:
     """B5.1: robots play this register's card in descending priority (a destroyed robot plays no more)."""
     playing = []
-    for robot in ctx.board.robots.values():
-        if robot.mode in ("real", "virtual") and robot.on_board and robot.name not in ctx.started_rebooting:
-            card = ctx.program_card(robot, ctx.stage)
-            if card is not None:
-                playing.append((card.number, robot.name, card))
+    for name in ctx.sequences:
+        card = ctx.program_card(ctx.board.robots[name], ctx.stage)
+        if card is not None:
+            playing.append((card.number, name, card))
     playing.sort(key=lambda item: (-item[0], item[1]))
     for _, name, card in playing:
         robot = ctx.board.robots[name]

@@ -49,7 +49,7 @@ from ..engine.geometry import Dir, Square
 from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import MODES, Board, Robot
 from ..engine.turn import TurnResult, hand_size, resolve_turn
-from .rooms import check_room_data, read_room
+from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("rules", "title", "name", "notes", "ruleset", "ruleset_options", "seed", "turn", "room", "robots",
@@ -323,7 +323,7 @@ def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict
     if not isinstance(elements, dict):
         out.add(raw, "elements", "expect.elements", "must map element ids or keys to state words")
         elements = {}
-    return expect_robots, {str(k): str(v) for k, v in elements.items()}
+    return expect_robots, {str(k): state_word(v) for k, v in elements.items()}
 
 
 def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
@@ -335,7 +335,7 @@ def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
         if str(key) not in board.elements:
             out.add(raw, key, f"elements.{key}", f"no stateful element {key!r} (known: {', '.join(board.elements)})")
         else:
-            board.elements[str(key)] = str(word)
+            board.elements[str(key)] = state_word(word)
 
 
 # --- running and comparing --------------------------------------------------
