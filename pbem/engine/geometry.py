@@ -52,6 +52,9 @@ class Square:
             raise ValueError(f"not a square (r#c#): {text!r}")
         return cls(int(match[1]), int(match[2]))
 
+    def __hash__(self) -> int:  # hot in the resolver: cheaper than the generated tuple hash
+        return self.row * 4099 + self.col
+
     def step(self, direction: Dir, distance: int = 1) -> "Square":
         d_row, d_col = direction.delta
         return Square(self.row + d_row * distance, self.col + d_col * distance)
