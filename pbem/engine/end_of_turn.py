@@ -20,7 +20,7 @@ from typing import Callable
 
 from .cards import Card, standard_cards
 from .context import TurnContext
-from .events import RebootDeclared, RebootEnded, RebootStarted, RegisterFilled, Reinstated
+from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
 from .geometry import Dir
 from .phases import run_mechanisms
 from .state import Robot
@@ -67,7 +67,8 @@ def reinstate_step(reinstate: Reinstate) -> Callable[[TurnContext, str], None]:
 
 def reboots(ctx: TurnContext, step: str) -> None:
     """B10: robots that spent this turn rebooting come back online (empty fused registers get random
-    cards); then the reboots declared for next turn begin (HP comes back at that turn's start)."""
+    cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
+    rebooting turn", i.e. in the state that turn starts from, so it is restored here."""
     for robot in ctx.robots:
         if robot.name in ctx.started_rebooting and robot.mode == "rebooting":
             robot.mode = "real"
@@ -75,18 +76,13 @@ def reboots(ctx: TurnContext, step: str) -> None:
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
     for name in sorted(ctx.declared_reboots):
         robot = ctx.board.robots.get(name)
-        if robot is not None and robot.on_board and robot.mode in ("real", "virtual"):
-            robot.mode = "rebooting"
-            ctx.emit(RebootDeclared(ctx.stage, robot.name))
-
-
-def restore_rebooting(ctx: TurnContext) -> None:
-    """B10: at the start of its rebooting turn a robot's HP is restored to full (stage 0 events, first)."""
-    for robot in ctx.robots:
-        if robot.name in ctx.started_rebooting and ctx.ruleset.reboot_restores_hp:
+        if robot is None or not robot.on_board or robot.mode not in ("real", "virtual"):
+            continue
+        robot.mode = "rebooting"
+        if ctx.ruleset.reboot_restores_hp:
             before, robot.hp = robot.hp, ctx.ruleset.max_hp
             ctx.refuse(robot, before)
-            ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
+        ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
 
 
 def fill_at_random(ctx: TurnContext, robot: Robot) -> None:

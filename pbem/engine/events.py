@@ -309,13 +309,8 @@ class Reinstated(Event):
 
 
 @dataclass(frozen=True)
-class RebootDeclared(Event):
-    """B10: the robot's submission declared a reboot; it reboots through the next turn."""
-
-
-@dataclass(frozen=True)
 class RebootStarted(Event):
-    """B10: the rebooting turn starts (stage 0, before stage 1): HP restored to `hp`."""
+    """B10: a declared reboot begins at the end of the turn: HP restored to `hp` for the rebooting turn."""
     hp: int
 
 

@@ -16,7 +16,7 @@ from typing import Collection, Mapping, Sequence
 
 from .cards import Card
 from .context import TurnContext
-from .end_of_turn import END_OF_TURN, EndStep, restore_rebooting
+from .end_of_turn import END_OF_TURN, EndStep
 from .events import Event
 from .geometry import Dir, Square
 from .index import index_for
@@ -99,7 +99,6 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     ctx = TurnContext(work, ruleset, index_for(work.room), seed=seed, turn=turn, sequences=sequences,
                       option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
     stages = max((len(seq) for seq in sequences.values()), default=0)
-    restore_rebooting(ctx)
     snapshots = []
     for stage in range(1, stages + 1):
         ctx.stage = stage
