@@ -70,7 +70,8 @@ class TurnContext:
         return any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
 
     def state(self, element: Element) -> str | None:
-        return self.board.elements.get(element.key)
+        """The element's state word (as the room file gives it if the board has none recorded)."""
+        return self.board.elements.get(element.key) or self.index.initial_states.get(element.key)
 
     def program_card(self, robot: Robot, register: int) -> Card | None:
         sequence = self.sequences.get(robot.name, ())

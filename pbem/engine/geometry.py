@@ -18,7 +18,9 @@ class Dir(IntEnum):
     W = 3
 
     @classmethod
-    def parse(cls, text: str) -> "Dir":
+    def parse(cls, text: "str | Dir") -> "Dir":
+        if isinstance(text, Dir):
+            return text
         try:
             return cls[str(text).strip().upper()]
         except KeyError:
@@ -46,7 +48,9 @@ class Square:
     col: int
 
     @classmethod
-    def parse(cls, text: str) -> "Square":
+    def parse(cls, text: "str | Square") -> "Square":
+        if isinstance(text, Square):
+            return text
         match = _SQUARE.match(str(text).strip())
         if not match:
             raise ValueError(f"not a square (r#c#): {text!r}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 
+from .elements import initial_states
 from .geometry import Dir, Square
 from .mechanism import HOOKS, MECHANISMS, Mechanism, _load_builtin, implements, registry_version
 from .room import Element, Room
@@ -58,6 +59,8 @@ class RoomIndex:
             if type_name in self.by_type:
                 for phase in mech.phases:
                     self.acting[phase].append((mech, self.by_type[type_name]))
+
+        self.initial_states = initial_states(room)
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
