@@ -8,8 +8,9 @@ from .base import Controlled, controlled_fields
 
 @register
 class Gate(Controlled):
-    """A robot that enters an open gate stops there and cannot be moved. With one gate in the room it
-    leaves at the end of the stage; with several, all leave at the end of the stage in which every gate
+    """With one gate in the room, a robot in it leaves at the end of the stage (until then it is an ordinary
+    robot: it may move on or be pushed). With several, a robot that enters one is locked there — it stops,
+    cannot move and no mechanism moves it — and all leave at the end of the stage in which every gate
     holds one of the player's robots."""
 
     type = "gate"
@@ -28,12 +29,15 @@ class Gate(Controlled):
         return not self.is_set(ctx, element)
 
     def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
-        several = len(ctx.index.by_type[self.type]) > 1
-        ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, several))
-        return True
+        locks = self.locks(ctx)
+        ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, locks))
+        return locks
+
+    def locks(self, ctx) -> bool:
+        return len(ctx.index.by_type[self.type]) > 1
 
     def holds(self, ctx, element, robot) -> bool:
-        return self.is_set(ctx, element)
+        return self.locks(ctx) and self.is_set(ctx, element)
 
     def act(self, ctx, phase, elements) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]
