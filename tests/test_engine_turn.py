@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.engine import BOTWARS, GEEKO, hand_size, new_board, resolve_turn
+from pbem.engine import GEEKO, hand_size, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.events import Event, event_from_data
 from pbem.engine.geometry import Dir, Square
