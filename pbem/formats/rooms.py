@@ -27,6 +27,7 @@ from typing import Any
 from ..engine.geometry import Dir, Size, Square
 from ..engine.mechanism import MECHANISMS, known_types, mechanism
 from ..engine.room import Element, Room
+from ..engine.ruleset import BOTWARS
 from .yamlfile import FormatError, LinedDict, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("name", "size", "starts", "elements", "notes", "map")
@@ -225,7 +226,7 @@ def _starts_index(starts: Any, square: Square, fallback: int) -> int:
 # --- RULES G8: the entry fee ----------------------------------------------
 
 
-def entry_fee_problems(room: Room, size: int = 7) -> list[Problem]:
+def entry_fee_problems(room: Room, size: int = BOTWARS.entry_fee_size) -> list[Problem]:
     """G8: a 7×7 board of known elements (checked on loading), with a reachable start, not plain floor,
     and every switch link resolving (controls checked on loading; here: every switch or eye controls
     something)."""
@@ -276,7 +277,7 @@ def _reachable(room: Room, start: Square) -> set[Square]:
     return seen
 
 
-def is_entry_fee_size(room: Room, size: int = 7) -> bool:
+def is_entry_fee_size(room: Room, size: int = BOTWARS.entry_fee_size) -> bool:
     return (room.size.rows, room.size.cols) == (size, size)
 
 
