@@ -138,11 +138,14 @@ class FlowerField(TurnGame):
         flowers = []
         for entry in entries:
             words = str(entry).split()
-            if len(words) != 2:
+            if len(words) < 2:
                 raise ValueError(f"a flower is KIND CELL like 'R D5', not {entry!r}")
-            kind_word, cell_word = words if _looks_like_cell(words[1]) else words[::-1]
+            if _looks_like_cell(words[-1]):
+                cell_word, kind_words = words[-1], words[:-1]
+            else:
+                cell_word, kind_words = words[0], words[1:]
             cell = parse_cell(cell_word, SIZE, SIZE)
-            flowers.append((cell, chosen.kind(kind_word)))
+            flowers.append((cell, chosen.kind(" ".join(kind_words))))
         cells = [cell for cell, _ in flowers]
         if len(set(cells)) != len(cells):
             raise ValueError(f"{cell_name(cells[0], SIZE)} is planted twice")
