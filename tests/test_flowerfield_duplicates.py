@@ -7,9 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.dm.cells import cell_name, parse_cell
-from pbem.dm.flowerfield.fields import named_pairs
+from pbem.dm.flowerfield import fields
 
 SIZE = 7
+
+
+def named_pairs(board: str) -> list:
+    """The finder's pairs as lists, the JSON shape."""
+    return [[list(a), list(b)] for a, b in fields.named_pairs(board)]
 
 
 def board_of(flowers: dict[str, str]) -> str:

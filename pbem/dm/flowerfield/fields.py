@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import repeat
 from operator import itemgetter
 from typing import Callable
 
@@ -68,7 +68,7 @@ def geometry(rows: int, cols: int) -> Geometry:
             for left in range(cols - width + 1):
                 coords = [(top + r, left + c) for r, c in shape]
                 placements.append(_placement(coords, cols))
-    placements.sort(key=lambda p: p.cells)
+    placements.sort(key=lambda p: p.names)
     by_cells = {frozenset(p.cells): i for i, p in enumerate(placements)}
     return Geometry(rows, cols, tuple(placements), by_cells)
 
@@ -100,16 +100,31 @@ def fields(board: str, rows: int, cols: int) -> list[Placement]:
 
 
 def duplicate_pairs(board: str, rows: int = 7, cols: int = 7) -> list[tuple[Placement, Placement]]:
-    """Every pair of duplicate fields (D4.3), in a fixed order."""
-    groups: dict[tuple, list[Placement]] = {}
-    for placement in fields(board, rows, cols):
-        groups.setdefault(field_key(placement, board), []).append(placement)
-    return [pair for members in groups.values() for pair in combinations(members, 2)]
+    """Every pair of duplicate fields (D4.3), sorted by the first field's names, then the second's."""
+    return _pairs(board, rows, cols, lambda placement: placement)
 
 
-def named_pairs(board: str, rows: int = 7, cols: int = 7) -> list[list[list[str]]]:
-    """DESIGN.md shape: each basket its four cell names sorted, each pair sorted, pairs sorted."""
-    return sorted(sorted([list(a.names), list(b.names)]) for a, b in duplicate_pairs(board, rows, cols))
+def named_pairs(board: str, rows: int = 7, cols: int = 7) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """DESIGN.md shape: each basket its four cell names sorted, each pair sorted, pairs sorted.
+
+    Tuples straight from the placements, so that the worst board (one kind everywhere:
+    45,130 pairs) costs one small tuple a pair.
+    """
+    return _pairs(board, rows, cols, lambda placement: placement.names)
+
+
+def _pairs(board: str, rows: int, cols: int, project: Callable) -> list[tuple]:
+    present = fields(board, rows, cols)
+    keys = [field_key(p, board) for p in present]
+    groups: dict[tuple, list] = {}
+    for key, placement in zip(keys, present):
+        groups.setdefault(key, []).append(project(placement))
+    seen: dict[tuple, int] = {}
+    pairs: list[tuple] = []
+    for key, placement in zip(keys, present):  # placements come in name order, and so do their groups
+        position = seen[key] = seen.get(key, -1) + 1
+        pairs.extend(zip(repeat(project(placement)), groups[key][position + 1:]))
+    return pairs
 
 
 def field_at(cells: frozenset[int], board: str, rows: int, cols: int) -> Placement | None:

@@ -306,7 +306,7 @@ def missed_duplicates(state: State) -> list[dict[str, Any]]:
     for first, second in duplicate_pairs(state.board, SIZE, SIZE):
         number, player = max(made_by.get(c, (0, "")) for c in first.cells + second.cells)
         report.append({
-            "pair": sorted([list(first.names), list(second.names)]),
+            "pair": [list(first.names), list(second.names)],
             "move": number,
             "player": player,
             "missed_by": FlowerField.other(state, player) if player else None,
