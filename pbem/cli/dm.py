@@ -1,17 +1,21 @@
 """`pbem dm …` and `pbem flowers …`: death-match games."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from sqlmodel import Session
 
-from ..dm.base import replay
+from ..dm.base import Action, Config, get_game, replay
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
-from ..formats.transcript import read_transcript
-from ..formats.yamlfile import FormatError
-from .common import EXIT_REFUSED, print_json, sub_app
+from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
+from ..formats.yamlfile import FormatError, load_yaml
+from ..render.dm import draw, png_bytes, write
+from ..store import dm as store
+from .common import EXIT_REFUSED, db_url, print_json, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -105,3 +109,164 @@ def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None
                 typer.echo(f"  {'-'.join(first)} = {'-'.join(second)}")
     if refused:
         raise typer.Exit(EXIT_REFUSED)
+
+
+# --- live matches in the database -----------------------------------------------------------
+
+OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
+
+
+def _refuse(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(EXIT_REFUSED)
+
+
+def _yaml_value(text: str, what: str) -> Any:
+    try:
+        return plain(load_yaml(text, what))
+    except FormatError as err:
+        _refuse("\n".join(_problems(err)))
+
+
+def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
+    """The match's config, its state rebuilt from the accepted actions, and those actions."""
+    config = store.config_of(match)
+    accepted = [store.action_of(row) for row in store.submissions(session, match) if row.accepted]
+    return config, replay(config, accepted).state, accepted
+
+
+def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path) -> Path:
+    """Print the position as text and write its picture; returns the PNG's path."""
+    data = get_game(config.game).render_data(state)
+    typer.echo(write(config.game, data), nl=False)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{match.name}-{number:03d}.png"
+    path.write_bytes(png_bytes(draw(config.game, data)))
+    typer.echo(f"picture: {path}")
+    return path
+
+
+def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
+    session = Session(store.open_engine(db_url(ctx)))
+    match = store.find_match(session, name)
+    if match is None:
+        session.close()
+        _refuse(f"no death match named {name!r}")
+    return session, match
+
+
+@dm_app.command("new")
+def new_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="A name for the match."),
+    game: Optional[str] = typer.Option(None, "--game", help="takebacktoe, flowerfield, gyulbot or ice."),
+    players: list[str] = typer.Option([], "--player", help="A player, in turn order (repeat)."),
+    variant: Optional[str] = typer.Option(None, "--variant"),
+    seed: int = typer.Option(0, "--seed"),
+    option: list[str] = typer.Option([], "--option", help="KEY=VALUE (VALUE is YAML), e.g. dice=gm."),
+    source: Optional[Path] = typer.Option(None, "--from", help="Take the set-up and actions from a transcript."),
+    out: Path = OUT,
+) -> None:
+    """Start a live death match in the database (or take over a transcript) and show its position."""
+    actions: list[Action] = []
+    if source is not None:
+        try:
+            transcript = read_transcript(source)
+        except FormatError as err:
+            _refuse("\n".join(_problems(err)))
+        config, actions = transcript.config, list(transcript.actions)
+    else:
+        if game is None:
+            _refuse("give --game (or --from TRANSCRIPT)")
+        options = {}
+        for item in option:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                _refuse(f"--option takes KEY=VALUE, not {item!r}")
+            options[key.strip()] = _yaml_value(value, f"--option {key.strip()}")
+        config = Config(game, tuple(players), variant, options, seed)
+    try:
+        rules = get_game(config.game)
+        state = rules.new_state(config)
+    except (KeyError, ValueError) as err:
+        _refuse(str(err.args[0]))
+    engine = store.open_engine(db_url(ctx))
+    with Session(engine) as session:
+        if store.find_match(session, name) is not None:
+            _refuse(f"a death match named {name!r} exists already")
+        match = store.create_match(session, name, config)
+        accepted = 0
+        for action in actions:
+            reason = rules.check(state, action)
+            store.record_action(session, match, action, reason)
+            if reason is None:
+                state = rules.apply(state, action)
+                accepted += 1
+        session.commit()
+        _publish(match, config, state, accepted, out)
+
+
+@dm_app.command("act")
+def act_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    action_text: str = typer.Argument(..., metavar="ACTION", help="The payload as YAML, e.g. '{move: B2-A2}'."),
+    player: str = typer.Option(..., "--player", help="Who acts (GM for deadline extensions)."),
+    at: Optional[str] = typer.Option(None, "--at", help="Time stamp (ISO 8601); default: now."),
+    out: Path = OUT,
+) -> None:
+    """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
+    payload = _yaml_value(action_text, "ACTION")
+    if not isinstance(payload, dict) or not payload:
+        _refuse("ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'")
+    try:
+        stamp = parse_time(at) if at else datetime.now(timezone.utc)
+    except ValueError as err:
+        _refuse(f"--at: {err}")
+    session, match = _open_match(ctx, name)
+    with session:
+        config, state, accepted = _position(session, match)
+        rules = get_game(config.game)
+        action = Action(player, payload, stamp)
+        reason = rules.check(state, action)
+        store.record_action(session, match, action, reason)
+        session.commit()
+        if reason is not None:
+            _refuse(f"refused: {reason}")
+        _publish(match, config, rules.apply(state, action), len(accepted) + 1, out)
+
+
+@dm_app.command("show")
+def show_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    as_json: bool = JSON,
+    transcript: bool = typer.Option(False, "--transcript", help="Print the accepted actions as a transcript."),
+    out: Path = OUT,
+) -> None:
+    """The match's position (text and PNG), or its history as JSON or as a replayable transcript."""
+    session, match = _open_match(ctx, name)
+    with session:
+        config, state, accepted = _position(session, match)
+        if transcript:
+            typer.echo(dump_transcript(config, accepted), nl=False)
+            return
+        rules = get_game(config.game)
+        if as_json:
+            result = rules.result(state)
+            print_json({
+                "match": match.name,
+                "game": config.game,
+                "over": result.over,
+                "winner": result.winner,
+                **({"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}),
+                "position": rules.render_data(state),
+                "submissions": [
+                    {"seq": row.seq, "player": row.player, "at": None if row.at is None else
+                     store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
+                     "accepted": row.accepted, "reason": row.reason}
+                    for row in store.submissions(session, match)
+                ],
+            })
+            return
+        _publish(match, config, state, len(accepted), out)

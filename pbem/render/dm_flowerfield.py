@@ -35,6 +35,12 @@ def text(data: dict[str, Any]) -> str:
     if data["event"]:
         lines.append(data["event"] + ".")
     lines.append(_status(data))
+    if data["missed"]:
+        lines += ["", f"Missed duplicates ({len(data['missed'])}):"]
+        for entry in data["missed"]:
+            first, second = ("-".join(basket) for basket in entry["pair"])
+            made = f"{entry['player']}'s move {entry['move']}" if entry["player"] else "the start"
+            lines.append(f"  {first} = {second} (made by {made}, missed by {entry['missed_by']})")
     return "\n".join(lines) + "\n"
 
 

@@ -269,6 +269,7 @@ class FlowerField(TurnGame):
             "event": state.event,
             "winner": state.winner,
             "ending": state.ending,
+            "missed": missed_duplicates(state) if state.over else [],
         }
 
 
