@@ -3,9 +3,9 @@
 Options: `lives` (3), `adjacent` (D4.2, default per variant), `missed_latest:
 lose_life | refuse` — a challenge whose baskets miss the opponent's latest
 flowers is a failed challenge (D4.4, the default) or is refused unplayed —
-and `clock` (D5, default per variant). A challenge on a full board ends the
-game whatever its outcome unless it succeeds (then the last move is undone
-and play goes on); a pass is only for the full board (D4.5).
+and `clock` (D5, default per variant). On a full board a failed challenge
+ends the game, while a successful one undoes the last move and play goes on;
+a pass is only for the full board (D4.5).
 """
 from __future__ import annotations
 
@@ -53,9 +53,6 @@ class State:
     @property
     def full(self) -> bool:
         return EMPTY not in self.board
-
-    def lives_of(self, player: str) -> int:
-        return dict(self.lives)[player]
 
 
 def options(config: Config) -> tuple[Variant, int, bool, str]:
@@ -233,7 +230,8 @@ class FlowerField(TurnGame):
         return replace(state, winner=first if a > b else second, ending="board full: more lives")
 
     def lose_on_time(self, state: State, player: str) -> State:
-        return replace(state, winner=self.other(state, player), ending=f"{player} ran out of time")
+        ending = f"{player} ran out of time"
+        return replace(state, winner=self.other(state, player), ending=ending, event=ending)
 
     # --- reading ----------------------------------------------------------------------------
 
