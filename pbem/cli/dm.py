@@ -135,13 +135,18 @@ def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list
     return config, replay(config, accepted).state, accepted
 
 
-def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path) -> Path:
-    """Print the position as text and write its picture; returns the PNG's path."""
+def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path) -> Path | None:
+    """Print the position as text and write its picture (for games with a drawer); returns the PNG's path."""
     data = get_game(config.game).render_data(state)
     typer.echo(write(config.game, data), nl=False)
+    try:
+        image = draw(config.game, data)
+    except KeyError:
+        typer.echo(f"(no picture: no drawer for {config.game})")
+        return None
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{match.name}-{number:03d}.png"
-    path.write_bytes(png_bytes(draw(config.game, data)))
+    path.write_bytes(png_bytes(image))
     typer.echo(f"picture: {path}")
     return path
 
@@ -190,6 +195,8 @@ def new_command(
         state = rules.new_state(config)
     except (KeyError, ValueError) as err:
         _refuse(str(err.args[0]))
+    except FormatError as err:
+        _refuse("\n".join(_problems(err)))
     engine = store.open_engine(db_url(ctx))
     with Session(engine) as session:
         if store.find_match(session, name) is not None:

@@ -87,6 +87,9 @@ def parse_transcript(document: Any, source: str) -> Transcript:
     except ValueError as err:
         field = "variant" if "variant" in str(err) else "options"
         raise FormatError([Problem(source, line_of(document, field), field, str(err))]) from None
+    except FormatError as err:  # a puzzle game refusing one of its puzzles
+        raise FormatError([Problem(source, line_of(document, "puzzles"), "puzzles", str(p)) for p in err.problems]) \
+            from None
     return Transcript(source, config, tuple(actions), tuple(lines))
 
 
