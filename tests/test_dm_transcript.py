@@ -111,3 +111,22 @@ def test_flower_board_errors(text, expected):
     with pytest.raises(FormatError) as err:
         parse_flower_board(load_yaml(text, "b.yaml"), "b.yaml")
     assert any(str(p).startswith(expected) for p in err.value.problems), err.value.problems
+
+
+def test_a_games_own_setup_problems_are_placed_in_the_file(monkeypatch):
+    """A game may refuse its set-up with a FormatError whose source names the header part (e.g. a puzzle)."""
+    from pbem.dm import base
+    from pbem.formats.yamlfile import Problem
+
+    class Picky(base.Game):
+        name = "picky"
+
+        def new_state(self, config):
+            raise FormatError([Problem("puzzles[0]", None, "walls", "not a wall"),
+                               Problem("options", None, "rounds", "must be a whole number")])
+
+        check = apply = is_over = result = render_data = lambda self, *a: None
+
+    monkeypatch.setitem(base.GAMES, "picky", Picky())
+    found = problems("game: picky\nplayers: [a, b]\noptions: {rounds: x}\npuzzles:\n  - {walls: 1}\n")
+    assert found == ["t.yaml:4: puzzles[0].walls: not a wall", "t.yaml:3: options.rounds: must be a whole number"]

@@ -87,10 +87,19 @@ def parse_transcript(document: Any, source: str) -> Transcript:
     except ValueError as err:
         field = "variant" if "variant" in str(err) else "options"
         raise FormatError([Problem(source, line_of(document, field), field, str(err))]) from None
-    except FormatError as err:  # a puzzle game refusing one of its puzzles
-        raise FormatError([Problem(source, line_of(document, "puzzles"), "puzzles", str(p)) for p in err.problems]) \
-            from None
+    except FormatError as err:  # a game refusing its set-up (say, a puzzle): place each problem in the file
+        raise FormatError([_placed(problem, document, source) for problem in err.problems]) from None
     return Transcript(source, config, tuple(actions), tuple(lines))
+
+
+def _placed(problem: Problem, document: Any, source: str) -> Problem:
+    """A game's problem with its set-up (source like `options` or `puzzles[0]`) as a problem of this file."""
+    top = problem.source.split("[")[0].split(".")[0]
+    line = problem.line or (line_of(document, top) if top in HEADER_KEYS else None)
+    field = problem.source
+    if problem.field and problem.field != problem.source:
+        field = f"{problem.source}.{problem.field}"
+    return Problem(source, line, field, problem.message)
 
 
 def _actions(document: Any, players: list, problem) -> tuple[list[Action], list[int | None]]:
