@@ -119,7 +119,7 @@ def test_b13_engine_dice_depend_only_on_the_seed():
 def test_engine_dice_refuse_a_different_roll_and_accept_the_shown_one():
     state = GAME.new_state(Config("takebacktoe", ("Red", "Green"), seed=3))
     wrong = state.roll % 6 + 1
-    assert f"die shows {state.roll}" in GAME.check(state, Action("Red", {"roll": wrong, "move": "B1-A1"}))
+    assert f"engine rolled {state.roll}, not" in GAME.check(state, Action("Red", {"roll": wrong, "move": "B1-A1"}))
     assert GAME.check(state, Action("Red", {"roll": state.roll, "move": "B1-A1"})) is None
     assert GAME.check(state, Action("Red", {"move": "B1-A1"})) is None
 

@@ -106,7 +106,8 @@ class TakeBackToe(TurnGame):
         roll = payload.get("roll")
         if state.roll is not None:
             if roll is not None and roll != state.roll:
-                return f"the die shows {state.roll}, not {roll!r}"
+                return (f"the engine rolled {state.roll}, not {roll!r} "
+                        "(a match with the GM's dice says options: {dice: gm})")
             roll = state.roll
         elif roll is None:
             return "this match uses the GM's dice: give the roll"
