@@ -54,8 +54,8 @@ class TurnGame(Game):
         if "timeout" in payload or self._late(state, action):
             return self.lose_on_time(state, state.to_move)
         moved = self.apply_move(state, action)
-        control = self.time_control(state)
-        return replace(moved, clock=clocks.charge(control, state.clock, action.player, action.at, self.action_kind(action)))
+        clock = clocks.charge(self.time_control(state), state.clock, action.player, action.at, self.action_kind(action))
+        return replace(moved, clock=clock)
 
     def _late(self, state: Any, action: Action) -> bool:
         control = self.time_control(state)
