@@ -68,3 +68,22 @@ def test_duplicates_text_and_a_bad_board(repo_root, tmp_path):
     assert result.exit_code == 1
     assert "D2-D3-E3-F3 = D3-E3-E4-E5" in result.output
     assert f"{bad}:2: board: needs 7 rows, has 1" in result.output
+
+
+def test_b13_output_does_not_depend_on_the_hash_seed(repo_root):
+    import os
+    import subprocess
+    import sys
+
+    transcripts = [str(p) for p in sorted((repo_root / "turns" / "dm").glob("*.yaml"))]
+    board = str(repo_root / "turns/dm/boards/flowerfield-example-board.yaml")
+    outputs = set()
+    for hash_seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        replayed = subprocess.run([sys.executable, "-m", "pbem", "dm", "replay", "--json", *transcripts],
+                                  cwd=repo_root, env=env, capture_output=True, text=True)
+        duplicates = subprocess.run([sys.executable, "-m", "pbem", "flowers", "duplicates", "--json", board],
+                                    cwd=repo_root, env=env, capture_output=True, text=True)
+        assert duplicates.returncode == 0, duplicates.stderr
+        outputs.add(replayed.stdout + duplicates.stdout)
+    assert len(outputs) == 1
