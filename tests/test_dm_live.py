@@ -80,3 +80,7 @@ def test_new_from_a_transcript_and_refusals(tmp_path, repo_root):
     assert bad_option.exit_code == 1 and "option dice must be" in bad_option.output
     bad_game = cli(tmp_path, "dm", "new", "y", "--game", "chess", "--player", "a", "--player", "b")
     assert bad_game.exit_code == 1 and "unknown game 'chess'" in bad_game.output
+    gm_player = cli(tmp_path, "dm", "new", "z", "--game", "takebacktoe", "--player", "GM", "--player", "b")
+    assert gm_player.exit_code == 1 and "game master" in gm_player.output
+    no_game = cli(tmp_path, "dm", "new", "w", "--player", "a", "--player", "b")
+    assert no_game.exit_code == 2 and "give --game" in no_game.output

@@ -9,13 +9,14 @@ import typer
 from sqlmodel import Session
 
 from ..dm.base import Action, Config, get_game, replay
+from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import FormatError, load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
-from .common import EXIT_REFUSED, db_url, print_json, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -116,9 +117,9 @@ def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None
 OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
 
 
-def _refuse(message: str) -> None:
+def _refuse(message: str, code: int = EXIT_REFUSED) -> None:
     typer.echo(message, err=True)
-    raise typer.Exit(EXIT_REFUSED)
+    raise typer.Exit(code)
 
 
 def _yaml_value(text: str, what: str) -> Any:
@@ -182,13 +183,15 @@ def new_command(
         config, actions = transcript.config, list(transcript.actions)
     else:
         if game is None:
-            _refuse("give --game (or --from TRANSCRIPT)")
+            _refuse("give --game (or --from TRANSCRIPT)", EXIT_USAGE)
         options = {}
         for item in option:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                _refuse(f"--option takes KEY=VALUE, not {item!r}")
+                _refuse(f"--option takes KEY=VALUE, not {item!r}", EXIT_USAGE)
             options[key.strip()] = _yaml_value(value, f"--option {key.strip()}")
+        if GM in players:
+            _refuse(f"{GM!r} is the game master, not a player")
         config = Config(game, tuple(players), variant, options, seed)
     try:
         rules = get_game(config.game)
