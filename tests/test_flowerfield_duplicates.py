@@ -115,7 +115,7 @@ def brute_pairs(kinds: dict[tuple[int, int], str]) -> list:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.dictionaries(st.tuples(st.integers(0, 6), st.integers(0, 6)), st.sampled_from("RBP"), max_size=22))
+@given(st.dictionaries(st.tuples(st.integers(0, 6), st.integers(2, 6)), st.sampled_from("RBP"), min_size=4, max_size=24))
 def test_finder_agrees_with_brute_force(kinds):
     board = ["."] * 49
     for (r, c), kind in kinds.items():
