@@ -56,3 +56,18 @@ def test_flowerfield_text_has_board_legend_and_lives():
     assert "D   .  .  .  R [G] .  . " in text
     assert "Flowers: R red, G green, Y yellow" in text
     assert "Bob to move (lives: Ann 3, Bob 3)" in text
+
+
+def test_clock_line_shows_limits_reserves_and_extensions():
+    from datetime import datetime, timedelta, timezone
+
+    start = datetime(2026, 1, 1, 10, 0, tzinfo=timezone.utc)
+    config = Config("flowerfield", ("Ann", "Bob"), variant="grunkle")
+    actions = [Action("Ann", {"plant": ["red D5"]}, start), Action("GM", {"extend": 30}, start),
+               Action("Bob", {"plant": ["blue D3"]}, start + timedelta(seconds=100))]
+    text = write("flowerfield", get_game("flowerfield").render_data(replay(config, actions).state))
+    # 100 s against 60 + 30: 10 s over, charged as one 30-second step of Bob's 5 minutes
+    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 4:30; " \
+           "the GM gave Bob 0:30 more." in text
+    untimed = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm", "clock": "off"})
+    assert "Clock" not in write("takebacktoe", get_game("takebacktoe").render_data(replay(untimed, []).state))

@@ -189,6 +189,8 @@ class TakeBackToe(TurnGame):
             "to_move": None if state.over else state.to_move,
             "roll": state.roll,
             "turns": {p: sum(1 for t in state.turns if t.player == p) for p in state.players},
+            "turn_limit": _option(state.config, "turns", 40),
+            "clock": self.clock_data(state),
             "last": None if last is None else {
                 "player": last.player,
                 "roll": last.roll,

@@ -57,6 +57,14 @@ class TurnGame(Game):
         clock = clocks.charge(self.time_control(state), state.clock, action.player, action.at, self.action_kind(action))
         return replace(moved, clock=clock)
 
+    def clock_data(self, state: Any) -> dict[str, Any] | None:
+        """What players see of the clock: the turn limit and each reserve (None when untimed)."""
+        control = self.time_control(state)
+        if control.turn is None:
+            return None
+        return {"turn": control.turn, "bonus": dict(control.bonus or {}), "reserve": dict(state.clock.reserves),
+                "extended": [{"player": e.player, "seconds": e.seconds} for e in state.clock.extensions]}
+
     def _late(self, state: Any, action: Action) -> bool:
         control = self.time_control(state)
         return clocks.out_of_time(control, state.clock, action.player, action.at, self.action_kind(action))

@@ -6,6 +6,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from .dm import drawer, writer
+from .dm_clock import clock_line
 
 CELL, MARGIN, HEADER = 64, 36, 64
 BACKGROUND, SOIL, GRID, MARK = (246, 250, 240), (225, 214, 190), (120, 110, 90), (255, 140, 0)
@@ -35,6 +36,8 @@ def text(data: dict[str, Any]) -> str:
     if data["event"]:
         lines.append(data["event"] + ".")
     lines.append(_status(data))
+    if clock_line(data["clock"]):
+        lines.append(clock_line(data["clock"]))
     if data["missed"]:
         lines += ["", f"Missed duplicates ({len(data['missed'])}):"]
         for entry in data["missed"]:

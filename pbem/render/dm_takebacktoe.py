@@ -6,6 +6,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from .dm import drawer, writer
+from .dm_clock import clock_line
 
 CELL, MARGIN, HEADER, FOOTER = 110, 40, 56, 40
 BACKGROUND, GRID, HOME = (250, 248, 240), (90, 90, 90), (232, 240, 250)
@@ -19,7 +20,7 @@ def _status(data: dict[str, Any]) -> str:
     if data["winner"]:
         return f"{data['winner']} wins: {data['ending']}"
     roll = f", must move {data['roll']}" if data["roll"] else ""
-    return f"{data['to_move']} to move{roll} (turns taken: {turns})"
+    return f"{data['to_move']} to move{roll} (turns taken: {turns}; limit {data['turn_limit']} each)"
 
 
 def _last(data: dict[str, Any]) -> str:
@@ -38,7 +39,8 @@ def text(data: dict[str, Any]) -> str:
         cells = "".join(f"{n if n else '.':>4}" for n in row)
         home = f"   home of {data['homes'][name]}" if name in data["homes"] else ""
         lines.append(f"{name} {cells}{home}")
-    return "\n".join(lines + ["", _last(data), _status(data)]) + "\n"
+    clock = clock_line(data["clock"])
+    return "\n".join(lines + ["", _last(data), _status(data)] + ([clock] if clock else [])) + "\n"
 
 
 @drawer("takebacktoe")

@@ -261,6 +261,7 @@ class FlowerField(TurnGame):
             "kinds": [{"letter": k.letter, "name": k.name, "colour": k.colour} for k in chosen.kinds],
             "board": [state.board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)],
             "lives": dict(state.lives),
+            "clock": self.clock_data(state),
             "to_move": None if state.over else state.to_move,
             "last": None if last is None else {
                 "player": last.player, "cells": [cell_name(c, SIZE) for c in last.cells]},
