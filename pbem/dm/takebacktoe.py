@@ -19,6 +19,7 @@ from .base import Action, Config, Result, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 
+OPTIONS = ("dice", "both_win", "turns", "clock")
 ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
 DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
@@ -85,6 +86,9 @@ class TakeBackToe(TurnGame):
     def new_state(self, config: Config) -> State:
         if len(config.players) != 2 or len(set(config.players)) != 2:
             raise ValueError("Take-Back-Toe needs two different players")
+        unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
         _option(config, "dice", "engine", ("engine", "gm"))
         _option(config, "both_win", "mover", ("mover", "opponent"))
         limit = _option(config, "turns", 40)

@@ -22,6 +22,7 @@ from .variants import Variant, variant
 SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
 MOVES = ("plant", "challenge", "give_up", "pass")
+OPTIONS = ("lives", "adjacent", "missed_latest", "clock")
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class State:
 def options(config: Config) -> tuple[Variant, int, bool, str]:
     """The variant, lives, adjacency rule and missed-latest ruling of a match."""
     chosen = variant(config.variant)
+    unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
     lives = config.options.get("lives", 3)
     if not isinstance(lives, int) or isinstance(lives, bool) or lives < 1:
         raise ValueError("option lives must be a positive whole number")
