@@ -32,12 +32,19 @@ def test_a_take_back_toe_match_played_live(tmp_path):
                   "{roll: 3, move: A1-A2}", "--out", out)
     assert refused.exit_code == 1 and "refused: 3 A1-A2 reverses Green's move (D3.2)" in refused.output
     assert not (out / "m1-003.png").exists()
+    before = json.loads(cli(tmp_path, "dm", "show", "m1", "--json").output)
+    assert before["position"]["rows"][0] == [3, 1, 0, 0]  # the refused move changed nothing
+
+    as_json = cli(tmp_path, "dm", "act", "m1", "--player", "Red", "--at", "2021-06-01T20:00:50Z",
+                  "{roll: 2, move: A1-B1}", "--out", out, "--json")
+    answer = json.loads(as_json.output)
+    assert answer["accepted"] is True and answer["seq"] == 4 and answer["position"]["rows"][0] == [1, 1, 0, 0]
+    assert answer["picture"] == str(out / "m1-003.png") and (out / "m1-003.png").exists()
 
     shown = cli(tmp_path, "dm", "show", "m1", "--json")
     document = json.loads(shown.output)
-    assert document["position"]["rows"][0] == [3, 1, 0, 0]  # the refused move changed nothing
     assert [(s["seq"], s["accepted"], s["reason"]) for s in document["submissions"]] == [
-        (1, True, None), (2, True, None), (3, False, "3 A1-A2 reverses Green's move (D3.2)")]
+        (1, True, None), (2, True, None), (3, False, "3 A1-A2 reverses Green's move (D3.2)"), (4, True, None)]
     assert document["submissions"][0]["at"] == "2021-06-01T20:00:00+00:00"
 
 

@@ -136,19 +136,31 @@ def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list
     return config, replay(config, accepted).state, accepted
 
 
-def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path) -> Path | None:
-    """Print the position as text and write its picture (for games with a drawer); returns the PNG's path."""
-    data = get_game(config.game).render_data(state)
+def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
+             as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
+    """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
+    rules = get_game(config.game)
+    data = rules.render_data(state)
+    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png") if out is not None else None
+    if as_json:
+        result = rules.result(state)
+        tally = {"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}
+        print_json({"match": match.name, "game": config.game, "over": result.over, "winner": result.winner,
+                    **tally, "position": data, "picture": None if path is None else str(path), **(extra or {})})
+        return
     typer.echo(write(config.game, data), nl=False)
+    if out is not None:
+        typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
+
+
+def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
+    """Draw the position into `path`; None for a game without a drawer."""
     try:
-        image = draw(config.game, data)
+        image = draw(game, data)
     except KeyError:
-        typer.echo(f"(no picture: no drawer for {config.game})")
         return None
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{match.name}-{number:03d}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(png_bytes(image))
-    typer.echo(f"picture: {path}")
     return path
 
 
@@ -224,6 +236,7 @@ def act_command(
     player: str = typer.Option(..., "--player", help="Who acts (GM for deadline extensions)."),
     at: Optional[str] = typer.Option(None, "--at", help="Time stamp (ISO 8601); default: now."),
     out: Path = OUT,
+    as_json: bool = JSON,
 ) -> None:
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
     payload = _yaml_value(action_text, "ACTION")
@@ -239,11 +252,14 @@ def act_command(
         rules = get_game(config.game)
         action = Action(player, payload, stamp)
         reason = rules.check(state, action)
-        store.record_action(session, match, action, reason)
+        row = store.record_action(session, match, action, reason)
         session.commit()
         if reason is not None:
+            if as_json:
+                print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": reason})
             _refuse(f"refused: {reason}")
-        _publish(match, config, rules.apply(state, action), len(accepted) + 1, out)
+        _publish(match, config, rules.apply(state, action), len(accepted) + 1, out, as_json,
+                 {"seq": row.seq, "accepted": True})
 
 
 @dm_app.command("show")
@@ -254,29 +270,17 @@ def show_command(
     transcript: bool = typer.Option(False, "--transcript", help="Print the accepted actions as a transcript."),
     out: Path = OUT,
 ) -> None:
-    """The match's position (text and PNG), or its history as JSON or as a replayable transcript."""
+    """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
     session, match = _open_match(ctx, name)
     with session:
         config, state, accepted = _position(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
-        rules = get_game(config.game)
-        if as_json:
-            result = rules.result(state)
-            print_json({
-                "match": match.name,
-                "game": config.game,
-                "over": result.over,
-                "winner": result.winner,
-                **({"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}),
-                "position": rules.render_data(state),
-                "submissions": [
-                    {"seq": row.seq, "player": row.player, "at": None if row.at is None else
-                     store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
-                     "accepted": row.accepted, "reason": row.reason}
-                    for row in store.submissions(session, match)
-                ],
-            })
+        if not as_json:
+            _publish(match, config, state, len(accepted), out)
             return
-        _publish(match, config, state, len(accepted), out)
+        submissions = [{"seq": row.seq, "player": row.player, "at": None if row.at is None else
+                        store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
+                        "accepted": row.accepted, "reason": row.reason} for row in store.submissions(session, match)]
+        _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
