@@ -78,13 +78,12 @@ def cards_in_registers(robots: Iterable[Robot]) -> set[Card]:
 
 
 def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[str], ruleset, *,
-                player: str, random_fill: Iterable[str] = (), rng: random.Random | None = None) -> Dealt:
+                player: str) -> Dealt:
     """B4.3 (Geek-o): one shared hand for the player from their cursor into the pre-set sequence.
 
     `robots` are all the player's robots in robot order, `receiving` the names of
     those that get cards. Fused empty registers are filled first (B7.2: the first
-    card from the cursor the robot can use; B10: a random usable card for robots
-    coming back from a reboot, named in `random_fill`), then the hand is dealt,
+    card from the cursor the robot can use), then the hand is dealt,
     skipping cards that no receiving robot can use. The cursor wraps past the end
     of the sequence and never hands out a card that sits in a register.
     """
@@ -93,10 +92,7 @@ def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[st
     dealt = Dealt()
     for robot in robots:
         for number in empty_fused(robot, ruleset):
-            if robot.name in random_fill:
-                card = _random_card(deck.cards, taken, rng, lambda c, r=robot: can_use(r, c, ruleset))
-            else:
-                card = walker.next(lambda c, r=robot: can_use(r, c, ruleset))
+            card = walker.next(lambda c, r=robot: can_use(r, c, ruleset))
             if card is not None:
                 taken.add(card)
                 dealt.fills.setdefault(robot.name, {})[number] = card
@@ -151,9 +147,3 @@ def _take(pool: list[Card], wanted: Callable[[Card], bool]) -> Card | None:
         if wanted(card):
             return pool.pop(index)
     return None
-
-
-def _random_card(cards: tuple[Card, ...], taken: set[Card], rng: random.Random | None,
-                 wanted: Callable[[Card], bool]) -> Card | None:
-    candidates = [card for card in cards if card not in taken and wanted(card)]
-    return rng.choice(candidates) if candidates and rng else None

@@ -18,7 +18,7 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 
 def to_data(value: Any) -> Any:
@@ -65,77 +65,92 @@ def state_hash(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
-def from_data(hint: Any, data: Any) -> Any:
-    """Rebuild a value of type `hint` from `to_data` output."""
-    if hint is Any or hint is object:
-        return _plain(data)
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        return _from_union(typing.get_args(hint), data)
-    if origin is typing.Literal:
-        return data
-    if origin is not None:
-        return _from_generic(origin, typing.get_args(hint), data)
-    if hint is type(None):
-        if data is not None:
-            raise ValueError(f"expected null, got {data!r}")
-        return None
-    if isinstance(hint, type):
-        if issubclass(hint, enum.Enum):
-            return hint[data]
-        if hasattr(hint, "parse"):
-            return hint.parse(data)
-        if dataclasses.is_dataclass(hint):
-            hints = _field_hints(hint)
-            values = {f.name: from_data(hints[f.name], data[f.name])
-                      for f in dataclasses.fields(hint) if f.name in data}
-            init = {k: v for k, v in values.items() if _field(hint, k).init}
-            obj = hint(**init)
-            for name, value in values.items():
-                if not _field(hint, name).init:
-                    object.__setattr__(obj, name, value)
-            return obj
-        if hint in (int, str, bool):
-            if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
-                raise ValueError(f"expected {hint.__name__}, got {data!r}")
+def from_data(hint: Any, data: Any, rebuild: Mapping[type, Callable[[Any], Any]] | None = None) -> Any:
+    """Rebuild a value of type `hint` from `to_data` output.
+
+    `rebuild` maps a type to a function for values whose stored form cannot be
+    read back from type hints alone (a Room's elements hold parsed values typed Any).
+    """
+    return _Reader(rebuild or {}).read(hint, data)
+
+
+class _Reader:
+    def __init__(self, rebuild: Mapping[type, Callable[[Any], Any]]):
+        self.rebuild = rebuild
+
+    def read(self, hint: Any, data: Any) -> Any:
+        if hint is Any or hint is object:
+            return _plain(data)
+        if hint in self.rebuild:
+            return self.rebuild[hint](data)
+        origin = typing.get_origin(hint)
+        if origin in (typing.Union, types.UnionType):
+            return self._union(typing.get_args(hint), data)
+        if origin is typing.Literal:
             return data
-    if hint in (dict, list, tuple, set, frozenset, Mapping):
-        return _plain(data)
-    raise TypeError(f"cannot rebuild {hint!r}")
+        if origin is not None:
+            return self._generic(origin, typing.get_args(hint), data)
+        if hint is type(None):
+            if data is not None:
+                raise ValueError(f"expected null, got {data!r}")
+            return None
+        if isinstance(hint, type):
+            if issubclass(hint, enum.Enum):
+                return hint[data]
+            if hasattr(hint, "parse"):
+                return hint.parse(data)
+            if dataclasses.is_dataclass(hint):
+                return self._dataclass(hint, data)
+            if hint in (int, str, bool):
+                if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
+                    raise ValueError(f"expected {hint.__name__}, got {data!r}")
+                return data
+        if hint in (dict, list, tuple, set, frozenset, Mapping):
+            return _plain(data)
+        raise TypeError(f"cannot rebuild {hint!r}")
 
+    def _dataclass(self, cls: type, data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise ValueError(f"expected an object for {cls.__name__}, got {data!r}")
+        hints = _field_hints(cls)
+        values = {f.name: self.read(hints[f.name], data[f.name]) for f in dataclasses.fields(cls) if f.name in data}
+        obj = cls(**{k: v for k, v in values.items() if _field(cls, k).init})
+        for name, value in values.items():
+            if not _field(cls, name).init:
+                object.__setattr__(obj, name, value)
+        return obj
 
-def _from_union(options: tuple, data: Any) -> Any:
-    if data is None and type(None) in options:
-        return None
-    errors = []
-    for option in options:
-        if option is type(None):
-            continue
-        try:
-            return from_data(option, data)
-        except (TypeError, ValueError, KeyError) as err:
-            errors.append(err)
-    raise ValueError(f"{data!r} fits none of {options}: {errors}")
+    def _union(self, options: tuple, data: Any) -> Any:
+        if data is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return self.read(option, data)
+            except (TypeError, ValueError, KeyError) as err:
+                errors.append(err)
+        raise ValueError(f"{data!r} fits none of {options}: {errors}")
 
-
-def _from_generic(origin: Any, args: tuple, data: Any) -> Any:
-    if origin in (dict, Mapping):
-        key_hint, value_hint = args or (Any, Any)
-        built = {from_data(key_hint, _key_value(key_hint, k)): from_data(value_hint, v) for k, v in data.items()}
-        return built if origin is dict else types.MappingProxyType(built)
-    if origin in (list, Sequence):
-        item = args[0] if args else Any
-        return [from_data(item, v) for v in data]
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_data(args[0], v) for v in data)
-        if not args:
-            return tuple(_plain(v) for v in data)
-        return tuple(from_data(a, v) for a, v in zip(args, data, strict=True))
-    if origin in (set, frozenset):
-        item = args[0] if args else Any
-        return origin(from_data(item, v) for v in data)
-    raise TypeError(f"cannot rebuild {origin!r}")
+    def _generic(self, origin: Any, args: tuple, data: Any) -> Any:
+        if origin in (dict, Mapping):
+            key_hint, value_hint = args or (Any, Any)
+            built = {self.read(key_hint, _key_value(key_hint, k)): self.read(value_hint, v) for k, v in data.items()}
+            return built if origin is dict else types.MappingProxyType(built)
+        if origin in (list, Sequence):
+            item = args[0] if args else Any
+            return [self.read(item, v) for v in data]
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(self.read(args[0], v) for v in data)
+            if not args:
+                return tuple(_plain(v) for v in data)
+            return tuple(self.read(a, v) for a, v in zip(args, data, strict=True))
+        if origin in (set, frozenset):
+            item = args[0] if args else Any
+            return origin(self.read(item, v) for v in data)
+        raise TypeError(f"cannot rebuild {origin!r}")
 
 
 def _key_value(key_hint: Any, text: str) -> Any:
