@@ -92,9 +92,11 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
 
 
 def _programs(document: LinedDict, problem) -> dict[str, list]:
-    robots = document.get("robots")
-    if robots is None:
+    if "robots" not in document:
         problem("robots", "missing")
+        return {}
+    robots = document["robots"]
+    if robots is None:
         return {}
     if not isinstance(robots, LinedDict):
         problem("robots", "must map each robot's name to {program: [cards]}")

@@ -291,9 +291,9 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
     if snapshot_missing(session, game, number, "before"):
         save_snapshot(session, game, number, "before", state)
     save_snapshot(session, game, number, "after", outcome.state)
-    for board, boards in outcome.stages.items():
-        for stage, snapshot_board in enumerate(boards, start=1):
-            save_snapshot(session, game, number, "stage", snapshot_board, board=board, stage=stage)
+    for board, snapshots in outcome.stages.items():
+        for stage_snapshot in snapshots:  # stages 1…n, then 0: the board at the end of the turn
+            save_snapshot(session, game, number, "stage", stage_snapshot, board=board, stage=stage_snapshot.stage)
     for seq, (board, event) in enumerate(outcome.events):
         session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
