@@ -28,11 +28,11 @@ def resource_path(relative: str | Path) -> Path:
 
 
 def find_file(name: str | Path, base: Path | None = None) -> Path:
-    """A user's path if it exists (relative to `base` when given), else the bundled one of that name."""
+    """A path relative to `base` (or the current folder when no base is given), else the bundled one of that name."""
     path = Path(name)
-    for candidate in ((base / path) if base and not path.is_absolute() else path, path):
-        if candidate.exists():
-            return candidate
+    candidate = base / path if base is not None and not path.is_absolute() else path
+    if candidate.exists():
+        return candidate
     if not path.is_absolute() and path.parts and path.parts[0] in BUNDLED:
         bundled = resource_path(path)
         if bundled.exists():
