@@ -8,9 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from ..formats.game import GameDescription, PlayerEntry, SourceFile, read_description
-from ..formats.yamlfile import FormatError, decode
-from ..resources import find_file, resource_dir
+from ..formats.game import GameDescription, PlayerEntry, SourceFile, data_files, read_description
+from ..formats.yamlfile import FormatError
+from ..resources import resource_dir
 from ..store import cycle
 from ..store.archive import export_game, import_game
 from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
@@ -77,7 +77,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         raise typer.BadParameter(f"{ruleset!r}: write geeko or botwars", param_hint="--ruleset")
     room_paths = rooms or [DEFAULTS[ruleset][0]]
     description = GameDescription(name, ruleset, str(seed if seed is not None else 1),
-                                  _room_files(room_paths), _source(deck or DEFAULTS[ruleset][1]),
+                                  _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
                                   [_player(p, ruleset) for p in players])
     with open_store(ctx) as store, store.session() as session:
         game, state = create_game(session, description)
@@ -89,24 +89,11 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: pbem turn deal {name}")
 
 
-def _source(name: str) -> SourceFile:
+def _data_files(names: list[str], folder: str) -> list[SourceFile]:
     try:
-        path = find_file(name)
-        return SourceFile(name, decode(path.read_bytes(), str(path)))
+        return data_files(names, folder)
     except (FileNotFoundError, FormatError) as err:
         refuse([str(err)])
-
-
-def _room_files(names: list[str]) -> list[SourceFile]:
-    files = []
-    for name in names:
-        try:
-            path = find_file(name)
-        except FileNotFoundError as err:
-            refuse([str(err)])
-        paths = sorted(path.glob("*.yaml")) if path.is_dir() else [path]
-        files += [_source(str(p)) for p in paths]
-    return files
 
 
 def _show(session, game) -> dict:

@@ -1,7 +1,7 @@
 """`pbem turn …`: deal, submit, check, status, process, rollback."""
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import List, Optional
 
@@ -129,7 +129,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "summary.txt").write_text(summary, encoding="utf-8")
     if as_json:
-        print_json({key: value for key, value in asdict(result).items() if key != "outcome"})
+        print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name != "outcome"})
     else:
         typer.echo(summary, nl=False)
 

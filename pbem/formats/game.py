@@ -111,16 +111,11 @@ def _room_files(value, base: Path, problem) -> list[SourceFile]:
     if not isinstance(value, list) or not value:
         problem("must name room files or folders")
         return []
-    files: list[SourceFile] = []
-    for entry in value:
-        try:
-            path = find_file(str(entry), base)
-        except FileNotFoundError as err:
-            problem(str(err))
-            continue
-        for room in (sorted(path.glob("*.yaml")) if path.is_dir() else [path]):
-            files.append(_source(room, entry if not path.is_dir() else f"{entry}/{room.name}", problem))
-    return [f for f in files if f is not None]
+    try:
+        return data_files([str(entry) for entry in value], "rooms", base)
+    except (FileNotFoundError, FormatError) as err:
+        problem(str(err))
+        return []
 
 
 def _read_source(value, base: Path, problem) -> SourceFile | None:
@@ -128,20 +123,31 @@ def _read_source(value, base: Path, problem) -> SourceFile | None:
         problem("must name a deck file")
         return None
     try:
-        return _source(find_file(value, base), value, problem)
-    except FileNotFoundError as err:
+        return data_files([value], "decks", base)[0]
+    except (FileNotFoundError, FormatError) as err:
         problem(str(err))
         return None
 
 
-def _source(path: Path, name: str, problem) -> SourceFile | None:
-    try:
-        return SourceFile(str(name), decode(path.read_bytes(), str(path)))
-    except FormatError as err:
-        problem("; ".join(str(p) for p in err.problems))
-    except OSError as err:
-        problem(f"{path}: {err.strerror}")
-    return None
+def data_files(entries: list[str], folder: str, base: Path | None = None) -> list[SourceFile]:
+    """The files named (a folder stands for its *.yaml in name order), each with its text and a source name.
+
+    The source name is the path as written, or `FOLDER/NAME` for an absolute or
+    outside path: rooms keep it (Room.source), so it must survive export → import.
+    """
+    files = []
+    for entry in entries:
+        path = find_file(entry, base)
+        for file in (sorted(path.glob("*.yaml")) if path.is_dir() else [path]):
+            name = Path(entry) / file.name if path.is_dir() else Path(entry)
+            if name.is_absolute() or ".." in name.parts:
+                name = Path(folder) / file.name
+            try:
+                text = decode(file.read_bytes(), str(file))
+            except OSError as err:
+                raise FileNotFoundError(f"{file}: {err.strerror}") from None
+            files.append(SourceFile(name.as_posix(), text))
+    return files
 
 
 def _players(value, problem, document) -> list[PlayerEntry]:

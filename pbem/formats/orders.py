@@ -29,7 +29,7 @@ class OrderFile:
     player: str
     submission: Submission
     data: LinedDict  # the parsed document, for line numbers
-    text: str  # the YAML part, as given
+    text: str  # the whole text, as given
 
     def problems(self, engine_problems: list[OrderProblem]) -> list[Problem]:
         """The engine's problems with this file's name and lines."""
@@ -51,8 +51,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     text = decode(data, source, MAX_BYTES) if isinstance(data, bytes) else data
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise FormatError([Problem(source, None, "", f"more than {MAX_BYTES} bytes")])
-    text = _from_game_line(text)
-    document = load_yaml(text, source)
+    document = load_yaml(_from_game_line(text), source)
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(source, getattr(document, "line", None), "",
                                    "an order file is a mapping with game, turn, player and robots")])

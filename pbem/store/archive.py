@@ -9,7 +9,6 @@ so export → import → replay gives the same hashes.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -76,12 +75,10 @@ def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
         path.write_text(text, encoding="utf-8")
         written.append(path)
 
-    room_paths = []
-    for index, room in enumerate(description.rooms, start=1):
-        relative = f"rooms/{index:02d}-{_file_name(room.source)}"
-        write(relative, room.text)
-        room_paths.append(relative)
-    deck_path = f"decks/{_file_name(description.deck.source)}"
+    room_paths = [room.source for room in description.rooms]  # kept as recorded: the state hashes include them
+    for room in description.rooms:
+        write(room.source, room.text)
+    deck_path = description.deck.source
     write(deck_path, description.deck.text)
     description.turns = len(turns)
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
@@ -90,8 +87,3 @@ def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
             if version is not None:
                 write(f"{turn_folder_name(number)}/{player}.yaml", versions[(number, player, version)])
     return written
-
-
-def _file_name(source: str) -> str:
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(source).name).strip("-") or "file"
-    return name if name.endswith((".yaml", ".yml")) else f"{name}.yaml"
