@@ -167,8 +167,11 @@ def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Imag
     return image.convert("RGB")
 
 
+PNG_LEVEL = 4  # zlib level: a stage picture must take well under 20 ms (BENCHMARKS.md)
+
+
 def board_png(board: Board, colours: dict[str, s.Colour] | None = None) -> bytes:
-    return png_bytes(draw_board(board, colours))
+    return png_bytes(draw_board(board, colours), PNG_LEVEL)
 
 
 __all__ = ["draw_board", "board_png", "image_size", "robot_sprite"]

@@ -266,11 +266,11 @@ def _gear(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     elif turn == "left":
         pen.line(pen.arc_points(0.5, 0.5, 0.22, 60, 330), white, 0.08)
         pen.arrowhead((0.5 + 0.22 * math.cos(math.radians(45)), 0.5 + 0.22 * math.sin(math.radians(45))),
-                      135, 0.16, 0.12, white)
+                      -45, 0.16, 0.12, white)
     else:
         pen.line(pen.arc_points(0.5, 0.5, 0.22, 210, 480), white, 0.08)
         pen.arrowhead((0.5 + 0.22 * math.cos(math.radians(135)), 0.5 + 0.22 * math.sin(math.radians(135))),
-                      45, 0.16, 0.12, white)
+                      225, 0.16, 0.12, white)
 
 
 @drawer("crusher")
