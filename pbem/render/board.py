@@ -133,7 +133,8 @@ def _draw_beams(image: Image.Image, layer: RoomLayer, board: Board, occupied: se
 
 
 def _on_board(robot: Robot) -> bool:
-    return robot.at is not None and robot.mode in ON_BOARD_MODES
+    """Drawn: standing on the board, or destroyed where it still has a square (shown as a wreck)."""
+    return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
 
 
 def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour]) -> None:

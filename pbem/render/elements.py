@@ -48,10 +48,17 @@ def state_of(element: Element, states: dict[str, str]) -> str:
     return ""
 
 
+def as_dir(value: object) -> Dir:
+    """A direction field as a room file gives it ("E") or as a loader parsed it (Dir.E)."""
+    return value if isinstance(value, Dir) else Dir.parse(str(value))
+
+
 def mount(element: Element) -> Dir:
     """The side an edge or wall-mounted element sits on (north when the file gives none)."""
-    side = element.get("side") or element.get("wall") or element.get("bridge") or "N"
-    return Dir.parse(side)
+    for name in ("side", "wall", "bridge"):
+        if element.get(name) is not None:
+            return as_dir(element.get(name))
+    return Dir.N
 
 
 def stages_text(element: Element) -> str:
@@ -217,7 +224,7 @@ def _belt(pen: Pen, express: bool) -> tuple[tuple[int, int, int], tuple[int, int
 @drawer("conveyor")
 def _conveyor(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     """Drawn moving north, then turned to its direction; curves for belts feeding in from a side."""
-    up = pen.turned(Dir.parse(el.get("dir", "N")))
+    up = pen.turned(as_dir(el.get("dir", "N")))
     express = int(el.get("speed", 1) or 1) >= 2
     _, mark = _belt(up, express)
     sides = [d for d in looks.feeds if d in (Dir.E, Dir.W)]

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element, Room
 from . import style as s
-from .elements import EDGE_TYPES, STATEFUL, Looks, draw_element, edge, floor, mount, start_square
+from .elements import EDGE_TYPES, STATEFUL, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
 
 # Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
@@ -45,7 +45,7 @@ class RoomLayer:
 
 
 def looks_of(room: Room) -> dict[str, Looks]:
-    belts = {e.at: Dir.parse(e.get("dir", "N")) for e in room.of_type("conveyor")}
+    belts = {e.at: as_dir(e.get("dir", "N")) for e in room.of_type("conveyor")}
     switch_squares = {str(e.get("id")): str(e.at) for e in room.of_type("switch", "eye") if e.get("id")}
     looks: dict[str, Looks] = {}
     for e in room.elements:
