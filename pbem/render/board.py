@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
 from ..engine.state import Board, Robot
+from .model import Position
 from . import style as s
 from .elements import Looks, draw_element, floor, mount, state_of
 from .pen import Pen
@@ -92,7 +93,7 @@ def _label(text: str, width: int) -> str:
     return text + "…"
 
 
-def _beam_end(layer: RoomLayer, board: Board, start: Square, heading: Dir,
+def _beam_end(layer: RoomLayer, board: Position, start: Square, heading: Dir,
               occupied: set[Square]) -> tuple[Square, bool]:
     """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there."""
     raised = {e.at for e in board.room.of_type("drawbridge") if state_of(e, board.elements) == "raised"}
@@ -108,7 +109,7 @@ def _beam_end(layer: RoomLayer, board: Board, start: Square, heading: Dir,
         square = ahead
 
 
-def _draw_beams(image: Image.Image, layer: RoomLayer, board: Board, occupied: set[Square]) -> None:
+def _draw_beams(image: Image.Image, layer: RoomLayer, board: Position, occupied: set[Square]) -> None:
     draw = ImageDraw.Draw(image, "RGBA")
     for turret in board.room.of_type("laser", "blaser"):
         if turret.type == "blaser" and state_of(turret, board.elements) != "on":
@@ -132,7 +133,7 @@ def _draw_beams(image: Image.Image, layer: RoomLayer, board: Board, occupied: se
             draw.line([a, b], fill=s.BEAM + (255,), width=2)
 
 
-def _on_board(robot: Robot) -> bool:
+def _on_board(robot: Robot) -> bool:  # also a snapshot's robot view
     """Drawn: standing on the board, or destroyed where it still has a square (shown as a wreck)."""
     return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
 
@@ -153,26 +154,30 @@ def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.C
                   anchor="mm", stroke_width=2, stroke_fill=s.INK)
 
 
-def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Image.Image:
-    """The board's picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
-    layer = room_layer(board.room)
+def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
+    """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
+    layer = room_layer(position.room)
     image = layer.base.copy()
     for square, elements in layer.dynamic.items():
-        states = tuple(state_of(e, board.elements) for e in elements)
+        states = tuple(state_of(e, position.elements) for e in elements)
         image.paste(_square_picture(layer, square, states), origin(square))
-    robots = [r for r in board.robots.values() if _on_board(r)]
+    robots = [r for r in position.robots if _on_board(r)]
     occupied = {r.at for r in robots if r.mode != "destroyed"}
-    _draw_beams(image, layer, board, occupied)
+    _draw_beams(image, layer, position, occupied)
     image.alpha_composite(layer.edges)
-    _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in board.robots.values()]))
+    _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]))
     return image.convert("RGB")
+
+
+def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Image.Image:
+    return draw_position(Position.of(board.room, board), colours)
 
 
 PNG_LEVEL = 4  # zlib level: a stage picture must take well under 20 ms (BENCHMARKS.md)
 
 
-def board_png(board: Board, colours: dict[str, s.Colour] | None = None) -> bytes:
-    return png_bytes(draw_board(board, colours), PNG_LEVEL)
+def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
+    return png_bytes(draw_position(position, colours), PNG_LEVEL)
 
 
-__all__ = ["draw_board", "board_png", "image_size", "robot_sprite"]
+__all__ = ["draw_board", "draw_position", "position_png", "image_size", "robot_sprite"]

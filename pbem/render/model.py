@@ -14,11 +14,13 @@ only when some robot has any), REBOOT/HP; then the fused registers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.events import Event
 from ..engine.geometry import Dir
-from ..engine.state import Board, Robot
+from ..engine.room import Room
+from ..engine.state import Board
 
 NONE = "—"
 
@@ -27,6 +29,28 @@ NONE = "—"
 _MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun", "BecameReal",
                     "FlagTouched", "OptionGained", "UpgradeGained", "LeftRoom"}
 _MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
+
+
+@dataclass(frozen=True)
+class Position:
+    """What one board picture shows: the room, its robots and its element states.
+
+    Robots are anything with name, owner, at, facing, hp and mode: the engine's `Robot`
+    or the `RobotView` of a snapshot.
+    """
+
+    room: Room
+    robots: tuple[Any, ...]
+    elements: Mapping[str, str]
+
+    @classmethod
+    def of(cls, room: Room, board: Any) -> "Position":
+        """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
+        robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
+        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)))
+
+    def robot(self, name: str) -> Any:
+        return next((r for r in self.robots if r.name == name), None)
 
 
 @dataclass
@@ -46,17 +70,17 @@ class Table:
 @dataclass
 class StageReport:
     number: int
-    board: Board  # as it stood when the stage began
+    position: Position  # the board as it stood when the stage began
     table: Table
 
 
 @dataclass
 class BoardReport:
-    """One board's turn: its stages, the final board, the end-of-turn and fused-register tables."""
+    """One board's turn: its stages, the final position, the end-of-turn and fused-register tables."""
 
     title: str
     stages: list[StageReport]
-    final: Board
+    final: Position
     end_of_turn: Table
     fused: Table | None
 
@@ -156,13 +180,13 @@ def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = 
     return [cells[name] or [NONE] for name in robots]
 
 
-def _robot_row(label: str, robots: list[Robot], value) -> Row:
+def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 
-def stage_table(number: int, before: Board, after: Board, events: Sequence[Event]) -> Table:
-    names = list(before.robots)
-    robots_after = [after.robots.get(n, before.robots[n]) for n in names]
+def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
+    names = [r.name for r in before.robots]
+    robots_after = [after.robot(r.name) or r for r in before.robots]
     split = _mechanism_start(events)
     moving, mechanisms = events[:split], events[split:]
     rows = [
@@ -206,14 +230,17 @@ def fused_table(final: Board) -> Table | None:
     return Table("Fused registers", [r.name for r in robots], rows)
 
 
-def board_report(title: str, snapshots: Sequence[Board], events: Sequence[Event]) -> BoardReport:
-    """`snapshots`: the board at the start of stage 1, 2, …, then the final board (so stages + 1 of them)."""
+def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Sequence[Event],
+                 final: Board) -> BoardReport:
+    """`snapshots`: the board at the start of stage 1, 2, …, then at the end of the turn (engine
+    `Snapshot`s or `Board`s); `final`: the board after the turn (robots with registers, upgrades …)."""
     if not snapshots:
-        raise ValueError("a board report needs at least the final snapshot")
+        raise ValueError("a board report needs at least the end-of-turn snapshot")
+    positions = [Position.of(room, snap) for snap in snapshots]
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
-              for i, (before, after) in enumerate(zip(snapshots, snapshots[1:]), start=1)]
-    final = snapshots[-1]
-    return BoardReport(title, stages, final, end_of_turn_table(final, by_stage.get(0, [])), fused_table(final))
+              for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
+    end = by_stage.get(0, [])
+    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final))

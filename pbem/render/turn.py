@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..engine.events import Event
+from ..engine.room import Room
 from ..engine.state import Board
 from . import html
-from .board import board_png
+from .board import position_png
 from .legend import legend_png
 from .message import cid, message_bytes, report_message
 from .model import BoardReport, board_report
@@ -29,12 +30,15 @@ DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"
 
 @dataclass(frozen=True)
 class BoardTurn:
-    """The engine's output for one board: the board at the start of each stage, then the final board,
-    and the turn's events; `players` are those who receive this board's report."""
+    """The engine's output for one board (a `TurnResult`): the snapshots taken at the start of each
+    stage and at the end of the turn, the turn's events, and the board after the turn; `players`
+    are those who receive this board's report."""
 
     title: str
-    snapshots: Sequence[Board]
+    room: Room
+    snapshots: Sequence[Any]
     events: Sequence[Event]
+    final: Board
     players: tuple[str, ...] = ()
 
 
@@ -79,19 +83,19 @@ def image_file(index: int, stage: int | str) -> str:
 
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn]) -> TurnReport:
-    owners = [r.owner for b in boards for snap in b.snapshots for r in snap.robots.values()]
-    colours = owner_colours(owners)
-    reports = [board_report(b.title, b.snapshots, b.events) for b in boards]
+    colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
+    reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final) for b in boards]
     result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards])
     for i, report in enumerate(reports):
         for stage in report.stages:
-            result.images[image_file(i, stage.number)] = board_png(stage.board, colours)
-        result.images[image_file(i, "final")] = board_png(report.final, colours)
+            result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
+        result.images[image_file(i, "final")] = position_png(report.final, colours)
     return result
 
 
 @lru_cache(maxsize=1)
-def _legend() -> bytes:
+def legend_bytes() -> bytes:
+    """The legend picture (drawn once per process)."""
     return legend_png()
 
 
@@ -146,7 +150,7 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
     names = ImageNames(report.reports)
     for name, png in sorted(report.images.items()):
         put(name, png)
-    put("legend.png", _legend())
+    put("legend.png", legend_bytes())
     put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
                                   player=None, reports=report.reports, images=names,
                                   links=[*links, ("legend", "legend.png")]))
