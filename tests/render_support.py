@@ -1,0 +1,101 @@
+"""Rooms, positions and the golden-image cases shared by the render tests and their regeneration script."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import MappingProxyType
+
+import numpy as np
+from PIL import Image
+
+from pbem.engine.geometry import Dir, Size, Square
+from pbem.engine.room import Element, Room
+from pbem.engine.state import Robot
+from pbem.render.model import Position
+
+REFS = Path(__file__).resolve().parent / "render_refs"
+
+
+def element(element_type: str, at: str, **attrs) -> Element:
+    return Element(element_type, Square.parse(at), MappingProxyType(attrs))
+
+
+def room(size: str, *elements: Element, starts: tuple[str, ...] = (), name: str = "Test room") -> Room:
+    return Room(name, Size.parse(size), tuple(Square.parse(s) for s in starts), tuple(elements))
+
+
+def robot(name: str, at: str | None, facing: str = "N", owner: str = "alice", mode: str = "real",
+          hp: int = 10) -> Robot:
+    return Robot(name, owner, Square.parse(at) if at else None, Dir.parse(facing), hp, mode)
+
+
+def position(the_room: Room, *robots: Robot, **states: str) -> Position:
+    return Position(the_room, tuple(robots), MappingProxyType(dict(states)))
+
+
+def _one(element_type: str, state: str | None = None, **attrs) -> Position:
+    """A 3x3 room with one element in the middle square (r2c2), in the given state."""
+    e = element(element_type, "r2c2", **attrs)
+    return position(room("3x3", e), **({e.key: state} if state else {}))
+
+
+def _robot_case(mode: str, facing: str = "E") -> Position:
+    return position(room("3x3"), robot("Robbie", "r2c2", facing, mode=mode))
+
+
+# name -> position; every element kind in each of its states, and every robot mode (RULES B2.2, B6, B6b, G3, G7)
+GOLDEN_CASES: dict[str, Position] = {
+    "wall": _one("wall", side="E"),
+    "fence": _one("fence", side="E"),
+    "pit": _one("pit"),
+    "trapdoor-closed": _one("trapdoor", "closed", control="s1"),
+    "trapdoor-open": _one("trapdoor", "open", control="s1"),
+    "drawbridge-raised": _one("drawbridge", "raised", bridge="N", control="s2"),
+    "drawbridge-lowered": _one("drawbridge", "lowered", bridge="N", control="s2"),
+    "switch-pressure-off": _one("switch", "off", id="s1", kind="pressure"),
+    "switch-pressure-on": _one("switch", "on", id="s1", kind="pressure"),
+    "switch-toggle-off": _one("switch", "off", id="s2", kind="toggle"),
+    "switch-toggle-on": _one("switch", "on", id="s2", kind="toggle"),
+    "eye-off": _one("eye", "off", id="e1", wall="N"),
+    "eye-on": _one("eye", "on", id="e1", wall="N"),
+    "teleporter-active": _one("teleporter", "active", colour="amber"),
+    "teleporter-inactive": _one("teleporter", "inactive", colour="amber"),
+    "teleporter-blue": _one("teleporter", "active", colour="blue"),
+    "gate-closed": _one("gate", "closed", control="s1"),
+    "gate-open": _one("gate", "open", control="s1"),
+    "conveyor": _one("conveyor", dir="E"),
+    "conveyor-express": _one("conveyor", dir="E", speed=2),
+    "conveyor-turning": position(room("3x3", element("conveyor", "r2c1", dir="E"),
+                                      element("conveyor", "r2c2", dir="N"))),
+    "pusher": _one("pusher", wall="W", stages=[1, 3, 5]),
+    "gear-left": _one("gear", turn="left"),
+    "gear-right": _one("gear", turn="right"),
+    "gear-half": _one("gear", turn="half"),
+    "crusher": _one("crusher", stages=[2, 4]),
+    "laser": _one("laser", wall="N", beams=1),
+    "laser-two-beams": _one("laser", wall="N", beams=2),
+    "blaser-on": _one("blaser", "on", wall="N", control="s1"),
+    "blaser-off": _one("blaser", "off", wall="N", control="s1"),
+    "buzzsaw": _one("buzzsaw"),
+    "wrench-1": _one("wrench", count=1),
+    "wrench-2": _one("wrench", count=2),
+    "armoury": _one("armoury", option="laser"),
+    "computer": _one("computer", set="strafe"),
+    "flag": _one("flag", number=1),
+    "start": position(room("3x3", starts=("r2c2",))),
+    "robot-real": _robot_case("real"),
+    "robot-facing-south": _robot_case("real", "S"),
+    "robot-virtual": _robot_case("virtual"),
+    "robot-rebooting": _robot_case("rebooting"),
+    "robot-destroyed": _robot_case("destroyed"),
+}
+
+
+def pixels(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("RGB"), dtype=np.int16)
+
+
+def differing_fraction(a: Image.Image, b: Image.Image, threshold: int = 40) -> float:
+    """Share of pixels whose largest channel difference exceeds `threshold` (1.0 if sizes differ)."""
+    if a.size != b.size:
+        return 1.0
+    return float((np.abs(pixels(a) - pixels(b)).max(axis=2) > threshold).mean())
