@@ -11,8 +11,8 @@ Entry points for the turn cycle and the command line:
   `legend.png`, and `mail/<player>.eml` per recipient.
 - `player_message(report, recipient, sender)` → `email.message.EmailMessage` (for the mail sender);
   `message_bytes(message)` → the `.eml` bytes.
-- `turn_sheet(game, turn, player, robots, hand, registers=9, programmable=None)` → `TurnSheet`
-  with `.order_file` (YAML to edit and send back); `turn_sheet_html`, `turn_sheet_text` lay it out.
+- `turn_sheet_html(sheet)`, `turn_sheet_text(sheet)`, `turn_sheet_message(sheet, sender)`: the turn
+  cycle's `TurnSheet` (HP, fused registers, hands, pre-filled order file) as a page, text, email.
 - `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=[Standing…])])`: the static site.
 - `draw_board(board)`, `draw_position(position)`, `position_png(position)`: single pictures;
   `draw_legend()`: every element with its name.
@@ -23,12 +23,13 @@ from .board import draw_board, draw_position, position_png
 from .legend import draw_legend
 from .message import message_bytes
 from .model import Position
-from .sheet import TurnSheet, turn_sheet, turn_sheet_html, turn_sheet_text
+from .sheet import turn_sheet_html, turn_sheet_message, turn_sheet_text
 from .site import GameHistory, Standing, write_site
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report, player_message, write_turn_report
 
 __all__ = [
-    "BoardTurn", "GameHistory", "Position", "Recipient", "Standing", "TurnReport", "TurnSheet",
+    "BoardTurn", "GameHistory", "Position", "Recipient", "Standing", "TurnReport",
     "build_turn_report", "draw_board", "draw_legend", "draw_position", "message_bytes", "player_message",
-    "position_png", "turn_sheet", "turn_sheet_html", "turn_sheet_text", "write_site", "write_turn_report",
+    "position_png", "turn_sheet_html", "turn_sheet_message", "turn_sheet_text", "write_site",
+    "write_turn_report",
 ]
