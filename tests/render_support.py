@@ -16,6 +16,10 @@ REFS = Path(__file__).resolve().parent / "render_refs"
 
 
 def element(element_type: str, at: str, **attrs) -> Element:
+    """An element as the room loader builds it (direction fields as `Dir`)."""
+    for name in ("side", "wall", "bridge", "dir"):
+        if name in attrs:
+            attrs[name] = Dir.parse(attrs[name])
     return Element(element_type, Square.parse(at), MappingProxyType(attrs))
 
 
@@ -99,3 +103,39 @@ def differing_fraction(a: Image.Image, b: Image.Image, threshold: int = 40) -> f
     if a.size != b.size:
         return 1.0
     return float((np.abs(pixels(a) - pixels(b)).max(axis=2) > threshold).mean())
+
+
+SCRIPT = "<script>alert(1)</script>"  # a robot name a player might type
+
+
+def sample_room() -> Room:
+    """6x6: a belt that turns north, a laser along row 1, a toggle switch that opens a trap door."""
+    return room("6x6",
+                element("conveyor", "r4c1", dir="E"), element("conveyor", "r4c2", dir="E", speed=2),
+                element("conveyor", "r4c3", dir="N"), element("laser", "r1c6", wall="E"),
+                element("switch", "r5c5", id="s1", kind="toggle"), element("trapdoor", "r2c3", control="s1"),
+                element("gear", "r6c3", turn="right"), element("wall", "r5c2", side="N"), element("pit", "r3c4"),
+                element("wrench", "r6c6", count=1), starts=("r6c1", "r6c2"), name="Sample Works")
+
+
+def sample_result():
+    """One geeko turn on `sample_room` (RULES B5): Zapper rides the belts and falls through the trap door
+    that the other robot's switch opened; the other robot walks into the laser's row."""
+    from pbem.engine.cards import Card
+    from pbem.engine.elements import new_board
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.turn import resolve_turn
+
+    zapper = robot("Zapper", "r6c1", "N", owner="alice", hp=9)
+    zapper.registers = {9: Card.parse("FWD1#600")}
+    board = new_board(sample_room(), [zapper, robot(SCRIPT, "r6c5", "N", owner="alice")])
+    programs = {"Zapper": [Card.parse(c) for c in ("FWD2#700", "RT90#80", "FWD1#500")],
+                SCRIPT: [Card.parse(c) for c in ("FWD1#490", "FWD3#800", "FWD1#510")]}
+    return board, resolve_turn(board, programs, get_ruleset("geeko"), seed=1, turn=1)
+
+
+def sample_board_turn(players: tuple[str, ...] = ("alice",)):
+    from pbem.render.turn import BoardTurn
+
+    board, result = sample_result()
+    return BoardTurn("alice — Sample Works", board.room, result.snapshots, result.events, result.board, players)

@@ -29,6 +29,8 @@ NONE = "—"
 _MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun", "BecameReal",
                     "FlagTouched", "OptionGained", "UpgradeGained", "LeftRoom"}
 _MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
+# The DAMAGE row: hit points lost and what they cost (B7.1).
+_DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,7 @@ def describe(event: Event) -> str:
     if k == "Conveyed":
         return f"{'express ' if e.express else ''}conveyor {e.from_sq} → {e.to_sq}"
     if k == "Rotated":
-        return f"{e.cause} turns it {_text(e.from_facing)} → {_text(e.to_facing)}"
+        return f"turned {_text(e.from_facing)} → {_text(e.to_facing)} by the {e.cause}"
     if k == "PushedByPusher":
         return f"pusher {e.from_sq} → {e.to_sq}"
     if k == "Crushed":
@@ -125,9 +127,11 @@ def describe(event: Event) -> str:
     if k == "SawSpun":
         return f"buzzsaw at {e.at} spins ({e.draw})"
     if k == "SwitchFlipped":
+        if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
+            return f"presses {e.source}: {e.state}"
         return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
     if k == "ElementChanged":
-        return f"{e.element_type} {e.source} now {e.state}"
+        return f"{e.element_type} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
     if k == "FlagTouched":
         return f"touches flag {e.number}"
     if k == "OptionGained":
@@ -170,14 +174,28 @@ def _mechanism_start(events: Sequence[Event]) -> int:
     return len(events)
 
 
+def _lines(events: list[Event]) -> list[str]:
+    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1)."""
+    lines: list[str] = []
+    last: Event | None = None
+    for event in events:
+        if (type(event).__name__ == "Moved" and last is not None and type(last).__name__ == "Moved"
+                and last.card == event.card and last.to_sq == event.from_sq):
+            lines[-1] = f"{lines[-1].split(' → ')[0]} → {event.to_sq}"
+        else:
+            lines.append(describe(event))
+        last = event
+    return lines
+
+
 def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = None,
            exclude: set[str] = frozenset()) -> list[list[str]]:
-    cells: dict[str, list[str]] = {name: [] for name in robots}
+    chosen: dict[str, list[Event]] = {name: [] for name in robots}
     for event in events:
         kind = type(event).__name__
-        if event.robot in cells and kind not in exclude and (kinds is None or kind in kinds):
-            cells[event.robot].append(describe(event))
-    return [cells[name] or [NONE] for name in robots]
+        if event.robot in chosen and kind not in exclude and (kinds is None or kind in kinds):
+            chosen[event.robot].append(event)
+    return [_lines(chosen[name]) or [NONE] for name in robots]
 
 
 def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
@@ -192,9 +210,9 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
     rows = [
         _robot_row("MODE", robots_after, lambda r: r.mode),
         Row("CARDS", _cells(names, moving, {"CardPlayed"})),
-        Row("MOVE", _cells(names, moving, exclude={"CardPlayed", "Damaged"})),
-        Row("MECHANISMS", _cells(names, mechanisms, exclude={"Damaged"})),
-        Row("DAMAGE", _cells(names, events, {"Damaged"})),
+        Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
+        Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
+        Row("DAMAGE", _cells(names, events, _DAMAGE)),
         _robot_row("HP", robots_after, lambda r: str(r.hp)),
     ]
     notes = [describe(e) for e in events if e.robot is None]
