@@ -139,3 +139,40 @@ def sample_board_turn(players: tuple[str, ...] = ("alice",)):
 
     board, result = sample_result()
     return BoardTurn("alice — Sample Works", board.room, result.snapshots, result.events, result.board, players)
+
+
+def write_sample_site(folder: Path) -> Path:
+    """A site of one game with two turns of the sample; returns the game's folder."""
+    from pbem.render.site import GameHistory, Standing, write_site
+    from pbem.render.turn import build_turn_report
+
+    board_turn = sample_board_turn()
+    turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
+    write_site(folder, [GameHistory("Geek-o <2026>", turns, [Standing(1, "alice", 2, 7)])])
+    return folder / "Geek-o-2026"
+
+
+def sample_sheet():
+    """A turn sheet as the turn cycle hands it over (pbem.store.cycle.TurnSheet's fields)."""
+    from types import SimpleNamespace
+
+    robots = [SimpleNamespace(name="Zapper", mode="real", hp=9, at="r6c1", facing="N", fused={9: "FWD1#600"},
+                              receives_cards=True, free_registers=8),
+              SimpleNamespace(name=SCRIPT, mode="destroyed", hp=10, at=None, facing="N", fused={},
+                              receives_cards=False, free_registers=9)]
+    orders = ("game: Geek-o <2026>\nturn: 2\nplayer: alice\nrobots:\n  Zapper: {program: []}\n")
+    return SimpleNamespace(game="Geek-o <2026>", turn=2, player="alice", email="alice@example.org",
+                           room="Sample Works", robots=robots,
+                           hands={"alice": ["FWD3#840", "FWD2#700", "RT90#80", "LF90#70", "UTRN#10", "FWD1#500",
+                                            "RVS1#430", "FWD1#490"]}, orders=orders)
+
+
+# Pages compared by screenshot with references (tests/render_refs/page-*.png).
+SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-1/stage-3.html", "page-turn-sheet": "sheet.html"}
+
+
+def write_screenshot_pages(folder: Path) -> None:
+    from pbem.render.sheet import turn_sheet_html
+
+    write_sample_site(folder)
+    (folder / "sheet.html").write_text(turn_sheet_html(sample_sheet()), encoding="utf-8")
