@@ -16,7 +16,7 @@ import pytest
 
 from pbem.render.model import NONE, board_report
 from pbem.render.text import table_text
-from pbem.render.turn import Recipient, build_turn_report, player_message, write_turn_report
+from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from pbem.render.message import message_bytes
 from pbem.render.site import GameHistory, Standing, write_site
 from tests.render_support import SCRIPT, sample_board_turn
@@ -172,3 +172,17 @@ def test_render_report_site_navigation(board_turn, tmp_path):
     assert "../turn-1/final.html" in _targets(game / "turn-2" / "stage-1.html")
     index = (game / "index.html").read_text()
     assert "Geek-o standings" in index and "<td>alice</td>" in index
+
+
+def test_render_report_shared_bodies_give_the_same_bytes_as_single_messages(board_turn):
+    """Players with the same boards share one serialised body; each file is still exactly the
+    message `player_message` builds for that player (the mail sender uses that one)."""
+    report = build_turn_report("g", 1, [sample_board_turn(("alice", "bob"))])
+    recipients = [Recipient("alice", "Alice <a@x.org>"), Recipient("bob", "b@x.org")]
+    files = eml_files(report, recipients)
+    assert list(files) == ["alice", "bob"]
+    for recipient, data in zip(recipients, files.values()):
+        assert data == message_bytes(player_message(report, recipient))
+        parsed = _parse(data)
+        assert parsed["To"] == recipient.address and recipient.player in parsed["Subject"]
+    assert _parse(files["alice"])["Message-ID"] != _parse(files["bob"])["Message-ID"]

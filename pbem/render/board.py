@@ -173,11 +173,15 @@ def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Imag
     return draw_position(Position.of(board.room, board), colours)
 
 
-PNG_LEVEL = 4  # zlib level: a stage picture must take well under 20 ms (BENCHMARKS.md)
+PNG_LEVEL = 6  # zlib's default level
 
 
 def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
-    return png_bytes(draw_position(position, colours), PNG_LEVEL)
+    """PNG bytes of the picture with at most 256 colours: a quarter of the size of full colour,
+    and faster to compress (a stage picture must take well under 20 ms, BENCHMARKS.md)."""
+    image = draw_position(position, colours).quantize(256, method=Image.Quantize.FASTOCTREE,
+                                                      dither=Image.Dither.NONE)
+    return png_bytes(image, PNG_LEVEL)
 
 
 __all__ = ["draw_board", "draw_position", "position_png", "image_size", "robot_sprite"]

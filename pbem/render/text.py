@@ -45,7 +45,7 @@ def board_text(report: BoardReport) -> str:
     return "\n".join(parts)
 
 
-def turn_text(game: str, turn: int, reports: list[BoardReport], player: str | None = None) -> str:
-    heading = f"{game} — turn {turn}" + (f" — report for {player}" if player else "")
+def turn_text(game: str, turn: int, reports: list[BoardReport]) -> str:
+    heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r) for r in reports)
     return f"{heading}\n\nThe board pictures are in the HTML part of this message.\n\n{body}\n"

@@ -20,7 +20,7 @@ from ..engine.state import Board
 from . import html
 from .board import position_png
 from .legend import legend_png
-from .message import cid, message_bytes, report_message
+from .message import body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report
 from .style import owner_colours
 from .text import turn_text
@@ -106,16 +106,39 @@ def slug(text: str) -> str:
 
 def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAULT_SENDER,
                    templates: Sequence[str] = ()) -> EmailMessage:
+    """The player's report email: their boards (the body is the same for players with the same boards)."""
     mine = report.for_player(recipient.player)
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       player=recipient.player, reports=mine, images=names, links=[])
+                       reports=mine, images=names, links=[])
     files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
     return report_message(
-        sender=sender, recipient=recipient.address,
-        subject=f"{report.game}: turn {report.turn} report for {recipient.player}",
-        text=turn_text(report.game, report.turn, mine, recipient.player), html=page,
+        sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
+        text=turn_text(report.game, report.turn, mine), html=page,
         images={name: report.images[name] for name in files})
+
+
+def _subject(report: TurnReport, recipient: Recipient) -> str:
+    return f"{report.game}: turn {report.turn} report for {recipient.player}"
+
+
+def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,
+              templates: Sequence[str] = ()) -> dict[str, bytes]:
+    """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
+    for all players who get the same boards."""
+    files: dict[str, bytes] = {}
+    bodies: dict[tuple[int, ...], tuple[EmailMessage, bytes]] = {}
+    for recipient in recipients:
+        key = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
+        if key not in bodies:
+            message = player_message(report, recipient, sender, templates)
+            bodies[key] = (message, body_of(message_bytes(message)))
+        message, body = bodies[key]
+        name = slug(recipient.player)
+        while name in files:
+            name += "_"
+        files[name] = readdressed(message, body, recipient.address, _subject(report, recipient))
+    return files
 
 
 def _stage_links(report: TurnReport, position: int, up: str, before: str | None, after: str | None):
@@ -152,7 +175,7 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
         put(name, png)
     put("legend.png", legend_bytes())
     put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                                  player=None, reports=report.reports, images=names,
+                                  reports=report.reports, images=names,
                                   links=[*links, ("legend", "legend.png")]))
     for position, (number, file) in enumerate(stage_pages(report)):
         shown = [(r, r.stages[number - 1] if number is not None else None) for r in report.reports
@@ -160,11 +183,6 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
         put(file, html.render("stage.html", templates, game=report.game, turn=report.turn,
                               heading=f"stage {number}" if number else "end of turn", shown=shown,
                               images=names, links=_stage_links(report, position, "index.html", before, after)))
-    used: set[str] = set()
-    for recipient in recipients:
-        name = slug(recipient.player)
-        while name in used:
-            name += "_"
-        used.add(name)
-        put(f"mail/{name}.eml", message_bytes(player_message(report, recipient, sender, templates)))
+    for name, data in eml_files(report, recipients, sender, templates).items():
+        put(f"mail/{name}.eml", data)
     return written
