@@ -93,6 +93,18 @@ def _label(text: str, width: int) -> str:
     return text + "…"
 
 
+@lru_cache(maxsize=512)
+def _label_sprite(names: str) -> Image.Image:
+    """The robot name label under a robot: white on a dark outline, cut to the square's width."""
+    text = _label(names, s.CELL + 6)
+    font = s.font(10, bold=True)
+    left, top, right, bottom = font.getbbox(text, stroke_width=2, anchor="mm")
+    sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=(255, 255, 255), anchor="mm",
+                                stroke_width=2, stroke_fill=s.INK)
+    return sprite
+
+
 def _beam_end(layer: RoomLayer, board: Position, start: Square, heading: Dir,
               occupied: set[Square]) -> tuple[Square, bool]:
     """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there."""
@@ -142,16 +154,14 @@ def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.C
     by_square: dict[Square, list[Robot]] = {}
     for robot in sorted(robots, key=lambda r: r.name):
         by_square.setdefault(robot.at, []).append(robot)
-    draw = ImageDraw.Draw(image)
     for square, here in sorted(by_square.items()):
         x, y = origin(square)
         for i, robot in enumerate(here):
             dx = round((i - (len(here) - 1) / 2) * 0.3 * s.CELL)
             sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode)
             image.alpha_composite(sprite, (x + dx, y))
-        text = _label(" / ".join(r.name for r in here), s.CELL + 6)
-        draw.text((x + s.CELL / 2, y + 0.86 * s.CELL), text, font=s.font(10, bold=True), fill=(255, 255, 255),
-                  anchor="mm", stroke_width=2, stroke_fill=s.INK)
+        label = _label_sprite(" / ".join(r.name for r in here))
+        image.alpha_composite(label, (x + (s.CELL - label.width) // 2, y + round(0.86 * s.CELL) - label.height // 2))
 
 
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
@@ -173,7 +183,7 @@ def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Imag
     return draw_position(Position.of(board.room, board), colours)
 
 
-PNG_LEVEL = 6  # zlib's default level
+PNG_LEVEL = 3  # for 256-colour pictures: 5x faster than level 6, 15 % bigger
 
 
 def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
