@@ -106,3 +106,21 @@ def test_render_png_has_no_metadata():
     data = position_png(GOLDEN_CASES["pit"])
     assert b"tIME" not in data and b"tEXt" not in data
     assert Image.open(BytesIO(data)).size == (188, 188)
+
+
+def test_render_every_engine_element_type_is_drawn_and_in_the_legend():
+    """Every element type the engine registers (RULES G9 plug-ins included) has a look and a legend line."""
+    from pbem.engine.mechanism import known_types
+    from pbem.render.legend import ENTRIES
+
+    in_legend = {what.type if hasattr(what, "type") else what for _, what, _, _ in ENTRIES}
+    for kind in known_types():
+        assert kind in DRAWERS or kind in ("wall", "fence"), f"no drawer for {kind}"
+        assert kind in in_legend, f"{kind} missing from the legend"
+
+
+def test_render_unknown_element_type_is_drawn_labelled():
+    """A mechanism the renderer has never seen still shows, as a box naming its type."""
+    picture = draw_position(position(room("3x3", element("magnet", "r2c2"))))
+    plain = draw_position(position(room("3x3")))
+    assert differing_fraction(picture, plain) > 0.02
