@@ -160,6 +160,17 @@ def describe(event: Event) -> str:
         return f"rebooting next turn (HP {e.hp})"
     if k == "RebootEnded":
         return "back online"
+    # events the turn cycle adds (pbem.engine.campaign)
+    if k == "InTransit":
+        return f"in transit, {e.turns} turn{'s' if e.turns != 1 else ''} to go"
+    if k == "RoomCompleted":
+        return f"completes room {e.room} ({e.room_name})"
+    if k == "RoomOpened":
+        return f"room {e.room} opens: {e.room_name}"
+    if k == "PlayerFinished":
+        return f"{e.player} has finished, in {e.turns} turns"
+    if k == "Won":
+        return f"touches the last flag: place {e.place}"
     # A mechanism the renderer has not met (RULES G9): its type and fields, in field order.
     details = ", ".join(f"{n}={v}" for n, v in vars(e).items() if n not in ("stage", "robot"))
     return f"{k}: {details}" if details else k
@@ -224,7 +235,7 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     robots = list(final.robots.values())
     rows = [
         _robot_row("MODE", robots, lambda r: r.mode),
-        Row("REINSTATE", _cells(names, events, {"Reinstated"})),
+        Row("REINSTATE", _cells(names, events, {"Reinstated", "InTransit"})),
     ]
     if any(r.upgrades for r in robots):
         rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
