@@ -1,25 +1,24 @@
 """The picture of a board as it stands: the room's cached floor, element states, beams, robots.
 
-`draw_board(board)` returns a Pillow image; `board_png(board)` its PNG bytes,
-identical for identical boards. Robots take their owner's colour (owners in
+`draw_position(position)` returns a Pillow image (`draw_board(board)` for a `Board`);
+`position_png(position)` its PNG bytes, identical for identical positions. Robots take their owner's colour (owners in
 name order, see `style.owner_colours`) unless the caller passes colours, so
 every picture of one game uses the same colours.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
 from ..engine.state import Board, Robot
-from .model import Position
 from . import style as s
+from .dm import png_bytes
 from .elements import Looks, draw_element, floor, mount, state_of
+from .model import Position
 from .pen import Pen
 from .static import RoomLayer, image_size, origin, room_layer
-from .dm import png_bytes
 
 ON_BOARD_MODES = ("real", "virtual", "rebooting", "destroyed")
 
@@ -34,21 +33,15 @@ def _finish(canvas: Image.Image) -> Image.Image:
     return canvas.resize((s.CELL, s.CELL), Image.LANCZOS)
 
 
-_SQUARES: OrderedDict[tuple, Image.Image] = OrderedDict()
-
-
 def _square_picture(layer: RoomLayer, square: Square, states: tuple[str, ...]) -> Image.Image:
-    """One square holding stateful elements, floor and all, for the given states (cached)."""
-    key = (id(layer.room), square, states)
-    picture = _SQUARES.get(key)
+    """One square holding stateful elements, floor and all, for the given states (kept in the layer)."""
+    picture = layer.squares.get((square, states))
     if picture is None:
         canvas, _, pen = _sprite(s.SUPERSAMPLE)
         floor(pen)
         for element, state in zip(layer.dynamic[square], states):
             draw_element(pen, element, state, layer.looks.get(element.key, Looks()))
-        picture = _SQUARES[key] = _finish(canvas)
-        while len(_SQUARES) > 512:
-            _SQUARES.popitem(last=False)
+        picture = layer.squares[(square, states)] = _finish(canvas)
     return picture
 
 

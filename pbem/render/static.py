@@ -7,7 +7,7 @@ the slow part of a board picture, so it is done once per room and kept: the
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
@@ -42,6 +42,7 @@ class RoomLayer:
     looks: dict[str, Looks]  # Element.key -> its neighbourhood facts
     dynamic: dict[Square, tuple[Element, ...]]  # squares redrawn per state, with all their elements
     blocked: frozenset[tuple[Square, Dir]]  # (square, side) crossed by a wall or fence, both ways
+    squares: dict = field(default_factory=dict)  # (square, states) -> picture of a stateful square
 
 
 def looks_of(room: Room) -> dict[str, Looks]:
