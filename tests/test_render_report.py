@@ -186,3 +186,22 @@ def test_render_report_shared_bodies_give_the_same_bytes_as_single_messages(boar
         parsed = _parse(data)
         assert parsed["To"] == recipient.address and recipient.player in parsed["Subject"]
     assert _parse(files["alice"])["Message-ID"] != _parse(files["bob"])["Message-ID"]
+
+
+def test_render_report_turn_sheet_page_text_and_email():
+    """DESIGN.md "Reports": HP, fused registers, the dealt hand with card numbers, the order file."""
+    from pbem.render.sheet import turn_sheet_html, turn_sheet_message, turn_sheet_text
+    from tests.render_support import sample_sheet
+
+    sheet = sample_sheet()
+    text = turn_sheet_text(sheet)
+    assert "Zapper: real, HP 9, up to 8 cards" in text
+    assert "    fused register 9: FWD1#600" in text
+    assert f"{SCRIPT}: destroyed, HP 10, no program this turn (destroyed)" in text
+    assert "Hand: FWD3#840 FWD2#700 RT90#80" in text and text.endswith(sheet.orders)
+    page = turn_sheet_html(sheet)
+    assert "<script" not in page and "game: Geek-o &lt;2026&gt;" in page
+    assert page.count('<span class="card">') == 8
+    message = _parse(message_bytes(turn_sheet_message(sheet, "gm@x.org")))
+    assert message["To"] == "alice@example.org" and "turn 2" in message["Subject"]
+    assert message.get_body(("plain",)).get_content().replace("\r\n", "\n").rstrip("\n") == text.rstrip("\n")
