@@ -247,7 +247,7 @@ def _pusher(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     up.rect(0.08, 0.0, 0.92, 0.16, fill=s.FENCE, outline=s.INK, width=0.03)
     up.rect(0.42, 0.16, 0.58, 0.3, fill=s.STEEL_DARK)
     up.rect(0.2, 0.3, 0.8, 0.4, fill=s.STEEL, outline=s.STEEL_DARK, width=0.025)
-    up.text(0.5, 0.7, stages_text(el), 0.24, s.INK, stroke=s.FENCE)
+    up.text(0.5, 0.74, stages_text(el), 0.22, s.INK, stroke=s.FENCE)
 
 
 def _cog(pen: Pen, colour, teeth: int = 8) -> None:
@@ -313,7 +313,8 @@ def _blaser(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     on = state == "on"
     _turret(pen, el, s.BLASER_TURRET if on else s.shade(s.BLASER_TURRET, 0.5), on)
     up = pen.turned(mount(el))
-    up.text(0.5, 0.66, "ON" if on else "off", 0.2, s.BLASER_TURRET if on else s.INK, stroke=(255, 255, 255))
+    # beside the beam's path, not on it
+    up.text(0.24, 0.52, "ON" if on else "off", 0.2, s.BLASER_TURRET if on else s.INK, stroke=(255, 255, 255))
 
 
 @drawer("buzzsaw")
