@@ -52,8 +52,11 @@ def draw(game: str, render_data: dict[str, Any]) -> Image.Image:
     return DRAWERS[game](render_data)
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """PNG bytes that depend only on the pixels (no time stamps or metadata)."""
+def png_bytes(image: Image.Image, compress_level: int = 9) -> bytes:
+    """PNG bytes that depend only on the pixels (no time stamps or metadata).
+
+    Board pictures drawn for every stage trade a little size for speed with a lower level.
+    """
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=9)
+    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level)
     return buffer.getvalue()
