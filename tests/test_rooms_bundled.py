@@ -19,10 +19,11 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.engine.cards import BASIC_KINDS, Card, standard_cards
+from pbem.engine.elements import new_board
 from pbem.engine.geometry import Dir
 from pbem.engine.mechanism import known_types
 from pbem.engine.ruleset import get_ruleset
-from pbem.engine.state import Board, Robot
+from pbem.engine.state import Robot
 from pbem.engine.turn import resolve_turn
 from pbem.formats.rooms import read_room
 from pbem.formats.yamlfile import read_yaml_file
@@ -109,7 +110,7 @@ def test_rooms_bundled_geeko_use_every_variant(geeko_rooms):
 
 
 def _turning_belt(room, speed) -> bool:
-    belts = {e.at: Dir.parse(e.get("dir")) for e in room.of_type("conveyor") if e.get("speed", 1) == speed}
+    belts = {e.at: e.get("dir") for e in room.of_type("conveyor") if e.get("speed", 1) == speed}
     return any(belts.get(at.step(d)) not in (None, d) for at, d in belts.items())
 
 
@@ -161,8 +162,8 @@ def test_rooms_bundled_route_passes(path):
     turns as the route has, neither robot destroyed on the way (each stage commented in the file)."""
     room, names, turns = _route(path)
     ruleset = get_ruleset("geeko")
-    board = Board(room, {name: Robot(name, owner="p1", at=start, facing=Dir.N)
-                         for name, start in zip(names, room.starts)})
+    board = new_board(room, [Robot(name, owner="p1", at=start, facing=Dir.N)
+                             for name, start in zip(names, room.starts)])
     for number, programs in enumerate(turns, start=1):
         cards = [c for program in programs.values() for c in program]
         assert len(cards) == len(set(cards)), f"turn {number}: a card used twice"
