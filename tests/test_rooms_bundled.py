@@ -148,7 +148,7 @@ def _route(path: Path):
     names = list(data["robots"])
     turns = [{name: [_card(c) for c in turn.get(name, [])] for name in names} for turn in data["turns"]]
     assert len(turns) == data["turns_taken"]
-    return room, names, turns
+    return room, names, turns, list(data.get("events", []))
 
 
 def test_rooms_bundled_every_geeko_room_has_a_route():
@@ -159,8 +159,9 @@ def test_rooms_bundled_every_geeko_room_has_a_route():
 @pytest.mark.parametrize("path", ROUTE_FILES, ids=lambda p: p.stem)
 def test_rooms_bundled_route_passes(path):
     """RULES G1/G3: the planned programs take both robots out through the gates, in exactly as many
-    turns as the route has, neither robot destroyed on the way (each stage commented in the file)."""
-    room, names, turns = _route(path)
+    turns as the route has, neither robot destroyed nor hurt on the way, and the plan's milestones
+    (switches, teleports, belt and gear rotations, gate exits at their stages) happen as commented."""
+    room, names, turns, milestones = _route(path)
     ruleset = get_ruleset("geeko")
     board = new_board(room, [Robot(name, owner="p1", at=start, facing=Dir.N)
                              for name, start in zip(names, room.starts)])
@@ -172,7 +173,12 @@ def test_rooms_bundled_route_passes(path):
         if len(playing) == 2:  # RULES B4.5: equal length while both robots receive cards
             assert len(programs[names[0]]) == len(programs[names[1]]), f"turn {number}: B4.5"
         assert not any(board.robots[n].left_room for n in names), f"out before turn {number}"
-        board = resolve_turn(board, programs, ruleset, seed=SEED, turn=number).board
+        result = resolve_turn(board, programs, ruleset, seed=SEED, turn=number)
+        board = result.board
+        happened = [event.to_data() for event in result.events]
+        for milestone in (m for m in milestones if m["turn"] == number):
+            wanted = {k: v for k, v in milestone.items() if k != "turn"}
+            assert any(wanted.items() <= event.items() for event in happened), f"did not happen: {milestone}"
         modes = Counter(r.mode for r in board.robots.values())
         assert set(modes) <= {"real"}, f"turn {number}: {dict(modes)}"
         assert all(r.hp == ruleset.max_hp for r in board.robots.values()), "the plan takes no damage"
