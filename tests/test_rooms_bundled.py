@@ -6,7 +6,8 @@ and passable.
   G7), every variant the room format offers, and the room layout RULES G1/G3 asks for.
 - Passability (RULES G1, G3): for each Geek-o room a hand-planned route (tests/room_routes/) of
   programs, turn by turn, drives both robots of one player out through the gates. Each route file
-  comments its plan stage by stage; the engine runs it with the `geeko` ruleset.
+  comments its plan stage by stage; the engine runs it with the `geeko` ruleset. The five routes
+  also chain into one campaign, the robots keeping what they gained from room to room.
 """
 from __future__ import annotations
 
@@ -156,15 +157,18 @@ def test_rooms_bundled_every_geeko_room_has_a_route():
     assert routed == {_rel(p) for p in GEEKO_FILES}
 
 
-@pytest.mark.parametrize("path", ROUTE_FILES, ids=lambda p: p.stem)
-def test_rooms_bundled_route_passes(path):
-    """RULES G1/G3: the planned programs take both robots out through the gates, in exactly as many
-    turns as the route has, neither robot destroyed nor hurt on the way, and the plan's milestones
-    (switches, teleports, belt and gear rotations, gate exits at their stages) happen as commented."""
+def _run_route(path: Path, robots: list[Robot]) -> tuple[list[Robot], int]:
+    """Play one route on a fresh copy of its room with `robots` on the start squares, in robot order,
+    facing north (RULES G3), asserting every planned step; return the robots and the turns taken."""
     room, names, turns, milestones = _route(path)
     ruleset = get_ruleset("geeko")
-    board = new_board(room, [Robot(name, owner="p1", at=start, facing=Dir.N)
-                             for name, start in zip(names, room.starts)])
+    assert [r.name for r in robots] == names
+    placed = []
+    for robot, start in zip(robots, room.starts):
+        robot = robot.copy()
+        robot.at, robot.facing, robot.left_room = start, Dir.N, False
+        placed.append(robot)
+    board = new_board(room, placed)
     for number, programs in enumerate(turns, start=1):
         cards = [c for program in programs.values() for c in program]
         assert len(cards) == len(set(cards)), f"turn {number}: a card used twice"
@@ -184,3 +188,28 @@ def test_rooms_bundled_route_passes(path):
         assert all(r.hp == ruleset.max_hp for r in board.robots.values()), "the plan takes no damage"
     assert all(board.robots[n].left_room for n in names), {
         n: (str(r.at), r.facing.name, r.hp) for n, r in board.robots.items()}
+    return [board.robots[n] for n in names], len(turns)
+
+
+def _fresh_robots(path: Path) -> list[Robot]:
+    return [Robot(name, owner="p1") for name in read_yaml_file(path)["robots"]]
+
+
+@pytest.mark.parametrize("path", ROUTE_FILES, ids=lambda p: p.stem)
+def test_rooms_bundled_route_passes(path):
+    """RULES G1/G3: the planned programs take both robots out through the gates, in exactly as many
+    turns as the route has, neither robot destroyed nor hurt on the way, and the plan's milestones
+    (switches, teleports, belt and gear rotations, gate exits at their stages) happen as commented."""
+    _run_route(path, _fresh_robots(path))
+
+
+def test_rooms_bundled_routes_chain_into_a_campaign():
+    """RULES G1/G3/G7: one player's two robots play the five routes in a row, keeping what they gained
+    (room 4's laser option fires through room 5 without spoiling its plan): six turns in all."""
+    robots = _fresh_robots(ROUTE_FILES[0])
+    total = 0
+    for path in ROUTE_FILES:
+        robots, turns = _run_route(path, robots)
+        total += turns
+    assert total == 6
+    assert [r.options for r in robots] == [[], ["laser"]]
