@@ -30,7 +30,8 @@ from pbem.formats.rooms import read_room
 from pbem.formats.yamlfile import read_yaml_file
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOM_FILES = sorted((ROOT / "rooms").glob("**/*.yaml"))
+ROOM_SETS = ("geeko", "botwars", "entry-fee")  # rooms/ also holds DM puzzles, which are no rooms
+ROOM_FILES = sorted(p for folder in ROOM_SETS for p in (ROOT / "rooms" / folder).glob("*.yaml"))
 GEEKO_FILES = sorted((ROOT / "rooms" / "geeko").glob("*.yaml"))
 ROUTE_FILES = sorted((ROOT / "tests" / "room_routes").glob("*.yaml"))
 STANDARD = set(standard_cards())
