@@ -213,5 +213,5 @@ def test_bad_set_up_is_refused():
     with pytest.raises(ValueError, match="unknown Ice option"):
         GAME.new_state(config(lives=3))
     with pytest.raises(FormatError) as caught:
-        GAME.new_state(Config("ice", ("ann", "bob"), puzzles=(MAZE, {"map": ["S...."] * 4})))
+        GAME.new_state(Config("ice", ("ann", "bob"), puzzles=(MAZE, {"map": ["S...G"] * 4})))
     assert [str(p) for p in caught.value.problems] == ["puzzle 2: map: 4 rows; a maze has 5 to 20"]
