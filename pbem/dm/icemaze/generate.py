@@ -28,12 +28,12 @@ def generate(rows: int, cols: int, moves: int, snoms: int = 1, seed: int = 0) ->
         raise ValueError(f"snoms {snoms}: 1 to {rows * cols // 4} fit a {rows}x{cols} maze")
     for start in range(STARTS):
         rng = derive_rng(seed, 0, start, "ice-generate", f"{rows}x{cols}/{moves}/{snoms}")
-        maze = _random_maze(rng, rows, cols, snoms)
+        maze = random_maze(rng, rows, cols, snoms)
         best = _minimum(maze)
         for _ in range(STEPS_PER_START):
             if best.moves == moves:
                 return maze, best
-            candidate = _mutate(rng, maze)
+            candidate = mutate(rng, maze)
             solution = _minimum(candidate)
             if solution.moves is not None and solution.moves <= moves and (best.moves is None or solution.moves >= best.moves):
                 maze, best = candidate, solution
@@ -44,15 +44,17 @@ def _minimum(maze: Maze) -> Solution:
     return solve(maze, MAX_ORDERS)
 
 
-def _random_maze(rng: Random, rows: int, cols: int, snoms: int) -> Maze:
+def random_maze(rng: Random, rows: int, cols: int, snoms: int, goals: int | None = None) -> Maze:
+    """Snoms, goals (as many as snoms unless told) and about ROCK_SHARE rocks, placed at random."""
     cells = list(range(rows * cols))
     rng.shuffle(cells)
-    starts, goals, rest = cells[:snoms], cells[snoms : 2 * snoms], cells[2 * snoms :]
+    ends = snoms + (goals or snoms)
+    starts, goals, rest = cells[:snoms], cells[snoms:ends], cells[ends:]
     rocks = frozenset(cell for cell in rest if rng.random() < ROCK_SHARE)
     return Maze(rows, cols, rocks, frozenset(goals), tuple(sorted(starts)))
 
 
-def _mutate(rng: Random, maze: Maze) -> Maze:
+def mutate(rng: Random, maze: Maze) -> Maze:
     """The maze with one square changed: a rock toggled, or a goal or snom moved to an empty square."""
     used = set(maze.goals) | set(maze.snoms)
     empty = [cell for cell in range(maze.rows * maze.cols) if cell not in used]
