@@ -215,3 +215,12 @@ def test_bad_set_up_is_refused():
     with pytest.raises(FormatError) as caught:
         GAME.new_state(Config("ice", ("ann", "bob"), puzzles=(MAZE, {"map": ["S...G"] * 4})))
     assert [str(p) for p in caught.value.problems] == ["puzzle 2: map: 4 rows; a maze has 5 to 20"]
+
+
+def test_render_data_after_the_match_shows_the_last_maze_played():
+    other = {"map": ["S...G", ".....", ".....", ".....", "....."]}
+    cfg = Config("ice", ("ann", "bob"), options={"target": 1}, puzzles=(MAZE, other))
+    run = replay(cfg, [act("ann", 0, claim=2), act("ann", 10, solution="RD")])
+    data = GAME.render_data(run.state)
+    assert run.result.over and data["title"] == "Ice maze 1"
+    assert data["rows"][0] == "S...." and data["lines"][1] == "match over: ann wins"

@@ -119,7 +119,8 @@ class IceMaze(Game):
         return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)))
 
     def render_data(self, state: IceMatch) -> dict[str, Any]:
-        index = min(state.round.maze, len(state.mazes) - 1)
+        # the maze in play; once the match is over (or the mazes ran out), the last one played
+        index = min(state.round.maze - state.over, len(state.mazes) - 1)
         maze = state.mazes[index] if state.mazes else None
         status = _status(state)
         return {
