@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.dm.base import Action, Config, get_game, replay
+from pbem.dm.icemaze import Maze, solve
 from pbem.formats.yamlfile import FormatError
 
 MAZE = {"map": "S....\n.....\n..#..\n.....\n....G"}
@@ -93,7 +94,7 @@ def test_d2_3_late_opponent_scores_nothing():
 
 
 def test_d5_gm_extension_moves_the_deadline():
-    run = play(act("ann", 0, claim=2), act("gm", 50, extend=30), act("ann", 80, solution="RD"))
+    run = play(act("ann", 0, claim=2), act("GM", 50, extend=30), act("ann", 80, solution="RD"))
     assert run.errors == [] and scores(run) == (1, 0)
     assert "GM extended the deadline by 30 s" in run.state.history
 
@@ -175,8 +176,8 @@ def test_d2_3_level_after_the_last_round_is_a_draw():
         ([act("ann", 10, claim=2), act("bob", 5, claim=3)], "time stamp 2026-01-01T12:00:05+00:00 is earlier than the previous action (2026-01-01T12:00:10+00:00)"),
         ([act("carol", 0, claim=2)], "'carol' does not play in this match (ann and bob)"),
         ([act("bob", 0, undercut=2)], "the Ice maze has no undercut: the opponent answers with a shorter {solution: ...}"),
-        ([act("bob", 0, claim=2, skip=True)], "an Ice action is exactly one of claim, solution, skip, pass, extend; got claim, skip"),
-        ([act("ann", 0, extend=30)], "only the GM (player gm) may extend a deadline"),
+        ([act("bob", 0, claim=2, skip=True)], "an Ice action is exactly one of claim, solution, skip, pass, timeout, extend; got claim, skip"),
+        ([act("ann", 0, extend=30)], "only the GM (player GM) may extend a deadline"),
         ([act("ann", 0, claim=3), act("ann", 1, solution="LRD"), act("ann", 2, **{"pass": True})], "a pass answers the opponent's presented solution"),
     ],
 )
@@ -189,10 +190,30 @@ def test_illegal_actions_get_a_reason_and_change_nothing(actions, reason):
     assert after.state == before.state
 
 
-def test_running_out_of_mazes_waits_for_more():
-    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), act("bob", 20, claim=2), mazes=1)
-    assert run.errors == [(2, "no maze left for round 2; the transcript needs more puzzles")]
-    assert not run.result.over
+def test_d2_4_after_the_transcripts_mazes_the_engine_deals_generated_ones():
+    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), mazes=1, size="6x7", moves=5, snoms=1)
+    assert run.state.round.maze == 1
+    rows = GAME.render_data(run.state)["rows"]
+    assert len(rows) == 6 and len(rows[0]) == 7
+    maze = Maze.from_rows(rows)
+    assert len(maze.snoms) == 1 and solve(maze).moves == 5
+    # the same seed deals the same maze; another seed another one
+    again = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), mazes=1, size="6x7", moves=5, snoms=1)
+    assert GAME.render_data(again.state)["rows"] == rows
+    other = replay(Config("ice", ("ann", "bob"), options={"size": "6x7", "moves": 5, "snoms": 1}, seed=9, puzzles=(MAZE,)),
+                   [act("ann", 0, claim=2), act("ann", 10, solution="RD")])
+    assert GAME.render_data(other.state)["rows"] != rows
+
+
+def test_timeout_claims_a_passed_deadline_and_nothing_else():
+    presented = [act("ann", 0, claim=3), act("ann", 30, solution="LRD")]
+    early = play(*presented, act("bob", 60, timeout=True))
+    assert early.errors == [(2, "no deadline has passed at 2026-01-01T12:01:00+00:00 (the running one is 2026-01-01T12:01:30+00:00)")]
+    run = play(*presented, act("ann", 91, timeout=True))
+    assert run.errors == [] and scores(run) == (1, 0) and run.state.rounds == 1
+    # the GM may claim it too, and a timeout that decides the match ends it
+    final = play(*presented, act("GM", 91, timeout=True), target=1)
+    assert final.result.over and final.result.winner == "ann"
 
 
 def test_untimed_actions_never_run_late():
@@ -208,13 +229,17 @@ def test_render_data_shows_the_current_maze_and_scores():
 
 
 def test_bad_set_up_is_refused():
-    with pytest.raises(ValueError, match="2 players"):
-        GAME.new_state(Config("ice", ("ann",), puzzles=(MAZE,)))
-    with pytest.raises(ValueError, match="unknown Ice option"):
-        GAME.new_state(config(lives=3))
+    with pytest.raises(FormatError) as caught:
+        GAME.new_state(Config("ice", ("ann",), options={"lives": 3, "target": 0, "size": "4x4"}, puzzles=(MAZE,)))
+    assert [str(p) for p in caught.value.problems] == [
+        "options: lives: unknown option; known: target, max_rounds, present_seconds, answer_seconds, junk_seconds, moves, snoms, size, start",
+        "players: players: the Ice maze is for two different players",
+        "options: target: must be a whole number of at least 1, not 0",
+        "options: size: 4x4 is not 5x5 to 20x20",
+    ]
     with pytest.raises(FormatError) as caught:
         GAME.new_state(Config("ice", ("ann", "bob"), puzzles=(MAZE, {"map": ["S...G"] * 4})))
-    assert [str(p) for p in caught.value.problems] == ["puzzle 2: map: 4 rows; a maze has 5 to 20"]
+    assert [str(p) for p in caught.value.problems] == ["puzzles[1]: map: 4 rows; a maze has 5 to 20"]
 
 
 def test_render_data_after_the_match_shows_the_last_maze_played():

@@ -7,10 +7,13 @@ strictly shorter correct solution (or `{pass: true}`). Clocks run on the
 actions' time stamps: an action first lets every deadline it is later than
 expire with the effect the rules give it (a late buzzer gives the opponent the
 point, a silent or late opponent leaves it to the buzzer, ten minutes without a
-buzz junk the round), then acts on the round it finds. When the buzzer's
-solution is as short as the proven minimum nobody can beat it, so the round
-ends at once. A junked round counts towards the round limit; a skipped maze
-does not. A GM (player `gm`) may extend the running window by `{extend: seconds}`.
+buzz junk the round), then acts on the round it finds; `{timeout: true}`
+says only that a deadline has passed. When the buzzer's solution is as short
+as the proven minimum nobody can beat it, so the round ends at once. A junked
+round counts towards the round limit; a skipped maze does not. The GM (player
+`GM`) may extend the running window by `{extend: seconds}`. After the
+transcript's own puzzles the engine deals mazes it generates from the seed
+(options `size`, `moves`, `snoms`), each with that proven minimum.
 """
 from __future__ import annotations
 
@@ -19,13 +22,19 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
+from ...engine.geometry import Size
+from ...formats.icemaze import parse_maze
+from ...formats.yamlfile import FormatError, Problem
 from ..base import Action, Config, Game, Result, register
-from .maze import MAX_ORDERS, ORDERS, Maze, solves
+from .generate import generate
+from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
 
-GM = "gm"
-DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600}
-PAYLOADS = ("claim", "solution", "skip", "pass", "extend")
+GM = "GM"  # the name DM transcripts give the game master
+DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600,
+            "moves": 8, "snoms": 2}
+OPTIONS = (*DEFAULTS, "size", "start")
+PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
 
 
 @dataclass(frozen=True)
@@ -35,13 +44,18 @@ class Rules:
     present_seconds: int = 60
     answer_seconds: int = 60
     junk_seconds: int = 600
+    moves: int = 8  # generated mazes: their proven minimum,
+    snoms: int = 2  # their snoms,
+    rows: int = 10  # and their size
+    cols: int = 10
+    seed: int = 0
 
 
 @dataclass(frozen=True)
 class Round:
     """The round in play: its maze and how far it has got."""
 
-    maze: int  # index into the match's mazes; == len(mazes) when none is left
+    maze: int  # index of the maze: the transcript's puzzles first, then generated ones
     opened: datetime | None
     buzzer: int | None = None  # index of the player who buzzed
     claim: int | None = None
@@ -86,22 +100,21 @@ class IceMaze(Game):
     name = "ice"
 
     def new_state(self, config: Config) -> IceMatch:
-        from ...formats.icemaze import parse_maze
-
-        if len(config.players) != 2:
-            raise ValueError(f"the Ice maze is for 2 players, not {len(config.players)}")
-        unknown = sorted(set(config.options) - set(DEFAULTS) - {"start"})
-        if unknown:
-            raise ValueError(f"unknown Ice option(s) {', '.join(unknown)}; known: {', '.join([*DEFAULTS, 'start'])}")
-        values = {key: config.options.get(key, default) for key, default in DEFAULTS.items()}
-        for key, value in values.items():
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"option {key}: must be a whole number of at least 1, not {value!r}")
-        start = config.options.get("start")
-        if start is not None and not isinstance(start, datetime):
-            raise ValueError(f"option start: must be a time stamp, not {start!r}")
-        mazes = tuple(p if isinstance(p, Maze) else parse_maze(p, f"puzzle {i + 1}") for i, p in enumerate(config.puzzles))
-        return IceMatch(tuple(config.players), mazes, Rules(**values), Round(0, _utc(start)))
+        rules, start, problems = _rules(config)
+        mazes = []
+        for i, raw in enumerate(config.puzzles):
+            try:
+                mazes.append(raw if isinstance(raw, Maze) else parse_maze(raw, f"puzzles[{i}]"))
+            except FormatError as err:
+                problems.extend(err.problems)
+        if not problems:
+            try:
+                _generated(rules, len(mazes))  # the first generated maze: proves the options can be met
+            except ValueError as err:
+                problems.append(Problem("options", None, "moves", str(err)))
+        if problems:
+            raise FormatError(problems)
+        return IceMatch(tuple(config.players), tuple(mazes), rules, Round(0, start))
 
     def check(self, state: IceMatch, action: Action) -> str | None:
         return _judge(state, action)[0]
@@ -119,14 +132,12 @@ class IceMaze(Game):
         return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)))
 
     def render_data(self, state: IceMatch) -> dict[str, Any]:
-        # the maze in play; once the match is over (or the mazes ran out), the last one played
-        index = min(state.round.maze - state.over, len(state.mazes) - 1)
-        maze = state.mazes[index] if state.mazes else None
-        status = _status(state)
+        index = state.round.maze - state.over  # once the match is over, the last maze played
         return {
-            "rows": maze.to_rows() if maze else [],
-            "title": f"Ice maze {index + 1}" if maze else "Ice maze",
-            "lines": [", ".join(f"{p} {s}" for p, s in zip(state.players, state.scores)) + f"; {state.rounds} rounds played", status],
+            "rows": maze_at(state, index).to_rows(),
+            "title": f"Ice maze {index + 1}",
+            "lines": [", ".join(f"{p} {s}" for p, s in zip(state.players, state.scores)) + f"; {state.rounds} rounds played",
+                      _status(state)],
             "players": list(state.players),
             "scores": list(state.scores),
             "history": list(state.history),
@@ -149,11 +160,13 @@ def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
         return f"an Ice action is exactly one of {', '.join(PAYLOADS)}; got {', '.join(map(str, payload)) or 'nothing'}", state
     kind, value = keys[0], payload[keys[0]]
     if action.player == GM:
-        return _extend(state, value, at) if kind == "extend" else (f"the GM may only extend a deadline, not {kind}", state)
+        if kind == "timeout":
+            return _timeout(state.round, _advance(state, at), value, at)
+        return _extend(state, value, at) if kind == "extend" else (f"the GM may only extend a deadline or claim a timeout, not {kind}", state)
     if action.player not in state.players:
         return f"{action.player!r} does not play in this match ({' and '.join(state.players)})", state
     if kind == "extend":
-        return "only the GM (player gm) may extend a deadline", state
+        return f"only the GM (player {GM}) may extend a deadline", state
     me = state.players.index(action.player)
     before = state.round
     state = _advance(state, at)
@@ -161,8 +174,8 @@ def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
         return None, _note(state, f"{action.player}'s {kind} came after the match had ended")
     if kind == "solution" and before.buzzed is not None and before != state.round and _answerer(before) == me:
         return None, _note(state, f"{action.player}'s solution came after the deadline")
-    if state.round.maze >= len(state.mazes):
-        return f"no maze left for round {state.rounds + 1}; the transcript needs more puzzles", state
+    if kind == "timeout":
+        return _timeout(before, state, value, at)
     return {"claim": _buzz, "solution": _solution, "skip": _skip, "pass": _pass}[kind](state, me, value, at)
 
 
@@ -185,7 +198,7 @@ def _solution(state: IceMatch, me: int, value: Any, at: datetime | None) -> tupl
         return f"{wrong[0]!r} in the solution is not an order (L, R, U or D)", state
     if round_.buzzer is None:
         return "nobody has buzzed; buzz first with {claim: N}", state
-    maze = state.mazes[round_.maze]
+    maze = maze_at(state, round_.maze)
     if round_.presented is None:
         if me != round_.buzzer:
             return f"{state.players[round_.buzzer]} buzzed and presents first", state
@@ -228,6 +241,19 @@ def _skip(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[st
     return None, replace(state, skipped=skipped, round=Round(state.round.maze + 1, at or state.now))
 
 
+def _timeout(before: Round, after: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    """`{timeout: true}`: legal when a deadline has passed by `at`; its effect is that deadline's."""
+    if value is not True:
+        return "timeout must be `timeout: true`", after
+    if at is None:
+        return "a timeout claim needs a time stamp", after
+    if after.round == before:
+        deadline = before.deadline(after.rules)
+        when = deadline.isoformat() if deadline else "not yet set"
+        return f"no deadline has passed at {at.isoformat()} (the running one is {when})", after
+    return None, after
+
+
 def _extend(state: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         return f"extend takes a whole number of seconds, not {value!r}", state
@@ -244,7 +270,7 @@ def _advance(state: IceMatch, at: datetime | None) -> IceMatch:
         return state
     if state.round.opened is None:
         state = replace(state, round=replace(state.round, opened=at))
-    while not state.over and state.round.maze < len(state.mazes):
+    while not state.over:
         round_ = state.round
         deadline = round_.deadline(state.rules)
         if deadline is None or at <= deadline:
@@ -258,6 +284,44 @@ def _advance(state: IceMatch, at: datetime | None) -> IceMatch:
             name = state.players[round_.buzzer]
             state = _end_round(state, round_.buzzer, f"{name}'s {round_.presented} stands; no answer in time", deadline)
     return replace(state, now=at)
+
+
+def maze_at(state: IceMatch, index: int) -> Maze:
+    """Maze `index` of the match: the transcript's, else one generated from the seed."""
+    return state.mazes[index] if index < len(state.mazes) else _generated(state.rules, index)
+
+
+@lru_cache(maxsize=64)
+def _generated(rules: Rules, index: int) -> Maze:
+    return generate(rules.rows, rules.cols, rules.moves, rules.snoms, f"{rules.seed}/maze {index + 1}")[0]
+
+
+def _rules(config: Config) -> tuple[Rules, datetime | None, list[Problem]]:
+    """The match's rules from its options, and every problem with them."""
+    options = config.options
+    problems = [Problem("options", None, str(key), f"unknown option; known: {', '.join(OPTIONS)}")
+                for key in sorted(options, key=str) if key not in OPTIONS]
+    if len(config.players) != 2 or config.players[0] == config.players[1]:
+        problems.append(Problem("players", None, "players", "the Ice maze is for two different players"))
+    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            problems.append(Problem("options", None, key, f"must be a whole number of at least 1, not {value!r}"))
+    try:
+        size = Size.parse(options.get("size", "10x10"))
+        if not (MIN_SIDE <= size.rows <= MAX_SIDE and MIN_SIDE <= size.cols <= MAX_SIDE):
+            raise ValueError(f"{size} is not {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+    except ValueError as err:
+        problems.append(Problem("options", None, "size", str(err)))
+        size = Size(10, 10)
+    start = options.get("start")
+    if start is not None and not isinstance(start, datetime):
+        problems.append(Problem("options", None, "start", f"must be a time stamp, not {start!r}"))
+        start = None
+    if problems:
+        return Rules(), None, problems
+    rules = Rules(**values, rows=size.rows, cols=size.cols, seed=config.seed)
+    return rules, _utc(start), problems
 
 
 def _end_round(state: IceMatch, scorer: int | None, why: str, at: datetime | None) -> IceMatch:
@@ -294,8 +358,6 @@ def _status(state: IceMatch) -> str:
     if state.over:
         winner = _winner(state)
         return f"match over: {winner} wins" if winner else "match over: a draw"
-    if round_.maze >= len(state.mazes):
-        return "waiting for another maze"
     if round_.buzzer is None:
         return f"round {state.rounds + 1}: buzz with the number of orders"
     buzzer = state.players[round_.buzzer]

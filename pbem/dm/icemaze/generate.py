@@ -18,7 +18,7 @@ STEPS_PER_START = 400
 STARTS = 25
 
 
-def generate(rows: int, cols: int, moves: int, snoms: int = 1, seed: int = 0) -> tuple[Maze, Solution]:
+def generate(rows: int, cols: int, moves: int, snoms: int = 1, seed: int | str = 0) -> tuple[Maze, Solution]:
     """A maze of `rows` x `cols` whose shortest solution has exactly `moves` orders."""
     if not (MIN_SIDE <= rows <= MAX_SIDE and MIN_SIDE <= cols <= MAX_SIDE):
         raise ValueError(f"size {rows}x{cols}: a maze is {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
