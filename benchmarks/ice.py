@@ -12,12 +12,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.dm.icemaze import Maze, solve  # noqa: E402
 from pbem.dm.icemaze.generate import generate, mutate, random_maze  # noqa: E402
+from pbem.dm.icemaze.solver import warm_up  # noqa: E402
 from pbem.engine.rng import derive_rng  # noqa: E402
 
 REPEATS = 3
@@ -104,7 +104,7 @@ def many_snoms_set() -> dict:
 
 def main() -> None:
     began = time.perf_counter()
-    solve(random_maze(Random(0), 5, 5, 1))  # load the compiled solver once
+    warm_up()
     warm = time.perf_counter() - began
     sets = random_sets() + [generated_set(), compartments_set(), hill_climbed_set(), many_snoms_set()]
     print(json.dumps({

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from ..dm.icemaze import MAX_ORDERS, solve
+from ..dm.icemaze.solver import warm_up
 from ..dm.icemaze.generate import generate as generate_maze
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
@@ -24,6 +25,7 @@ def solve_command(
 ) -> None:
     """The proven shortest solution of each maze, or none within 15 orders."""
     reports, refused = [], False
+    warm_up()
     for path in mazes:
         try:
             maze = read_maze_file(path)

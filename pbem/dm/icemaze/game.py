@@ -136,8 +136,8 @@ class IceMaze(Game):
         return {
             "rows": maze_at(state, index).to_rows(),
             "title": f"Ice maze {index + 1}",
-            "lines": [", ".join(f"{p} {s}" for p, s in zip(state.players, state.scores)) + f"; {state.rounds} rounds played",
-                      _status(state)],
+            "lines": [", ".join(f"{p} {s}" for p, s in zip(state.players, state.scores))
+                      + f"; {state.rounds} round{'' if state.rounds == 1 else 's'} played", _status(state)],
             "players": list(state.players),
             "scores": list(state.scores),
             "history": list(state.history),
