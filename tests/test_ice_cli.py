@@ -74,3 +74,22 @@ def test_render_command_writes_a_png(tmp_path):
     out = tmp_path / "m.png"
     assert runner.invoke(app, ["ice", "render", str(maze), "--out", str(out)]).exit_code == 0
     assert Image.open(io.BytesIO(out.read_bytes())).size == (360, 12 + 18 + 6 + 5 * 32 + 12)
+
+
+def test_b13_generate_and_solve_ignore_the_hash_seed(tmp_path):
+    """Same inputs, same bytes, whatever PYTHONHASHSEED (RULES B13)."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        made = subprocess.run([sys.executable, "-m", "pbem", "ice", "generate", "--size", "9x9", "--moves", "8",
+                               "--snoms", "3", "--seed", "5"], capture_output=True, text=True, env=env, check=True)
+        maze = write(tmp_path, f"m{hash_seed}.yaml", made.stdout)
+        solved = subprocess.run([sys.executable, "-m", "pbem", "ice", "solve", str(maze), "--json"],
+                                capture_output=True, text=True, env=env, check=True)
+        report = json.loads(solved.stdout)[0]
+        outputs.append((made.stdout, report["moves"], report["solution"]))
+    assert outputs[0] == outputs[1] and outputs[0][1] == 8
