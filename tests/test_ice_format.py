@@ -45,6 +45,7 @@ def test_unknown_field_missing_map_and_wrong_types():
         "m.yaml:2: size: unknown field; expected one of map, name, notes",
         "m.yaml:1: map: missing",
     ]
+    assert problems("map: rooms/ice/a.yaml\n") == ["m.yaml:1: map: one row per line (`map: |` and the rows below it), not 'rooms/ice/a.yaml'"]
     assert problems("map: 12\n") == ["m.yaml:1: map: must be a block string or a list of row strings of # . G S *"]
     assert problems("map:\n  - S....\n  - 5\n") == ["m.yaml:3: map row 2: must be a string of # . G S *"]
 

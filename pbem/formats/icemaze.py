@@ -45,6 +45,9 @@ def _rows(value: Any, source: str, line: int | None, problems: list[Problem]) ->
     """(row text, line) pairs, or None after recording why the map is not rows of text."""
     if isinstance(value, str):
         lines = value.splitlines()
+        if len(lines) < 2:
+            problems.append(Problem(source, line, "map", f"one row per line (`map: |` and the rows below it), not {value!r}"))
+            return None
         first = line + 1 if line is not None and len(lines) > 1 else line
         rows = [(text.strip(), None if first is None else first + i) for i, text in enumerate(lines)]
         return [(text, at) for text, at in rows if text]
