@@ -214,6 +214,8 @@ def test_timeout_claims_a_passed_deadline_and_nothing_else():
     # the GM may claim it too, and a timeout that decides the match ends it
     final = play(*presented, act("GM", 91, timeout=True), target=1)
     assert final.result.over and final.result.winner == "ann"
+    # before any clock runs there is nothing to claim
+    assert play(act("bob", 700, timeout=True)).errors == [(0, "no deadline is running yet")]
 
 
 def test_untimed_actions_never_run_late():

@@ -247,10 +247,11 @@ def _timeout(before: Round, after: IceMatch, value: Any, at: datetime | None) ->
         return "timeout must be `timeout: true`", after
     if at is None:
         return "a timeout claim needs a time stamp", after
-    if after.round == before:
-        deadline = before.deadline(after.rules)
-        when = deadline.isoformat() if deadline else "not yet set"
-        return f"no deadline has passed at {at.isoformat()} (the running one is {when})", after
+    deadline = before.deadline(after.rules)
+    if deadline is None:
+        return "no deadline is running yet", after
+    if at <= deadline:
+        return f"no deadline has passed at {at.isoformat()} (the running one is {deadline.isoformat()})", after
     return None, after
 
 
