@@ -7,6 +7,8 @@ is 2 (RD or DR; no single order reaches the goal); LRD and URD are correct
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.dm.base import Action, Config, get_game, replay
 from pbem.dm.icemaze import Maze, solve
@@ -251,3 +253,26 @@ def test_render_data_after_the_match_shows_the_last_maze_played():
     data = GAME.render_data(run.state)
     assert run.result.over and data["title"] == "Ice maze 1"
     assert data["rows"][0] == "S...." and data["lines"][1] == "match over: ann wins"
+
+
+payload_values = st.one_of(st.none(), st.booleans(), st.integers(-5, 40), st.floats(allow_nan=True), st.text(max_size=20),
+                           st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    player=st.sampled_from(["ann", "bob", "GM", "carol", ""]),
+    payload=st.dictionaries(st.sampled_from(["claim", "solution", "skip", "pass", "timeout", "extend", "undercut", "x"]),
+                            payload_values, max_size=3),
+    seconds=st.one_of(st.none(), st.integers(0, 5000)),
+)
+def test_hostile_actions_never_crash_and_refusals_change_nothing(player, payload, seconds):
+    state = play(act("ann", 0, claim=3), act("ann", 30, solution="LRD")).state
+    action = act(player, seconds, **payload)
+    reason = GAME.check(state, action)
+    assert reason is None or isinstance(reason, str)
+    if reason is None:
+        GAME.apply(state, action)
+    else:
+        with pytest.raises(ValueError):
+            GAME.apply(state, action)
