@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..dm.icemaze.maze import GOAL, ICE, MAX_SIDE, MIN_SIDE, ROCK, SNOM, SNOM_ON_GOAL, Maze
 import yaml
 
+from ..dm.icemaze.maze import GOAL, ICE, MAX_SIDE, MIN_SIDE, ROCK, SNOM, SNOM_ON_GOAL, Maze
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
 SYMBOLS = ROCK + ICE + GOAL + SNOM + SNOM_ON_GOAL
