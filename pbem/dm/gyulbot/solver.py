@@ -30,6 +30,7 @@ _TT_START_LOG2 = 20
 _TT_MAX_LOG2 = 25  # 32 Mi entries, about 300 MB; beyond it entries are replaced
 _PROBES = 24
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
 def cell_of(puzzle: Puzzle, square) -> int:
@@ -90,8 +91,11 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
     finishers = set(puzzle.finishers())
     finisher = np.array([i in finishers for i, sq in enumerate(puzzle.start) for _ in sq], dtype=np.bool_)
-    length, groups, directions = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, finisher,
-                                      reach(puzzle, run), bits, max_moves)
+    pooled = np.array([i not in finishers and len(sq) == 1 for i, sq in enumerate(puzzle.start) for _ in sq],
+                      dtype=np.bool_)
+    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, finisher,
+                                             pooled, reach(puzzle, run), bits, max_moves)
+    STATS["nodes"] = int(nodes)
     if length < 0:
         return None
     return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
@@ -143,10 +147,23 @@ def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
 
 
 @numba.njit(cache=True)
-def _pack(pos, bits):
+def _pack(pos, bits, pooled, scratch):
+    """The position's key: robots in order, except that the `pooled` ones (lone
+    robots that may not finish, interchangeable as mere blockers) come sorted."""
     key = np.uint64(0)
+    k = 0
     for i in range(pos.shape[0]):
-        key = (key << np.uint64(bits)) | np.uint64(pos[i])
+        if pooled[i]:
+            j = k
+            while j > 0 and scratch[j - 1] > pos[i]:
+                scratch[j] = scratch[j - 1]
+                j -= 1
+            scratch[j] = pos[i]
+            k += 1
+        else:
+            key = (key << np.uint64(bits)) | np.uint64(pos[i])
+    for j in range(k):
+        key = (key << np.uint64(bits)) | np.uint64(scratch[j])
     return key + np.uint64(1)  # 0 marks an empty slot
 
 
@@ -191,17 +208,19 @@ def _grow(keys, lefts, log2):
 
 
 @numba.njit(cache=True)
-def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, distance, bits, max_moves):
+def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, pooled, distance, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
+    scratch = np.zeros(n, dtype=np.int64)
+    nodes = 0
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     path_group = np.zeros(max_moves + 1, dtype=np.int64)
     path_dir = np.zeros(max_moves + 1, dtype=np.int64)
     h0 = _bound(start, finisher, distance)
     if h0 == 0:
-        return 0, path_group, path_dir
+        return 0, path_group, path_dir, nodes
     if h0 > max_moves:
-        return -1, path_group, path_dir
+        return -1, path_group, path_dir, nodes
     pos = np.zeros((max_moves + 1, n), dtype=np.int64)
     heur = np.zeros(max_moves + 1, dtype=np.int64)
     next_move = np.zeros(max_moves + 1, dtype=np.int64)
@@ -212,7 +231,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, distance, bits, m
     lefts = np.zeros(1 << log2, dtype=np.int8)
     used = 0
     for limit in range(h0, max_moves + 1):
-        _visit(keys, lefts, log2, _pack(start, bits), limit)
+        _visit(keys, lefts, log2, _pack(start, bits, pooled, scratch), limit)
         depth = 0
         next_move[0] = 0
         while depth >= 0:
@@ -241,10 +260,10 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, distance, bits, m
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
-                return depth + 1, path_group, path_dir
+                return depth + 1, path_group, path_dir, nodes
             if h > left:
                 continue
-            explore, fresh = _visit(keys, lefts, log2, _pack(child, bits), left)
+            explore, fresh = _visit(keys, lefts, log2, _pack(child, bits, pooled, scratch), left)
             if not explore:
                 continue
             if fresh:
@@ -253,6 +272,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, distance, bits, m
                     keys, lefts = _grow(keys, lefts, log2)
                     log2 += 1
             heur[depth + 1] = h
+            nodes += 1
             depth += 1
             next_move[depth] = 0
-    return -1, path_group, path_dir
+    return -1, path_group, path_dir, nodes
