@@ -10,9 +10,9 @@ the minute too); it must reach the goal in at most that many moves. Success
 scores the demonstrator, failure (or a `skip`, or the deadline) the other
 player, and a failed undercut halves B's answer time next round: their claim
 window and their undercut window. Deadlines are checked against the actions'
-time stamps; an action after a deadline first lets the clock run out, and a
-`skip` is how one records a deadline that passed after the last real action.
-Actions without time stamps are never late.
+time stamps; an action after a deadline first lets the clock run out (it is
+then judged in the new phase, and when the deadline ended the match it just
+records that). Actions without time stamps are never late.
 """
 from __future__ import annotations
 
@@ -180,13 +180,15 @@ def _step(state: State, action: Action) -> tuple[str | None, State]:
     if at:
         state = dataclasses.replace(state, last_at=at)
     if state.phase == "over":
-        if action.payload.get("skip") is True and before.phase != "over":
-            return None, state  # records the deadline that ended the match
+        if before.phase != "over":
+            return None, state  # a deadline ended the match: this action records it
         return "the match is over", before
     kinds = [k for k in ("claim", "undercut", "solution", "skip") if k in action.payload]
     if len(kinds) != 1 or len(action.payload) != 1:
         return "an action is exactly one of claim, undercut, solution or skip", before
     reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
+    if reason and (state.round, state.phase) != (before.round, before.phase):
+        reason = f"too late, a deadline passed ({(state.log or ('',))[-1] or state.phase}): {reason}"
     return (reason, before) if reason else (None, new)
 
 
