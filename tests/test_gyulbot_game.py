@@ -120,7 +120,7 @@ def test_d1_4_both_pass_scores_nobody():
 def test_d1_4_most_points_after_five_rounds_wins():
     actions = []
     for k, who in enumerate(["ann", "bob", "ann", "ann", "bob"]):
-        t = k * 1000
+        t = k * 100
         actions += [act(who, t, claim=2), act("ann" if who == "bob" else "bob", t + 1, skip=True),
                     act(who, t + 2, solution=GOOD)]
     r = run(actions, rounds=5)
