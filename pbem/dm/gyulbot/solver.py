@@ -29,6 +29,7 @@ MAX_MOVES = 40
 _TT_START_LOG2 = 20
 _TT_MAX_LOG2 = 25  # 32 Mi entries, about 300 MB; beyond it entries are replaced
 _PROBES = 24
+_TT_MIN_LEFT = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
@@ -52,26 +53,38 @@ def runs(puzzle: Puzzle) -> np.ndarray:
 
 
 def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
-    """Moves from each cell to the goal when a robot may stop anywhere along a slide."""
+    """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
+    move in direction d, if it could stop on any square along a slide."""
     cols, cells = puzzle.cols, puzzle.rows * puzzle.cols
     deltas = (-cols, 1, cols, -1)
-    distance = np.full(cells, UNREACHABLE, dtype=np.int64)
     goal = cell_of(puzzle, puzzle.goal)
-    distance[goal] = 0
-    frontier = [goal]
-    while frontier:
-        following = []
-        for cell in frontier:
-            # a robot that passes `cell` comes from behind it: walk away from it in each direction
-            for direction in range(4):
-                here = cell
-                for _ in range(run[cell * 4 + direction]):
-                    here += deltas[direction]
-                    if distance[here] == UNREACHABLE:
-                        distance[here] = distance[cell] + 1
-                        following.append(here)
-        frontier = following
-    return distance
+    table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    for last in range(4):
+        distance = table[last]
+        behind = (last + 2) % 4  # the last move comes from behind the goal
+        frontier = [goal + deltas[behind] * k for k in range(1, run[goal * 4 + behind] + 1)]
+        distance[frontier] = 1
+        while frontier:
+            following = []
+            for cell in frontier:
+                # a robot that passes `cell` comes from behind it: walk away from it in each direction
+                for direction in range(4):
+                    here = cell
+                    for _ in range(run[cell * 4 + direction]):
+                        here += deltas[direction]
+                        if distance[here] == UNREACHABLE and here != goal:
+                            distance[here] = distance[cell] + 1
+                            following.append(here)
+            frontier = following
+    return table
+
+
+def beyond(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
+    """beyond[d]: the square past the goal in direction d, where a robot must stand to stop
+    a robot moving d on the goal; -1 where a wall or the edge stops it anyway."""
+    goal = cell_of(puzzle, puzzle.goal)
+    deltas = (-puzzle.cols, 1, puzzle.cols, -1)
+    return np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
 
 
 def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] | None:
@@ -91,10 +104,12 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
     finishers = set(puzzle.finishers())
     finisher = np.array([i in finishers for i, sq in enumerate(puzzle.start) for _ in sq], dtype=np.bool_)
-    pooled = np.array([i not in finishers and len(sq) == 1 for i, sq in enumerate(puzzle.start) for _ in sq],
-                      dtype=np.bool_)
-    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, finisher,
-                                             pooled, reach(puzzle, run), bits, max_moves)
+    lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
+    pooled = lone & ~finisher
+    group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
+    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, group_of,
+                                             finisher, lone, pooled, reach(puzzle, run), cell_of(puzzle, puzzle.goal),
+                                             beyond(puzzle, run), bits, max_moves)
     STATS["nodes"] = int(nodes)
     if length < 0:
         return None
@@ -102,11 +117,31 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
 
 
 @numba.njit(cache=True)
-def _bound(pos, finisher, distance):
+def _bound(pos, group_of, finisher, lone, reach, goal, beyond):
+    """The least moves to finish: per finishing robot and last direction, its reach,
+    plus one for a lone robot when nothing stands past the goal to stop it there
+    yet (another colour must move in). A rigid body's robot may instead be
+    stopped by another robot of its body, so it gets no such extra move."""
     best = UNREACHABLE
     for i in range(pos.shape[0]):
-        if finisher[i] and distance[pos[i]] < best:
-            best = distance[pos[i]]
+        if not finisher[i]:
+            continue
+        p = pos[i]
+        if p == goal:
+            return 0
+        for d in range(4):
+            moves = reach[d, p]
+            if moves >= best:
+                continue
+            if beyond[d] >= 0 and lone[i]:
+                stopper = False
+                for j in range(pos.shape[0]):
+                    if pos[j] == beyond[d] and group_of[j] != group_of[i]:
+                        stopper = True
+                if not stopper:
+                    moves += 1
+            if moves < best:
+                best = moves
     return best
 
 
@@ -208,7 +243,7 @@ def _grow(keys, lefts, log2):
 
 
 @numba.njit(cache=True)
-def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, pooled, distance, bits, max_moves):
+def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, pooled, reach, goal, beyond, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
     scratch = np.zeros(n, dtype=np.int64)
@@ -216,7 +251,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, pooled, distance,
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     path_group = np.zeros(max_moves + 1, dtype=np.int64)
     path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, finisher, distance)
+    h0 = _bound(start, group_of, finisher, lone, reach, goal, beyond)
     if h0 == 0:
         return 0, path_group, path_dir, nodes
     if h0 > max_moves:
@@ -247,8 +282,8 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, pooled, distance,
                 continue  # straight back: never needed
             lo = bounds[g]
             hi = bounds[g + 1]
-            if not finisher[lo] and heur[depth] > left:
-                continue  # only a finishing colour can lower the bound
+            if not finisher[lo] and heur[depth] > left + 1:
+                continue  # another colour lowers the bound by one at most (as a stopper)
             dist = _slide(pos[depth], lo, hi, d, run, rows_of, cols_of)
             if dist == 0:
                 continue
@@ -256,16 +291,18 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, finisher, pooled, distance,
             child[:] = pos[depth]
             for i in range(lo, hi):
                 child[i] += dist * deltas[d]
-            h = _bound(child, finisher, distance) if finisher[lo] else heur[depth]
+            h = _bound(child, group_of, finisher, lone, reach, goal, beyond)
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
                 return depth + 1, path_group, path_dir, nodes
             if h > left:
                 continue
-            explore, fresh = _visit(keys, lefts, log2, _pack(child, bits, pooled, scratch), left)
-            if not explore:
-                continue
+            fresh = False
+            if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
+                explore, fresh = _visit(keys, lefts, log2, _pack(child, bits, pooled, scratch), left)
+                if not explore:
+                    continue
             if fresh:
                 used += 1
                 if used * 2 > keys.shape[0] and log2 < _TT_MAX_LOG2:
