@@ -2,3 +2,4 @@
 from . import takebacktoe  # noqa: F401
 from . import flowerfield  # noqa: F401
 from .icemaze import game as _ice  # noqa: F401
+from .gyulbot import game as _gyulbot  # noqa: F401
