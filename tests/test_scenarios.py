@@ -91,6 +91,17 @@ def test_scenario_shape(path: Path) -> None:
     for text in cards:
         assert CARD_TEXT.match(text) and text in KNOWN_CARDS, f"not a deck card: {text}"
     assert len(cards) == len(set(cards)), "a card is used twice"
+    for robot in data["robots"]:
+        assert set(robot.get("registers") or {}) == fused_registers(data, robot.get("hp", 10)), (
+            f"{robot['name']}: the fused registers listed do not match its damage (RULES B7.1)")
+
+
+def fused_registers(data: dict, hp: int) -> set[int]:
+    """The registers a robot with this HP has fused at the start of the turn (B7.1 defaults, 10 max HP)."""
+    top, first = (9, 1) if data["ruleset"] == "geeko" else (5, 5)
+    first = (data.get("ruleset_options") or {}).get("fuse_from_damage", first)
+    fused = max(0, 10 - hp - first + 1)
+    return set(range(top - fused + 1, top + 1))
 
 
 def _rules_file() -> Path | None:
