@@ -29,8 +29,8 @@ class Element:
         """A name unique in its room: the element's `id`, else type, square and mounting side."""
         if "id" in self.attrs:
             return str(self.attrs["id"])
-        side = self.attrs.get("side") or self.attrs.get("wall")
-        return f"{self.type}@{self.at}" + (f"/{side}" if side else "")
+        side = self.attrs.get("side", self.attrs.get("wall"))
+        return f"{self.type}@{self.at}" + (f"/{getattr(side, 'name', side)}" if side is not None else "")
 
 
 @dataclass(frozen=True)
