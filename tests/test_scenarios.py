@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from pbem.engine.cards import standard_cards, upgrade_cards
+from pbem.formats.scenario import check_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 FILES = sorted(SCENARIOS.rglob("*.yaml"))
@@ -58,9 +59,7 @@ def _load(path: Path) -> dict:
 @pytest.mark.parametrize("path", list(_params()))
 def test_scenario(path: Path) -> None:
     """RULES as cited in the file: the engine's resolution matches the hand-worked `expect`."""
-    from pbem.formats.scenario import check_scenario_file
-
-    differences = check_scenario_file(path)
+    differences = check_scenario(path)
     assert not differences, f"{path.relative_to(SCENARIOS)}:\n" + "\n".join(map(str, differences))
 
 
