@@ -15,6 +15,11 @@ and fields, unique switch/eye ids, every `control` naming a switch or eye,
 and each family's own room rules (one teleporter per colour). `map:` may be
 present as a picture for people; the element list is what counts.
 
+Rulings a room author should know: pushers, lasers, blasers and eyes are
+mounted on a wall (`wall: SIDE`), and that wall is there for robots and
+beams without a separate `wall` element; a controlled element's listed
+state (`open`, `active`, `on`) is its state while its control is off.
+
 `entry_fee_problems` adds RULES G8 for a 7×7 entry-fee board.
 """
 from __future__ import annotations
