@@ -10,6 +10,7 @@ of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn` returns a new state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from .cards import Card
@@ -47,8 +48,12 @@ class GameSetup:
     players: tuple[PlayerSetup, ...]
     ruleset_options: Mapping[str, Any] = field(default_factory=dict)
 
-    def rules(self) -> Ruleset:
+    @cached_property
+    def _rules(self) -> Ruleset:
         return get_ruleset(self.ruleset, self.ruleset_options)
+
+    def rules(self) -> Ruleset:
+        return self._rules
 
 
 @dataclass
