@@ -174,7 +174,8 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
             typer.echo(f"    {r['name']:<12} {r['mode']:<10} HP {r['hp']:>2}  {r['at'] or '-':<6} {r['facing']}")
     typer.echo("Standings:")
     for row in shown["standings"]:
-        detail = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("player", "place"))
+        detail = ", ".join(f"{k.replace('_', ' ')} {'-' if v is None else v}" for k, v in row.items()
+                           if k not in ("player", "place"))
         typer.echo(f"  {row['place']}. {row['player']} ({detail})")
 
 
