@@ -4,20 +4,25 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..formats.game import turn_folder_name
+from ..render import Recipient
 from ..resources import resource_dir
 from ..store import cycle
 from ..store.archive import import_game
-from ..store.cycle import ProcessResult
-from ..store.games import Store, get_game
+from ..store.cycle import ProcessResult, TurnSheet
+from ..store.games import Store, get_game, players_of
 from .gm import progress
+from .reports import write_reports, write_sheets
 from .texts import turn_summary
-from .turn import write_sheets
 
 DEMO_GAMES = ("geeko", "botwars")
 
 
 def run_demo(database: Path, out: Path) -> dict:
-    """Import each bundled game into a fresh SQLite file, writing each turn's report and the next turn sheets."""
+    """Import each bundled game into a fresh SQLite file; write every turn sheet, report and summary under OUT.
+
+    OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures, each player's .eml, summary.txt) and,
+    in sheets/, the turn sheets dealt for turn N.
+    """
     database.unlink(missing_ok=True)
     store = Store(f"sqlite:///{database}")
     written: list[Path] = []
@@ -25,14 +30,19 @@ def run_demo(database: Path, out: Path) -> dict:
     try:
         with progress() as bar:
             for name in DEMO_GAMES:
-                folder = resource_dir("turns") / name
                 task = bar.add_task(f"demo: {name}", total=None)
+
+                def on_deal(sheets: list[TurnSheet]) -> None:
+                    written.extend(write_sheets(sheets, out, "sheets"))
 
                 def on_turn(result: ProcessResult) -> None:
                     written.extend(_write_turn(store, result, out))
                     bar.advance(task)
 
-                imported = import_game(store, folder, on_turn=on_turn)
+                imported = import_game(store, resource_dir("turns") / name, on_deal=on_deal, on_turn=on_turn)
+                if imported.turns and not imported.turns[-1].over:
+                    with store.session() as session:
+                        on_deal(cycle.deal(session, imported.game)[1])
                 games.append({"game": imported.game, "turns": len(imported.turns),
                               "hash": imported.turns[-1].after_hash if imported.turns else None})
     finally:
@@ -41,15 +51,9 @@ def run_demo(database: Path, out: Path) -> dict:
 
 
 def _write_turn(store: Store, result: ProcessResult, out: Path) -> list[Path]:
-    """One processed turn's report, then the turn sheets of the next turn."""
-    folder = out / result.game / turn_folder_name(result.turn)
-    folder.mkdir(parents=True, exist_ok=True)
-    summary = folder / "summary.txt"
-    summary.write_text(turn_summary(result), encoding="utf-8")
-    written = [summary]
     with store.session() as session:
-        get_game(session, result.game)
-        if not result.over:
-            _, sheets = cycle.deal(session, result.game)
-            written += write_sheets(sheets, out)
-    return written
+        recipients = [Recipient(p.name, p.email) for p in players_of(session, get_game(session, result.game))]
+    written = write_reports(out, result.game, result.turn, result.before, result.outcome, recipients)
+    summary = out / result.game / turn_folder_name(result.turn) / "summary.txt"
+    summary.write_text(turn_summary(result), encoding="utf-8")
+    return written + [summary]

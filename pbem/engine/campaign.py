@@ -126,6 +126,7 @@ class TurnOutcome:
     state: GameState
     events: list[tuple[str, Event]]  # (board key, event), in order
     stages: dict[str, list[Snapshot]]  # board key -> the board at the start of each stage, then at the end
+    finals: dict[str, Board] = field(default_factory=dict)  # board key -> the board the turn ended on
 
 
 # --- events the campaign adds --------------------------------------------------------------
@@ -241,6 +242,7 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
                  for p in new.players.values() for name in p.robots}
     events: list[tuple[str, Event]] = []
     stages: dict[str, list[Snapshot]] = {}
+    finals: dict[str, Board] = {}
     for key, board in state.boards.items():
         if new.geeko and new.players[key].finished is not None:
             new.boards[key] = board.copy()
@@ -249,15 +251,16 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
         result = resolve_turn(board, {name: programs.get(name, []) for name in board.robots}, rules,
                               seed=seed, turn=turn, reboots=sorted(reboots & set(board.robots)),
                               option_hp=option_hp if rules.options_absorb_damage else None, end_of_turn=steps)
-        new.boards[key] = result.board
+        new.boards[key] = finals[key] = result.board
         events += [(key, event) for event in result.events]
         stages[key] = list(result.snapshots)
+    finals = {key: board.copy() for key, board in finals.items()}  # as resolved: room exits and fills follow
     if new.geeko:
         _room_exits(new, turn, events)
     else:
         _flags(new, events)
     _deal(new, rules, events)
-    return TurnOutcome(new, events, stages)
+    return TurnOutcome(new, events, stages, finals)
 
 
 def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:

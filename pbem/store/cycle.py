@@ -232,6 +232,7 @@ class ProcessResult:
     stale: list[str]  # players whose stored orders no longer fit the hand (after a rollback)
     events: int
     over: bool
+    before: GameState = field(repr=False)
     outcome: TurnOutcome = field(repr=False)
 
 
@@ -276,7 +277,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
     before, after = hash_of(state), hash_of(outcome.state)
     events_hash = _events_hash(outcome)
     result = ProcessResult(game.name, state.turn, preview, before, after, events_hash, used, stale,
-                           len(outcome.events), outcome.state.is_over, outcome)
+                           len(outcome.events), outcome.state.is_over, state, outcome)
     if preview:
         session.rollback()
         return result
