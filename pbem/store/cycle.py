@@ -18,7 +18,8 @@ from ..engine.orders import Checked, Submission
 from ..formats.canonical import dumps, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import Refused, current_state, first_state, get_game, hash_of, now, players_of, save_snapshot
+from .games import (Refused, current_state, first_state, get_game, hash_of, now, players_of, read_state, save_snapshot,
+                    snapshot)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -350,6 +351,28 @@ class ReplayResult:
     @property
     def first_difference(self) -> int | None:
         return next((t.turn for t in self.turns if not t.same), None)
+
+
+def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, TurnOutcome]:
+    """Turn N of a game again, for its reports: the state before it and the outcome, rebuilt from the stored
+    state and the orders used (refused if that no longer gives the stored hash)."""
+    game = get_game(session, name)
+    row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == turn)).first()
+    if row is None:
+        raise Refused([f"turn {turn} of {name} has not been processed"])
+    before = read_state(game, snapshot(session, game, turn, "before").state)
+    players = {p.name: p.id for p in players_of(session, game)}
+    orders = {}
+    for player, version in json.loads(row.orders).items():
+        if version is not None:
+            stored = session.exec(select(OrderVersion).where(
+                OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == players[player],
+                OrderVersion.version == version)).one()
+            orders[player] = check_orders(before, player, _submission(stored.submission))
+    outcome = play_turn(before, orders, row.seed)
+    if hash_of(outcome.state) != row.after_hash:
+        raise Refused([f"turn {turn} of {name} no longer gives its stored state: run pbem replay {name} --verify"])
+    return before, outcome
 
 
 def replay(session: Session, name: str, progress=None) -> ReplayResult:
