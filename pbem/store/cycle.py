@@ -10,6 +10,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
@@ -283,7 +284,11 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
         session.rollback()
         return result
     _store_turn(session, game, state, outcome, used, before, after, events_hash)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # another `turn process` stored this turn first
+        session.rollback()
+        raise Refused([f"turn {state.turn} of {name} was processed meanwhile by another run"]) from None
     return result
 
 
