@@ -11,6 +11,7 @@ import typer
 from ..formats.game import GameDescription, PlayerEntry, SourceFile, data_files, read_description
 from ..formats.yamlfile import FormatError
 from ..resources import resource_dir
+from ..engine.campaign import standings
 from ..store import cycle
 from ..store.archive import export_game, import_game
 from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
@@ -113,22 +114,6 @@ def _show(session, game) -> dict:
             "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
             "standings": standings(state), "winners": list(state.winners),
             "completions": [asdict(c) for c in state.completions]}
-
-
-def standings(state) -> list[dict]:
-    """G1: by fewest turns through all rooms; unfinished players after, by rooms done. Ties share a place."""
-    if not state.geeko:
-        board = state.board_of(next(iter(state.players)))
-        rows = [{"player": p.name, "flags": board.robots[p.robots[0]].next_flag - 1,
-                 "lives": board.robots[p.robots[0]].lives} for p in state.players.values()]
-        key = lambda row: (-row["flags"], -row["lives"])  # noqa: E731
-    else:
-        rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
-        key = lambda row: (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])  # noqa: E731
-    rows.sort(key=lambda row: (key(row), row["player"]))
-    for index, row in enumerate(rows):
-        row["place"] = rows[index - 1]["place"] if index and key(rows[index - 1]) == key(row) else index + 1
-    return rows
 
 
 @game_app.command("list")

@@ -169,6 +169,29 @@ class Won(Event):
     place: int
 
 
+def standings(state: GameState) -> list[dict]:
+    """Places, ties sharing one. Geek-o (G1): fewest turns through all rooms, then unfinished players by
+    rooms done. BotWars: the winners in the order they got through, then by flags touched and lives left."""
+    if state.geeko:
+        rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])
+    else:
+        board = state.boards[SHARED_BOARD]
+        rows = [{"player": p.name, "flags": board.robots[p.robots[0]].next_flag - 1,
+                 "lives": board.robots[p.robots[0]].lives,
+                 "won": state.winners.index(p.robots[0]) + 1 if p.robots[0] in state.winners else None}
+                for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["won"] is None, row["won"] or 0, -row["flags"], -row["lives"])
+    rows.sort(key=lambda row: (rank(row), row["player"]))
+    for index, row in enumerate(rows):
+        row["place"] = rows[index - 1]["place"] if index and rank(rows[index - 1]) == rank(row) else index + 1
+    return rows
+
+
 # --- a new game --------------------------------------------------------------------------------
 
 def new_game(setup: GameSetup) -> GameState:
