@@ -16,10 +16,10 @@ from sqlmodel import Session, col, delete, select
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.deal import fused_registers
 from ..engine.orders import Checked, Submission
-from ..formats.canonical import dumps, to_data
+from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, hash_of, now, players_of, read_state, save_snapshot,
+from .games import (Refused, current_state, first_state, get_game, now, players_of, read_state, save_snapshot,
                     snapshot)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
@@ -276,7 +276,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
                        + f": run pbem turn deal {name}"])
     orders, used, stale = turn_orders(session, game, state)
     outcome = play_turn(state, orders, game.seed)
-    before, after = hash_of(state), hash_of(outcome.state)
+    before, after = state_hash(state), state_hash(outcome.state)
     events_hash = _events_hash(outcome)
     result = ProcessResult(game.name, state.turn, preview, before, after, events_hash, used, stale,
                            len(outcome.events), outcome.state.is_over, state, outcome)
@@ -295,7 +295,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
 def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOutcome, used: dict,
                 before: str, after: str, events_hash: str) -> None:
     number = state.turn
-    if snapshot_missing(session, game, number, "before"):
+    if snapshot(session, game, number, "before") is None:
         save_snapshot(session, game, number, "before", state)
     save_snapshot(session, game, number, "after", outcome.state)
     for board, snapshots in outcome.stages.items():
@@ -306,11 +306,6 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
                                 kind=type(event).__name__, data=dumps(to_data(event))))
     session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
                      events_hash=events_hash, orders=dumps(used), processed_at=now()))
-
-
-def snapshot_missing(session: Session, game: Game, turn: int, kind: str) -> bool:
-    return session.exec(select(StateSnapshot.id).where(
-        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind)).first() is None
 
 
 def _events_hash(outcome: TurnOutcome) -> str:
@@ -375,7 +370,7 @@ def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, T
                 OrderVersion.version == version)).one()
             orders[player] = check_orders(before, player, _submission(stored.submission))
     outcome = play_turn(before, orders, row.seed)
-    if hash_of(outcome.state) != row.after_hash:
+    if state_hash(outcome.state) != row.after_hash:
         raise Refused([f"turn {turn} of {name} no longer gives its stored state: run pbem replay {name} --verify"])
     return before, outcome
 
@@ -395,7 +390,7 @@ def replay(session: Session, name: str, progress=None) -> ReplayResult:
             if version is not None:
                 orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)]))
         state = play_turn(state, orders, row.seed).state
-        turns.append(ReplayTurn(row.number, row.after_hash, hash_of(state)))
+        turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state)))
         if progress:
             progress()
     return ReplayResult(game.name, turns)

@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
-from ..formats.canonical import dumps, from_data, state_hash, to_data
+from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.rooms import load_room
@@ -185,7 +185,3 @@ def current_state(session: Session, game: Game) -> GameState:
 
 def first_state(session: Session, game: Game) -> GameState:
     return read_state(game, snapshot(session, game, 1, "before").state)
-
-
-def hash_of(state: GameState) -> str:
-    return state_hash(state)
