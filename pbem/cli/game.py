@@ -1,6 +1,7 @@
 """`pbem init`, `pbem demo`, `pbem game …`, `pbem replay`: campaigns and their history."""
 from __future__ import annotations
 
+import secrets
 import shutil
 from dataclasses import asdict
 from pathlib import Path
@@ -21,7 +22,8 @@ from .gm import open_store, progress, refuse
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
 
-DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"), "botwars": ("rooms/botwars", "decks/standard.yaml")}
+DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"),
+            "botwars": ("rooms/botwars/foundry.yaml", "decks/standard.yaml")}
 
 
 @app.command("init")
@@ -71,13 +73,13 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                                   "order). Default: the bundled rooms of the ruleset."),
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
         players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: 1."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
         as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
     if ruleset not in DEFAULTS:
         raise typer.BadParameter(f"{ruleset!r}: write geeko or botwars", param_hint="--ruleset")
     room_paths = rooms or [DEFAULTS[ruleset][0]]
-    description = GameDescription(name, ruleset, str(seed if seed is not None else 1),
+    description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
                                   [_player(p, ruleset) for p in players])
     with open_store(ctx) as store, store.session() as session:
@@ -137,13 +139,13 @@ def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help
 
 @game_app.command("show")
 def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
-         secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
+         show_secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
          as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """A game's players, robots, current turn and standings (G1, G4)."""
     with open_store(ctx) as store, store.session() as session:
         game = get_game(session, name)
         shown = _show(session, game)
-        if secrets:
+        if show_secrets:
             for entry, player in zip(shown["players"], players_of(session, game)):
                 entry["secret"] = player.secret
     if as_json:
