@@ -39,10 +39,13 @@ def random_orders(state, rng: random.Random) -> dict:
 
 @settings(max_examples=25, deadline=None)
 @given(rng=st.randoms(use_true_random=False), turns=st.integers(0, 6))
-def test_load_of_save_of_a_state_is_the_same_state(rng, turns):
+def test_load_of_save_of_a_state_is_the_same_state_and_a_turn_leaves_its_input_alone(rng, turns):
     state = new_game(load_setup(GAME.setup))
     for _ in range(turns):
-        state = play_turn(state, random_orders(state, rng), "5").state
+        before = canonical_json(state)
+        following = play_turn(state, random_orders(state, rng), "5").state
+        assert canonical_json(state) == before  # play_turn never changes its input
+        state = following
     assert read_state(GAME, canonical_json(state)) == state
 
 

@@ -2,10 +2,12 @@
 
 A Geek-o game gives every player their own board, the current one of five
 rooms, walked through in order (G3); a BotWars game has one shared board. A
-turn resolves every board with `resolve_turn`, then runs the campaign's
-end-of-turn steps: reinstatement in room 1 with turns in transit (G5), reboots
-(B10), room exits and completion records (G3, G4), the winner, and the deal
-of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn` returns a new state.
+turn resolves every board with `resolve_turn` — its end-of-turn steps (B12:
+repairs, reinstatement, reboots) with the campaign's own reinstatement for
+Geek-o (G5: room 1, then turns in transit) — and then takes the steps above
+the board: room exits and completion records (G3, G4), the next room, the
+winner, and the deal of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn`
+returns a new state and never changes its input.
 """
 from __future__ import annotations
 
@@ -118,7 +120,8 @@ class GameState:
         if self.geeko:
             return all(p.finished is not None for p in self.players.values())
         robots = self.boards[SHARED_BOARD].robots.values()
-        return bool(self.winners) or all(r.lives <= 0 for r in robots)
+        out_of_lives = self.setup.rules().lives is not None and all(r.lives <= 0 for r in robots)
+        return bool(self.winners) or out_of_lives
 
 
 @dataclass
