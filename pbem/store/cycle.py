@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
-from ..engine.deal import fused_registers
+from ..engine.deal import free_registers
 from ..engine.orders import Checked, Submission
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
@@ -81,7 +81,7 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
             continue
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
                              {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
-                             r.name in receiving, rules.registers - len(fused_registers(r, rules)))
+                             r.name in receiving, free_registers(r, rules))
                   for r in state.robots_of(player.name)]
         hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
