@@ -104,8 +104,9 @@ def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
 def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
             preview: bool = typer.Option(False, "--preview", help="Resolve and show the result; store nothing."),
             turn: Optional[int] = typer.Option(None, "--turn", help="Refuse unless this is the current turn."),
-            out: Optional[Path] = typer.Option(None, "--out", help="Write the turn's reports (pages, pictures, "
-                                               "each player's email) under OUT/GAME/turn-NNN/."),
+            out: Optional[Path] = typer.Option(None, "--out", help="Where the turn's reports go (pages, pictures, "
+                                               "each player's email), as OUT/GAME/turn-NNN/. Default: reports/; "
+                                               "a preview writes none unless given."),
             as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Resolve the current turn and store it in one transaction (missing orders: RULES B4.6).
 
@@ -115,6 +116,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
         result = cycle.process(session, game, preview=preview, turn=turn)
         recipients = [Recipient(p.name, p.email) for p in players_of(session, get_game(session, game))]
     summary = turn_summary(result)
+    out = out if out is not None or preview else Path("reports")
     if out is not None:
         write_reports(out, game, result.turn, result.before, result.outcome, recipients)
         (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
