@@ -72,6 +72,9 @@ def test_a_gm_session_new_deal_check_submit_status_preview_process_replay_rollba
     done = json.loads(gm("turn", "process", "halls", "--json")[1])
     assert preview["preview"] and preview["after_hash"] == done["after_hash"]
     assert done["orders"] == {"alice": 1, "bob": None}
+    report = tmp_path / "reports" / "halls" / "turn-001"
+    assert {"index.html", "summary.txt", "mail"} <= {p.name for p in report.iterdir()}
+    assert sorted(p.name for p in (report / "mail").iterdir()) == ["alice.eml", "bob.eml"]
     code, _, err = gm("turn", "process", "halls")
     assert code == 1 and "turn 2 of halls has not been dealt yet (turn 1 is processed already)" in err
     gm("turn", "deal", "halls")
