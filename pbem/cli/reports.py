@@ -26,21 +26,27 @@ def turn_report(game: str, turn: int, before: GameState, outcome: TurnOutcome) -
     return build_turn_report(game, turn, board_turns(before, outcome))
 
 
+def campaign_templates() -> tuple[str, ...]:
+    """A campaign folder's own templates/ (from `pbem init`), which override the bundled ones."""
+    return ("templates",) if Path("templates").is_dir() else ()
+
+
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
-                  recipients: list[Recipient]) -> list[Path]:
+                  recipients: list[Recipient], templates: tuple[str, ...] = ()) -> list[Path]:
     """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml)."""
     report = turn_report(game, turn, before, outcome)
-    return write_turn_report(out / game / turn_folder_name(turn), report, recipients)
+    return write_turn_report(out / game / turn_folder_name(turn), report, recipients, templates=templates)
 
 
-def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "") -> list[Path]:
+def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
+                 templates: tuple[str, ...] = ()) -> list[Path]:
     """Each player's turn sheet (text and HTML) and pre-filled order file, in OUT/GAME/turn-NNN/[SUBFOLDER]."""
     written = []
     for sheet in sheets:
         folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
         folder.mkdir(parents=True, exist_ok=True)
         for path, text in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
-                           (folder / f"{sheet.player}.html", turn_sheet_html(sheet)),
+                           (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
                            (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
             path.write_text(text, encoding="utf-8")
             written.append(path)

@@ -13,7 +13,7 @@ from ..render import Recipient
 from ..store.games import get_game, players_of
 from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
 from .gm import open_store, refuse
-from .reports import write_reports, write_sheets
+from .reports import campaign_templates, write_reports, write_sheets
 from .texts import submission_text, turn_summary
 
 turn_app = sub_app("turn", "Run a game's turn cycle: deal, collect orders, process, roll back.")
@@ -26,7 +26,7 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
-    written = write_sheets(sheets, out)
+    written = write_sheets(sheets, out, templates=campaign_templates())
     if as_json:
         print_json({"game": game, "turn": turn, "sheets": [asdict(s) for s in sheets],
                     "files": [str(p) for p in written]})
@@ -118,7 +118,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")
     if out is not None:
-        write_reports(out, game, result.turn, result.before, result.outcome, recipients)
+        write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates())
         (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
