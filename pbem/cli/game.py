@@ -186,10 +186,11 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
 @game_app.command("export")
 def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
            directory: Path = typer.Argument(..., help="The folder to write (game.yaml, rooms, deck, turn-NNN/)."),
+           with_secrets: bool = typer.Option(False, "--secrets", help="Also write the players' secrets."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
     with open_store(ctx) as store:
-        written = export_game(store, name, directory)
+        written = export_game(store, name, directory, secrets=with_secrets)
     if as_json:
         print_json([str(p) for p in written])
     else:

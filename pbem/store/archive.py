@@ -60,8 +60,11 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
     return imported
 
 
-def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
-    """Write GAME as a campaign folder: game.yaml, rooms/, deck and turn-NNN/PLAYER.yaml for every processed turn."""
+def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = False) -> list[Path]:
+    """Write GAME as a campaign folder: game.yaml, rooms/, deck and turn-NNN/PLAYER.yaml for every processed turn.
+
+    The players' secrets are written only with `secrets` (an archive is often shared).
+    """
     folder = Path(folder)
     with store.session() as session:
         game = get_game(session, name)
@@ -84,6 +87,8 @@ def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
     deck_path = description.deck.source
     write(deck_path, description.deck.text)
     description.turns = len(turns)
+    for player in description.players:
+        player.secret = player.secret if secrets else None
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
     for number, used in turns:
         for player, version in used.items():
