@@ -32,7 +32,7 @@ def check(
         None, "--entry-fee/--no-entry-fee",
         help="Also apply RULES G8 (7x7 size, a start that can move and reach every flag, not plain floor, "
              "every switch or eye controlling something). Default: only for 7x7 boards."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document: {file: [problems]}."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document: each file with the list of its problems."),
 ) -> None:
     """Check room files; list every reason a file is refused (exit 1 if any is)."""
     results = {str(path): room_file_problems(path, entry_fee) for path in files}

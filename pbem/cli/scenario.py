@@ -16,7 +16,7 @@ scenario_app = sub_app("scenario", "Run rule scenarios.")
 @scenario_app.command("check")
 def check(
     files: List[Path] = typer.Argument(..., help="Scenario files (YAML)."),
-    as_json: bool = typer.Option(False, "--json", help="One JSON document: {file: [differences]}."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON document: each file with the list of its differences."),
 ) -> None:
     """Run each scenario's turn and compare with its `expect`: one PASS/FAIL line per file."""
     results = {str(path): check_scenario(path) for path in files}

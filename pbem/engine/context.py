@@ -70,7 +70,8 @@ class TurnContext:
         return any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
 
     def state(self, element: Element) -> str | None:
-        return self.board.elements.get(element.key)
+        """The element's state word (as the room file gives it if the board has none recorded)."""
+        return self.board.elements.get(element.key) or self.index.initial_states.get(element.key)
 
     def program_card(self, robot: Robot, register: int) -> Card | None:
         sequence = self.sequences.get(robot.name, ())
@@ -110,12 +111,14 @@ class TurnContext:
         before = robot.hp
         robot.hp = max(0, robot.hp - amount)
         self.emit(Damaged(self.stage, robot.name, amount, cause, source, robot.hp))
-        self.refuse(robot, before)
         if robot.hp <= 0:
-            self.destroy(robot, "damage")
+            self.destroy(robot, "damage")  # B8.1: no registers fuse on a robot that is gone
+        else:
+            self.refuse(robot, before)
 
     def _absorb(self, robot: Robot, amount: int) -> int:
-        """B11: ablative coating takes points first; in botwars an option may be given up per point."""
+        """B11: ablative coating takes points first; in botwars each point that arrives while the robot is at or
+        below its option HP is cancelled by giving up its most recent option."""
         for option in list(robot.options):
             effect = option_effect(option)
             if effect.get("effect") == "absorb" and robot.charges.get(option, 0) > 0:
@@ -126,9 +129,9 @@ class TurnContext:
                     del robot.charges[option]
                     robot.options.remove(option)
                 self.emit(DamageAbsorbed(self.stage, robot.name, option, taken, robot.charges.get(option, 0)))
-        if self.ruleset.options_absorb_damage:
+        if self.ruleset.options_absorb_damage:  # a point arriving while at (or below) the option HP
             threshold = self.option_hp.get(robot.name, self.ruleset.option_hp)
-            while amount > 0 and robot.options and robot.hp - 1 <= threshold:
+            while amount > 0 and robot.options and robot.hp <= threshold:
                 option = robot.options.pop()
                 robot.charges.pop(option, None)
                 self.emit(OptionSacrificed(self.stage, robot.name, option))

@@ -21,7 +21,7 @@ from typing import Callable
 from .cards import Card, standard_cards
 from .context import TurnContext
 from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
-from .geometry import Dir
+from .geometry import Dir, Square
 from .phases import run_mechanisms
 from .state import Robot
 
@@ -44,7 +44,7 @@ def reinstate_on_board(ctx: TurnContext, robot: Robot) -> None:
     put_back(ctx, robot, robot.reinstate_at, Dir.N)
 
 
-def put_back(ctx: TurnContext, robot: Robot, square, facing: Dir) -> None:
+def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> None:
     """Reinstate `robot` on `square` (used by the campaign's own reinstatement too)."""
     rules = ctx.ruleset
     before = robot.hp
@@ -67,7 +67,8 @@ def reinstate_step(reinstate: Reinstate) -> Callable[[TurnContext, str], None]:
 
 def reboots(ctx: TurnContext, step: str) -> None:
     """B10: robots that spent this turn rebooting come back online (empty fused registers get random
-    cards); then the reboots declared for next turn start, restoring full HP."""
+    cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
+    rebooting turn", i.e. in the state that turn starts from, so it is restored here."""
     for robot in ctx.robots:
         if robot.name in ctx.started_rebooting and robot.mode == "rebooting":
             robot.mode = "real"

@@ -310,7 +310,7 @@ class Reinstated(Event):
 
 @dataclass(frozen=True)
 class RebootStarted(Event):
-    """B10: a declared reboot begins (HP restored to `hp`) and lasts the next turn."""
+    """B10: a declared reboot begins at the end of the turn: HP restored to `hp` for the rebooting turn."""
     hp: int
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 
+from .elements import initial_states
 from .geometry import Dir, Square
-from .mechanism import HOOKS, MECHANISMS, Mechanism, _load_builtin, implements, registry_version
+from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, registry_version
 from .room import Element, Room
 
 Entry = tuple[Mechanism, Element]
@@ -17,18 +18,16 @@ Entry = tuple[Mechanism, Element]
 
 class RoomIndex:
     def __init__(self, room: Room):
-        _load_builtin()
+        load_builtin()
         self.room = room
         self.rows, self.cols = room.size.rows, room.size.cols
         self.by_type: dict[str, list[Element]] = defaultdict(list)
-        self.by_key: dict[str, Element] = {}
         self.controlled: dict[str, list[Entry]] = defaultdict(list)  # control id -> controlled elements
         square_hooks: dict[str, dict[Square, list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
         edge_hooks: dict[str, dict[tuple[Square, Dir], list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
         for element in room.elements:
             mech = MECHANISMS[element.type]
             self.by_type[element.type].append(element)
-            self.by_key.setdefault(element.key, element)
             if element.get("control") is not None:
                 self.controlled[str(element.get("control"))].append((mech, element))
             edges = mech.edges(element)
@@ -59,6 +58,8 @@ class RoomIndex:
                 for phase in mech.phases:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
+        self.initial_states = initial_states(room)
+
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
 
@@ -68,7 +69,7 @@ _CACHE: "OrderedDict[tuple[int, int], tuple[Room, RoomIndex]]" = OrderedDict()
 
 def index_for(room: Room) -> RoomIndex:
     """The index of a room, cached (by identity and the registry size) for the most recent rooms."""
-    _load_builtin()
+    load_builtin()
     key = (id(room), registry_version())
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is room:

@@ -147,13 +147,13 @@ def registry_version() -> int:
 
 
 def mechanism(type_name: str) -> Mechanism:
-    _load_builtin()
+    load_builtin()
     return MECHANISMS[type_name]
 
 
 def known_types() -> list[str]:
     """Every registered element type, sorted."""
-    _load_builtin()
+    load_builtin()
     return sorted(MECHANISMS)
 
 
@@ -162,7 +162,7 @@ def implements(mech: Mechanism, hook: str) -> bool:
     return getattr(type(mech), hook) is not getattr(Mechanism, hook)
 
 
-def _load_builtin() -> None:
+def load_builtin() -> None:
     from . import mechanisms  # noqa: F401  (registers the built-in families)
 
 

@@ -37,11 +37,10 @@ def run_mechanisms(ctx: TurnContext, phase: str) -> None:
 def move_robots(ctx: TurnContext, phase: str) -> None:
     """B5.1: robots play this register's card in descending priority (a destroyed robot plays no more)."""
     playing = []
-    for robot in ctx.board.robots.values():
-        if robot.mode in ("real", "virtual") and robot.on_board and robot.name not in ctx.started_rebooting:
-            card = ctx.program_card(robot, ctx.stage)
-            if card is not None:
-                playing.append((card.number, robot.name, card))
+    for name in ctx.sequences:
+        card = ctx.program_card(ctx.board.robots[name], ctx.stage)
+        if card is not None:
+            playing.append((card.number, name, card))
     playing.sort(key=lambda item: (-item[0], item[1]))
     for _, name, card in playing:
         robot = ctx.board.robots[name]
@@ -52,36 +51,34 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
 # --- lasers (B6b.5, B6.8) ------------------------------------------------
 
 
-def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | None) -> tuple[Robot | None, list]:
+def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | None,
+          occupancy: dict[Square, list[Robot]]) -> tuple[Robot | None, list]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
-    if any, and the edge hooks of the wall it stopped at (eyes)."""
+    if any, and the edge hooks of the wall it stopped at (eyes). `occupancy`: the robots on each square."""
     index = ctx.index
+    square_block, edge_block = index.square_beam_block, index.edge_beam_block
+    d_row, d_col = direction.delta
     square = start
     own_square = shooter is not None  # a robot's beam starts in the square in front of it
     while True:
         if not own_square:
-            for mech, element in index.square_beam_block.get(square, ()):
+            for mech, element in square_block.get(square, ()):
                 if mech.blocks_beam(ctx, element, square, direction):
                     return None, []
-            target = _target(ctx, square, shooter)
-            if target is not None:
-                return target, []
+            for robot in occupancy.get(square, ()):
+                if robot is not shooter and (shooter is None or robot.mode != "virtual"):
+                    return robot, []  # B9: robot beams pass virtual robots; board beams hit them
         own_square = False
         edge = (square, direction)
-        stop = any(m.blocks_beam(ctx, e, square, direction) for m, e in index.edge_beam_block.get(edge, ()))
-        nxt = square.step(direction)
+        stop = False
+        for mech, element in edge_block.get(edge, ()):
+            if mech.blocks_beam(ctx, element, square, direction):
+                stop = True
+                break
+        nxt = Square(square.row + d_row, square.col + d_col)
         if stop or not index.inside(nxt):
             return None, [(m, e, square) for m, e in index.edge_beam_end.get(edge, ())]
         square = nxt
-
-
-def _target(ctx: TurnContext, square: Square, shooter: Robot | None) -> Robot | None:
-    """The robot a beam hits on this square: board beams hit any robot, robot beams only real ones (B9)."""
-    for robot in ctx.board.robots.values():
-        if robot.at == square and robot.on_board and robot is not shooter:
-            if shooter is None or robot.mode != "virtual":
-                return robot
-    return None
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
@@ -103,16 +100,20 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
     hits: list[tuple[Robot, int, str, str]] = []
     eye_hits: dict[str, tuple] = {}
+    occupancy: dict[Square, list[Robot]] = {}
+    for robot in ctx.board.robots.values():
+        if robot.on_board:
+            occupancy.setdefault(robot.at, []).append(robot)
     for mech, element in ctx.index.beam_sources:
         for start, direction, damage in mech.beams(ctx, element):
-            target, ends = trace(ctx, start, direction, shooter=None)
+            target, ends = trace(ctx, start, direction, shooter=None, occupancy=occupancy)
             if target is not None:
                 hits.append((target, damage, "laser", element.key))
             for end in ends:
                 eye_hits.setdefault(end[1].key, (*end, direction))
     for robot in ctx.robots:
         for direction, damage, _ in robot_beams(ctx, robot):
-            target, ends = trace(ctx, robot.at, direction, shooter=robot)
+            target, ends = trace(ctx, robot.at, direction, shooter=robot, occupancy=occupancy)
             if target is not None:
                 hits.append((target, damage, "robot-laser", robot.name))
             for end in ends:

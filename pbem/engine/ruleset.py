@@ -22,7 +22,7 @@ class Ruleset:
     flags: bool = True                # B1: flags are touched in order
     # B4 dealing and programming
     registers_max: int = 9            # B4.1: hand size = registers_max - damage
-    deck_order: str = "shuffled"      # B4.2 shuffled each turn | B4.3 preset
+    deck_order: str = "shuffled"      # B4.2 shuffled each turn | B4.3 preset (also B7.2: random | deck fills)
     shared_hand: bool = False         # B4.3: one hand for a player's robots
     equal_length_programs: bool = False  # B4.5 geeko: both programs of one length
     fill_free_registers: bool = True  # B4.5 botwars: a program fills every free register
@@ -34,7 +34,6 @@ class Ruleset:
     buzzsaw_damage: int = 1           # B6b.6
     # B7 damage and fused registers
     fuse_from_damage: int = 5         # B7.1: the damage at which the top register fuses
-    fused_fill: str = "random"        # B7.2: an empty fused register gets a random card | deck (geeko)
     # B8 destruction and reinstatement
     reinstate_damage: int = 2         # B8.2: damage a reinstated robot comes back with
     lives: int | None = 3             # B8.2: robots per player; None = unlimited (geeko)
@@ -94,7 +93,6 @@ GEEKO = replace(
     fill_free_registers=False,
     missing_orders="idle",
     fuse_from_damage=1,
-    fused_fill="deck",
     reinstate_damage=0,
     lives=None,
     wrench_is_checkpoint=False,

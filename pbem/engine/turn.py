@@ -94,9 +94,12 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     The turn runs as many stages as the longest register sequence executed (B7.3), then the end-of-turn steps.
     """
     work = board.copy()
+    index = index_for(work.room)
+    for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
+        work.elements.setdefault(key, word)
     sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
                  for name, robot in work.robots.items() if runs_program(robot)}
-    ctx = TurnContext(work, ruleset, index_for(work.room), seed=seed, turn=turn, sequences=sequences,
+    ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
                       option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
     stages = max((len(seq) for seq in sequences.values()), default=0)
     snapshots = []

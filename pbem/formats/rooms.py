@@ -27,7 +27,8 @@ from typing import Any
 from ..engine.geometry import Dir, Size, Square
 from ..engine.mechanism import MECHANISMS, known_types, mechanism
 from ..engine.room import Element, Room
-from .yamlfile import FormatError, Problem, line_of, read_yaml_file
+from ..engine.ruleset import BOTWARS
+from .yamlfile import FormatError, LinedDict, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("name", "size", "starts", "elements", "notes", "map")
 
@@ -112,6 +113,7 @@ def _elements(data: dict, size: Size | None, problem) -> dict[int, Element]:
         if not isinstance(item, dict):
             problem(raw, i, where, "must be a mapping such as {type: wall, at: r3c4, side: W}")
             continue
+        item = plain_keys(item)
         kind = item.get("type")
         if kind is None:
             problem(item, None, f"{where}.type", "missing")
@@ -134,6 +136,24 @@ def _elements(data: dict, size: Size | None, problem) -> dict[int, Element]:
         if square is not None and attrs is not None:
             elements[i] = Element(kind, square, MappingProxyType(attrs), line_of(raw, i))
     return elements
+
+
+def plain_keys(item: dict) -> dict:
+    """YAML 1.1 reads a bare `on:` key as true; room files mean the field `on` (and `off`)."""
+    if not any(isinstance(key, bool) for key in item):
+        return item
+    fixed = LinedDict()
+    fixed.line, fixed.lines = getattr(item, "line", None), {}
+    for key, value in item.items():
+        name = {True: "on", False: "off"}.get(key, key) if isinstance(key, bool) else key
+        fixed[name] = value
+        fixed.lines[name] = line_of(item, key)
+    return fixed
+
+
+def state_word(value) -> str:
+    """An element state word as written (`on`/`off` arrive from YAML 1.1 as true/false)."""
+    return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
 
 
 def _fields(item: dict, mech, where: str, problem) -> dict | None:
@@ -206,7 +226,7 @@ def _starts_index(starts: Any, square: Square, fallback: int) -> int:
 # --- RULES G8: the entry fee ----------------------------------------------
 
 
-def entry_fee_problems(room: Room, size: int = 7) -> list[Problem]:
+def entry_fee_problems(room: Room, size: int = BOTWARS.entry_fee_size) -> list[Problem]:
     """G8: a 7×7 board of known elements (checked on loading), with a reachable start, not plain floor,
     and every switch link resolving (controls checked on loading; here: every switch or eye controls
     something)."""
@@ -257,7 +277,7 @@ def _reachable(room: Room, start: Square) -> set[Square]:
     return seen
 
 
-def is_entry_fee_size(room: Room, size: int = 7) -> bool:
+def is_entry_fee_size(room: Room, size: int = BOTWARS.entry_fee_size) -> bool:
     return (room.size.rows, room.size.cols) == (size, size)
 
 

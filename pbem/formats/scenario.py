@@ -4,6 +4,7 @@
     title: two robots conveyed onto one square both stay
     ruleset: botwars                  # botwars (default) | geeko
     ruleset_options: {fence_damage: 3}   # optional: Ruleset fields overridden by name
+                                      # (or ruleset: {name: botwars, ruleset_options: {...}})
     seed: 1
     turn: 1                           # optional, default 1 (virtual robots, B9, count turns)
     room: {size: 5x5, elements: [...]}   # a room inline, or a path: rooms/x.yaml (looked up
@@ -49,7 +50,7 @@ from ..engine.geometry import Dir, Square
 from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import MODES, Board, Robot
 from ..engine.turn import TurnResult, hand_size, resolve_turn
-from .rooms import check_room_data, read_room
+from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("rules", "title", "name", "notes", "ruleset", "ruleset_options", "seed", "turn", "room", "robots",
@@ -204,15 +205,22 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
 
 
 def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
-    options = data.get("ruleset_options", {}) or {}
+    """`ruleset: NAME` with top-level `ruleset_options`, or `ruleset: {name: NAME, ruleset_options: {...}}`."""
+    spec = data.get("ruleset", "botwars")
+    container, key = data, "ruleset_options"
+    if isinstance(spec, dict):
+        container, name = spec, spec.get("name", "botwars")
+    else:
+        name = spec
+    options = container.get(key, {}) or {}
     if not isinstance(options, dict):
-        out.add(data, "ruleset_options", "ruleset_options", "must map ruleset fields to values")
+        out.add(container, key, key, "must map ruleset fields to values")
         options = {}
     try:
-        return get_ruleset(str(data.get("ruleset", "botwars")), options)
+        return get_ruleset(str(name), options)
     except ValueError as err:
-        key = "ruleset_options" if "option" in str(err) else "ruleset"
-        out.add(data, key, key, str(err))
+        field_name = key if "option" in str(err) else "ruleset"
+        out.add(container, field_name if field_name in container else None, field_name, str(err))
         return None
 
 
@@ -323,7 +331,7 @@ def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict
     if not isinstance(elements, dict):
         out.add(raw, "elements", "expect.elements", "must map element ids or keys to state words")
         elements = {}
-    return expect_robots, {str(k): str(v) for k, v in elements.items()}
+    return expect_robots, {str(k): state_word(v) for k, v in elements.items()}
 
 
 def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
@@ -335,7 +343,7 @@ def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
         if str(key) not in board.elements:
             out.add(raw, key, f"elements.{key}", f"no stateful element {key!r} (known: {', '.join(board.elements)})")
         else:
-            board.elements[str(key)] = str(word)
+            board.elements[str(key)] = state_word(word)
 
 
 # --- running and comparing --------------------------------------------------

@@ -8,9 +8,11 @@ from .base import Controlled, controlled_fields
 
 @register
 class Gate(Controlled):
-    """A robot that enters an open gate stops there and cannot be moved. With one gate in the room it
-    leaves at the end of the stage; with several, all leave at the end of the stage in which every gate
-    holds one of the player's robots."""
+    """Entering an open gate ends the robot's movement: it has reached the way out (ruling — the gate is
+    the opening in the fence, so the rest of a card does not run it into the fence beyond). With one gate in
+    the room it leaves at the end of the stage and until then is an ordinary robot (it can be pushed).
+    With several, it is locked there — it cannot move and no mechanism moves it — and all leave at the end
+    of the stage in which every gate holds one of the player's robots."""
 
     type = "gate"
     words = ("closed", "open")
@@ -28,12 +30,14 @@ class Gate(Controlled):
         return not self.is_set(ctx, element)
 
     def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
-        several = len(ctx.index.by_type[self.type]) > 1
-        ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, several))
+        ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, self.locks(ctx)))
         return True
 
+    def locks(self, ctx) -> bool:
+        return len(ctx.index.by_type[self.type]) > 1
+
     def holds(self, ctx, element, robot) -> bool:
-        return self.is_set(ctx, element)
+        return self.locks(ctx) and self.is_set(ctx, element)
 
     def act(self, ctx, phase, elements) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]

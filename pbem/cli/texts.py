@@ -1,0 +1,71 @@
+"""Plain-text output of the turn cycle: turn sheets, submission results, turn summaries.
+
+Text only, stable for given data (no clock, no secrets), so demo output is
+byte-identical between runs.
+"""
+from __future__ import annotations
+
+from ..engine.events import Event
+from ..formats.canonical import to_data
+from ..store.cycle import ProcessResult, SubmissionResult, TurnSheet
+
+
+def sheet_text(sheet: TurnSheet) -> str:
+    """A turn sheet: HP, fused registers, the hand, then the order file to fill in and send back."""
+    lines = [f"{sheet.game} — turn {sheet.turn} — {sheet.player}", f"Room: {sheet.room}", ""]
+    lines.append(f"{'ROBOT':<12} {'MODE':<10} {'HP':>3}  {'SQUARE':<7} {'FACING':<6} {'FREE':>4}  FUSED")
+    for robot in sheet.robots:
+        fused = ", ".join(f"{n}: {card or 'empty'}" for n, card in robot.fused.items()) or "-"
+        lines.append(f"{robot.name:<12} {robot.mode:<10} {robot.hp:>3}  {robot.at or '-':<7} {robot.facing:<6} "
+                     f"{robot.free_registers:>4}  {fused}")
+    lines.append("")
+    for holder, cards in sheet.hands.items():
+        title = "Your hand (shared by your robots)" if holder == sheet.player else f"Hand of {holder}"
+        lines.append(f"{title}, {len(cards)} cards:")
+        lines.append("  " + "  ".join(cards) if cards else "  (none)")
+    lines += ["", "Fill in the programs below (cards by KIND, NUMBER or KIND#NUMBER, register 1 first)",
+              "and send everything from the `game:` line on back to the GM.", "", sheet.orders]
+    return "\n".join(lines)
+
+
+def submission_text(result: SubmissionResult) -> str:
+    if not result.accepted:
+        return f"REFUSED {result.source}\n" + "\n".join(f"  {problem}" for problem in result.problems)
+    head = f"ACCEPTED {result.source}: {result.player}, turn {result.turn}"
+    if result.version is not None:
+        head += f", version {result.version}"
+    lines = [head]
+    lines += [f"  {robot}: {' '.join(cards) or '(no cards)'}" for robot, cards in result.programs.items()]
+    if result.reboot:
+        lines.append(f"  reboot next turn: {', '.join(result.reboot)}")
+    if result.option_hp is not None:
+        lines.append(f"  option HP: {result.option_hp}")
+    return "\n".join(lines)
+
+
+def event_text(event: Event) -> str:
+    data = to_data(event)
+    stage, robot = data.pop("stage"), data.pop("robot")
+    details = " ".join(f"{key}={value}" for key, value in data.items() if value not in (None, ""))
+    where = f"stage {stage}" if stage else "end of turn"
+    return f"{where:<12} {robot or '-':<12} {type(event).__name__:<16} {details}".rstrip()
+
+
+def turn_summary(result: ProcessResult) -> str:
+    """The events of a processed turn, board by board, with the hashes."""
+    lines = [f"{result.game} turn {result.turn}" + (" (preview, nothing stored)" if result.preview else ""),
+             f"state before {result.before_hash}", f"state after  {result.after_hash}",
+             f"events       {result.events_hash}"]
+    for player, version in result.orders.items():
+        lines.append(f"orders {player}: " + (f"version {version}" if version else "missing (RULES B4.6)"))
+    for player in result.stale:
+        lines.append(f"orders {player}: stored orders no longer fit the hand; treated as missing")
+    board = None
+    for key, event in result.outcome.events:
+        if key != board:
+            board = key
+            lines += ["", f"[{key}]"]
+        lines.append(event_text(event))
+    if result.over:
+        lines += ["", "The game is over."]
+    return "\n".join(lines) + "\n"
