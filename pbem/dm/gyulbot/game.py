@@ -1,0 +1,326 @@
+"""The Gyulbot death match (RULES D1.4, D5) as a `Game`: claims, undercuts, demonstrations.
+
+Each round has three phases. `claims`: the first `{claim: n}` makes its author
+Player A (a round without a claim in 10 minutes scores nobody; so does one
+both players `skip`). `undercut`: for 1 minute Player B may `{undercut: m}`
+with m < n, or `skip` to let A demonstrate at once; A may undercut themself
+once, which restarts B's minute. `demo`: whoever holds the lowest count sends
+`{solution: "Red URDL"}` within 2 minutes (an undercutting B gets the rest of
+the minute too); it must reach the goal in at most that many moves. Success
+scores the demonstrator, failure (or a `skip`, or the deadline) the other
+player, and a failed undercut halves B's answer time next round: their claim
+window and their undercut window. Deadlines are checked against the actions'
+time stamps; an action after a deadline first lets the clock run out (it is
+then judged in the new phase, and when the deadline ended the match it just
+records that). Actions without time stamps are never late.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from ...engine.rng import derive_rng
+from ...formats.gyulbot import parse_puzzle
+from ...formats.yamlfile import FormatError, Problem
+from ..base import Action, Config, Game, Result, register
+from .board import Puzzle, parse_solution, solved_after
+
+DEFAULTS = {"rounds": 5, "claim_seconds": 600, "undercut_seconds": 60, "demo_seconds": 120, "moves": 8}
+OPTIONS = set(DEFAULTS) | {"tiebreak", "opponent", "start"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    players: tuple[str, str]
+    rounds: int
+    tiebreak: str  # "round" | "opponent"
+    opponent: str
+    claim: timedelta
+    undercut: timedelta
+    demo: timedelta
+    moves: int  # minimum length of generated puzzles
+    seed: int
+    puzzles: tuple[Puzzle, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    round: int = 1
+    puzzle: Puzzle | None = None
+    phase: str = "claims"  # claims | undercut | demo | over
+    started: datetime | None = None  # when this round's claims opened
+    deadline: datetime | None = None  # end of the undercut window or of the demonstration
+    claimant: str | None = None  # Player A
+    claim: int | None = None
+    self_undercut: bool = False
+    demonstrator: str | None = None
+    demo_moves: int | None = None
+    passed: tuple[str, ...] = ()
+    halved: str | None = None  # whose answer time is halved this round
+    halve_next: str | None = None
+    scores: tuple[int, int] = (0, 0)
+    log: tuple[str, ...] = ()
+    last_at: datetime | None = None
+    winner: str | None = None
+
+
+@register
+class Gyulbot(Game):
+    name = "gyulbot"
+
+    def new_state(self, config: Config) -> State:
+        settings = _settings(config)
+        state = State(settings, started=_utc(config.options.get("start")))
+        return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
+
+    def check(self, state: State, action: Action) -> str | None:
+        return _step(state, action)[0]
+
+    def apply(self, state: State, action: Action) -> State:
+        reason, new = _step(state, action)
+        if reason is not None:
+            raise ValueError(reason)
+        return new
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def result(self, state: State) -> Result:
+        return Result(state.phase == "over", state.winner, scores=dict(zip(state.settings.players, state.scores)))
+
+    def render_data(self, state: State) -> dict[str, Any]:
+        puzzle = state.puzzle
+        return {
+            "rows": puzzle.rows,
+            "cols": puzzle.cols,
+            "walls": sorted([s.row, s.col, side.name] for s, side in puzzle.walls if puzzle.on_board(s)),
+            "robots": [{"colour": c, "squares": [[s.row, s.col] for s in squares]}
+                       for c, squares in zip(puzzle.colours, puzzle.start)],
+            "goal": {"at": [puzzle.goal.row, puzzle.goal.col], "colour": puzzle.goal_colour},
+            "round": state.round,
+            "rounds": state.settings.rounds,
+            "phase": state.phase,
+            "claimant": state.claimant,
+            "claim": state.claim,
+            "demonstrator": state.demonstrator,
+            "demo_moves": state.demo_moves,
+            "deadline": state.deadline.isoformat() if state.deadline else None,
+            "scores": dict(zip(state.settings.players, state.scores)),
+            "log": list(state.log),
+            "winner": state.winner,
+        }
+
+
+def _settings(config: Config) -> Settings:
+    options = dict(config.options or {})
+    problems = [Problem("options", None, str(k), f"unknown option (known: {', '.join(sorted(OPTIONS))})")
+                for k in sorted(set(options) - OPTIONS, key=str)]
+    if len(config.players) != 2 or config.players[0] == config.players[1]:
+        problems.append(Problem("players", None, "players", "Gyulbot needs two different players"))
+    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            problems.append(Problem("options", None, key, f"must be a whole number of at least 1, not {value!r}"))
+    tiebreak = options.get("tiebreak", "round" if values["rounds"] == 10 else "opponent")
+    if tiebreak not in ("round", "opponent"):
+        problems.append(Problem("options", None, "tiebreak", "must be 'round' or 'opponent'"))
+    opponent = options.get("opponent", config.players[-1] if config.players else None)
+    if opponent not in config.players:
+        problems.append(Problem("options", None, "opponent", f"{opponent!r} is not a player"))
+    if "start" in options and _utc(options["start"]) is None:
+        problems.append(Problem("options", None, "start", "must be a time stamp"))
+    puzzles = []
+    for i, raw in enumerate(config.puzzles):
+        try:
+            puzzles.append(parse_puzzle(raw, f"puzzles[{i}]"))
+        except FormatError as err:
+            problems.extend(err.problems)
+    if problems:
+        raise FormatError(problems)
+    return Settings(tuple(config.players), values["rounds"], tiebreak, opponent,
+                    timedelta(seconds=values["claim_seconds"]), timedelta(seconds=values["undercut_seconds"]),
+                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(puzzles))
+
+
+def _puzzle(settings: Settings, number: int) -> Puzzle:
+    """Round `number`'s puzzle: the transcript's, else one generated from the seed (B13)."""
+    if number <= len(settings.puzzles):
+        return settings.puzzles[number - 1]
+    from .generator import generate  # the solver is only needed when the transcript lacks puzzles
+
+    return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
+
+
+def _utc(value: Any) -> datetime | None:
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    if not isinstance(value, datetime):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+def _step(state: State, action: Action) -> tuple[str | None, State]:
+    """(why the action is illegal, None) or (None, the state after it)."""
+    players = state.settings.players
+    if action.player not in players:
+        return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
+    at = _utc(action.at)
+    if at and state.last_at and at < state.last_at:
+        return f"time stamp {at.isoformat()} is earlier than the previous action's", state
+    before = state
+    if at and state.started is None and state.phase == "claims":
+        state = dataclasses.replace(state, started=at)  # the first time stamp opens the round
+    state = _run_clock(state, at)
+    if at:
+        state = dataclasses.replace(state, last_at=at)
+    if state.phase == "over":
+        if before.phase != "over":
+            return None, state  # a deadline ended the match: this action records it
+        return "the match is over", before
+    kinds = [k for k in ("claim", "undercut", "solution", "skip") if k in action.payload]
+    if len(kinds) != 1 or len(action.payload) != 1:
+        return "an action is exactly one of claim, undercut, solution or skip", before
+    reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
+    if reason and (state.round, state.phase) != (before.round, before.phase):
+        reason = f"too late, a deadline passed ({(state.log or ('',))[-1] or state.phase}): {reason}"
+    return (reason, before) if reason else (None, new)
+
+
+def _other(state: State, player: str) -> str:
+    first, second = state.settings.players
+    return second if player == first else first
+
+
+def _window(state: State, player: str, full: timedelta) -> timedelta:
+    return full / 2 if state.halved == player else full
+
+
+def _claim_deadline(state: State, player: str) -> datetime | None:
+    return state.started + _window(state, player, state.settings.claim) if state.started else None
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
+
+
+def _claim(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
+    if state.phase != "claims":
+        return f"{state.claimant} already claimed {state.claim}; a lower count is an undercut", state
+    if player in state.passed:
+        return "you passed this round", state
+    count = _count(value)
+    if count is None:
+        return f"a claim is a number of moves (1 or more), not {value!r}", state
+    deadline = _claim_deadline(state, player)
+    if at and deadline and at > deadline:  # only a halved player can get here: the round is still open
+        return f"your answer time is halved this round (D1.4): claims closed for you at {deadline.isoformat()}", state
+    window_end = at + _window(state, _other(state, player), state.settings.undercut) if at else None
+    return None, dataclasses.replace(state, phase="undercut", claimant=player, claim=count, deadline=window_end)
+
+
+def _undercut(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
+    if state.phase == "claims":
+        return "nobody has claimed yet: make a claim", state
+    if state.phase == "demo":
+        return f"{state.demonstrator} is demonstrating {state.demo_moves}; undercutting is over", state
+    count = _count(value)
+    if count is None or count >= state.claim:
+        return f"an undercut must be fewer than {state.claim} moves, not {value!r}", state
+    if player == state.claimant:
+        if state.self_undercut:
+            return "you have already undercut yourself once this round (D1.4)", state
+        window_end = at + _window(state, _other(state, player), state.settings.undercut) if at else None
+        return None, dataclasses.replace(state, claim=count, self_undercut=True, deadline=window_end)
+    deadline = state.deadline + state.settings.demo if state.deadline else None
+    return None, dataclasses.replace(state, phase="demo", demonstrator=player, demo_moves=count, deadline=deadline)
+
+
+def _solution(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
+    if state.phase != "demo":
+        if state.phase == "undercut" and player == state.claimant:
+            return f"{_other(state, player)} may still undercut; demonstrate when the window closes", state
+        return "nobody has to demonstrate now", state
+    if player != state.demonstrator:
+        return f"{state.demonstrator} is demonstrating, not you", state
+    try:
+        moves = parse_solution(state.puzzle, str(value))
+    except ValueError as err:
+        return f"not a solution: {err}", state
+    success = len(moves) <= state.demo_moves and solved_after(state.puzzle, moves) is not None
+    how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
+    return None, _demonstrated(state, success, how, at)
+
+
+def _skip(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
+    if value is not True:
+        return "skip must be `skip: true`", state
+    if state.phase == "claims":
+        if player in state.passed:
+            return "you already passed this round", state
+        passed = tuple(p for p in state.settings.players if p in state.passed or p == player)
+        state = dataclasses.replace(state, passed=passed)
+        return None, (_end_round(state, None, "both passed; nobody scores", at) if len(passed) == 2 else state)
+    if state.phase == "undercut":
+        if player == state.claimant:
+            return f"waiting for {_other(state, player)} to undercut or pass", state
+        deadline = at + state.settings.demo if at else None
+        return None, dataclasses.replace(state, phase="demo", demonstrator=state.claimant,
+                                         demo_moves=state.claim, deadline=deadline)
+    if player != state.demonstrator:
+        return f"{state.demonstrator} is demonstrating, not you", state
+    return None, _demonstrated(state, False, "gave up", at)
+
+
+_ACTIONS = {"claim": _claim, "undercut": _undercut, "solution": _solution, "skip": _skip}
+
+
+def _demonstrated(state: State, success: bool, how: str, at: datetime | None) -> State:
+    """Score a demonstration (D1.4); a failed undercut by B halves B's time next round."""
+    demonstrator = state.demonstrator
+    scorer = demonstrator if success else _other(state, demonstrator)
+    state = dataclasses.replace(state, halve_next=None if success or demonstrator == state.claimant else demonstrator)
+    return _end_round(state, scorer, f"{demonstrator} demonstrated {state.demo_moves}: {how}", at)
+
+
+def _run_clock(state: State, now: datetime | None) -> State:
+    """Let every deadline before `now` pass, with the effect the rules give it."""
+    while now and state.phase != "over":
+        if state.phase == "claims":
+            limit = state.started + state.settings.claim if state.started else None
+            if limit is None or now <= limit:
+                return state
+            state = _end_round(state, None, "no claim in time; nobody scores", limit)
+        elif state.deadline is None or now <= state.deadline:
+            return state
+        elif state.phase == "undercut":
+            state = dataclasses.replace(state, phase="demo", demonstrator=state.claimant, demo_moves=state.claim,
+                                        deadline=state.deadline + state.settings.demo)
+        else:
+            state = _demonstrated(state, False, "no solution in time", state.deadline)
+    return state
+
+
+def _end_round(state: State, scorer: str | None, what: str, at: datetime | None) -> State:
+    settings = state.settings
+    scores = tuple(s + (p == scorer) for p, s in zip(settings.players, state.scores))
+    log = state.log + (f"round {state.round}: {what}; " + (f"{scorer} scores" if scorer else "no point"),)
+    fresh = dataclasses.replace(state, scores=scores, log=log, phase="claims", started=at, deadline=None,
+                                claimant=None, claim=None, self_undercut=False, demonstrator=None,
+                                demo_moves=None, passed=(), halved=state.halve_next, halve_next=None)
+    if state.round >= settings.rounds:
+        leader = _leader(settings.players, scores)
+        if leader or state.round > settings.rounds or settings.tiebreak == "opponent":
+            return dataclasses.replace(fresh, phase="over", winner=leader or settings.opponent)
+    return dataclasses.replace(fresh, round=state.round + 1, puzzle=_puzzle(settings, state.round + 1))
+
+
+def _leader(players: tuple[str, str], scores: tuple[int, int]) -> str | None:
+    if scores[0] == scores[1]:
+        return None
+    return players[0] if scores[0] > scores[1] else players[1]

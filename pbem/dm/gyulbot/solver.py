@@ -1,0 +1,315 @@
+"""The exact Gyulbot solver: IDA* in numba over packed integer positions.
+
+Why it is exact:
+- The bound is admissible. A robot's `reach` distance counts the moves it
+  needs to the goal if it could stop on ANY square along a slide (walls
+  only). Other robots can only shorten a slide, never lengthen it, and a
+  robot moving with its rigid body (D1.2) also stops somewhere along its
+  own slide (perhaps at once), so no real sequence is shorter. The bound is
+  the least reach of the robots allowed to finish.
+- Moving the same colour straight back is never needed: the body retraces
+  free squares to where it was and then slides on exactly as a direct move
+  would, so the result is the earlier position or one move from it.
+- The transposition table remembers, per position, the most moves left with
+  which it was searched in vain; a path to a minimal solution can never be
+  cut by it (a shorter detour would contradict the earlier bound failing).
+Robots of one colour are interchangeable and kept sorted; a rigid body moves
+by translation, which keeps them sorted, so packed positions are canonical.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ...engine.geometry import Dir, Square
+from .board import Puzzle
+
+UNREACHABLE = 1 << 20
+MAX_MOVES = 40
+_TT_START_LOG2 = 20
+_TT_MAX_LOG2 = 25  # 32 Mi entries, about 300 MB; beyond it entries are replaced
+_PROBES = 24
+_TT_MIN_LEFT = 2
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
+
+
+def cell_of(puzzle: Puzzle, square) -> int:
+    return (square.row - 1) * puzzle.cols + (square.col - 1)
+
+
+def runs(puzzle: Puzzle) -> np.ndarray:
+    """Free steps from each cell in each direction (N E S W), walls and edges only."""
+    table = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.int64)
+    for row in range(1, puzzle.rows + 1):
+        for col in range(1, puzzle.cols + 1):
+            square = Square(row, col)
+            for direction in Dir:
+                steps, here = 0, square
+                while not puzzle.blocked(here, direction):
+                    here, steps = here.step(direction), steps + 1
+                table[cell_of(puzzle, square) * 4 + direction] = steps
+    return table
+
+
+def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
+    """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
+    move in direction d, if it could stop on any square along a slide."""
+    cols, cells = puzzle.cols, puzzle.rows * puzzle.cols
+    deltas = (-cols, 1, cols, -1)
+    goal = cell_of(puzzle, puzzle.goal)
+    table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    for last in range(4):
+        distance = table[last]
+        behind = (last + 2) % 4  # the last move comes from behind the goal
+        frontier = [goal + deltas[behind] * k for k in range(1, run[goal * 4 + behind] + 1)]
+        distance[frontier] = 1
+        while frontier:
+            following = []
+            for cell in frontier:
+                # a robot that passes `cell` comes from behind it: walk away from it in each direction
+                for direction in range(4):
+                    here = cell
+                    for _ in range(run[cell * 4 + direction]):
+                        here += deltas[direction]
+                        if distance[here] == UNREACHABLE and here != goal:
+                            distance[here] = distance[cell] + 1
+                            following.append(here)
+            frontier = following
+    return table
+
+
+def beyond(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
+    """beyond[d]: the square past the goal in direction d, where a robot must stand to stop
+    a robot moving d on the goal; -1 where a wall or the edge stops it anyway."""
+    goal = cell_of(puzzle, puzzle.goal)
+    deltas = (-puzzle.cols, 1, puzzle.cols, -1)
+    return np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+
+
+def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] | None:
+    """A proven-minimal solution as (colour index, direction) moves, or None when
+    no solution of at most `max_moves` moves exists."""
+    cells = puzzle.rows * puzzle.cols
+    bits = max(1, (cells - 1).bit_length())
+    robots = sum(len(squares) for squares in puzzle.start)
+    if bits * robots > 62:
+        from .bfs import bfs_solve  # too many robots to pack into one integer: the slow way
+
+        return bfs_solve(puzzle, max_moves)
+    run = runs(puzzle)
+    rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
+    cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
+    positions = np.array([cell_of(puzzle, s) for squares in puzzle.start for s in squares], dtype=np.int64)
+    bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
+    finishers = set(puzzle.finishers())
+    finisher = np.array([i in finishers for i, sq in enumerate(puzzle.start) for _ in sq], dtype=np.bool_)
+    lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
+    pooled = lone & ~finisher
+    group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
+    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, group_of,
+                                             finisher, lone, pooled, reach(puzzle, run), cell_of(puzzle, puzzle.goal),
+                                             beyond(puzzle, run), bits, max_moves)
+    STATS["nodes"] = int(nodes)
+    if length < 0:
+        return None
+    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+
+
+@numba.njit(cache=True)
+def _bound(pos, group_of, finisher, lone, reach, goal, beyond):
+    """The least moves to finish: per finishing robot and last direction, its reach,
+    plus one for a lone robot when nothing stands past the goal to stop it there
+    yet (another colour must move in). A rigid body's robot may instead be
+    stopped by another robot of its body, so it gets no such extra move."""
+    best = UNREACHABLE
+    for i in range(pos.shape[0]):
+        if not finisher[i]:
+            continue
+        p = pos[i]
+        if p == goal:
+            return 0
+        for d in range(4):
+            moves = reach[d, p]
+            if moves >= best:
+                continue
+            if beyond[d] >= 0 and lone[i]:
+                stopper = False
+                for j in range(pos.shape[0]):
+                    if pos[j] == beyond[d] and group_of[j] != group_of[i]:
+                        stopper = True
+                if not stopper:
+                    moves += 1
+            if moves < best:
+                best = moves
+    return best
+
+
+@numba.njit(cache=True)
+def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
+    """How far the body pos[lo:hi] slides: the least free run of its robots,
+    each cut short by the nearest robot of another colour ahead of it."""
+    n = pos.shape[0]
+    dist = UNREACHABLE
+    for i in range(lo, hi):
+        p = pos[i]
+        steps = run[p * 4 + direction]
+        if steps == 0:
+            return 0
+        r = rows_of[p]
+        c = cols_of[p]
+        for j in range(n):
+            if lo <= j < hi:
+                continue
+            q = pos[j]
+            if direction == 0:
+                if cols_of[q] == c and rows_of[q] < r and r - rows_of[q] - 1 < steps:
+                    steps = r - rows_of[q] - 1
+            elif direction == 2:
+                if cols_of[q] == c and rows_of[q] > r and rows_of[q] - r - 1 < steps:
+                    steps = rows_of[q] - r - 1
+            elif direction == 1:
+                if rows_of[q] == r and cols_of[q] > c and cols_of[q] - c - 1 < steps:
+                    steps = cols_of[q] - c - 1
+            else:
+                if rows_of[q] == r and cols_of[q] < c and c - cols_of[q] - 1 < steps:
+                    steps = c - cols_of[q] - 1
+        if steps < dist:
+            dist = steps
+            if dist == 0:
+                return 0
+    return dist
+
+
+@numba.njit(cache=True)
+def _pack(pos, bits, pooled, scratch):
+    """The position's key: robots in order, except that the `pooled` ones (lone
+    robots that may not finish, interchangeable as mere blockers) come sorted."""
+    key = np.uint64(0)
+    k = 0
+    for i in range(pos.shape[0]):
+        if pooled[i]:
+            j = k
+            while j > 0 and scratch[j - 1] > pos[i]:
+                scratch[j] = scratch[j - 1]
+                j -= 1
+            scratch[j] = pos[i]
+            k += 1
+        else:
+            key = (key << np.uint64(bits)) | np.uint64(pos[i])
+    for j in range(k):
+        key = (key << np.uint64(bits)) | np.uint64(scratch[j])
+    return key + np.uint64(1)  # 0 marks an empty slot
+
+
+@numba.njit(cache=True)
+def _slot(key, log2):
+    return np.int64((key * _GOLDEN) >> np.uint64(64 - log2))
+
+
+@numba.njit(cache=True)
+def _visit(keys, lefts, log2, key, left):
+    """Record `key` searched with `left` moves; False when it already was with as many.
+    Returns (explore?, whether a new slot was used)."""
+    mask = (1 << log2) - 1
+    start = _slot(key, log2)
+    weakest = start
+    for probe in range(_PROBES):
+        s = (start + probe) & mask
+        if keys[s] == 0:
+            keys[s] = key
+            lefts[s] = left
+            return True, True
+        if keys[s] == key:
+            if lefts[s] >= left:
+                return False, False
+            lefts[s] = left
+            return True, False
+        if lefts[s] < lefts[weakest]:
+            weakest = s
+    keys[weakest] = key  # the window is full: forget the least useful entry
+    lefts[weakest] = left
+    return True, False
+
+
+@numba.njit(cache=True)
+def _grow(keys, lefts, log2):
+    new_keys = np.zeros(keys.shape[0] * 2, dtype=np.uint64)
+    new_lefts = np.zeros(keys.shape[0] * 2, dtype=np.int8)
+    for s in range(keys.shape[0]):
+        if keys[s] != 0:
+            _visit(new_keys, new_lefts, log2 + 1, keys[s], lefts[s])
+    return new_keys, new_lefts
+
+
+@numba.njit(cache=True)
+def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, pooled, reach, goal, beyond, bits, max_moves):
+    n = start.shape[0]
+    groups = bounds.shape[0] - 1
+    scratch = np.zeros(n, dtype=np.int64)
+    nodes = 0
+    deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
+    path_group = np.zeros(max_moves + 1, dtype=np.int64)
+    path_dir = np.zeros(max_moves + 1, dtype=np.int64)
+    h0 = _bound(start, group_of, finisher, lone, reach, goal, beyond)
+    if h0 == 0:
+        return 0, path_group, path_dir, nodes
+    if h0 > max_moves:
+        return -1, path_group, path_dir, nodes
+    pos = np.zeros((max_moves + 1, n), dtype=np.int64)
+    heur = np.zeros(max_moves + 1, dtype=np.int64)
+    next_move = np.zeros(max_moves + 1, dtype=np.int64)
+    pos[0, :] = start
+    heur[0] = h0
+    log2 = _TT_START_LOG2
+    keys = np.zeros(1 << log2, dtype=np.uint64)
+    lefts = np.zeros(1 << log2, dtype=np.int8)
+    used = 0
+    for limit in range(h0, max_moves + 1):
+        _visit(keys, lefts, log2, _pack(start, bits, pooled, scratch), limit)
+        depth = 0
+        next_move[0] = 0
+        while depth >= 0:
+            m = next_move[depth]
+            if m >= groups * 4:
+                depth -= 1
+                continue
+            next_move[depth] = m + 1
+            g = m >> 2
+            d = m & 3
+            left = limit - depth - 1
+            if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
+                continue  # straight back: never needed
+            lo = bounds[g]
+            hi = bounds[g + 1]
+            if not finisher[lo] and heur[depth] > left + 1:
+                continue  # another colour lowers the bound by one at most (as a stopper)
+            dist = _slide(pos[depth], lo, hi, d, run, rows_of, cols_of)
+            if dist == 0:
+                continue
+            child = pos[depth + 1]
+            child[:] = pos[depth]
+            for i in range(lo, hi):
+                child[i] += dist * deltas[d]
+            h = _bound(child, group_of, finisher, lone, reach, goal, beyond)
+            path_group[depth] = g
+            path_dir[depth] = d
+            if h == 0:
+                return depth + 1, path_group, path_dir, nodes
+            if h > left:
+                continue
+            fresh = False
+            if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
+                explore, fresh = _visit(keys, lefts, log2, _pack(child, bits, pooled, scratch), left)
+                if not explore:
+                    continue
+            if fresh:
+                used += 1
+                if used * 2 > keys.shape[0] and log2 < _TT_MAX_LOG2:
+                    keys, lefts = _grow(keys, lefts, log2)
+                    log2 += 1
+            heur[depth + 1] = h
+            nodes += 1
+            depth += 1
+            next_move[depth] = 0
+    return -1, path_group, path_dir, nodes
