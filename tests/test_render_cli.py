@@ -68,7 +68,7 @@ def _run(*args: str):
 def test_render_cli_report_writes_pages_pictures_and_emails(demo_db, tmp_path):
     result = _run("--db", demo_db, "report", "geeko-demo", "--turn", "2", "--out", str(tmp_path), "--json")
     assert result.exit_code == 0, result.output
-    folder = tmp_path / "geeko-demo" / "turn-2"
+    folder = tmp_path / "geeko-demo" / "turn-002"
     assert json.loads(result.output)["folder"] == str(folder)
     assert (folder / "index.html").exists() and (folder / "board1-stage1.png").exists()
     mails = sorted(p.name for p in (folder / "mail").glob("*.eml"))
@@ -82,7 +82,7 @@ def test_render_cli_report_writes_pages_pictures_and_emails(demo_db, tmp_path):
 def test_render_cli_report_defaults_to_the_last_turn_and_refuses_others(demo_db, tmp_path):
     result = _run("--db", demo_db, "report", "geeko-demo", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "geeko-demo" / "turn-6" / "index.html").exists()
+    assert (tmp_path / "geeko-demo" / "turn-006" / "index.html").exists()
     refused = _run("--db", demo_db, "report", "geeko-demo", "--turn", "99", "--out", str(tmp_path))
     assert refused.exit_code == 1 and "turn 99 has not been processed" in refused.output
 
@@ -91,6 +91,6 @@ def test_render_cli_site_indexes_every_turn(demo_db, tmp_path):
     result = _run("--db", demo_db, "site", "geeko-demo", "--out", str(tmp_path))
     assert result.exit_code == 0, result.output
     index = (tmp_path / "geeko-demo" / "index.html").read_text()
-    assert all(f'href="turn-{n}/index.html"' in index for n in range(1, 7))
+    assert all(f'href="turn-{n:03d}/index.html"' in index for n in range(1, 7))
     assert "Geek-o standings" in index
     assert 'href="geeko-demo/index.html"' in (tmp_path / "index.html").read_text()

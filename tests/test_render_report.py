@@ -9,7 +9,6 @@ from __future__ import annotations
 import email
 import re
 from email import policy
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from pbem.render.message import message_bytes
 from pbem.render.site import GameHistory, Standing, write_site
-from tests.render_support import SCRIPT, sample_board_turn
+from tests.render_support import SCRIPT, link_targets, sample_board_turn
 
 
 @pytest.fixture(scope="module")
@@ -130,23 +129,6 @@ def test_render_report_email_only_for_the_players_boards(board_turn):
     assert "Zapper" not in bob.get_body(("plain",)).get_content()
 
 
-class _Links(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.targets: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        for name, value in attrs:
-            if name in ("href", "src") and value and not value.startswith(("data:", "#")):
-                self.targets.append(value)
-
-
-def _targets(page: Path) -> list[str]:
-    parser = _Links()
-    parser.feed(page.read_text())
-    return parser.targets
-
-
 def test_render_report_turn_folder(turn_report, tmp_path):
     files = write_turn_report(tmp_path, turn_report, [Recipient(SCRIPT, "x@example.org")])
     names = {p.relative_to(tmp_path).as_posix() for p in files}
@@ -154,7 +136,7 @@ def test_render_report_turn_folder(turn_report, tmp_path):
             "board1-stage1.png", "board1-final.png"} <= names
     assert "mail/script-alert-1-script.eml" in names  # typed names never become paths as they are
     for page in tmp_path.glob("*.html"):
-        for target in _targets(page):
+        for target in link_targets(page):
             assert (tmp_path / target).exists(), f"{page.name} links to missing {target}"
 
 
@@ -164,12 +146,12 @@ def test_render_report_site_navigation(board_turn, tmp_path):
     pages = sorted(tmp_path.rglob("*.html"))
     assert len(pages) == 1 + 1 + 2 * 5
     for page in pages:
-        for target in _targets(page):
+        for target in link_targets(page):
             assert (page.parent / target).resolve().exists(), f"{page} links to missing {target}"
     game = tmp_path / "Geek-o-2026"
-    last_of_first = _targets(game / "turn-1" / "final.html")
-    assert "../turn-2/stage-1.html" in last_of_first  # "next" runs on into the next turn
-    assert "../turn-1/final.html" in _targets(game / "turn-2" / "stage-1.html")
+    last_of_first = link_targets(game / "turn-001" / "final.html")
+    assert "../turn-002/stage-1.html" in last_of_first  # "next" runs on into the next turn
+    assert "../turn-001/final.html" in link_targets(game / "turn-002" / "stage-1.html")
     index = (game / "index.html").read_text()
     assert "Geek-o standings" in index and "<td>alice</td>" in index
 

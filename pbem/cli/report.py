@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..engine.elements import new_board
+from ..formats.game import turn_folder_name
 from ..formats.rooms import read_room
 from ..formats.yamlfile import FormatError
 from ..render.board import position_png
@@ -45,7 +46,7 @@ def render_room(
 
 def _turn_folder(out: Path, game: str, turn: int) -> Path:
     """Where a turn's report goes: the site's layout, so `pbem report` and `pbem site` agree."""
-    return out / slug(game) / f"turn-{turn}"
+    return out / slug(game) / turn_folder_name(turn)
 
 
 @app.command("report")

@@ -75,9 +75,11 @@ def standings(state) -> list[Standing]:
     return result
 
 
-def game_history(session: Session, name: str) -> GameHistory:
+def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:
+    """Every processed turn of the game; `with_mail` adds the players, so each turn gets their emails."""
     game = get_game(session, name)
-    turns = [stored_turn_report(session, game, t.number) for t in processed_turns(session, game)]
-    last = processed_turns(session, game)
-    state = read_state(game, snapshot(session, game, last[-1].number, "after").state) if last else None
-    return GameHistory(game.name, turns, standings(state) if state else [])
+    done = processed_turns(session, game)
+    turns = [stored_turn_report(session, game, t.number) for t in done]
+    state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
+    return GameHistory(game.name, turns, standings(state) if state else [],
+                       recipients(session, game) if with_mail else [])
