@@ -187,3 +187,16 @@ def test_render_report_turn_sheet_page_text_and_email():
     message = _parse(message_bytes(turn_sheet_message(sheet, "gm@x.org")))
     assert message["To"] == "alice@example.org" and "turn 2" in message["Subject"]
     assert message.get_body(("plain",)).get_content().replace("\r\n", "\n").rstrip("\n") == text.rstrip("\n")
+
+
+def test_render_report_next_flag_row_on_boards_with_flags(board_turn):
+    """B5.9 botwars: flags are touched in order; the end-of-turn table says which one is next."""
+    from dataclasses import replace
+
+    from tests.render_support import element
+
+    room = replace(board_turn.room, elements=board_turn.room.elements + (element("flag", "r1c1", number=1),))
+    final = replace(board_turn.final.copy(), room=room)  # a copy: the fixture is shared
+    final.robots["Zapper"].next_flag = 2
+    report = board_report("t", room, board_turn.snapshots, board_turn.events, final)
+    assert rows(report.end_of_turn)["NEXT FLAG"] == [["all touched"], ["1"]]

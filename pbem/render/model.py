@@ -9,7 +9,8 @@ snapshots the engine took at the start of each stage plus the final one, and
 the turn's events (RULES B5 order). Stage tables follow seed 003: NAME, MODE,
 CARDS, MOVE (outcome of the card and pushes), MECHANISMS, DAMAGE ("-1 HP"),
 HP; the end-of-turn table NAME, MODE, REINSTATE, UPGRADES, OPTIONS (these two
-only when some robot has any), REBOOT/HP; then the fused registers.
+only when some robot has any), NEXT FLAG (boards with flags), REBOOT/HP; then the
+fused registers.
 """
 from __future__ import annotations
 
@@ -241,6 +242,10 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
         rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
     if any(r.options for r in robots):
         rows.append(_robot_row("OPTIONS", robots, lambda r: ", ".join(r.options) or NONE))
+    flags = len(final.room.of_type("flag"))
+    if flags:  # botwars: the flag each robot must touch next (B5.9)
+        rows.append(_robot_row("NEXT FLAG", robots,
+                               lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
     extra = _cells(names, events, {"Repaired", "RebootStarted", "RebootEnded"})
     rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
                                   for r, more in zip(robots, extra)]))
