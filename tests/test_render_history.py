@@ -54,3 +54,23 @@ def test_render_history_standings_fewest_turns_first_ties_share():
 
 def test_render_history_no_standings_for_botwars():
     assert standings(SimpleNamespace(geeko=False)) == []
+
+
+def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
+    """`turn process --preview` can show the report before anything is stored: the same tables and
+    the same pictures as the report rebuilt from the store afterwards."""
+    from pbem.engine.campaign import play_turn
+    from pbem.render.history import outcome_report
+    from pbem.store import cycle
+    from pbem.store.games import players_of, read_state, snapshot
+
+    with store.session() as session:
+        game = get_game(session, "geeko-demo")
+        before = read_state(game, snapshot(session, game, 3, "before").state)
+        orders, _, _ = cycle.turn_orders(session, game, before)
+        fresh = outcome_report(game.name, before, play_turn(before, orders, game.seed),
+                               [p.name for p in players_of(session, game)])
+        stored = stored_turn_report(session, game, 3)
+    assert fresh.images == stored.images
+    assert [r.stages[0].table for r in fresh.reports] == [r.stages[0].table for r in stored.reports]
+    assert [r.end_of_turn for r in fresh.reports] == [r.end_of_turn for r in stored.reports]

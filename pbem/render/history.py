@@ -40,19 +40,33 @@ def _events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
     return events
 
 
-def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
-    before = read_state(game, snapshot(session, game, turn, "before").state)
-    after = read_state(game, snapshot(session, game, turn, "after").state)
-    stages, events = _stage_snapshots(session, game, turn), _events(session, game, turn)
-    everyone = tuple(p.name for p in players_of(session, game))
+def turn_report(game: str, turn: int, before, after, stages: dict[str, list[Snapshot]],
+                events: dict[str, list[Event]], players: list[str]) -> TurnReport:
+    """A turn's report from the states before and after it, and per board its snapshots and events."""
     boards = []
     for key, board in before.boards.items():
         if key not in stages:
             continue  # nothing was played on it (a Geek-o player who has finished)
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
         boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), after.boards[key],
-                                (key,) if before.geeko else everyone))
-    return build_turn_report(game.name, turn, boards)
+                                (key,) if before.geeko else tuple(players)))
+    return build_turn_report(game, turn, boards)
+
+
+def outcome_report(game: str, before, outcome, players: list[str]) -> TurnReport:
+    """The report of a turn just played (`pbem.engine.campaign.play_turn`'s outcome), stored or not
+    (`turn process --preview`)."""
+    events: dict[str, list[Event]] = {}
+    for board, event in outcome.events:
+        events.setdefault(board, []).append(event)
+    return turn_report(game, before.turn, before, outcome.state, outcome.stages, events, players)
+
+
+def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
+    before = read_state(game, snapshot(session, game, turn, "before").state)
+    after = read_state(game, snapshot(session, game, turn, "after").state)
+    return turn_report(game.name, turn, before, after, _stage_snapshots(session, game, turn),
+                       _events(session, game, turn), [p.name for p in players_of(session, game)])
 
 
 def recipients(session: Session, game: Game) -> list[Recipient]:
