@@ -124,9 +124,12 @@ def test_render_report_email_is_deterministic(board_turn):
 
 
 def test_render_report_email_only_for_the_players_boards(board_turn):
+    """G2: a Geek-o player sees their own room only; a player with no board this turn gets no email."""
     report = build_turn_report("g", 1, [board_turn])
     bob = _parse(message_bytes(player_message(report, Recipient("bob", "b@x.org"))))
     assert "Zapper" not in bob.get_body(("plain",)).get_content()
+    files = eml_files(report, [Recipient("alice", "a@x.org"), Recipient("bob", "b@x.org")])
+    assert list(files) == ["alice"]
 
 
 def test_render_report_turn_folder(turn_report, tmp_path):
