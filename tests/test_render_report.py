@@ -132,7 +132,8 @@ def test_render_report_email_only_for_the_players_boards(board_turn):
     assert list(files) == ["alice"]
 
 
-def test_render_report_turn_folder(turn_report, tmp_path):
+def test_render_report_turn_folder(tmp_path):
+    turn_report = build_turn_report("g", 1, [sample_board_turn((SCRIPT,))])
     files = write_turn_report(tmp_path, turn_report, [Recipient(SCRIPT, "x@example.org")])
     names = {p.relative_to(tmp_path).as_posix() for p in files}
     assert {"index.html", "stage-1.html", "stage-2.html", "stage-3.html", "final.html", "legend.png",
