@@ -9,7 +9,6 @@ from __future__ import annotations
 import email
 import re
 from email import policy
-from pathlib import Path
 
 import pytest
 
