@@ -203,3 +203,11 @@ def test_render_report_next_flag_row_on_boards_with_flags(board_turn):
     final.robots["Zapper"].next_flag = 2
     report = board_report("t", room, board_turn.snapshots, board_turn.events, final)
     assert rows(report.end_of_turn)["NEXT FLAG"] == [["all touched"], ["1"]]
+
+
+def test_render_report_destroyed_robot_left_as_a_wreck_where_it_fell(report):
+    """B8.1: a destroyed robot is removed from the board; the later pictures of the turn show a wreck
+    on the square where it fell, so players see what happened."""
+    zapper = report.final.robot("Zapper")
+    assert zapper.mode == "destroyed" and str(zapper.at) == "r2c3"  # the open trap door, stage 3
+    assert all(str(s.position.robot("Zapper").at) != "r2c3" for s in report.stages)

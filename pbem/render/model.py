@@ -14,12 +14,13 @@ fused registers.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.events import Event
-from ..engine.geometry import Dir
+from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
 
@@ -51,6 +52,12 @@ class Position:
         """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
         robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
         return cls(room, tuple(robots), MappingProxyType(dict(board.elements)))
+
+    def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
+        """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
+        robots = tuple(dataclasses.replace(r, at=wrecks[r.name])
+                       if r.name in wrecks and r.at is None and r.mode == "destroyed" else r for r in self.robots)
+        return Position(self.room, robots, self.elements)
 
     def robot(self, name: str) -> Any:
         return next((r for r in self.robots if r.name == name), None)
@@ -270,10 +277,14 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     `Snapshot`s or `Board`s); `final`: the board after the turn (robots with registers, upgrades …)."""
     if not snapshots:
         raise ValueError("a board report needs at least the end-of-turn snapshot")
-    positions = [Position.of(room, snap) for snap in snapshots]
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
+    positions, wrecks = [], {}
+    for number, snap in enumerate(snapshots, start=1):
+        positions.append(Position.of(room, snap).with_wrecks(wrecks))
+        wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
+                       if type(e).__name__ == "Destroyed" and e.at is not None})
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
               for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
     end = by_stage.get(0, [])
