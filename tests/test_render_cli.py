@@ -94,3 +94,15 @@ def test_render_cli_site_indexes_every_turn(demo_db, tmp_path):
     assert all(f'href="turn-{n:03d}/index.html"' in index for n in range(1, 7))
     assert "Geek-o standings" in index
     assert 'href="geeko-demo/index.html"' in (tmp_path / "index.html").read_text()
+
+
+def test_render_cli_report_uses_a_campaigns_own_templates(demo_db, tmp_path):
+    """A GM's templates/ folder comes first; the bundled templates fill in the rest."""
+    mine = tmp_path / "templates"
+    mine.mkdir()
+    (mine / "style.css").write_text("body { background: #102030; }\n")
+    result = _run("--db", demo_db, "report", "geeko-demo", "--turn", "1", "--out", str(tmp_path / "out"),
+                  "--templates", str(mine))
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "out" / "geeko-demo" / "turn-001" / "index.html").read_text()
+    assert "background: #102030" in page and "<h1>geeko-demo — turn 1</h1>" in page

@@ -44,6 +44,14 @@ def render_room(
         typer.echo(str(out))
 
 
+TEMPLATES = typer.Option(None, "--templates", help="A folder of templates (e.g. a campaign's templates/) "
+                         "used before the bundled ones: a GM can restyle the reports.")
+
+
+def _dirs(templates: Optional[Path]) -> tuple[str, ...]:
+    return (str(templates),) if templates else ()
+
+
 def _turn_folder(out: Path, game: str, turn: int) -> Path:
     """Where a turn's report goes: the site's layout, so `pbem report` and `pbem site` agree."""
     return out / slug(game) / turn_folder_name(turn)
@@ -56,6 +64,7 @@ def report(
     turn: Optional[int] = typer.Option(None, "--turn", help="A processed turn (default: the last one)."),
     out: Path = typer.Option(..., "--out", help="Folder to write into (OUT/GAME/turn-N/)."),
     sender: str = typer.Option(DEFAULT_SENDER, "--from", help="The From: of the emails."),
+    templates: Optional[Path] = TEMPLATES,
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a processed turn's report: its pages and pictures, and each player's email as an .eml file."""
@@ -67,7 +76,7 @@ def report(
             refuse([f"{game}: turn {number} has not been processed" if number else f"{game}: no turn processed yet"])
         folder = _turn_folder(out, record.name, number)
         files = write_turn_report(folder, stored_turn_report(session, record, number), recipients(session, record),
-                                  sender)
+                                  sender, templates=_dirs(templates))
     if as_json:
         print_json({"game": game, "turn": number, "folder": str(folder), "files": [str(f) for f in files]})
     else:
@@ -79,12 +88,13 @@ def site(
     ctx: typer.Context,
     games: List[str] = typer.Argument(..., help="The games to put on the site."),
     out: Path = typer.Option(..., "--out", help="Folder to write the site into."),
+    templates: Optional[Path] = TEMPLATES,
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write the static campaign site: an index of the games, their turns, stages and standings."""
     with open_store(ctx) as store, store.session() as session:
         histories = [game_history(session, name) for name in games]
-    files = write_site(out, histories)
+    files = write_site(out, histories, _dirs(templates))
     if as_json:
         print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
     else:
