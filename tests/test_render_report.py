@@ -58,7 +58,7 @@ def test_render_report_stage_rows_follow_seed_003(report):
     three = rows(report.stages[2].table)
     assert three["MODE"] == [["destroyed"], ["real"]]  # B6.5: the open trap door
     assert three["MOVE"][0] == ["r3c3 → r2c3", "falls into the trapdoor at r2c3", "DESTROYED (trapdoor)"]
-    assert three["DAMAGE"][1] == ["-1 HP (laser)", "register 9 fuses (empty)"]  # B6b.5, B7.1 geeko
+    assert three["DAMAGE"][1] == ["-1 HP (laser r1c6)", "register 9 fuses (empty)"]  # B6b.5, B7.1 geeko
     assert three["HP"][1] == ["9"]
 
 
@@ -76,7 +76,7 @@ def test_render_report_text_table_lines_up(report):
     lines = text.splitlines()
     assert lines[0] == "Stage 3"
     assert len({len(line) for line in lines[1:]}) == 1  # every row as wide as the frame
-    assert "| DAMAGE     | —" in text and "-1 HP (laser)" in text
+    assert "| DAMAGE     | —" in text and "-1 HP (laser r1c6)" in text
 
 
 def test_render_report_escapes_typed_names(turn_report, tmp_path):
@@ -211,3 +211,18 @@ def test_render_report_destroyed_robot_left_as_a_wreck_where_it_fell(report):
     zapper = report.final.robot("Zapper")
     assert zapper.mode == "destroyed" and str(zapper.at) == "r2c3"  # the open trap door, stage 3
     assert all(str(s.position.robot("Zapper").at) != "r2c3" for s in report.stages)
+
+
+def test_render_report_text_table_of_many_robots_comes_in_blocks():
+    """Eight BotWars robots do not make a 300-column line: the table is cut into blocks of robots."""
+    from pbem.render.model import Row, Table
+    from pbem.render.text import MAX_WIDTH
+
+    names = [f"Robot number {i}" for i in range(1, 9)]
+    table = Table("Stage 1", names, [Row("CARDS", [[f"FWD1#{490 + 10 * i}"] for i in range(8)]),
+                                     Row("MOVE", [["r12c2 → r11c2", "pushed by Robot number 3 r11c2 → r10c2"]] * 8)])
+    lines = table_text(table).splitlines()
+    assert max(len(line) for line in lines) <= MAX_WIDTH
+    assert sum(line.startswith("| NAME ") for line in lines) > 1  # several blocks, each labelled
+    text = "\n".join(lines)
+    assert all(name in text for name in names) and text.count("FWD1#") == 8

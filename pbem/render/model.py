@@ -99,6 +99,15 @@ def _text(value: Any) -> str:
     return value.name if isinstance(value, Dir) else str(value)
 
 
+def _damage_source(cause: str, source: str | None) -> str:
+    """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
+    if cause == "robot-laser" and source:
+        return f"{source}'s laser"
+    if source and "@" in source:
+        return f"{cause} {source.split('@')[1].split('/')[0]}"
+    return cause
+
+
 def describe(event: Event) -> str:
     """One line of report text for an event (without the robot's name: it heads the column)."""
     k, e = type(event).__name__, event
@@ -115,7 +124,7 @@ def describe(event: Event) -> str:
         what = e.cause + (f" {e.source}" if e.cause == "robot" and g("source") else "")
         return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
     if k == "Damaged":
-        return f"-{e.amount} HP ({e.cause})"
+        return f"-{e.amount} HP ({_damage_source(e.cause, g('source'))})"
     if k == "DamageAbsorbed":
         return f"{e.option} absorbs {e.amount} ({e.left} left)"
     if k == "OptionSacrificed":
