@@ -50,14 +50,14 @@ def test_render_report_stage_rows_follow_seed_003(report):
     assert one["CARDS"] == [["FWD2#700"], ["FWD1#490"]]
     assert one["MOVE"] == [["r6c1 → r4c1"], ["r6c5 → r5c5", "presses s1: on"]]  # B6.7: moving onto it
     assert one["MECHANISMS"] == [["conveyor r4c1 → r4c2"], [NONE]]  # B6b.1, phase 3
-    assert first.notes == ["trapdoor r2c3 now open (s1)"]
+    assert first.notes == ["trap door r2c3 now open (s1)"]
     two = rows(report.stages[1].table)
     # B6b.1: the express belt moves first, then the turning belt both rotates and moves it.
     assert two["MECHANISMS"][0] == ["express conveyor r4c2 → r4c3", "turned E → N by the conveyor",
                                     "conveyor r4c3 → r3c3"]
     three = rows(report.stages[2].table)
     assert three["MODE"] == [["destroyed"], ["real"]]  # B6.5: the open trap door
-    assert three["MOVE"][0] == ["r3c3 → r2c3", "falls into the trapdoor at r2c3", "DESTROYED (trapdoor)"]
+    assert three["MOVE"][0] == ["r3c3 → r2c3", "falls into the trap door at r2c3", "DESTROYED (trap door)"]
     assert three["DAMAGE"][1] == ["-1 HP (laser r1c6)", "register 9 fuses (empty)"]  # B6b.5, B7.1 geeko
     assert three["HP"][1] == ["9"]
 

@@ -99,6 +99,11 @@ def _text(value: Any) -> str:
     return value.name if isinstance(value, Dir) else str(value)
 
 
+def _word(element_type: str) -> str:
+    """An element type as report text."""
+    return {"trapdoor": "trap door"}.get(element_type, element_type)
+
+
 def _damage_source(cause: str, source: str | None) -> str:
     """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
     if cause == "robot-laser" and source:
@@ -130,7 +135,7 @@ def describe(event: Event) -> str:
     if k == "OptionSacrificed":
         return f"gives up {e.option}"
     if k == "Fell":
-        return f"falls into the {e.cause} at {e.at}"
+        return f"falls into the {_word(e.cause)} at {e.at}"
     if k == "Teleported":
         return f"teleports {e.source} {e.from_sq} → {e.target} {e.to_sq}"
     if k == "Conveyed":
@@ -148,7 +153,7 @@ def describe(event: Event) -> str:
             return f"presses {e.source}: {e.state}"
         return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
     if k == "ElementChanged":
-        return f"{e.element_type} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
+        return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
     if k == "FlagTouched":
         return f"touches flag {e.number}"
     if k == "OptionGained":
@@ -168,7 +173,7 @@ def describe(event: Event) -> str:
     if k == "RegisterFilled":
         return f"register {e.register} filled with {e.card}"
     if k == "Destroyed":
-        return "DESTROYED" + (f" ({e.cause})" if g("cause") else "")
+        return "DESTROYED" + (f" ({_word(e.cause)})" if g("cause") else "")
     if k == "Repaired":
         return f"+{e.amount} HP (wrench)"
     if k == "Reinstated":
