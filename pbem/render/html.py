@@ -12,7 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 
 from ..resources import resource_dir
 
-TEMPLATE_DIR = resource_dir("templates")  # the checkout's, or the installed wheel's copy
+TEMPLATE_DIR = resource_dir("templates")  # the bundled templates (a checkout's or an installed copy)
 
 
 @lru_cache(maxsize=8)
