@@ -102,3 +102,11 @@ def test_init_makes_a_campaign_folder_with_the_bundled_data(gm, tmp_path):
     code, out, _ = gm("init", "camp")
     assert code == 0 and (tmp_path / "camp" / "decks" / "geeko.yaml").exists()
     assert gm("init", "camp")[0] == 1  # not empty any more
+
+
+def test_game_new_refuses_bad_names_and_rosters_with_every_reason(gm):
+    code, _, err = gm("game", "new", "my game", "--ruleset", "geeko", "--rooms", "halls", "--player", "a b:x@y:Zap")
+    assert code == 1
+    assert err.splitlines() == ["game name 'my game': use letters, digits, '-', '_' or '.'",
+                                "player name 'a b': use letters, digits, '-', '_' or '.'",
+                                "player a b has 1 robots; geeko gives each player 2"]
