@@ -45,8 +45,8 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
             pass
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
-            process.wait()
-            assert process.returncode == -signal.SIGKILL
+        process.wait()
+        if process.returncode == -signal.SIGKILL:
             assert turns_done(database) == 1  # turn 2 is still unprocessed, the file is consistent
             break
         assert process.returncode == 0  # finished before the kill: undo it and try again
