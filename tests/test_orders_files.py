@@ -72,7 +72,7 @@ def test_an_alias_bomb_is_refused_before_it_is_expanded():
     assert "anchors and aliases" in problems(bomb)[0]
 
 
-def test_the_template_is_a_valid_order_file_with_empty_programs():
-    order = parse_orders(order_template("g 1", 2, "bob", ["B-1", "B-2"]), "t.yaml")
-    assert (order.game, order.turn, order.player) == ("g 1", 2, "bob")
-    assert order.submission.programs == {"B-1": [], "B-2": []}
+def test_the_template_is_a_valid_order_file_with_empty_programs_even_for_names_yaml_would_misread():
+    order = parse_orders(order_template("yes", 2, "on", ["123", "B-2"]), "t.yaml")
+    assert (order.game, order.turn, order.player) == ("yes", 2, "on")
+    assert order.submission.programs == {"123": [], "B-2": []}

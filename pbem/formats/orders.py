@@ -180,4 +180,5 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list], reb
 
 
 def _scalar(value: str) -> str:
-    return yaml.safe_dump(value, default_style=None).splitlines()[0] if not re.fullmatch(r"[\w.-]+", value) else value
+    """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
+    return yaml.safe_dump(value, width=1000).split("\n")[0]
