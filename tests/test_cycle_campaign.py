@@ -135,3 +135,18 @@ def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
     assert standings(state) == [{"player": "alice", "turns": 5, "rooms_done": 5, "place": 1},
                                 {"player": "bob", "turns": None, "rooms_done": 0, "place": 2}]
     assert state.receiving("alice") == [] and "alice" not in state.hands
+
+
+def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is_held():
+    twin = load_room({"name": "Twin", "size": "3x3", "starts": ["r3c1", "r3c3"],
+                      "elements": [{"type": "gate", "at": "r1c1", "open": True},
+                                   {"type": "gate", "at": "r1c3", "open": True}]}, "twin")
+    state = geeko_game((twin,) + tuple(hall(f"Hall {n}") for n in range(2, 6)))
+    state = play_turn(state, orders(Zapper=["FWD2#700", "UTRN#10"], Spanner=["LF90#70", "RT90#80"]), "5").state
+    zapper = state.boards["alice"].robots["Zapper"]
+    assert (str(zapper.at), zapper.left_room, state.completions) == ("r1c1", False, [])
+    assert state.receiving("alice") == ["Spanner"]  # a waiting robot gets no cards; the other any length
+    outcome = play_turn(state, orders(Spanner=["FWD2#710"]), "5")
+    state = outcome.state
+    assert [(c.robot, c.room, c.turn) for c in state.completions] == [("Zapper", 1, 2), ("Spanner", 1, 2)]
+    assert state.players["alice"].room == 2 and state.boards["alice"].room.name == "Hall 2"
