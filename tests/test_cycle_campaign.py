@@ -150,3 +150,17 @@ def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is
     state = outcome.state
     assert [(c.robot, c.room, c.turn) for c in state.completions] == [("Zapper", 1, 2), ("Spanner", 1, 2)]
     assert state.players["alice"].room == 2 and state.boards["alice"].room.name == "Hall 2"
+
+
+def test_b10_a_declared_reboot_takes_the_next_turn_restores_hp_and_deals_no_cards_meanwhile():
+    state = geeko_game()
+    state.boards["alice"].robots["Spanner"].hp = 7
+    declared = {"alice": Checked(programs={"Zapper": cards("LF90#70"), "Spanner": cards("RT90#80")},
+                                 reboot=["Spanner"])}
+    state = play_turn(state, declared, "5").state
+    spanner = state.boards["alice"].robots["Spanner"]
+    assert (spanner.mode, spanner.hp) == ("rebooting", 10)
+    assert state.receiving("alice") == ["Zapper"] and len(state.hands["alice"]) == 9
+    state = play_turn(state, orders(Zapper=["RT90#100", "LF90#90", "UTRN#10"]), "5").state
+    assert state.boards["alice"].robots["Spanner"].mode == "real"
+    assert state.receiving("alice") == ["Zapper", "Spanner"] and len(state.hands["alice"]) == 18
