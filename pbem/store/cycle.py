@@ -301,6 +301,8 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
     for board, snapshots in outcome.stages.items():
         for stage_snapshot in snapshots:  # stages 1…n, then 0: the board at the end of the turn
             save_snapshot(session, game, number, "stage", stage_snapshot, board=board, stage=stage_snapshot.stage)
+    for board, final in outcome.finals.items():  # each board as the turn left it, before any room change
+        save_snapshot(session, game, number, "final", final, board=board)
     for seq, (board, event) in enumerate(outcome.events):
         session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))

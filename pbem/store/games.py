@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
+from ..engine.state import Board
 from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
@@ -164,12 +165,19 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, 
     return digest
 
 
-def read_state(game: Game, text: str) -> GameState:
-    """A stored state back as a GameState (rooms come from the game's setup)."""
+def read_state(game: Game, text: str, kind: type = GameState):
+    """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
     setup = load_setup(game.setup)
     rooms = {dumps(to_data(room)): room for room in setup.rooms}
-    return from_data(GameState, json.loads(text), {Room: lambda data: rooms[dumps(data)],
-                                                   GameSetup: lambda data: setup})
+    return from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
+                                              GameSetup: lambda data: setup})
+
+
+def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
+    """Each board of a processed turn as the turn left it (a Geek-o room before the next one opens)."""
+    rows = session.exec(select(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn == turn,
+                                                    StateSnapshot.kind == "final")).all()
+    return {row.board: read_state(game, row.state, Board) for row in sorted(rows, key=lambda r: r.board)}
 
 
 def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
