@@ -21,12 +21,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ...engine.geometry import Dir, Square
+from ...engine.geometry import Dir
 from .board import Puzzle
 
 UNREACHABLE = 1 << 20
 MAX_MOVES = 40
-_TT_START_LOG2 = 20
+_TT_START_LOG2 = 16
 _TT_MAX_LOG2 = 25  # 32 Mi entries, about 300 MB; beyond it entries are replaced
 _PROBES = 24
 _TT_MIN_LEFT = 2
@@ -40,15 +40,27 @@ def cell_of(puzzle: Puzzle, square) -> int:
 
 def runs(puzzle: Puzzle) -> np.ndarray:
     """Free steps from each cell in each direction (N E S W), walls and edges only."""
-    table = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.int64)
-    for row in range(1, puzzle.rows + 1):
-        for col in range(1, puzzle.cols + 1):
-            square = Square(row, col)
-            for direction in Dir:
-                steps, here = 0, square
-                while not puzzle.blocked(here, direction):
-                    here, steps = here.step(direction), steps + 1
-                table[cell_of(puzzle, square) * 4 + direction] = steps
+    walled = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.bool_)
+    for square, side in puzzle.walls:
+        if puzzle.on_board(square):
+            walled[cell_of(puzzle, square) * 4 + side] = True
+    return _runs(walled, puzzle.rows, puzzle.cols)
+
+
+@numba.njit(cache=True)
+def _runs(walled, rows, cols):
+    table = np.zeros(rows * cols * 4, dtype=np.int64)
+    steps = (-cols, 1, cols, -1)
+    for r in range(rows):
+        for c in range(cols):
+            room = (r, cols - 1 - c, rows - 1 - r, c)  # squares to the edge
+            for d in range(4):
+                here = r * cols + c
+                n = 0
+                while n < room[d] and not walled[here * 4 + d]:
+                    here += steps[d]
+                    n += 1
+                table[(r * cols + c) * 4 + d] = n
     return table
 
 
