@@ -10,7 +10,7 @@ import yaml
 
 from ..dm.gyulbot.board import format_solution
 from ..dm.gyulbot.generator import generate as generate_puzzle
-from ..dm.gyulbot.solver import MAX_MOVES, solve as solve_puzzle
+from ..dm.gyulbot.solver import MAX_MOVES, solve as solve_puzzle, warm_up
 from ..engine.rng import derive_rng
 from ..formats.gyulbot import puzzle_data, read_puzzle
 from ..formats.yamlfile import FormatError
@@ -27,6 +27,7 @@ def solve(
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
     results, refused = [], False
+    warm_up()
     for path in puzzles:
         try:
             puzzle = read_puzzle(path)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ...engine.geometry import Dir
+from ...engine.geometry import Dir, Square
 from .board import Puzzle
 
 UNREACHABLE = 1 << 20
@@ -128,6 +128,11 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     if length < 0:
         return None
     return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+
+
+def warm_up() -> None:
+    """Load (or compile, once per install) the compiled search, so timings exclude it."""
+    solve(Puzzle.build(2, 2, [], {"red": [Square(2, 1)]}, Square(1, 2), None))
 
 
 @numba.njit(cache=True)
