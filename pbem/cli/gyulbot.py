@@ -22,7 +22,7 @@ gyulbot_app = sub_app("gyulbot", "Solve and generate Gyulbot puzzles.")
 @gyulbot_app.command("solve")
 def solve(
     puzzles: list[Path] = typer.Argument(..., help="Puzzle files (YAML or JSON)."),
-    max_moves: int = typer.Option(MAX_MOVES, "--max-moves", min=1, max=100, help="Give up beyond this many moves."),
+    max_moves: int = typer.Option(MAX_MOVES, "--max-moves", min=1, max=63, help="Give up beyond this many moves."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
