@@ -39,13 +39,13 @@ def maildir_messages(folder: Path) -> Iterator[Incoming]:
     """Messages in new/ and cur/, oldest name first; done() moves one from new/ to cur/ as seen."""
     if not (folder / "new").is_dir() or not (folder / "cur").is_dir():
         raise FileNotFoundError(f"{folder} is not a Maildir (no new/ and cur/ folders)")
-    for sub in ("new", "cur"):
-        for name in sorted(os.listdir(folder / sub)):
-            path = folder / sub / name
-            if name.startswith(".") or not path.is_file():
-                continue
-            yield Incoming(f"maildir {folder}", path.read_bytes(),
-                           (lambda p=path: _mark_seen(p)) if sub == "new" else (lambda: None))
+    listed = [(sub, name) for sub in ("new", "cur") for name in sorted(os.listdir(folder / sub))]  # before any moves
+    for sub, name in listed:
+        path = folder / sub / name
+        if name.startswith(".") or not path.is_file():
+            continue
+        yield Incoming(f"maildir {folder}", path.read_bytes(),
+                       (lambda p=path: _mark_seen(p)) if sub == "new" else (lambda: None))
 
 
 def _mark_seen(path: Path) -> None:
