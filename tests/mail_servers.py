@@ -65,7 +65,7 @@ class _Keeper:
 def _login(server, session, envelope, mechanism, auth_data):
     ok = isinstance(auth_data, LoginPassword) and auth_data.login == USER.encode() \
         and auth_data.password == PASSWORD.encode()
-    return AuthResult(success=ok)
+    return AuthResult(success=ok, handled=False)  # aiosmtpd answers 535 itself
 
 
 class SmtpServer:
@@ -78,7 +78,7 @@ class SmtpServer:
         self.port = port or free_port()
         self.controller = Controller(self.keeper, hostname=HOST, port=self.port, tls_context=context,
                                      require_starttls=True, auth_required=True, authenticator=_login,
-                                     ready_timeout=10, server_kwargs={"timeout": 10})
+                                     ready_timeout=10, timeout=10)
 
     @property
     def messages(self):

@@ -68,6 +68,8 @@ def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig) ->
 
 
 def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
+    if incoming.seen is not None:
+        return Handled(incoming.origin, incoming.seen, None, "duplicate")
     letter = read_letter(incoming.data, config.max_bytes)
     if is_known(session, letter.key):
         return Handled(incoming.origin, letter.key, letter.sender, "duplicate")

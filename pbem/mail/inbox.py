@@ -28,6 +28,7 @@ class Incoming:
     origin: str
     data: bytes
     done: Callable[[], None] = lambda: None
+    seen: str | None = None  # the key of a message handled before, known without downloading it
 
 
 def archive(folder: Path, data: bytes) -> str:
@@ -93,10 +94,9 @@ def imap_messages(server: Server, known: Callable[[str], bool]) -> Iterator[Inco
             header = _fetched(connection, uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
             message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header)
                                           .get("Message-ID"))
-            if message_id and known(message_key(message_id, b"")):
-                continue
-            data = _fetched(connection, uid, "(BODY.PEEK[])")
-            yield Incoming(origin, data, lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"))
+            seen = message_id if message_id and known(message_key(message_id, b"")) else None
+            data = b"" if seen else _fetched(connection, uid, "(BODY.PEEK[])")
+            yield Incoming(origin, data, lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"), seen)
     finally:
         try:
             connection.logout()
