@@ -69,16 +69,17 @@ def _login(server, session, envelope, mechanism, auth_data):
 
 
 class SmtpServer:
-    """aiosmtpd on 127.0.0.1 requiring STARTTLS and login; `messages` holds (from, to, bytes) received."""
+    """aiosmtpd on 127.0.0.1 requiring STARTTLS (or speaking TLS from the start) and login; `messages` holds (from, to, bytes) received."""
 
-    def __init__(self, cert: Path, key: Path, port: int | None = None):
+    def __init__(self, cert: Path, key: Path, port: int | None = None, implicit_tls: bool = False):
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(cert, key)
         self.keeper = _Keeper()
         self.port = port or free_port()
-        self.controller = Controller(self.keeper, hostname=HOST, port=self.port, tls_context=context,
-                                     require_starttls=True, auth_required=True, authenticator=_login,
-                                     ready_timeout=10, timeout=10)
+        tls = {"ssl_context": context} if implicit_tls else {"tls_context": context, "require_starttls": True}
+        self.controller = Controller(self.keeper, hostname=HOST, port=self.port, auth_required=True,
+                                     auth_require_tls=not implicit_tls, authenticator=_login, ready_timeout=10,
+                                     timeout=10, **tls)
 
     @property
     def messages(self):

@@ -93,6 +93,27 @@ def test_a_wrong_smtp_password_leaves_the_messages_pending(campaign, servers, tl
     assert "SMTPAuthenticationError" in json.loads(out)["messages"][0]["error"] and smtp.messages == []
 
 
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # the TLS is implicit: aiosmtpd cannot tell
+def test_smtp_over_implicit_tls(campaign, servers, tls, tmp_path, monkeypatch):
+    pbem, _, smtp_port, _ = campaign
+    smtp = SmtpServer(*tls, port=smtp_port, implicit_tls=True).start()
+    servers.append(smtp)
+    monkeypatch.setenv("PBEM_SMTP_TLS", "ssl")
+    code, out, _ = pbem("mail", "send", "--game", "halls", "--json")
+    assert code == 0 and len(smtp.messages) == 2
+
+
+def test_an_untrusted_certificate_is_refused(campaign, servers, tls, tmp_path, monkeypatch):
+    pbem, _, smtp_port, _ = campaign
+    smtp = SmtpServer(*tls, port=smtp_port).start()
+    servers.append(smtp)
+    other, _ = certificate(tmp_path)  # not the server's
+    monkeypatch.setenv("PBEM_SMTP_CAFILE", str(other))
+    code, out, _ = pbem("mail", "send", "--game", "halls", "--json")
+    assert code == 1 and "CERTIFICATE_VERIFY_FAILED" in json.loads(out)["messages"][0]["error"]
+    assert smtp.messages == []
+
+
 def test_a_whole_turn_by_mail_over_imap_and_smtp(campaign, servers, tls, tmp_path):
     pbem, hands, smtp_port, imap_port = campaign
     imap = ImapServer(*tls)
