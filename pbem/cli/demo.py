@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..formats.game import turn_folder_name
+from ..render.history import game_history
+from ..render.site import write_site
 from ..resources import resource_dir
 from ..store import cycle
 from ..store.archive import import_game
@@ -35,6 +37,8 @@ def run_demo(database: Path, out: Path) -> dict:
                 imported = import_game(store, folder, on_turn=on_turn)
                 games.append({"game": imported.game, "turns": len(imported.turns),
                               "hash": imported.turns[-1].after_hash if imported.turns else None})
+        with store.session() as session:  # the campaign site: every turn's pages, pictures and emails
+            written += write_site(out, [game_history(session, g["game"], with_mail=True) for g in games])
     finally:
         store.close()
     return {"database": str(database), "games": games, "files": [str(p) for p in sorted(written)]}
