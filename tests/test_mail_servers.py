@@ -151,7 +151,12 @@ def test_a_whole_turn_by_mail_over_imap_and_smtp(campaign, servers, tls, tmp_pat
                     ("bob@example.org", "[pbem: orders refused] orders"),
                     ("bob@example.org", "[pbem: message refused] orders"),
                     ("bob@example.org", "[pbem: orders accepted] orders")]
-    assert ("alice@example.org", "alice@example.org", "halls: turn 2 cards for alice") in got
+    assert [(to, subject) for to, _, subject in got if not subject.startswith("[pbem")] == [
+        ("alice@example.org", "halls: turn 1 report for alice"), ("bob@example.org", "halls: turn 1 report for bob"),
+        ("alice@example.org", "halls: turn 2 cards for alice"), ("bob@example.org", "halls: turn 2 cards for bob")]
+    report = message_from_bytes(smtp.messages[5][2], policy=policy.default)
+    assert report["Date"] and {part.get_content_type() for part in report.walk()} >= {"text/plain", "text/html",
+                                                                                        "image/png"}
     big = message_from_bytes(smtp.messages[3][2], policy=policy.default).get_content()
     size = int(re.search(r"the message is ([\d,]+) bytes; the limit is 1,000,000", big).group(1).replace(",", ""))
     assert size > 20_000_000  # the 20 MB attachment, base64-encoded

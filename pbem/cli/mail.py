@@ -15,10 +15,8 @@ from ..mail.fetch import fetch as fetch_messages, is_known
 from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
 from ..mail.letters import sender_address
 from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
-from ..render.sheet import turn_sheet_message
-from ..store import cycle
+from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
-from ..store.games import current_state, get_game
 from ..store.mail import PENDING, REFUSED, MailDmPlayer
 from ..formats.yamlfile import FormatError
 from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
@@ -109,7 +107,10 @@ def send(
     ctx: typer.Context,
     files: List[Path] = typer.Argument(None, help=".eml messages, or folders of them (e.g. what `pbem report` "
                                        "wrote), to queue and send."),
-    games: List[str] = typer.Option([], "--game", help="Also queue the turn sheets of GAME's dealt turn (repeat)."),
+    games: List[str] = typer.Option([], "--game", help="Also queue GAME's reports of its last processed turn and "
+                                    "turn sheets of its dealt turn (repeat)."),
+    templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates used before the "
+                                             "bundled ones (as for `pbem report`)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Write the messages to --out instead; change nothing."),
     out: Path = typer.Option(Path("outbox"), "--out", help="The folder --dry-run writes to."),
     config_file: Optional[Path] = CONFIG,
@@ -127,11 +128,7 @@ def send(
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            game = get_game(session, name)
-            state = current_state(session, game)
-            if cycle.dealt(session, game, state.turn):
-                for sheet in cycle.turn_sheets(session, game, state):
-                    queued += queue(session, turn_sheet_message(sheet, config.sender), "sheet") is not None
+            queued += queue_game_mail(session, name, config.sender, (str(templates),) if templates else ())
         session.flush()
         if dry_run:
             results = deliver(session, FolderTransport(out), dry_run=True)
