@@ -15,9 +15,9 @@ ADDRESSES = {"alice": "alice@example.org", "bob": "bob@example.org"}
 ROBOTS = {"alice": ("Zapper", "Spanner"), "bob": ("Bolt", "Nut")}
 
 
-def new_campaign(folder: Path) -> tuple[str, dict[str, list[str]]]:
-    """A dealt halls game in folder/pbem.db: (database URL, each player's hand)."""
-    url = f"sqlite:///{folder / 'pbem.db'}"
+def new_campaign(folder: Path, url: str | None = None) -> tuple[str, dict[str, list[str]]]:
+    """A dealt halls game in `url` (default: folder/pbem.db): (database URL, each player's hand)."""
+    url = url or f"sqlite:///{folder / 'pbem.db'}"
     store = Store(url)
     try:
         with store.session() as session:

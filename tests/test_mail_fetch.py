@@ -17,10 +17,11 @@ from pbem.store.mail import MailOutgoing
 RUNNER = CliRunner()
 
 
-@pytest.fixture
-def campaign(tmp_path, monkeypatch):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def campaign(request, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    url, hands = new_campaign(tmp_path)
+    url, hands = new_campaign(tmp_path, request.getfixturevalue("pg_server").new_database()
+                              if request.param == "postgresql" else None)
     inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
 
     def pbem(*args):
