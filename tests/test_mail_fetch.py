@@ -82,6 +82,15 @@ def test_refusals_forged_sender_wrong_or_missing_secret_unknown_sender_bad_cards
     assert len(list(mailbox.Maildir(str(tmp_path / "mail-archive")))) == 5  # every one archived
 
 
+def test_auto_replies_are_archived_and_refused_but_never_answered(campaign, tmp_path):
+    pbem, _, inbox, url = campaign
+    inbox.add(b"From: alice@example.org\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <v1@x>\r\n"
+              b"Subject: Out of office\r\n\r\nI am away.\r\n")
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    assert code == 1 and json.loads(out)[0]["outcome"] == "refused" and acks(url) == []
+    assert len(list(mailbox.Maildir(str(tmp_path / "mail-archive")))) == 1
+
+
 def test_the_same_message_twice_is_handled_once(campaign, tmp_path):
     pbem, hands, inbox, url = campaign
     data = order_mail("bob", hands["bob"], "<7@bob>")

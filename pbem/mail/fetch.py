@@ -80,7 +80,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
                              sender=letter.sender or "", size=letter.size, outcome=handled.outcome,
                              kind=handled.kind, game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
-    if letter.sender is not None:
+    if letter.sender is not None and not letter.automatic:
         verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
         lines = handled.understood if handled.outcome == "accepted" else \
             ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]

@@ -35,6 +35,7 @@ class Letter:
     orders: str | None = None  # the order text (attachment or cleaned body)
     source: str = "your message"  # how errors name where the orders were
     problems: list[str] = field(default_factory=list)  # reasons to refuse before reading any orders
+    automatic: bool = False  # an auto-reply or a bounce: never answered, so two robots cannot mail each other forever
 
     @property
     def kind(self) -> str:
@@ -72,6 +73,9 @@ def read_letter(data: bytes, max_bytes: int) -> Letter:
     message_id = parse_message_id(_header(message, "Message-ID"))
     letter = Letter(message_key(message_id, data), len(data), sender_address(_header(message, "From")),
                     clean(_header(message, "Subject")), message_id)
+    letter.automatic = _header(message, "Auto-Submitted").strip().lower() not in ("", "no") \
+        or _header(message, "Precedence").strip().lower() in ("bulk", "junk", "list") \
+        or _header(message, "Return-Path").strip() == "<>"
     if too_big:
         letter.problems.append(f"the message is {len(data):,} bytes; the limit is {max_bytes:,}: "
                                "please send only the order file, as text")
