@@ -1,7 +1,7 @@
 """Real mail servers on the loopback interface for the mail tests.
 
 `SmtpServer`: aiosmtpd with STARTTLS and login required, keeping every message
-it receives. `ImapServer`: pymap's in-memory backend (one user) in a
+it receives (and refusing for good any recipient named nobody@…). `ImapServer`: pymap's in-memory backend (one user) in a
 subprocess, with STARTTLS. Both use a throwaway self-signed certificate for
 127.0.0.1, a free port, bounded timeouts, and stop when the test ends.
 """
@@ -56,6 +56,12 @@ def free_port() -> int:
 class _Keeper:
     def __init__(self):
         self.messages: list[tuple[str, list[str], bytes]] = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("nobody@"):
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))

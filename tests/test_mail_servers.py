@@ -83,6 +83,22 @@ def test_a_failed_send_is_retried_on_the_next_run_and_nothing_is_sent_twice(camp
     assert len(smtp.messages) == 2  # never sent twice
 
 
+def test_a_recipient_refused_for_good_is_marked_refused_and_not_retried(campaign, servers, tls, tmp_path):
+    pbem, _, smtp_port, _ = campaign
+    smtp = SmtpServer(*tls, port=smtp_port).start()
+    servers.append(smtp)
+    for name in ("nobody", "alice"):
+        (tmp_path / f"{name}.eml").write_bytes(mail("gm@example.org", "report", f"<{name}@pbem>").replace(
+            b"To: Game Master <gm@example.org>", f"To: {name}@example.org".encode()))
+    code, out, _ = pbem("mail", "send", tmp_path / "nobody.eml", tmp_path / "alice.eml", "--json")
+    messages = json.loads(out)["messages"]
+    assert code == 1 and [(m["recipient"], m["state"]) for m in messages] == [
+        ("nobody@example.org", "refused"), ("alice@example.org", "sent")]
+    assert messages[0]["error"] == "550 5.1.1 no such user"
+    code, out, _ = pbem("mail", "send", "--json")
+    assert code == 0 and json.loads(out)["messages"] == [] and len(smtp.messages) == 1
+
+
 def test_a_wrong_smtp_password_leaves_the_messages_pending(campaign, servers, tls, monkeypatch):
     pbem, _, smtp_port, _ = campaign
     smtp = SmtpServer(*tls, port=smtp_port).start()
