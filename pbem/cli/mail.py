@@ -124,7 +124,7 @@ def send(
         queued = 0
         for path in _eml_files(files or []):
             try:
-                queued += queue(session, path.read_bytes(), "report") is not None
+                queued += queue(session, path.read_bytes(), "file") is not None
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
