@@ -91,6 +91,17 @@ def test_auto_replies_are_archived_and_refused_but_never_answered(campaign, tmp_
     assert len(list(mailbox.Maildir(str(tmp_path / "mail-archive")))) == 1
 
 
+def test_attachment_names_are_never_used_as_paths(campaign, tmp_path):
+    pbem, hands, inbox, _ = campaign
+    text = orders_text("alice", hands["alice"]).encode()
+    inbox.add(mail("alice@example.org", "attached", "<p1@x>", attachments=(("../../escaped.yaml", "text/yaml", text),)))
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    assert code == 0 and json.loads(out)[0]["outcome"] == "accepted"
+    assert not list(tmp_path.parent.rglob("escaped*")) and not list(tmp_path.rglob("escaped*"))
+    [archived] = (tmp_path / "mail-archive" / "new").iterdir()
+    assert "escaped" not in archived.name and "../../escaped.yaml" in archived.read_text()
+
+
 def test_the_same_message_twice_is_handled_once(campaign, tmp_path):
     pbem, hands, inbox, url = campaign
     data = order_mail("bob", hands["bob"], "<7@bob>")

@@ -36,6 +36,13 @@ def test_a_yaml_attachment_is_preferred_to_the_body_and_text_before_game_is_drop
     assert letter.source == "attachment ../../etc/passwd.yaml"  # only shown, never opened
 
 
+def test_a_text_attachment_holding_an_order_file_is_read_whatever_its_name():
+    letter = read_letter(mail("alice@example.org", "see attachment", "<m8@x>",
+                              attachments=(("notes.txt", "text/plain", b"hello"),
+                                           ("orders.txt", "text/plain", ORDERS.encode()))), 10_000)
+    assert letter.problems == [] and letter.source == "attachment orders.txt" and letter.orders == ORDERS
+
+
 def test_non_text_attachments_refuse_the_message_politely():
     letter = read_letter(mail("alice@example.org", ORDERS, "<m2@x>",
                               attachments=(("board.png", "image/png", b"\x89PNG..."),)), 10_000)

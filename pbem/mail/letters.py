@@ -1,6 +1,7 @@
 """Reading an incoming message: who sent it, and the order text in it.
 
-The orders are a YAML attachment when there is one, else the plain-text body
+The orders are a YAML attachment when there is one (or a text attachment
+holding an order file, whatever its name), else the plain-text body
 with quoted lines (`> …`) blanked and everything before the first `game:` (or,
 for a death match, `match:`) line and after the YAML (a signature, "thanks")
 blanked too, so line numbers in errors are still the body's. A message over
@@ -109,7 +110,7 @@ def _read_parts(message: EmailMessage, letter: Letter) -> None:
         except (LookupError, UnicodeError, ValueError):
             letter.problems.append(f"part {name or number} ({content_type}) is not readable text")
             continue
-        if is_yaml:
+        if is_yaml or (is_attachment and _FIRST.search(text)):  # an order file, whatever its name
             attachments.append((name or f"attachment {number}", text))
         elif not is_attachment and content_type == "text/plain" and body is None:
             body = text
