@@ -2,11 +2,12 @@
 
 `SmtpServer`: aiosmtpd with STARTTLS and login required, keeping every message
 it receives (and refusing for good any recipient named nobody@…). `ImapServer`: pymap's in-memory backend (one user) in a
-subprocess, with STARTTLS. Both use a throwaway self-signed certificate for
+subprocess, with STARTTLS; `TlsTunnel` puts implicit TLS (IMAPS) in front of it. All use a throwaway self-signed certificate for
 127.0.0.1, a free port, bounded timeouts, and stop when the test ends.
 """
 from __future__ import annotations
 
+import asyncio
 import datetime
 import imaplib
 import ipaddress
@@ -14,6 +15,7 @@ import socket
 import ssl
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -144,3 +146,40 @@ class ImapServer:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.process.stderr.close()
+
+
+class TlsTunnel:
+    """Implicit TLS on a free port, forwarded in the clear to `target_port` (pymap speaks only STARTTLS)."""
+
+    def __init__(self, cert: Path, key: Path, target_port: int):
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        self.target_port = target_port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server = asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._forward, HOST, 0, ssl=context), self.loop).result(timeout=10)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _forward(self, reader, writer):
+        upstream_reader, upstream_writer = await asyncio.open_connection(HOST, self.target_port)
+        await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+
+    def stop(self) -> None:
+        async def close():
+            self.server.close()
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+
+async def _pipe(reader, writer) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, ssl.SSLError):
+        pass
+    finally:
+        writer.close()

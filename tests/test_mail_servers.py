@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mail_fixtures import mail, new_campaign, order_mail
-from mail_servers import PASSWORD, USER, ImapServer, SmtpServer, certificate, free_port
+from mail_servers import PASSWORD, USER, ImapServer, SmtpServer, TlsTunnel, certificate, free_port
 from pbem.cli import app
 
 RUNNER = CliRunner()
@@ -47,7 +47,7 @@ def campaign(tmp_path, monkeypatch, tls):
 def servers():
     started = []
     yield started
-    for server in started:
+    for server in reversed(started):
         server.stop()
 
 
@@ -182,3 +182,16 @@ def test_a_whole_turn_by_mail_over_imap_and_smtp(campaign, servers, tls, tmp_pat
     with imap.client() as client:
         client.select("INBOX")
         assert len(client.search(None, "UNSEEN")[1][0].split()) == 0  # all marked read
+
+
+def test_imap_over_implicit_tls_the_default(campaign, servers, tls, monkeypatch):
+    pbem, hands, _, _ = campaign
+    imap = ImapServer(*tls)
+    servers.append(imap)
+    tunnel = TlsTunnel(*tls, imap.port)
+    servers.append(tunnel)
+    imap.deliver(order_mail("alice", hands["alice"], "<s1@alice>"))
+    monkeypatch.setenv("PBEM_IMAP_TLS", "ssl")
+    monkeypatch.setenv("PBEM_IMAP_PORT", str(tunnel.port))
+    code, out, _ = pbem("mail", "fetch", "--imap", "--json")
+    assert code == 0 and [h["outcome"] for h in json.loads(out)] == ["accepted"]
