@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import mailbox
+import os
 from email import message_from_bytes, policy
 
 import pytest
@@ -82,6 +83,27 @@ def test_refusals_forged_sender_wrong_or_missing_secret_unknown_sender_bad_cards
     assert len(list(mailbox.Maildir(str(tmp_path / "mail-archive")))) == 5  # every one archived
 
 
+def test_a_message_that_breaks_something_is_refused_and_the_next_one_still_handled(campaign, tmp_path, monkeypatch):
+    pbem, hands, inbox, url = campaign
+    from pbem.store import cycle
+
+    real_submit = cycle.submit
+
+    def submit(session, name, files, *, store):
+        if b"Zapper" in files[0][1]:
+            raise RuntimeError("disk on fire")
+        return real_submit(session, name, files, store=store)
+    monkeypatch.setattr(cycle, "submit", submit)
+    inbox.add(order_mail("alice", hands["alice"], "<b1@x>"))
+    inbox.add(order_mail("bob", hands["bob"], "<b2@x>"))
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    handled = {h["key"]: h for h in json.loads(out)}
+    assert code == 1 and (handled["<b1@x>"]["outcome"], handled["<b2@x>"]["outcome"]) == ("refused", "accepted")
+    assert handled["<b1@x>"]["reasons"] == ["pbem could not handle this message (RuntimeError: disk on fire); "
+                                     "the game master will look into it"]
+    assert status(pbem) == {"alice": None, "bob": 1} and len(acks(url)) == 2
+
+
 def test_auto_replies_are_archived_and_refused_but_never_answered(campaign, tmp_path):
     pbem, _, inbox, url = campaign
     inbox.add(b"From: alice@example.org\r\nAuto-Submitted: auto-replied\r\nMessage-ID: <v1@x>\r\n"
@@ -110,6 +132,18 @@ def test_the_same_message_twice_is_handled_once(campaign, tmp_path):
     code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
     assert [h["outcome"] for h in json.loads(out)] == ["accepted", "duplicate"]
     assert status(pbem) == {"alice": None, "bob": 1} and len(acks(url)) == 1
+
+
+def test_a_maildir_is_read_in_order_of_delivery_so_the_later_orders_count(campaign, tmp_path):
+    """B4.7: the latest accepted orders count, so mail must be handled in the order it arrived."""
+    pbem, hands, inbox, _ = campaign
+    later = inbox.add(order_mail("alice", hands["alice"], "<o2@alice>"))
+    earlier = inbox.add(order_mail("alice", hands["alice"][4:], "<o1@alice>"))
+    for key, when in ((earlier, 1_000_000_000), (later, 1_000_000_100)):
+        os.utime(tmp_path / "inbox" / "new" / key, (when, when))
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    assert code == 0 and [h["key"] for h in json.loads(out)] == ["<o1@alice>", "<o2@alice>"]
+    assert status(pbem) == {"alice": 2, "bob": None}
 
 
 def test_an_mbox_is_read_and_left_as_it_is(campaign, tmp_path):

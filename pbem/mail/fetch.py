@@ -75,7 +75,13 @@ def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
         return Handled(incoming.origin, letter.key, letter.sender, "duplicate")
     handled = Handled(incoming.origin, letter.key, letter.sender, "refused", letter.kind,
                       archived=archive(config.archive, incoming.data))
-    store_orders = _judge(session, letter, handled)
+    try:
+        store_orders = _judge(session, letter, handled)
+    except Exception as err:  # one message that breaks something must not block the inbox behind it
+        session.rollback()
+        store_orders, handled.outcome, handled.understood = None, "refused", []
+        handled.reasons = [f"pbem could not handle this message ({type(err).__name__}: {err}); "
+                           "the game master will look into it"]
     session.add(MailReceived(key=letter.key, received_at=now(), origin=incoming.origin, archived=handled.archived,
                              sender=letter.sender or "", size=letter.size, outcome=handled.outcome,
                              kind=handled.kind, game=handled.game, player=handled.player,

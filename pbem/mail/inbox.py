@@ -37,15 +37,19 @@ def archive(folder: Path, data: bytes) -> str:
 
 
 def maildir_messages(folder: Path) -> Iterator[Incoming]:
-    """Messages in new/ and cur/, oldest name first; done() moves one from new/ to cur/ as seen."""
+    """Messages in new/ and cur/ in order of delivery (the file's time, then its name: a later version of a
+    player's orders must come later); done() moves one from new/ to cur/ as seen."""
     if not (folder / "new").is_dir() or not (folder / "cur").is_dir():
         raise FileNotFoundError(f"{folder} is not a Maildir (no new/ and cur/ folders)")
-    listed = [(sub, name) for sub in ("new", "cur") for name in sorted(os.listdir(folder / sub))]  # before any moves
-    for sub, name in listed:
+    listed = sorted((entry.stat().st_mtime_ns, entry.name, sub) for sub in ("new", "cur")  # before any moves
+                    for entry in os.scandir(folder / sub) if entry.is_file() and not entry.name.startswith("."))
+    for _, name, sub in listed:
         path = folder / sub / name
-        if name.startswith(".") or not path.is_file():
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:  # moved meanwhile (by a mail client): it is found again next time
             continue
-        yield Incoming(f"maildir {folder}", path.read_bytes(),
+        yield Incoming(f"maildir {folder}", data,
                        (lambda p=path: _mark_seen(p)) if sub == "new" else (lambda: None))
 
 
