@@ -1,7 +1,7 @@
 """mail tables: messages read, the outbox, death-match players' addresses
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-11-22 07:35:31.153109
 
 """
