@@ -85,7 +85,7 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                   for r in state.robots_of(player.name)]
         hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
-                                  option_hp=rules.options_absorb_damage)
+                                  option_hp=rules.options_absorb_damage, secret=player.secret)
         sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, state.board_of(player.name).room.name,
                                 robots, hands, template))
     return sheets
