@@ -66,11 +66,13 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
 
 
 def test_two_demo_runs_in_different_folders_and_hash_seeds_write_byte_identical_files(tmp_path):
-    outputs = []
-    for run, seed in (("one", "1"), ("two", "4242")):
+    runs = []
+    for run, seed in (("one", "1"), ("two", "4242")):  # side by side
         folder = tmp_path / run
         folder.mkdir()
-        process = pbem("demo", "--out", "reports", cwd=folder, env={"PYTHONHASHSEED": seed})
+        runs.append((folder, pbem("demo", "--out", "reports", cwd=folder, env={"PYTHONHASHSEED": seed})))
+    outputs = []
+    for folder, process in runs:
         _, err = process.communicate(timeout=300)
         assert process.returncode == 0, err
         assert (folder / "pbem-demo.db").exists()
