@@ -70,7 +70,7 @@ def test_refusals_forged_sender_wrong_or_missing_secret_unknown_sender_bad_cards
     code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
     handled = {h["key"]: h for h in json.loads(out)}
     assert code == 1 and all(h["outcome"] == "refused" for h in handled.values())
-    assert handled["<2@x>"]["reasons"] == ["orders for alice must come from alice's own address, not bob@example.org"]
+    assert handled["<2@x>"]["reasons"] == ["mail for alice must come from alice's own address, not bob@example.org"]
     assert handled["<3@x>"]["reasons"] == ["your message:8: secret: this is not alice's secret (see your turn sheet)"]
     assert handled["<4@x>"]["reasons"] == ["your message: secret: missing: copy the `secret:` line from your turn sheet"]
     assert "not the address of any player" in handled["<5@x>"]["reasons"][0]

@@ -128,7 +128,7 @@ def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any
     """Both must hold: the mail comes from the player's address, and carries the player's secret."""
     reasons = []
     if email.lower() != letter.sender:
-        reasons.append(f"orders for {name} must come from {name}'s own address, not {letter.sender}")
+        reasons.append(f"mail for {name} must come from {name}'s own address, not {letter.sender}")
     if given is None:
         reasons.append(str(Problem(letter.source, None, "secret",
                                    "missing: copy the `secret:` line from your turn sheet")))
