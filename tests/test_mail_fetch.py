@@ -31,10 +31,10 @@ def campaign(request, tmp_path, monkeypatch):
     return pbem, hands, inbox, url
 
 
-def acks(url) -> list[tuple[str, str, str]]:
-    """(recipient, subject, text) of every queued acknowledgement."""
+def acks(url, purpose: str = "ack") -> list[tuple[str, str, str]]:
+    """(recipient, subject, text) of every queued acknowledgement (or notice)."""
     with Session(create_engine(url)) as session:
-        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "ack").order_by(MailOutgoing.id)).all()
+        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == purpose).order_by(MailOutgoing.id)).all()
     return [(r.recipient, r.subject, message_from_bytes(r.data, policy=policy.default).get_content().replace("\r\n", "\n")) for r in rows]
 
 
@@ -166,6 +166,7 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
                 "--option", "dice=gm", "--out", tmp_path)[0] == 0
     code, out, _ = pbem("mail", "dm-player", "m1", "Red", "alice@example.org", "--secret", "red-secret", "--json")
     assert code == 0 and json.loads(out)["secret"] == "red-secret"
+    assert pbem("mail", "dm-player", "m1", "Green", "bob@example.org")[0] == 0
     assert pbem("mail", "dm-player", "m1", "Blue", "bob@example.org")[0] == 1  # not a player of m1
     action = "match: m1\nplayer: Red\nsecret: red-secret\naction: {roll: 4, move: B2-A2}\n"
     inbox.add(mail("alice@example.org", "Move:\n\n" + action, "<d1@x>"))
@@ -182,3 +183,5 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
     assert shown["position"]["rows"][0] == [0, 4, 0, 0]
     ack = acks(url)[0][2]
     assert "Action 1 of m1 by Red: {move: B2-A2, roll: 4}" in ack and "home of Red" in ack
+    assert handled["<d1@x>"]["notified"] == ["bob@example.org"]
+    assert acks(url, "notice") == [("bob@example.org", "[pbem] m1: Red has acted", ack.split("\n\n", 1)[1])]

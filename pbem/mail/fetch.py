@@ -29,7 +29,7 @@ from ..store import dm as dm_store
 from ..store.games import Refused, get_game, now, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
-from .ack import acknowledgement
+from .ack import acknowledgement, notice
 from .config import MailConfig
 from .inbox import Incoming, archive
 from .letters import Letter, read_letter
@@ -52,6 +52,7 @@ class Handled:
     reasons: list[str] = field(default_factory=list)
     understood: list[str] = field(default_factory=list)  # the orders as taken, when accepted
     archived: str | None = None
+    notified: list[str] = field(default_factory=list)  # the other players told (a death match's accepted action)
 
 
 def is_known(session: Session, key: str) -> bool:
@@ -91,6 +92,9 @@ def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
         lines = handled.understood if handled.outcome == "accepted" else \
             ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
         queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
+        for address in handled.notified:
+            queue(session, notice(letter, config.sender, address, f"{handled.game}: {handled.player} has acted",
+                                  handled.understood), "notice")
     if store_orders is not None:
         store_orders()  # commits the orders with the record and the acknowledgement
     else:
@@ -201,4 +205,6 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     handled.outcome = "accepted"
     handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", "",
                           position_text(config.game, dm_rules(config.game).render_data(state))]
+    handled.notified = sorted(other.email for other in session.exec(select(MailDmPlayer).where(
+        MailDmPlayer.match == match.name, MailDmPlayer.player != entry.player)).all())
     return None
