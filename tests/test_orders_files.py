@@ -35,6 +35,11 @@ def test_a_pasted_turn_sheet_is_read_from_the_game_line_with_the_file_s_line_num
     assert problems(text) == ["orders.yaml:5: turn: must be a whole number"]
 
 
+def test_a_mail_signature_after_the_orders_is_ignored():
+    order = parse_orders(GOOD + "-- \nAlice\nSent from my phone: {not yaml\n", "mail")
+    assert order.submission.reboot == ["Spanner"]
+
+
 def test_every_structural_problem_is_reported_at_once():
     text = "game: g\nplayer: [a]\ncolour: red\nrobots:\n  Zapper: {program: FWD1, speed: 3}\noption_hp: lots\n"
     assert problems(text) == [

@@ -129,3 +129,12 @@ def test_rollback_to_a_turn_not_processed_is_refused(store):
     with store.session() as session:
         with pytest.raises(Refused, match="cannot roll halls back to turn 1: no turn processed"):
             cycle.rollback(session, "halls", 1)
+
+
+def test_a_processed_turn_is_rebuilt_for_its_reports(store):
+    with store.session() as session:
+        play(session, 2)
+        before, outcome = cycle.processed_turn(session, "halls", 2)
+        assert before.turn == 2 and sorted(outcome.finals) == ["alice", "bob"]
+        with pytest.raises(Refused, match="turn 3 of halls has not been processed"):
+            cycle.processed_turn(session, "halls", 3)

@@ -15,11 +15,12 @@ scenario_app = sub_app("scenario", "Run rule scenarios.")
 
 @scenario_app.command("check")
 def check(
-    files: List[Path] = typer.Argument(..., help="Scenario files (YAML)."),
+    files: List[Path] = typer.Argument(..., help="Scenario files (YAML), or folders to search for *.yaml."),
     as_json: bool = typer.Option(False, "--json", help="One JSON document: each file with the list of its differences."),
 ) -> None:
     """Run each scenario's turn and compare with its `expect`: one PASS/FAIL line per file."""
-    results = {str(path): check_scenario(path) for path in files}
+    paths = [p for path in files for p in (sorted(path.rglob("*.yaml")) if path.is_dir() else [path])]
+    results = {str(path): check_scenario(path) for path in paths}
     if as_json:
         print_json(results)
     else:

@@ -77,8 +77,8 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
     for other in reversed(chain):
         if other.on_board:
             enter(ctx, other, other.at.step(direction.opposite), direction, "push")
-    if not robot.on_board or robot.at != to:
-        return STOPPED if not robot.on_board else MOVED
+    if not robot.on_board:  # a pushed robot's effect (a switch opening a trap door) took the mover too
+        return STOPPED
     return STOPPED if enter(ctx, robot, frm, direction, how) else MOVED
 
 

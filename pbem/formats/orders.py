@@ -1,7 +1,8 @@
 """Order files (DESIGN.md "Orders"): reading them, finding every problem, and writing them.
 
 A player may paste the whole turn sheet back: anything before the first
-`game:` line is ignored (blanked, so line numbers still match the file).
+`game:` line is ignored (blanked, so line numbers still match the file), and
+so is a mail signature after the orders (from a `-- ` line on).
 An optional `secret:` carries the player's secret from the turn sheet; the
 mail layer requires it (an address alone is easy to forge), files given to
 `pbem turn submit` by the GM need none. Structure problems are found here; card problems come from
@@ -22,6 +23,7 @@ from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, dec
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
+_SIGNATURE = re.compile(r"^-- ?$", re.MULTILINE)  # a mail signature's separator line
 
 
 @dataclass(frozen=True)
@@ -131,11 +133,13 @@ def _programs(document: LinedDict, problem) -> dict[str, list]:
 
 
 def _from_game_line(text: str) -> str:
-    """Blank everything before the first `game:` line (a pasted turn sheet), keeping line numbers."""
+    """The YAML of a mail: blank everything before the first `game:` line (a pasted turn sheet), keeping
+    line numbers, and drop a signature (from a `-- ` line on)."""
     match = _START.search(text)
-    if not match or match.start() == 0:
-        return text
-    return "\n" * text.count("\n", 0, match.start()) + text[match.start():]
+    start = match.start() if match else 0
+    signature = _SIGNATURE.search(text, start)
+    end = signature.start() if signature else len(text)
+    return "\n" * text.count("\n", 0, start) + text[start:end]
 
 
 def line_for(document: Any, path: tuple) -> int | None:

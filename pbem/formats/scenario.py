@@ -184,6 +184,9 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     seed = data.get("seed", 0)
     turn = out.parse(data, "turn", "turn", _int) if "turn" in data else 1
     reboots = out.parse(data, "reboots", "reboots", _names) if "reboots" in data else []
+    for name in reboots or []:
+        if name not in robots:
+            out.add(data, "reboots", "reboots", f"no robot named {name!r}")
     option_hp = {}
     if "option_hp" in data:
         raw = data["option_hp"]

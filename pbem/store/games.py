@@ -14,9 +14,9 @@ from sqlmodel import Session, col, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
-from ..formats.canonical import dumps, from_data, state_hash, to_data
+from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
-from ..formats.game import GameDescription, PlayerEntry, SourceFile
+from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import load_yaml
 from .db import open_database
@@ -111,8 +111,10 @@ def create_game(session: Session, description: GameDescription) -> tuple[Game, G
 
 def _check_roster(setup: GameSetup) -> None:
     rules = setup.rules()
-    problems = []
     names = [robot for p in setup.players for robot in p.robots]
+    problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
+                for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
+                                   *(("robot", n) for n in names)] if not valid_name(name)]
     for duplicate in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"robot name {duplicate} is used twice")
     for player in setup.players:
@@ -185,7 +187,3 @@ def current_state(session: Session, game: Game) -> GameState:
 
 def first_state(session: Session, game: Game) -> GameState:
     return read_state(game, snapshot(session, game, 1, "before").state)
-
-
-def hash_of(state: GameState) -> str:
-    return state_hash(state)

@@ -25,9 +25,11 @@ class Pusher(Mounted):
             for robot in ctx.robots_at(element.at):
                 if not ctx.locked(robot):
                     pushes.append((element, robot, way, element.at.step(way)))
-        targets = [target for _, _, _, target in pushes]
+        pushers_into: dict = {}
+        for element, _, _, target in pushes:
+            pushers_into.setdefault(target, set()).add(element.key)
         for element, robot, way, target in pushes:
-            if targets.count(target) > 1 or robot.at != element.at or not robot.on_board:
+            if len(pushers_into[target]) > 1 or robot.at != element.at or not robot.on_board:
                 continue
 
             def report(frm, to, element=element, robot=robot, way=way):
