@@ -21,6 +21,7 @@ from ..store.mail import PENDING, REFUSED, MailDmPlayer
 from ..formats.yamlfile import FormatError
 from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
 from .gm import open_store, refuse
+from .reports import campaign_templates
 
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
@@ -110,7 +111,7 @@ def send(
     games: List[str] = typer.Option([], "--game", help="Also queue GAME's reports of its last processed turn and "
                                     "turn sheets of its dealt turn (repeat)."),
     templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates used before the "
-                                             "bundled ones (as for `pbem report`)."),
+                                             "bundled ones (default: the campaign folder's templates/, if any)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Write the messages to --out instead; change nothing."),
     out: Path = typer.Option(Path("outbox"), "--out", help="The folder --dry-run writes to."),
     config_file: Optional[Path] = CONFIG,
@@ -128,7 +129,8 @@ def send(
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            queued += queue_game_mail(session, name, config.sender, (str(templates),) if templates else ())
+            queued += queue_game_mail(session, name, config.sender,
+                                      (str(templates),) if templates else campaign_templates())
         session.flush()
         if dry_run:
             results = deliver(session, FolderTransport(out), dry_run=True)
