@@ -146,6 +146,20 @@ def test_a_maildir_is_read_in_order_of_delivery_so_the_later_orders_count(campai
     assert status(pbem) == {"alice": 2, "bob": None}
 
 
+def test_two_fetches_at_once_store_a_message_once(campaign, tmp_path, monkeypatch):
+    """A second `mail fetch` that read the message before the first recorded it loses at the commit."""
+    pbem, hands, inbox, url = campaign
+    from pbem.mail import fetch
+
+    monkeypatch.setattr(fetch, "is_known", lambda session, key: False)  # as if both runs checked at once
+    data = order_mail("bob", hands["bob"], "<c1@bob>")
+    inbox.add(data)
+    inbox.add(data)
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    assert code == 0 and sorted(h["outcome"] for h in json.loads(out)) == ["accepted", "duplicate"], out
+    assert status(pbem) == {"alice": None, "bob": 1} and len(acks(url)) == 1
+
+
 def test_an_mbox_is_read_and_left_as_it_is(campaign, tmp_path):
     pbem, hands, _, url = campaign
     box = mailbox.mbox(str(tmp_path / "in.mbox"))
