@@ -25,7 +25,8 @@ def pbem(tmp_path, monkeypatch):
     return run
 
 
-@pytest.mark.parametrize("command", [["mail"], ["mail", "fetch"], ["mail", "send"], ["mail", "dm-player"]],
+@pytest.mark.parametrize("command", [["mail"], ["mail", "fetch"], ["mail", "send"], ["mail", "outbox"],
+                                     ["mail", "dm-player"]],
                          ids=" ".join)
 def test_every_mail_command_has_help(command):
     result = RUNNER.invoke(app, [*command, "--help"])
@@ -64,3 +65,6 @@ def test_eml_files_are_queued_once_and_a_dry_run_changes_nothing(pbem, tmp_path)
     assert code == 1 and "no SMTP server" in err
     code, out, _ = pbem("mail", "send", tmp_path / "reports", "--dry-run", "--out", tmp_path / "dry2", "--json")
     assert json.loads(out)["queued"] == 0 and len(json.loads(out)["messages"]) == 1  # queued once, still pending
+    code, out, _ = pbem("mail", "outbox", "--json")
+    [listed] = json.loads(out)
+    assert code == 0 and (listed["recipient"], listed["state"], listed["attempts"]) == ("alice@example.org", "pending", 0)

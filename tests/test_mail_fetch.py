@@ -31,10 +31,10 @@ def campaign(request, tmp_path, monkeypatch):
     return pbem, hands, inbox, url
 
 
-def acks(url) -> list[tuple[str, str, str]]:
-    """(recipient, subject, text) of every queued acknowledgement."""
+def acks(url, purpose: str = "ack") -> list[tuple[str, str, str]]:
+    """(recipient, subject, text) of every queued acknowledgement (or notice)."""
     with Session(create_engine(url)) as session:
-        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "ack").order_by(MailOutgoing.id)).all()
+        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == purpose).order_by(MailOutgoing.id)).all()
     return [(r.recipient, r.subject, message_from_bytes(r.data, policy=policy.default).get_content().replace("\r\n", "\n")) for r in rows]
 
 
@@ -70,7 +70,7 @@ def test_refusals_forged_sender_wrong_or_missing_secret_unknown_sender_bad_cards
     code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
     handled = {h["key"]: h for h in json.loads(out)}
     assert code == 1 and all(h["outcome"] == "refused" for h in handled.values())
-    assert handled["<2@x>"]["reasons"] == ["orders for alice must come from alice's own address, not bob@example.org"]
+    assert handled["<2@x>"]["reasons"] == ["mail for alice must come from alice's own address, not bob@example.org"]
     assert handled["<3@x>"]["reasons"] == ["your message:8: secret: this is not alice's secret (see your turn sheet)"]
     assert handled["<4@x>"]["reasons"] == ["your message: secret: missing: copy the `secret:` line from your turn sheet"]
     assert "not the address of any player" in handled["<5@x>"]["reasons"][0]
@@ -146,6 +146,20 @@ def test_a_maildir_is_read_in_order_of_delivery_so_the_later_orders_count(campai
     assert status(pbem) == {"alice": 2, "bob": None}
 
 
+def test_two_fetches_at_once_store_a_message_once(campaign, tmp_path, monkeypatch):
+    """A second `mail fetch` that read the message before the first recorded it loses at the commit."""
+    pbem, hands, inbox, url = campaign
+    from pbem.mail import fetch
+
+    monkeypatch.setattr(fetch, "is_known", lambda session, key: False)  # as if both runs checked at once
+    data = order_mail("bob", hands["bob"], "<c1@bob>")
+    inbox.add(data)
+    inbox.add(data)
+    code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
+    assert code == 0 and sorted(h["outcome"] for h in json.loads(out)) == ["accepted", "duplicate"], out
+    assert status(pbem) == {"alice": None, "bob": 1} and len(acks(url)) == 1
+
+
 def test_an_mbox_is_read_and_left_as_it_is(campaign, tmp_path):
     pbem, hands, _, url = campaign
     box = mailbox.mbox(str(tmp_path / "in.mbox"))
@@ -166,6 +180,7 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
                 "--option", "dice=gm", "--out", tmp_path)[0] == 0
     code, out, _ = pbem("mail", "dm-player", "m1", "Red", "alice@example.org", "--secret", "red-secret", "--json")
     assert code == 0 and json.loads(out)["secret"] == "red-secret"
+    assert pbem("mail", "dm-player", "m1", "Green", "bob@example.org")[0] == 0
     assert pbem("mail", "dm-player", "m1", "Blue", "bob@example.org")[0] == 1  # not a player of m1
     action = "match: m1\nplayer: Red\nsecret: red-secret\naction: {roll: 4, move: B2-A2}\n"
     inbox.add(mail("alice@example.org", "Move:\n\n" + action, "<d1@x>"))
@@ -182,3 +197,5 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
     assert shown["position"]["rows"][0] == [0, 4, 0, 0]
     ack = acks(url)[0][2]
     assert "Action 1 of m1 by Red: {move: B2-A2, roll: 4}" in ack and "home of Red" in ack
+    assert handled["<d1@x>"]["notified"] == ["bob@example.org"]
+    assert acks(url, "notice") == [("bob@example.org", "[pbem] m1: Red has acted", ack.split("\n\n", 1)[1])]

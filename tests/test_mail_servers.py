@@ -64,6 +64,8 @@ def test_a_failed_send_is_retried_on_the_next_run_and_nothing_is_sent_twice(camp
     assert code == 1 and result["queued"] == 2
     assert [m["state"] for m in result["messages"]] == ["pending", "pending"]
     assert "ConnectionRefusedError" in result["messages"][0]["error"]
+    waiting = json.loads(pbem("mail", "outbox", "--json")[1])
+    assert [(m["state"], m["attempts"]) for m in waiting] == [("pending", 1), ("pending", 1)]
 
     code, out, _ = pbem("mail", "send", "--game", "halls", "--dry-run", "--out", tmp_path / "dry", "--json")
     assert code == 0 and json.loads(out)["queued"] == 0  # queued once already (same Message-IDs)
@@ -81,6 +83,9 @@ def test_a_failed_send_is_retried_on_the_next_run_and_nothing_is_sent_twice(camp
     code, out, _ = pbem("mail", "send", "--game", "halls", "--json")
     assert code == 0 and json.loads(out) == {"dry_run": False, "messages": [], "queued": 0}
     assert len(smtp.messages) == 2  # never sent twice
+    assert json.loads(pbem("mail", "outbox", "--json")[1]) == []
+    assert [(m["state"], m["attempts"]) for m in json.loads(pbem("mail", "outbox", "--all", "--json")[1])] == [
+        ("sent", 2), ("sent", 2)]
 
 
 def test_a_recipient_refused_for_good_is_marked_refused_and_not_retried(campaign, servers, tls, tmp_path):
@@ -193,5 +198,9 @@ def test_imap_over_implicit_tls_the_default(campaign, servers, tls, monkeypatch)
     imap.deliver(order_mail("alice", hands["alice"], "<s1@alice>"))
     monkeypatch.setenv("PBEM_IMAP_TLS", "ssl")
     monkeypatch.setenv("PBEM_IMAP_PORT", str(tunnel.port))
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", "wrong")
+    code, _, err = pbem("mail", "fetch", "--imap")
+    assert code == 1 and "cannot read the inbox" in err
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
     code, out, _ = pbem("mail", "fetch", "--imap", "--json")
     assert code == 0 and [h["outcome"] for h in json.loads(out)] == ["accepted"]

@@ -14,13 +14,14 @@ from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, is_known
 from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
 from ..mail.letters import sender_address
-from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
+from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queue
 from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
 from ..store.mail import PENDING, REFUSED, MailDmPlayer
 from ..formats.yamlfile import FormatError
 from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
 from .gm import open_store, refuse
+from .reports import campaign_templates
 
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
@@ -110,7 +111,7 @@ def send(
     games: List[str] = typer.Option([], "--game", help="Also queue GAME's reports of its last processed turn and "
                                     "turn sheets of its dealt turn (repeat)."),
     templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates used before the "
-                                             "bundled ones (as for `pbem report`)."),
+                                             "bundled ones (default: the campaign folder's templates/, if any)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Write the messages to --out instead; change nothing."),
     out: Path = typer.Option(Path("outbox"), "--out", help="The folder --dry-run writes to."),
     config_file: Optional[Path] = CONFIG,
@@ -128,7 +129,8 @@ def send(
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            queued += queue_game_mail(session, name, config.sender, (str(templates),) if templates else ())
+            queued += queue_game_mail(session, name, config.sender,
+                                      (str(templates),) if templates else campaign_templates())
         session.flush()
         if dry_run:
             results = deliver(session, FolderTransport(out), dry_run=True)
@@ -146,6 +148,29 @@ def send(
         typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
     raise typer.Exit(EXIT_OK if all(r.state not in (PENDING, REFUSED) for r in results) else EXIT_REFUSED)
+
+
+@mail_app.command("outbox")
+def outbox(
+    ctx: typer.Context,
+    everything: bool = typer.Option(False, "--all", help="Also list the messages sent."),
+    as_json: bool = JSON,
+) -> None:
+    """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
+    for good, with the last error; with --all, every message queued."""
+    with open_store(ctx) as store, store.session() as session:
+        rows = listing(session, everything)
+    documents = [{"message_id": r.message_id, "recipient": r.recipient, "subject": r.subject, "purpose": r.purpose,
+                  "state": r.state, "attempts": r.attempts, "error": r.last_error,
+                  "queued_at": r.queued_at.isoformat(timespec="seconds"),
+                  "sent_at": r.sent_at.isoformat(timespec="seconds") if r.sent_at else None} for r in rows]
+    if as_json:
+        print_json(documents)
+        return
+    for d in documents:
+        typer.echo(f"{d['state'].upper():<8} {d['recipient']}  {d['subject']}  ({d['attempts']} attempt(s))"
+                   + (f"\n  {d['error']}" if d["error"] else ""))
+    typer.echo(f"{len(documents)} message(s)", err=True)
 
 
 @mail_app.command("dm-player")

@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable
 
 import yaml
 from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..dm.base import Action, get_game as dm_rules
@@ -29,7 +30,7 @@ from ..store import dm as dm_store
 from ..store.games import Refused, get_game, now, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
-from .ack import acknowledgement
+from .ack import acknowledgement, notice
 from .config import MailConfig
 from .inbox import Incoming, archive
 from .letters import Letter, read_letter
@@ -52,6 +53,7 @@ class Handled:
     reasons: list[str] = field(default_factory=list)
     understood: list[str] = field(default_factory=list)  # the orders as taken, when accepted
     archived: str | None = None
+    notified: list[str] = field(default_factory=list)  # the other players told (a death match's accepted action)
 
 
 def is_known(session: Session, key: str) -> bool:
@@ -82,20 +84,34 @@ def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
         store_orders, handled.outcome, handled.understood = None, "refused", []
         handled.reasons = [f"pbem could not handle this message ({type(err).__name__}: {err}); "
                            "the game master will look into it"]
-    session.add(MailReceived(key=letter.key, received_at=now(), origin=incoming.origin, archived=handled.archived,
+    try:
+        _record(session, letter, handled, incoming.origin, config)
+        if store_orders is not None:
+            store_orders()  # commits the orders with the record and the acknowledgement
+        else:
+            session.commit()
+    except IntegrityError:  # another `mail fetch` running at the same time recorded it first
+        session.rollback()
+        return Handled(incoming.origin, letter.key, letter.sender, "duplicate", archived=handled.archived)
+    return handled
+
+
+def _record(session: Session, letter: Letter, handled: Handled, origin: str, config: MailConfig) -> None:
+    """The message's record, its acknowledgement and any notices (not committed)."""
+    session.add(MailReceived(key=letter.key, received_at=now(), origin=origin, archived=handled.archived,
                              sender=letter.sender or "", size=letter.size, outcome=handled.outcome,
                              kind=handled.kind, game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
-    if letter.sender is not None and not letter.automatic:
-        verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
-        lines = handled.understood if handled.outcome == "accepted" else \
-            ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
-        queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
-    if store_orders is not None:
-        store_orders()  # commits the orders with the record and the acknowledgement
-    else:
-        session.commit()
-    return handled
+    session.flush()  # a message recorded meanwhile by another run stops here
+    if letter.sender is None or letter.automatic:
+        return
+    verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
+    lines = handled.understood if handled.outcome == "accepted" else \
+        ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
+    for address in handled.notified:
+        queue(session, notice(letter, config.sender, address, f"{handled.game}: {handled.player} has acted",
+                              handled.understood), "notice")
 
 
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
@@ -128,7 +144,7 @@ def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any
     """Both must hold: the mail comes from the player's address, and carries the player's secret."""
     reasons = []
     if email.lower() != letter.sender:
-        reasons.append(f"orders for {name} must come from {name}'s own address, not {letter.sender}")
+        reasons.append(f"mail for {name} must come from {name}'s own address, not {letter.sender}")
     if given is None:
         reasons.append(str(Problem(letter.source, None, "secret",
                                    "missing: copy the `secret:` line from your turn sheet")))
@@ -201,4 +217,6 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     handled.outcome = "accepted"
     handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", "",
                           position_text(config.game, dm_rules(config.game).render_data(state))]
+    handled.notified = sorted(other.email for other in session.exec(select(MailDmPlayer).where(
+        MailDmPlayer.match == match.name, MailDmPlayer.player != entry.player)).all())
     return None

@@ -46,6 +46,12 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str) -> Mail
     return row
 
 
+def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
+    """The messages not sent (pending, or refused by the server), or every message; oldest first."""
+    query = select(MailOutgoing).order_by(MailOutgoing.id)
+    return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
+
+
 def pending(session: Session) -> list[MailOutgoing]:
     return list(session.exec(select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(MailOutgoing.id)).all())
 
