@@ -1,6 +1,7 @@
 """Rooms, positions and the golden-image cases shared by the render tests and their regeneration script."""
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from pathlib import Path
 from types import MappingProxyType
 
@@ -168,7 +169,7 @@ def sample_sheet():
 
 
 # Pages compared by screenshot with references (tests/render_refs/page-*.png).
-SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-1/stage-3.html", "page-turn-sheet": "sheet.html"}
+SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-001/stage-3.html", "page-turn-sheet": "sheet.html"}
 
 
 def write_screenshot_pages(folder: Path) -> None:
@@ -176,3 +177,21 @@ def write_screenshot_pages(folder: Path) -> None:
 
     write_sample_site(folder)
     (folder / "sheet.html").write_text(turn_sheet_html(sample_sheet()), encoding="utf-8")
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.targets: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("href", "src") and value and not value.startswith(("data:", "#")):
+                self.targets.append(value)
+
+
+def link_targets(page: Path) -> list[str]:
+    """Every link and picture a page refers to (data: and #anchors aside)."""
+    parser = _Links()
+    parser.feed(page.read_text(encoding="utf-8"))
+    return parser.targets

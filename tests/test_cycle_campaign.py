@@ -1,7 +1,7 @@
 """The campaign above the board: G3 gates and room exits, G4 records, G5 reinstatement in transit, B4.6, BotWars."""
 from __future__ import annotations
 
-from pbem.engine.campaign import GameSetup, PlayerSetup, RoomCompleted, RoomOpened, new_game, play_turn
+from pbem.engine.campaign import GameSetup, PlayerSetup, RoomCompleted, RoomOpened, new_game, play_turn, standings
 from pbem.engine.cards import Card
 from pbem.engine.orders import Checked
 from pbem.formats.decks import read_deck
@@ -112,3 +112,55 @@ def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():
     assert red.next_flag == 3
     assert outcome.state.winners == ["Red"] and outcome.state.is_over
     assert outcome.state.hands == {}
+    assert [(row["player"], row["won"], row["flags"], row["place"]) for row in standings(outcome.state)] == [
+        ("ann", 1, 2, 1), ("ben", None, 0, 2), ("cy", None, 0, 2)]
+
+
+def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
+    halls = tuple(hall(f"Hall {n}") for n in range(1, 6))
+    setup = GameSetup("t", "geeko", "5", halls, GEEKO_DECK,
+                      (PlayerSetup("alice", ("Zapper", "Spanner")), PlayerSetup("bob", ("Bolt", "Nut"))))
+    state = new_game(setup)
+    # Each turn: Zapper drives into the gate and leaves at the end of stage 1; Spanner goes west along
+    # row 3 behind it, turns north and follows through the freed gate at stage 4 (G3, one gate).
+    walk = Checked(programs={"Zapper": cards("FWD2#700", "UTRN#10", "UTRN#20", "UTRN#30"),
+                             "Spanner": cards("LF90#70", "FWD2#710", "RT90#80", "FWD2#720")})
+    for turn in range(1, 6):
+        outcome = play_turn(state, {"alice": walk}, "5")
+        state = outcome.state
+        assert [(c.robot, c.room, c.turn) for c in state.completions[-2:]] == [
+            ("Zapper", turn, turn), ("Spanner", turn, turn)]
+    assert state.players["alice"].finished == 5 and not state.is_over  # bob has not moved
+    assert [type(e).__name__ for _, e in outcome.events][-1] == "PlayerFinished"
+    assert standings(state) == [{"player": "alice", "turns": 5, "rooms_done": 5, "place": 1},
+                                {"player": "bob", "turns": None, "rooms_done": 0, "place": 2}]
+    assert state.receiving("alice") == [] and "alice" not in state.hands
+
+
+def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is_held():
+    twin = load_room({"name": "Twin", "size": "3x3", "starts": ["r3c1", "r3c3"],
+                      "elements": [{"type": "gate", "at": "r1c1", "open": True},
+                                   {"type": "gate", "at": "r1c3", "open": True}]}, "twin")
+    state = geeko_game((twin,) + tuple(hall(f"Hall {n}") for n in range(2, 6)))
+    state = play_turn(state, orders(Zapper=["FWD2#700", "UTRN#10"], Spanner=["LF90#70", "RT90#80"]), "5").state
+    zapper = state.boards["alice"].robots["Zapper"]
+    assert (str(zapper.at), zapper.left_room, state.completions) == ("r1c1", False, [])
+    assert state.receiving("alice") == ["Spanner"]  # a waiting robot gets no cards; the other any length
+    outcome = play_turn(state, orders(Spanner=["FWD2#710"]), "5")
+    state = outcome.state
+    assert [(c.robot, c.room, c.turn) for c in state.completions] == [("Zapper", 1, 2), ("Spanner", 1, 2)]
+    assert state.players["alice"].room == 2 and state.boards["alice"].room.name == "Hall 2"
+
+
+def test_b10_a_declared_reboot_takes_the_next_turn_restores_hp_and_deals_no_cards_meanwhile():
+    state = geeko_game()
+    state.boards["alice"].robots["Spanner"].hp = 7
+    declared = {"alice": Checked(programs={"Zapper": cards("LF90#70"), "Spanner": cards("RT90#80")},
+                                 reboot=["Spanner"])}
+    state = play_turn(state, declared, "5").state
+    spanner = state.boards["alice"].robots["Spanner"]
+    assert (spanner.mode, spanner.hp) == ("rebooting", 10)
+    assert state.receiving("alice") == ["Zapper"] and len(state.hands["alice"]) == 9
+    state = play_turn(state, orders(Zapper=["RT90#100", "LF90#90", "UTRN#10"]), "5").state
+    assert state.boards["alice"].robots["Spanner"].mode == "real"
+    assert state.receiving("alice") == ["Zapper", "Spanner"] and len(state.hands["alice"]) == 18

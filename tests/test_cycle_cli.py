@@ -72,6 +72,9 @@ def test_a_gm_session_new_deal_check_submit_status_preview_process_replay_rollba
     done = json.loads(gm("turn", "process", "halls", "--json")[1])
     assert preview["preview"] and preview["after_hash"] == done["after_hash"]
     assert done["orders"] == {"alice": 1, "bob": None}
+    report = tmp_path / "reports" / "halls" / "turn-001"
+    assert {"index.html", "summary.txt", "mail"} <= {p.name for p in report.iterdir()}
+    assert sorted(p.name for p in (report / "mail").iterdir()) == ["alice.eml", "bob.eml"]
     code, _, err = gm("turn", "process", "halls")
     assert code == 1 and "turn 2 of halls has not been dealt yet (turn 1 is processed already)" in err
     gm("turn", "deal", "halls")
@@ -99,3 +102,11 @@ def test_init_makes_a_campaign_folder_with_the_bundled_data(gm, tmp_path):
     code, out, _ = gm("init", "camp")
     assert code == 0 and (tmp_path / "camp" / "decks" / "geeko.yaml").exists()
     assert gm("init", "camp")[0] == 1  # not empty any more
+
+
+def test_game_new_refuses_bad_names_and_rosters_with_every_reason(gm):
+    code, _, err = gm("game", "new", "my game", "--ruleset", "geeko", "--rooms", "halls", "--player", "a b:x@y:Zap")
+    assert code == 1
+    assert err.splitlines() == ["game name 'my game': use letters, digits, '-', '_' or '.'",
+                                "player name 'a b': use letters, digits, '-', '_' or '.'",
+                                "player a b has 1 robots; geeko gives each player 2"]

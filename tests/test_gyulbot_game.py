@@ -201,3 +201,14 @@ def test_render_data_describes_the_position():
     assert data["rows"] == 4 and data["goal"] == {"at": [1, 4], "colour": "red"}
     assert data["robots"] == [{"colour": "red", "squares": [[4, 1]]}, {"colour": "blue", "squares": [[2, 3]]}]
     assert data["round"] == 1 and data["phase"] == "claims" and data["scores"] == {"ann": 0, "bob": 0}
+
+
+def test_d1_5_missing_puzzles_are_generated_from_the_seed():
+    """A transcript without puzzles gets seeded puzzles of the `moves` minimum (B13: same seed, same puzzle)."""
+    from pbem.dm.gyulbot.bfs import bfs_solve
+
+    config = Config("gyulbot", ("ann", "bob"), options={"moves": 3}, seed=11)
+    game = get_game("gyulbot")
+    first, again = game.new_state(config), game.new_state(config)
+    assert first.puzzle == again.puzzle and (first.puzzle.rows, first.puzzle.cols) == (16, 16)
+    assert len(bfs_solve(first.puzzle, 3)) == 3

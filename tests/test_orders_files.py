@@ -35,6 +35,11 @@ def test_a_pasted_turn_sheet_is_read_from_the_game_line_with_the_file_s_line_num
     assert problems(text) == ["orders.yaml:5: turn: must be a whole number"]
 
 
+def test_a_mail_signature_after_the_orders_is_ignored():
+    order = parse_orders(GOOD + "-- \nAlice\nSent from my phone: {not yaml\n", "mail")
+    assert order.submission.reboot == ["Spanner"]
+
+
 def test_every_structural_problem_is_reported_at_once():
     text = "game: g\nplayer: [a]\ncolour: red\nrobots:\n  Zapper: {program: FWD1, speed: 3}\noption_hp: lots\n"
     assert problems(text) == [
@@ -67,7 +72,7 @@ def test_an_alias_bomb_is_refused_before_it_is_expanded():
     assert "anchors and aliases" in problems(bomb)[0]
 
 
-def test_the_template_is_a_valid_order_file_with_empty_programs():
-    order = parse_orders(order_template("g 1", 2, "bob", ["B-1", "B-2"]), "t.yaml")
-    assert (order.game, order.turn, order.player) == ("g 1", 2, "bob")
-    assert order.submission.programs == {"B-1": [], "B-2": []}
+def test_the_template_is_a_valid_order_file_with_empty_programs_even_for_names_yaml_would_misread():
+    order = parse_orders(order_template("yes", 2, "on", ["123", "B-2"]), "t.yaml")
+    assert (order.game, order.turn, order.player) == ("yes", 2, "on")
+    assert order.submission.programs == {"123": [], "B-2": []}

@@ -51,7 +51,7 @@ def test_render_browser_every_page_and_image_loads(browser, site):
 
 def test_render_browser_typed_name_is_text(browser, site):
     with serve(site) as url:
-        browser.open(f"{url}/Geek-o-2026/turn-1/index.html")
+        browser.open(f"{url}/Geek-o-2026/turn-001/index.html")
         assert browser.evaluate("document.querySelectorAll('script').length") == 0
         assert SCRIPT in browser.evaluate("document.body.innerText")
         assert "Geek-o <2026>" in browser.evaluate("document.title")

@@ -9,8 +9,6 @@ from __future__ import annotations
 import email
 import re
 from email import policy
-from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +17,7 @@ from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from pbem.render.message import message_bytes
 from pbem.render.site import GameHistory, Standing, write_site
-from tests.render_support import SCRIPT, sample_board_turn
+from tests.render_support import SCRIPT, link_targets, sample_board_turn
 
 
 @pytest.fixture(scope="module")
@@ -52,15 +50,15 @@ def test_render_report_stage_rows_follow_seed_003(report):
     assert one["CARDS"] == [["FWD2#700"], ["FWD1#490"]]
     assert one["MOVE"] == [["r6c1 → r4c1"], ["r6c5 → r5c5", "presses s1: on"]]  # B6.7: moving onto it
     assert one["MECHANISMS"] == [["conveyor r4c1 → r4c2"], [NONE]]  # B6b.1, phase 3
-    assert first.notes == ["trapdoor r2c3 now open (s1)"]
+    assert first.notes == ["trap door r2c3 now open (s1)"]
     two = rows(report.stages[1].table)
     # B6b.1: the express belt moves first, then the turning belt both rotates and moves it.
     assert two["MECHANISMS"][0] == ["express conveyor r4c2 → r4c3", "turned E → N by the conveyor",
                                     "conveyor r4c3 → r3c3"]
     three = rows(report.stages[2].table)
     assert three["MODE"] == [["destroyed"], ["real"]]  # B6.5: the open trap door
-    assert three["MOVE"][0] == ["r3c3 → r2c3", "falls into the trapdoor at r2c3", "DESTROYED (trapdoor)"]
-    assert three["DAMAGE"][1] == ["-1 HP (laser)", "register 9 fuses (empty)"]  # B6b.5, B7.1 geeko
+    assert three["MOVE"][0] == ["r3c3 → r2c3", "falls into the trap door at r2c3", "DESTROYED (trap door)"]
+    assert three["DAMAGE"][1] == ["-1 HP (laser r1c6)", "register 9 fuses (empty)"]  # B6b.5, B7.1 geeko
     assert three["HP"][1] == ["9"]
 
 
@@ -78,7 +76,7 @@ def test_render_report_text_table_lines_up(report):
     lines = text.splitlines()
     assert lines[0] == "Stage 3"
     assert len({len(line) for line in lines[1:]}) == 1  # every row as wide as the frame
-    assert "| DAMAGE     | —" in text and "-1 HP (laser)" in text
+    assert "| DAMAGE     | —" in text and "-1 HP (laser r1c6)" in text
 
 
 def test_render_report_escapes_typed_names(turn_report, tmp_path):
@@ -125,36 +123,23 @@ def test_render_report_email_is_deterministic(board_turn):
 
 
 def test_render_report_email_only_for_the_players_boards(board_turn):
+    """G2: a Geek-o player sees their own room only; a player with no board this turn gets no email."""
     report = build_turn_report("g", 1, [board_turn])
     bob = _parse(message_bytes(player_message(report, Recipient("bob", "b@x.org"))))
     assert "Zapper" not in bob.get_body(("plain",)).get_content()
+    files = eml_files(report, [Recipient("alice", "a@x.org"), Recipient("bob", "b@x.org")])
+    assert list(files) == ["alice"]
 
 
-class _Links(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.targets: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        for name, value in attrs:
-            if name in ("href", "src") and value and not value.startswith(("data:", "#")):
-                self.targets.append(value)
-
-
-def _targets(page: Path) -> list[str]:
-    parser = _Links()
-    parser.feed(page.read_text())
-    return parser.targets
-
-
-def test_render_report_turn_folder(turn_report, tmp_path):
+def test_render_report_turn_folder(tmp_path):
+    turn_report = build_turn_report("g", 1, [sample_board_turn((SCRIPT,))])
     files = write_turn_report(tmp_path, turn_report, [Recipient(SCRIPT, "x@example.org")])
     names = {p.relative_to(tmp_path).as_posix() for p in files}
     assert {"index.html", "stage-1.html", "stage-2.html", "stage-3.html", "final.html", "legend.png",
             "board1-stage1.png", "board1-final.png"} <= names
     assert "mail/script-alert-1-script.eml" in names  # typed names never become paths as they are
     for page in tmp_path.glob("*.html"):
-        for target in _targets(page):
+        for target in link_targets(page):
             assert (tmp_path / target).exists(), f"{page.name} links to missing {target}"
 
 
@@ -164,12 +149,12 @@ def test_render_report_site_navigation(board_turn, tmp_path):
     pages = sorted(tmp_path.rglob("*.html"))
     assert len(pages) == 1 + 1 + 2 * 5
     for page in pages:
-        for target in _targets(page):
+        for target in link_targets(page):
             assert (page.parent / target).resolve().exists(), f"{page} links to missing {target}"
     game = tmp_path / "Geek-o-2026"
-    last_of_first = _targets(game / "turn-1" / "final.html")
-    assert "../turn-2/stage-1.html" in last_of_first  # "next" runs on into the next turn
-    assert "../turn-1/final.html" in _targets(game / "turn-2" / "stage-1.html")
+    last_of_first = link_targets(game / "turn-001" / "final.html")
+    assert "../turn-002/stage-1.html" in last_of_first  # "next" runs on into the next turn
+    assert "../turn-001/final.html" in link_targets(game / "turn-002" / "stage-1.html")
     index = (game / "index.html").read_text()
     assert "Geek-o standings" in index and "<td>alice</td>" in index
 
@@ -205,3 +190,39 @@ def test_render_report_turn_sheet_page_text_and_email():
     message = _parse(message_bytes(turn_sheet_message(sheet, "gm@x.org")))
     assert message["To"] == "alice@example.org" and "turn 2" in message["Subject"]
     assert message.get_body(("plain",)).get_content().replace("\r\n", "\n").rstrip("\n") == text.rstrip("\n")
+
+
+def test_render_report_next_flag_row_on_boards_with_flags(board_turn):
+    """B5.9 botwars: flags are touched in order; the end-of-turn table says which one is next."""
+    from dataclasses import replace
+
+    from tests.render_support import element
+
+    room = replace(board_turn.room, elements=board_turn.room.elements + (element("flag", "r1c1", number=1),))
+    final = replace(board_turn.final.copy(), room=room)  # a copy: the fixture is shared
+    final.robots["Zapper"].next_flag = 2
+    report = board_report("t", room, board_turn.snapshots, board_turn.events, final)
+    assert rows(report.end_of_turn)["NEXT FLAG"] == [["all touched"], ["1"]]
+
+
+def test_render_report_destroyed_robot_left_as_a_wreck_where_it_fell(report):
+    """B8.1: a destroyed robot is removed from the board; the later pictures of the turn show a wreck
+    on the square where it fell, so players see what happened."""
+    zapper = report.final.robot("Zapper")
+    assert zapper.mode == "destroyed" and str(zapper.at) == "r2c3"  # the open trap door, stage 3
+    assert all(str(s.position.robot("Zapper").at) != "r2c3" for s in report.stages)
+
+
+def test_render_report_text_table_of_many_robots_comes_in_blocks():
+    """Eight BotWars robots do not make a 300-column line: the table is cut into blocks of robots."""
+    from pbem.render.model import Row, Table
+    from pbem.render.text import MAX_WIDTH
+
+    names = [f"Robot number {i}" for i in range(1, 9)]
+    table = Table("Stage 1", names, [Row("CARDS", [[f"FWD1#{490 + 10 * i}"] for i in range(8)]),
+                                     Row("MOVE", [["r12c2 → r11c2", "pushed by Robot number 3 r11c2 → r10c2"]] * 8)])
+    lines = table_text(table).splitlines()
+    assert max(len(line) for line in lines) <= MAX_WIDTH
+    assert sum(line.startswith("| NAME ") for line in lines) > 1  # several blocks, each labelled
+    text = "\n".join(lines)
+    assert all(name in text for name in names) and text.count("FWD1#") == 8

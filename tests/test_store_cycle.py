@@ -8,7 +8,7 @@ from sqlmodel import func, select
 
 from cycle_fixtures import halls_description, order
 from pbem.store import cycle
-from pbem.store.games import Refused, Store, create_game, current_state
+from pbem.store.games import Refused, Store, create_game, current_state, final_boards
 from pbem.store.tables import EventRecord, Game, OrderVersion, StateSnapshot, Turn
 
 
@@ -80,7 +80,8 @@ def test_preview_stores_nothing_and_process_refuses_to_run_twice(store):
         stored = counts(session)
         assert stored["turns"] == 1 and stored["events"] == done.events
         # before and after turn 1, and each player's board at the end of the turn (no stage: nobody moved)
-        assert stored["state_snapshots"] == 4
+        # as a snapshot for the pictures and as the board itself
+        assert stored["state_snapshots"] == 6
         with pytest.raises(Refused, match="turn 2 of halls has not been dealt yet"):
             cycle.process(session, "halls")
 
@@ -129,3 +130,13 @@ def test_rollback_to_a_turn_not_processed_is_refused(store):
     with store.session() as session:
         with pytest.raises(Refused, match="cannot roll halls back to turn 1: no turn processed"):
             cycle.rollback(session, "halls", 1)
+
+
+def test_a_processed_turn_is_rebuilt_for_its_reports(store):
+    with store.session() as session:
+        play(session, 2)
+        before, outcome = cycle.processed_turn(session, "halls", 2)
+        assert before.turn == 2 and sorted(outcome.finals) == ["alice", "bob"]
+        assert final_boards(session, session.exec(select(Game)).one(), 2) == outcome.finals
+        with pytest.raises(Refused, match="turn 3 of halls has not been processed"):
+            cycle.processed_turn(session, "halls", 3)

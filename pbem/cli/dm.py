@@ -131,9 +131,7 @@ def _yaml_value(text: str, what: str) -> Any:
 
 def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
     """The match's config, its state rebuilt from the accepted actions, and those actions."""
-    config = store.config_of(match)
-    accepted = [store.action_of(row) for row in store.submissions(session, match) if row.accepted]
-    return config, replay(config, accepted).state, accepted
+    return store.position(session, match)
 
 
 def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
@@ -248,18 +246,14 @@ def act_command(
         _refuse(f"--at: {err}")
     session, match = _open_match(ctx, name)
     with session:
-        config, state, accepted = _position(session, match)
-        rules = get_game(config.game)
-        action = Action(player, payload, stamp)
-        reason = rules.check(state, action)
-        row = store.record_action(session, match, action, reason)
+        row, state = store.submit_action(session, match, Action(player, payload, stamp))
         session.commit()
-        if reason is not None:
+        if row.reason is not None:
             if as_json:
-                print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": reason})
-            _refuse(f"refused: {reason}")
-        _publish(match, config, rules.apply(state, action), len(accepted) + 1, out, as_json,
-                 {"seq": row.seq, "accepted": True})
+                print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
+            _refuse(f"refused: {row.reason}")
+        accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
+        _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.seq, "accepted": True})
 
 
 @dm_app.command("show")

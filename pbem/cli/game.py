@@ -1,6 +1,7 @@
 """`pbem init`, `pbem demo`, `pbem game …`, `pbem replay`: campaigns and their history."""
 from __future__ import annotations
 
+import secrets
 import shutil
 from dataclasses import asdict
 from pathlib import Path
@@ -11,6 +12,7 @@ import typer
 from ..formats.game import GameDescription, PlayerEntry, SourceFile, data_files, read_description
 from ..formats.yamlfile import FormatError
 from ..resources import resource_dir
+from ..engine.campaign import standings
 from ..store import cycle
 from ..store.archive import export_game, import_game
 from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
@@ -20,7 +22,8 @@ from .gm import open_store, progress, refuse
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
 
-DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"), "botwars": ("rooms/botwars", "decks/standard.yaml")}
+DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"),
+            "botwars": ("rooms/botwars/foundry.yaml", "decks/standard.yaml")}
 
 
 @app.command("init")
@@ -70,13 +73,13 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                                   "order). Default: the bundled rooms of the ruleset."),
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
         players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: 1."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
         as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
     if ruleset not in DEFAULTS:
         raise typer.BadParameter(f"{ruleset!r}: write geeko or botwars", param_hint="--ruleset")
     room_paths = rooms or [DEFAULTS[ruleset][0]]
-    description = GameDescription(name, ruleset, str(seed if seed is not None else 1),
+    description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
                                   [_player(p, ruleset) for p in players])
     with open_store(ctx) as store, store.session() as session:
@@ -115,22 +118,6 @@ def _show(session, game) -> dict:
             "completions": [asdict(c) for c in state.completions]}
 
 
-def standings(state) -> list[dict]:
-    """G1: by fewest turns through all rooms; unfinished players after, by rooms done. Ties share a place."""
-    if not state.geeko:
-        board = state.board_of(next(iter(state.players)))
-        rows = [{"player": p.name, "flags": board.robots[p.robots[0]].next_flag - 1,
-                 "lives": board.robots[p.robots[0]].lives} for p in state.players.values()]
-        key = lambda row: (-row["flags"], -row["lives"])  # noqa: E731
-    else:
-        rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
-        key = lambda row: (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])  # noqa: E731
-    rows.sort(key=lambda row: (key(row), row["player"]))
-    for index, row in enumerate(rows):
-        row["place"] = rows[index - 1]["place"] if index and key(rows[index - 1]) == key(row) else index + 1
-    return rows
-
-
 @game_app.command("list")
 def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every game in the database with its current turn."""
@@ -152,13 +139,13 @@ def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help
 
 @game_app.command("show")
 def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
-         secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
+         show_secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
          as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """A game's players, robots, current turn and standings (G1, G4)."""
     with open_store(ctx) as store, store.session() as session:
         game = get_game(session, name)
         shown = _show(session, game)
-        if secrets:
+        if show_secrets:
             for entry, player in zip(shown["players"], players_of(session, game)):
                 entry["secret"] = player.secret
     if as_json:
@@ -174,7 +161,8 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
             typer.echo(f"    {r['name']:<12} {r['mode']:<10} HP {r['hp']:>2}  {r['at'] or '-':<6} {r['facing']}")
     typer.echo("Standings:")
     for row in shown["standings"]:
-        detail = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("player", "place"))
+        detail = ", ".join(f"{k.replace('_', ' ')} {'-' if v is None else v}" for k, v in row.items()
+                           if k not in ("player", "place"))
         typer.echo(f"  {row['place']}. {row['player']} ({detail})")
 
 
@@ -198,10 +186,11 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
 @game_app.command("export")
 def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
            directory: Path = typer.Argument(..., help="The folder to write (game.yaml, rooms, deck, turn-NNN/)."),
+           with_secrets: bool = typer.Option(False, "--secrets", help="Also write the players' secrets."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
     with open_store(ctx) as store:
-        written = export_game(store, name, directory)
+        written = export_game(store, name, directory, secrets=with_secrets)
     if as_json:
         print_json([str(p) for p in written])
     else:

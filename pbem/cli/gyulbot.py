@@ -1,4 +1,76 @@
-"""`pbem gyulbot solve|generate`."""
-from .common import sub_app
+"""`pbem gyulbot solve|generate`: proven-minimal solutions and puzzles of a requested minimum."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+import yaml
+
+from ..dm.gyulbot.board import format_solution
+from ..dm.gyulbot.generator import generate as generate_puzzle
+from ..dm.gyulbot.solver import MAX_MOVES, solve as solve_puzzle, warm_up
+from ..engine.rng import derive_rng
+from ..formats.gyulbot import puzzle_data, read_puzzle
+from ..formats.yamlfile import FormatError
+from .common import EXIT_REFUSED, print_json, sub_app
 
 gyulbot_app = sub_app("gyulbot", "Solve and generate Gyulbot puzzles.")
+
+
+@gyulbot_app.command("solve")
+def solve(
+    puzzles: list[Path] = typer.Argument(..., help="Puzzle files (YAML or JSON)."),
+    max_moves: int = typer.Option(MAX_MOVES, "--max-moves", min=1, max=63, help="Give up beyond this many moves."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
+    results, refused = [], False
+    warm_up()
+    for path in puzzles:
+        try:
+            puzzle = read_puzzle(path)
+        except FormatError as err:
+            refused = True
+            results.append({"file": str(path), "errors": [str(p) for p in err.problems]})
+            continue
+        started = time.perf_counter()
+        moves = solve_puzzle(puzzle, max_moves)
+        seconds = round(time.perf_counter() - started, 3)
+        results.append({"file": str(path), "moves": None if moves is None else len(moves),
+                        "solution": None if moves is None else format_solution(puzzle, moves), "seconds": seconds})
+    if as_json:
+        print_json(results)
+    else:
+        for result in results:
+            if "errors" in result:
+                for error in result["errors"]:
+                    typer.echo(error, err=True)
+            elif result["moves"] is None:
+                typer.echo(f"{result['file']}: no solution within {max_moves} moves ({result['seconds']} s)")
+            else:
+                typer.echo(f"{result['file']}: {result['moves']} moves: {result['solution']} ({result['seconds']} s)")
+    if refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@gyulbot_app.command("generate")
+def generate(
+    moves: int = typer.Option(..., "--moves", min=1, max=30, help="The proven minimum the puzzle must have."),
+    seed: int = typer.Option(0, "--seed", help="Same seed, same puzzle."),
+    size: int = typer.Option(16, "--size", min=6, max=32, help="Board side."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the puzzle here instead of to stdout."),
+) -> None:
+    """Make a puzzle (4 robots, coloured goal) whose minimum is exactly --moves, and prove it."""
+    puzzle = generate_puzzle(moves, derive_rng(seed, 0, 0, "gyulbot generate", str(moves)), size, size)
+    solution = solve_puzzle(puzzle, moves)
+    data = {"name": f"gyulbot {moves}-move puzzle, seed {seed}",
+            "notes": f"proven minimum {moves} moves, e.g. {format_solution(puzzle, solution)}",
+            **puzzle_data(puzzle)}
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    if out:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"{out}: {data['notes']}", err=True)
+    else:
+        typer.echo(text, nl=False)

@@ -1,4 +1,4 @@
-"""Plain-text output of the turn cycle: turn sheets, submission results, turn summaries.
+"""Plain-text output of the turn cycle: submission results and turn summaries.
 
 Text only, stable for given data (no clock, no secrets), so demo output is
 byte-identical between runs.
@@ -7,25 +7,7 @@ from __future__ import annotations
 
 from ..engine.events import Event
 from ..formats.canonical import to_data
-from ..store.cycle import ProcessResult, SubmissionResult, TurnSheet
-
-
-def sheet_text(sheet: TurnSheet) -> str:
-    """A turn sheet: HP, fused registers, the hand, then the order file to fill in and send back."""
-    lines = [f"{sheet.game} — turn {sheet.turn} — {sheet.player}", f"Room: {sheet.room}", ""]
-    lines.append(f"{'ROBOT':<12} {'MODE':<10} {'HP':>3}  {'SQUARE':<7} {'FACING':<6} {'FREE':>4}  FUSED")
-    for robot in sheet.robots:
-        fused = ", ".join(f"{n}: {card or 'empty'}" for n, card in robot.fused.items()) or "-"
-        lines.append(f"{robot.name:<12} {robot.mode:<10} {robot.hp:>3}  {robot.at or '-':<7} {robot.facing:<6} "
-                     f"{robot.free_registers:>4}  {fused}")
-    lines.append("")
-    for holder, cards in sheet.hands.items():
-        title = "Your hand (shared by your robots)" if holder == sheet.player else f"Hand of {holder}"
-        lines.append(f"{title}, {len(cards)} cards:")
-        lines.append("  " + "  ".join(cards) if cards else "  (none)")
-    lines += ["", "Fill in the programs below (cards by KIND, NUMBER or KIND#NUMBER, register 1 first)",
-              "and send everything from the `game:` line on back to the GM.", "", sheet.orders]
-    return "\n".join(lines)
+from ..store.cycle import ProcessResult, SubmissionResult
 
 
 def submission_text(result: SubmissionResult) -> str:

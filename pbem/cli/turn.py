@@ -9,25 +9,14 @@ import typer
 
 from ..formats.game import turn_folder_name
 from ..store import cycle
-from ..store.cycle import TurnSheet
+from ..render import Recipient
+from ..store.games import get_game, players_of
 from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
 from .gm import open_store, refuse
-from .texts import sheet_text, submission_text, turn_summary
+from .reports import campaign_templates, write_reports, write_sheets
+from .texts import submission_text, turn_summary
 
 turn_app = sub_app("turn", "Run a game's turn cycle: deal, collect orders, process, roll back.")
-
-
-def write_sheets(sheets: list[TurnSheet], out: Path) -> list[Path]:
-    """Each player's turn sheet (text) and pre-filled order file, under OUT/GAME/turn-NNN/."""
-    written = []
-    for sheet in sheets:
-        folder = out / sheet.game / turn_folder_name(sheet.turn)
-        folder.mkdir(parents=True, exist_ok=True)
-        for path, text in ((folder / f"{sheet.player}.txt", sheet_text(sheet)),
-                           (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-    return written
 
 
 @turn_app.command("deal")
@@ -37,7 +26,7 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
-    written = write_sheets(sheets, out)
+    written = write_sheets(sheets, out, templates=campaign_templates())
     if as_json:
         print_json({"game": game, "turn": turn, "sheets": [asdict(s) for s in sheets],
                     "files": [str(p) for p in written]})
@@ -115,7 +104,9 @@ def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
 def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
             preview: bool = typer.Option(False, "--preview", help="Resolve and show the result; store nothing."),
             turn: Optional[int] = typer.Option(None, "--turn", help="Refuse unless this is the current turn."),
-            out: Optional[Path] = typer.Option(None, "--out", help="Also write the turn summary here."),
+            out: Optional[Path] = typer.Option(None, "--out", help="Where the turn's reports go (pages, pictures, "
+                                               "each player's email), as OUT/GAME/turn-NNN/. Default: reports/; "
+                                               "a preview writes none unless given."),
             as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Resolve the current turn and store it in one transaction (missing orders: RULES B4.6).
 
@@ -123,13 +114,14 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     """
     with open_store(ctx) as store, store.session() as session:
         result = cycle.process(session, game, preview=preview, turn=turn)
+        recipients = [Recipient(p.name, p.email) for p in players_of(session, get_game(session, game))]
     summary = turn_summary(result)
+    out = out if out is not None or preview else Path("reports")
     if out is not None:
-        folder = out / game / turn_folder_name(result.turn)
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "summary.txt").write_text(summary, encoding="utf-8")
+        write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates())
+        (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
     if as_json:
-        print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name != "outcome"})
+        print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
     else:
         typer.echo(summary, nl=False)
 

@@ -2,14 +2,17 @@
 
 A Geek-o game gives every player their own board, the current one of five
 rooms, walked through in order (G3); a BotWars game has one shared board. A
-turn resolves every board with `resolve_turn`, then runs the campaign's
-end-of-turn steps: reinstatement in room 1 with turns in transit (G5), reboots
-(B10), room exits and completion records (G3, G4), the winner, and the deal
-of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn` returns a new state.
+turn resolves every board with `resolve_turn` — its end-of-turn steps (B12:
+repairs, reinstatement, reboots) with the campaign's own reinstatement for
+Geek-o (G5: room 1, then turns in transit) — and then takes the steps above
+the board: room exits and completion records (G3, G4), the next room, the
+winner, and the deal of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn`
+returns a new state and never changes its input.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from .cards import Card
@@ -47,8 +50,12 @@ class GameSetup:
     players: tuple[PlayerSetup, ...]
     ruleset_options: Mapping[str, Any] = field(default_factory=dict)
 
-    def rules(self) -> Ruleset:
+    @cached_property
+    def _rules(self) -> Ruleset:
         return get_ruleset(self.ruleset, self.ruleset_options)
+
+    def rules(self) -> Ruleset:
+        return self._rules
 
 
 @dataclass
@@ -113,7 +120,8 @@ class GameState:
         if self.geeko:
             return all(p.finished is not None for p in self.players.values())
         robots = self.boards[SHARED_BOARD].robots.values()
-        return bool(self.winners) or all(r.lives <= 0 for r in robots)
+        out_of_lives = self.setup.rules().lives is not None and all(r.lives <= 0 for r in robots)
+        return bool(self.winners) or out_of_lives
 
 
 @dataclass
@@ -121,6 +129,7 @@ class TurnOutcome:
     state: GameState
     events: list[tuple[str, Event]]  # (board key, event), in order
     stages: dict[str, list[Snapshot]]  # board key -> the board at the start of each stage, then at the end
+    finals: dict[str, Board] = field(default_factory=dict)  # board key -> the board the turn ended on
 
 
 # --- events the campaign adds --------------------------------------------------------------
@@ -161,6 +170,29 @@ class Won(Event):
     """BotWars: the robot touched the last flag."""
 
     place: int
+
+
+def standings(state: GameState) -> list[dict]:
+    """Places, ties sharing one. Geek-o (G1): fewest turns through all rooms, then unfinished players by
+    rooms done. BotWars: the winners in the order they got through, then by flags touched and lives left."""
+    if state.geeko:
+        rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])
+    else:
+        board = state.boards[SHARED_BOARD]
+        rows = [{"player": p.name, "flags": board.robots[p.robots[0]].next_flag - 1,
+                 "lives": board.robots[p.robots[0]].lives,
+                 "won": state.winners.index(p.robots[0]) + 1 if p.robots[0] in state.winners else None}
+                for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["won"] is None, row["won"] or 0, -row["flags"], -row["lives"])
+    rows.sort(key=lambda row: (rank(row), row["player"]))
+    for index, row in enumerate(rows):
+        row["place"] = rows[index - 1]["place"] if index and rank(rows[index - 1]) == rank(row) else index + 1
+    return rows
 
 
 # --- a new game --------------------------------------------------------------------------------
@@ -236,6 +268,7 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
                  for p in new.players.values() for name in p.robots}
     events: list[tuple[str, Event]] = []
     stages: dict[str, list[Snapshot]] = {}
+    finals: dict[str, Board] = {}
     for key, board in state.boards.items():
         if new.geeko and new.players[key].finished is not None:
             new.boards[key] = board.copy()
@@ -244,15 +277,16 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
         result = resolve_turn(board, {name: programs.get(name, []) for name in board.robots}, rules,
                               seed=seed, turn=turn, reboots=sorted(reboots & set(board.robots)),
                               option_hp=option_hp if rules.options_absorb_damage else None, end_of_turn=steps)
-        new.boards[key] = result.board
+        new.boards[key] = finals[key] = result.board
         events += [(key, event) for event in result.events]
         stages[key] = list(result.snapshots)
+    finals = {key: board.copy() for key, board in finals.items()}  # as resolved: room exits and fills follow
     if new.geeko:
         _room_exits(new, turn, events)
     else:
         _flags(new, events)
     _deal(new, rules, events)
-    return TurnOutcome(new, events, stages)
+    return TurnOutcome(new, events, stages, finals)
 
 
 def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:

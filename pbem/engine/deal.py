@@ -87,14 +87,12 @@ def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[st
     skipping cards that no receiving robot can use. The cursor wraps past the end
     of the sequence and never hands out a card that sits in a register.
     """
-    taken = cards_in_registers(robots)
-    walker = _Cursor(deck.cards, cursor, taken)
+    walker = _Cursor(deck.cards, cursor, cards_in_registers(robots))
     dealt = Dealt()
     for robot in robots:
         for number in empty_fused(robot, ruleset):
             card = walker.next(lambda c, r=robot: can_use(r, c, ruleset))
             if card is not None:
-                taken.add(card)
                 dealt.fills.setdefault(robot.name, {})[number] = card
     takers = [r for r in robots if r.name in receiving]
     size = sum(hand_size(r, ruleset) for r in takers)

@@ -21,8 +21,16 @@ from functools import lru_cache
 from typing import Any, Callable
 
 
+_FROZEN: dict[int, tuple[Any, Any]] = {}  # id -> (frozen dataclass, its data); the object is kept alive
+_FROZEN_MAX = 4096
+
+
 def to_data(value: Any) -> Any:
-    """Plain JSON-able data for `value` (see module doc)."""
+    """Plain JSON-able data for `value` (see module doc).
+
+    Frozen dataclasses (a game's setup, its rooms and deck) never change, so
+    their data is remembered: a state repeats them every turn.
+    """
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -34,7 +42,16 @@ def to_data(value: Any) -> Any:
     if hasattr(type(value), "parse") and not isinstance(value, type):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if not value.__dataclass_params__.frozen:
+            return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        known = _FROZEN.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if len(_FROZEN) >= _FROZEN_MAX:
+            _FROZEN.clear()
+        _FROZEN[id(value)] = (value, data)
+        return data
     if isinstance(value, Mapping):
         return {_key_text(k): to_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -62,6 +62,11 @@ class GameDescription:
     turns: int | None = None  # how many turns to play on import (default: up to the last turn folder)
 
 
+def valid_name(text: object) -> bool:
+    """Game, player and robot names: letters, digits, '-', '_' and '.' (they name files and folders)."""
+    return isinstance(text, str) and bool(_NAME.match(text))
+
+
 def read_description(path: str | Path) -> GameDescription:
     """`game.yaml` (or a folder holding one) → GameDescription; every problem at once."""
     path = Path(path)
@@ -81,7 +86,7 @@ def read_description(path: str | Path) -> GameDescription:
         if key not in FIELDS:
             problem(document, key, str(key), f"unknown field (expected {', '.join(FIELDS)})")
     name = document.get("name")
-    if not isinstance(name, str) or not _NAME.match(name):
+    if not valid_name(name):
         problem(document, "name", "name", "must be a name of letters, digits, '-', '_' or '.'")
     ruleset = document.get("ruleset")
     if ruleset not in RULESETS:
@@ -165,14 +170,14 @@ def _players(value, problem, document) -> list[PlayerEntry]:
                 problem(entry, key, f"{where}.{key}", f"unknown field (expected {', '.join(PLAYER_FIELDS)})")
         name, email = entry.get("name"), entry.get("email", "")
         robots = entry.get("robots")
-        if not isinstance(name, str) or not _NAME.match(name):
+        if not valid_name(name):
             problem(entry, "name", f"{where}.name", "must be a name of letters, digits, '-', '_' or '.'")
         elif name in seen:
             problem(entry, "name", f"{where}.name", f"{name} is listed twice")
         seen.add(name)
         if not isinstance(email, str):
             problem(entry, "email", f"{where}.email", "must be an address")
-        if not isinstance(robots, list) or not robots or not all(isinstance(r, str) and _NAME.match(r) for r in robots):
+        if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
             problem(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []
         players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret")))

@@ -1,12 +1,16 @@
 """Order files (DESIGN.md "Orders"): reading them, finding every problem, and writing them.
 
 A player may paste the whole turn sheet back: anything before the first
-`game:` line is ignored (blanked, so line numbers still match the file).
-Structure problems are found here; card problems come from
+`game:` line is ignored (blanked, so line numbers still match the file), and
+so is a mail signature after the orders (from a `-- ` line on).
+An optional `secret:` carries the player's secret from the turn sheet; the
+mail layer requires it (an address alone is easy to forge), files given to
+`pbem turn submit` by the GM need none. Structure problems are found here; card problems come from
 `engine.orders.check_programs` and get their lines from `lines_for`.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,8 +21,9 @@ import yaml
 from ..engine.orders import OrderProblem, Submission
 from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
 
-FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "name", "notes")
+FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
+_SIGNATURE = re.compile(r"^-- ?$", re.MULTILINE)  # a mail signature's separator line
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ class OrderFile:
     submission: Submission
     data: LinedDict  # the parsed document, for line numbers
     text: str  # the whole text, as given
+    secret: str | None = None  # the player's secret from the turn sheet (checked by the mail layer)
 
     def problems(self, engine_problems: list[OrderProblem]) -> list[Problem]:
         """The engine's problems with this file's name and lines."""
@@ -84,10 +90,14 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     if option_hp is not None and (isinstance(option_hp, bool) or not isinstance(option_hp, int)):
         problem("option_hp", "must be a whole number")
         option_hp = None
+    secret = document.get("secret")
+    if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
+        problem("secret", "must be the secret from your turn sheet")
     if problems:
         raise FormatError(problems)
     return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
-                     Submission(programs, list(reboot), option_hp), document, text)
+                     Submission(programs, list(reboot), option_hp), document, text,
+                     None if secret is None else str(secret))
 
 
 def _programs(document: LinedDict, problem) -> dict[str, list]:
@@ -123,11 +133,13 @@ def _programs(document: LinedDict, problem) -> dict[str, list]:
 
 
 def _from_game_line(text: str) -> str:
-    """Blank everything before the first `game:` line (a pasted turn sheet), keeping line numbers."""
+    """The YAML of a mail: blank everything before the first `game:` line (a pasted turn sheet), keeping
+    line numbers, and drop a signature (from a `-- ` line on)."""
     match = _START.search(text)
-    if not match or match.start() == 0:
-        return text
-    return "\n" * text.count("\n", 0, match.start()) + text[match.start():]
+    start = match.start() if match else 0
+    signature = _SIGNATURE.search(text, start)
+    end = signature.start() if signature else len(text)
+    return "\n" * text.count("\n", 0, start) + text[start:end]
 
 
 def line_for(document: Any, path: tuple) -> int | None:
@@ -151,9 +163,12 @@ def _field_name(path: tuple) -> str:
 
 
 def order_template(game: str, turn: int, player: str, robots: list[str], *,
-                   reboot: bool = True, option_hp: bool = False) -> str:
+                   reboot: bool = True, option_hp: bool = False, secret: str | None = None) -> str:
     """A pre-filled order file for a turn sheet: the player fills in the programs."""
-    lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}", "robots:"]
+    lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}"]
+    if secret:
+        lines.append(f"secret: {json.dumps(secret)}   # proves these orders are yours: keep it, share it with nobody")
+    lines.append("robots:")
     lines += [f"  {_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
     if reboot:
         lines.append("reboot: []          # robots to reboot next turn")
@@ -176,4 +191,5 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list], reb
 
 
 def _scalar(value: str) -> str:
-    return yaml.safe_dump(value, default_style=None).splitlines()[0] if not re.fullmatch(r"[\w.-]+", value) else value
+    """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
+    return yaml.safe_dump(value, width=1000).split("\n")[0]

@@ -2,3 +2,4 @@
 from . import dm_takebacktoe  # noqa: F401
 from . import dm_flowerfield  # noqa: F401
 from . import dm_ice  # noqa: F401
+from . import dm_gyulbot as _gyulbot  # noqa: F401

@@ -6,12 +6,13 @@ Templates are looked up first in the caller's folders (a campaign folder's own
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+from ..resources import resource_dir
+
+TEMPLATE_DIR = resource_dir("templates")  # the bundled templates (a checkout's or an installed copy)
 
 
 @lru_cache(maxsize=8)

@@ -14,7 +14,7 @@ from .elements import Looks, draw_element, edge, floor, start_square
 from .pen import Pen
 
 COLUMNS = 3
-LABEL_WIDTH = 220
+LABEL_WIDTH = 250
 PAD = 8
 
 
@@ -29,7 +29,7 @@ ENTRIES: tuple[tuple[str, object, str, Looks], ...] = (
     ("Pit", _e("pit"), "", Looks()),
     ("Trap door, closed", _e("trapdoor"), "closed", Looks()),
     ("Trap door, open", _e("trapdoor"), "open", Looks()),
-    ("Drawbridge, raised (bridge N)", _e("drawbridge", bridge="N"), "raised", Looks(label="r3c4")),
+    ("Drawbridge, raised, bridge N (r3c4: its switch)", _e("drawbridge", bridge="N"), "raised", Looks(label="r3c4")),
     ("Drawbridge, lowered", _e("drawbridge", bridge="N"), "lowered", Looks(label="r3c4")),
     ("Pressure switch, off", _e("switch", id="s1", kind="pressure"), "off", Looks()),
     ("Pressure switch, on", _e("switch", id="s1", kind="pressure"), "on", Looks()),
@@ -62,7 +62,7 @@ ENTRIES: tuple[tuple[str, object, str, Looks], ...] = (
     ("Robot, real (facing east)", "real", "", Looks()),
     ("Robot, virtual", "virtual", "", Looks()),
     ("Robot, rebooting", "rebooting", "", Looks()),
-    ("Robot, destroyed", "destroyed", "", Looks()),
+    ("Robot, destroyed (where it fell)", "destroyed", "", Looks()),
 )
 
 

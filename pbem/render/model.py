@@ -9,16 +9,18 @@ snapshots the engine took at the start of each stage plus the final one, and
 the turn's events (RULES B5 order). Stage tables follow seed 003: NAME, MODE,
 CARDS, MOVE (outcome of the card and pushes), MECHANISMS, DAMAGE ("-1 HP"),
 HP; the end-of-turn table NAME, MODE, REINSTATE, UPGRADES, OPTIONS (these two
-only when some robot has any), REBOOT/HP; then the fused registers.
+only when some robot has any), NEXT FLAG (boards with flags), REBOOT/HP; then the
+fused registers.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.events import Event
-from ..engine.geometry import Dir
+from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
 
@@ -50,6 +52,12 @@ class Position:
         """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
         robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
         return cls(room, tuple(robots), MappingProxyType(dict(board.elements)))
+
+    def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
+        """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
+        robots = tuple(dataclasses.replace(r, at=wrecks[r.name])
+                       if r.name in wrecks and r.at is None and r.mode == "destroyed" else r for r in self.robots)
+        return Position(self.room, robots, self.elements)
 
     def robot(self, name: str) -> Any:
         return next((r for r in self.robots if r.name == name), None)
@@ -91,6 +99,20 @@ def _text(value: Any) -> str:
     return value.name if isinstance(value, Dir) else str(value)
 
 
+def _word(element_type: str) -> str:
+    """An element type as report text."""
+    return {"trapdoor": "trap door"}.get(element_type, element_type)
+
+
+def _damage_source(cause: str, source: str | None) -> str:
+    """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
+    if cause == "robot-laser" and source:
+        return f"{source}'s laser"
+    if source and "@" in source:
+        return f"{cause} {source.split('@')[1].split('/')[0]}"
+    return cause
+
+
 def describe(event: Event) -> str:
     """One line of report text for an event (without the robot's name: it heads the column)."""
     k, e = type(event).__name__, event
@@ -107,13 +129,13 @@ def describe(event: Event) -> str:
         what = e.cause + (f" {e.source}" if e.cause == "robot" and g("source") else "")
         return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
     if k == "Damaged":
-        return f"-{e.amount} HP ({e.cause})"
+        return f"-{e.amount} HP ({_damage_source(e.cause, g('source'))})"
     if k == "DamageAbsorbed":
         return f"{e.option} absorbs {e.amount} ({e.left} left)"
     if k == "OptionSacrificed":
         return f"gives up {e.option}"
     if k == "Fell":
-        return f"falls into the {e.cause} at {e.at}"
+        return f"falls into the {_word(e.cause)} at {e.at}"
     if k == "Teleported":
         return f"teleports {e.source} {e.from_sq} → {e.target} {e.to_sq}"
     if k == "Conveyed":
@@ -131,7 +153,7 @@ def describe(event: Event) -> str:
             return f"presses {e.source}: {e.state}"
         return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
     if k == "ElementChanged":
-        return f"{e.element_type} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
+        return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
     if k == "FlagTouched":
         return f"touches flag {e.number}"
     if k == "OptionGained":
@@ -151,7 +173,7 @@ def describe(event: Event) -> str:
     if k == "RegisterFilled":
         return f"register {e.register} filled with {e.card}"
     if k == "Destroyed":
-        return "DESTROYED" + (f" ({e.cause})" if g("cause") else "")
+        return "DESTROYED" + (f" ({_word(e.cause)})" if g("cause") else "")
     if k == "Repaired":
         return f"+{e.amount} HP (wrench)"
     if k == "Reinstated":
@@ -241,6 +263,10 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
         rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
     if any(r.options for r in robots):
         rows.append(_robot_row("OPTIONS", robots, lambda r: ", ".join(r.options) or NONE))
+    flags = len(final.room.of_type("flag"))
+    if flags:  # botwars: the flag each robot must touch next (B5.9)
+        rows.append(_robot_row("NEXT FLAG", robots,
+                               lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
     extra = _cells(names, events, {"Repaired", "RebootStarted", "RebootEnded"})
     rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
                                   for r, more in zip(robots, extra)]))
@@ -265,10 +291,14 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     `Snapshot`s or `Board`s); `final`: the board after the turn (robots with registers, upgrades …)."""
     if not snapshots:
         raise ValueError("a board report needs at least the end-of-turn snapshot")
-    positions = [Position.of(room, snap) for snap in snapshots]
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
+    positions, wrecks = [], {}
+    for number, snap in enumerate(snapshots, start=1):
+        positions.append(Position.of(room, snap).with_wrecks(wrecks))
+        wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
+                       if type(e).__name__ == "Destroyed" and e.at is not None})
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
               for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
     end = by_stage.get(0, [])

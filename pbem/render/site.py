@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from ..formats.game import turn_folder_name
 from . import html
-from .turn import TurnReport, legend_bytes, slug, stage_pages, write_turn_report
+from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 
 @dataclass(frozen=True)
@@ -25,10 +26,11 @@ class GameHistory:
     name: str
     turns: list[TurnReport]  # in turn order
     standings: list[Standing] = field(default_factory=list)
+    recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
 
 
 def _turn_dir(report: TurnReport) -> str:
-    return f"turn-{report.turn}"
+    return turn_folder_name(report.turn)
 
 
 def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = ()) -> list[Path]:
@@ -42,7 +44,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = ()) 
                  ("game index", "../index.html"),
                  ("next turn →", f"../{_turn_dir(nxt)}/index.html" if nxt else None)]
         written += write_turn_report(
-            out_dir / _turn_dir(report), report, links=links, templates=templates,
+            out_dir / _turn_dir(report), report, game.recipients, links=links, templates=templates,
             before=f"../{_turn_dir(prev)}/{stage_pages(prev)[-1][1]}" if prev else None,
             after=f"../{_turn_dir(nxt)}/{stage_pages(nxt)[0][1]}" if nxt else None)
     index = [{"number": r.turn, "href": f"{_turn_dir(r)}/index.html",

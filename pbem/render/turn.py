@@ -63,18 +63,21 @@ class TurnReport:
 class ImageNames:
     """How pages name the pictures: file names on the site, `cid:` references in email."""
 
-    def __init__(self, reports: list[BoardReport], inline: bool = False, prefix: str = ""):
-        self.reports, self.inline, self.prefix = reports, inline, prefix
+    def __init__(self, reports: list[BoardReport], inline: bool = False):
+        self.reports, self.inline = reports, inline
+
+    def _index(self, report: BoardReport) -> int:
+        return next(i for i, r in enumerate(self.reports) if r is report)
 
     def file(self, report: BoardReport, stage: int | str) -> str:
-        return image_file(self.reports.index(report), stage)
+        return image_file(self._index(report), stage)
 
     def src(self, report: BoardReport, stage: int | str) -> str:
         name = self.file(report, stage)
-        return f"cid:{cid(name)}" if self.inline else self.prefix + name
+        return f"cid:{cid(name)}" if self.inline else name
 
     def anchor(self, report: BoardReport, stage: int | str) -> str:
-        return f"board{self.reports.index(report) + 1}-{'stage' if stage != 'final' else ''}{stage}"
+        return f"board{self._index(report) + 1}-{'stage' if stage != 'final' else ''}{stage}"
 
 
 def image_file(index: int, stage: int | str) -> str:
@@ -125,11 +128,13 @@ def _subject(report: TurnReport, recipient: Recipient) -> str:
 def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,
               templates: Sequence[str] = ()) -> dict[str, bytes]:
     """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
-    for all players who get the same boards."""
+    for all players who get the same boards. Players with no board this turn (done) get none."""
     files: dict[str, bytes] = {}
     bodies: dict[tuple[int, ...], tuple[EmailMessage, bytes]] = {}
     for recipient in recipients:
         key = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
+        if not key:
+            continue
         if key not in bodies:
             message = player_message(report, recipient, sender, templates)
             bodies[key] = (message, body_of(message_bytes(message)))

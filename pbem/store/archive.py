@@ -16,7 +16,7 @@ from typing import Callable
 from sqlmodel import select
 
 from ..formats.game import DESCRIPTION, description_text, read_description, turn_folder_name, turn_folders
-from .cycle import ProcessResult, deal, process, submit
+from .cycle import ProcessResult, TurnSheet, deal, process, submit
 from .games import Refused, Store, create_game, description_of, get_game, players_of, processed_turns
 from .tables import OrderVersion
 
@@ -28,10 +28,11 @@ class Imported:
 
 
 def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessResult], None] | None = None,
-                turns: int | None = None) -> Imported:
+                on_deal: Callable[[list[TurnSheet]], None] | None = None, turns: int | None = None) -> Imported:
     """Create the game described in FOLDER and play its turns (the first `turns` only, if given).
 
     Turn N takes the order files in `turn-NNN/`; a turn without a folder is played with no orders (B4.6).
+    `on_deal` gets each turn's sheets as it is dealt, `on_turn` each processed turn.
     """
     folder = Path(folder)
     description = read_description(folder / DESCRIPTION)
@@ -44,7 +45,9 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
     for number in range(1, min(last, turns if turns is not None else last) + 1):
         turn_folder = folders.get(number)
         with store.session() as session:
-            deal(session, description.name)
+            _, sheets = deal(session, description.name)
+            if on_deal:
+                on_deal(sheets)
             files = [(str(path), path.read_bytes()) for path in sorted(turn_folder.glob("*.yaml"))] \
                 if turn_folder else []
             refused = [r for r in submit(session, description.name, files, store=True) if not r.accepted]
@@ -57,8 +60,11 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
     return imported
 
 
-def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
-    """Write GAME as a campaign folder: game.yaml, rooms/, deck and turn-NNN/PLAYER.yaml for every processed turn."""
+def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = False) -> list[Path]:
+    """Write GAME as a campaign folder: game.yaml, rooms/, deck and turn-NNN/PLAYER.yaml for every processed turn.
+
+    The players' secrets are written only with `secrets` (an archive is often shared).
+    """
     folder = Path(folder)
     with store.session() as session:
         game = get_game(session, name)
@@ -81,6 +87,8 @@ def export_game(store: Store, name: str, folder: str | Path) -> list[Path]:
     deck_path = description.deck.source
     write(deck_path, description.deck.text)
     description.turns = len(turns)
+    for player in description.players:
+        player.secret = player.secret if secrets else None
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
     for number, used in turns:
         for player, version in used.items():

@@ -10,15 +10,17 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
-from ..engine.deal import fused_registers
+from ..engine.deal import free_registers
 from ..engine.orders import Checked, Submission
-from ..formats.canonical import dumps, to_data
+from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import Refused, current_state, first_state, get_game, hash_of, now, players_of, save_snapshot
+from .games import (Refused, current_state, first_state, get_game, now, players_of, read_state, save_snapshot,
+                    snapshot)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -79,11 +81,11 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
             continue
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
                              {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
-                             r.name in receiving, rules.registers - len(fused_registers(r, rules)))
+                             r.name in receiving, free_registers(r, rules))
                   for r in state.robots_of(player.name)]
         hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
-                                  option_hp=rules.options_absorb_damage)
+                                  option_hp=rules.options_absorb_damage, secret=player.secret)
         sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, state.board_of(player.name).room.name,
                                 robots, hands, template))
     return sheets
@@ -232,6 +234,7 @@ class ProcessResult:
     stale: list[str]  # players whose stored orders no longer fit the hand (after a rollback)
     events: int
     over: bool
+    before: GameState = field(repr=False)
     outcome: TurnOutcome = field(repr=False)
 
 
@@ -273,37 +276,38 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
                        + f": run pbem turn deal {name}"])
     orders, used, stale = turn_orders(session, game, state)
     outcome = play_turn(state, orders, game.seed)
-    before, after = hash_of(state), hash_of(outcome.state)
+    before, after = state_hash(state), state_hash(outcome.state)
     events_hash = _events_hash(outcome)
     result = ProcessResult(game.name, state.turn, preview, before, after, events_hash, used, stale,
-                           len(outcome.events), outcome.state.is_over, outcome)
+                           len(outcome.events), outcome.state.is_over, state, outcome)
     if preview:
         session.rollback()
         return result
     _store_turn(session, game, state, outcome, used, before, after, events_hash)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # another `turn process` stored this turn first
+        session.rollback()
+        raise Refused([f"turn {state.turn} of {name} was processed meanwhile by another run"]) from None
     return result
 
 
 def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOutcome, used: dict,
                 before: str, after: str, events_hash: str) -> None:
     number = state.turn
-    if snapshot_missing(session, game, number, "before"):
+    if snapshot(session, game, number, "before") is None:
         save_snapshot(session, game, number, "before", state)
     save_snapshot(session, game, number, "after", outcome.state)
     for board, snapshots in outcome.stages.items():
         for stage_snapshot in snapshots:  # stages 1…n, then 0: the board at the end of the turn
             save_snapshot(session, game, number, "stage", stage_snapshot, board=board, stage=stage_snapshot.stage)
+    for board, final in outcome.finals.items():  # each board as the turn left it, before any room change
+        save_snapshot(session, game, number, "final", final, board=board)
     for seq, (board, event) in enumerate(outcome.events):
         session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
     session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
                      events_hash=events_hash, orders=dumps(used), processed_at=now()))
-
-
-def snapshot_missing(session: Session, game: Game, turn: int, kind: str) -> bool:
-    return session.exec(select(StateSnapshot.id).where(
-        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind)).first() is None
 
 
 def _events_hash(outcome: TurnOutcome) -> str:
@@ -351,6 +355,28 @@ class ReplayResult:
         return next((t.turn for t in self.turns if not t.same), None)
 
 
+def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, TurnOutcome]:
+    """Turn N of a game again, for its reports: the state before it and the outcome, rebuilt from the stored
+    state and the orders used (refused if that no longer gives the stored hash)."""
+    game = get_game(session, name)
+    row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == turn)).first()
+    if row is None:
+        raise Refused([f"turn {turn} of {name} has not been processed"])
+    before = read_state(game, snapshot(session, game, turn, "before").state)
+    players = {p.name: p.id for p in players_of(session, game)}
+    orders = {}
+    for player, version in json.loads(row.orders).items():
+        if version is not None:
+            stored = session.exec(select(OrderVersion).where(
+                OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == players[player],
+                OrderVersion.version == version)).one()
+            orders[player] = check_orders(before, player, _submission(stored.submission))
+    outcome = play_turn(before, orders, row.seed)
+    if state_hash(outcome.state) != row.after_hash:
+        raise Refused([f"turn {turn} of {name} no longer gives its stored state: run pbem replay {name} --verify"])
+    return before, outcome
+
+
 def replay(session: Session, name: str, progress=None) -> ReplayResult:
     """Rebuild every processed turn from the first state and the orders used; compare state hashes."""
     game = get_game(session, name)
@@ -366,7 +392,7 @@ def replay(session: Session, name: str, progress=None) -> ReplayResult:
             if version is not None:
                 orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)]))
         state = play_turn(state, orders, row.seed).state
-        turns.append(ReplayTurn(row.number, row.after_hash, hash_of(state)))
+        turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state)))
         if progress:
             progress()
     return ReplayResult(game.name, turns)

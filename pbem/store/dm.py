@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import Column, DateTime, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-from ..dm.base import Action, Config
+from ..dm.base import Action, Config, get_game, replay
 
 
 class DmMatch(SQLModel, table=True):
@@ -92,3 +92,20 @@ def submissions(session: Session, match: DmMatch) -> list[DmAction]:
 def action_of(row: DmAction) -> Action:
     at = row.at if row.at is None or row.at.tzinfo else row.at.replace(tzinfo=timezone.utc)
     return Action(row.player, json.loads(row.payload), at)
+
+
+def position(session: Session, match: DmMatch) -> tuple[Config, Any, list[Action]]:
+    """The match's config, its state rebuilt from the accepted actions, and those actions."""
+    config = config_of(match)
+    accepted = [action_of(row) for row in submissions(session, match) if row.accepted]
+    return config, replay(config, accepted).state, accepted
+
+
+def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmAction, Any]:
+    """Check one action against the position and record it, accepted or refused (`row.reason`);
+    returns the row and the position after it. The caller commits."""
+    config, state, _ = position(session, match)
+    rules = get_game(config.game)
+    reason = rules.check(state, action)
+    row = record_action(session, match, action, reason)
+    return row, state if reason is not None else rules.apply(state, action)

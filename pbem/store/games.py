@@ -14,9 +14,10 @@ from sqlmodel import Session, col, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
-from ..formats.canonical import dumps, from_data, state_hash, to_data
+from ..engine.state import Board
+from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
-from ..formats.game import GameDescription, PlayerEntry, SourceFile
+from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import load_yaml
 from .db import open_database
@@ -111,8 +112,10 @@ def create_game(session: Session, description: GameDescription) -> tuple[Game, G
 
 def _check_roster(setup: GameSetup) -> None:
     rules = setup.rules()
-    problems = []
     names = [robot for p in setup.players for robot in p.robots]
+    problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
+                for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
+                                   *(("robot", n) for n in names)] if not valid_name(name)]
     for duplicate in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"robot name {duplicate} is used twice")
     for player in setup.players:
@@ -162,12 +165,19 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, 
     return digest
 
 
-def read_state(game: Game, text: str) -> GameState:
-    """A stored state back as a GameState (rooms come from the game's setup)."""
+def read_state(game: Game, text: str, kind: type = GameState):
+    """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
     setup = load_setup(game.setup)
     rooms = {dumps(to_data(room)): room for room in setup.rooms}
-    return from_data(GameState, json.loads(text), {Room: lambda data: rooms[dumps(data)],
-                                                   GameSetup: lambda data: setup})
+    return from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
+                                              GameSetup: lambda data: setup})
+
+
+def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
+    """Each board of a processed turn as the turn left it (a Geek-o room before the next one opens)."""
+    rows = session.exec(select(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn == turn,
+                                                    StateSnapshot.kind == "final")).all()
+    return {row.board: read_state(game, row.state, Board) for row in sorted(rows, key=lambda r: r.board)}
 
 
 def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
@@ -185,7 +195,3 @@ def current_state(session: Session, game: Game) -> GameState:
 
 def first_state(session: Session, game: Game) -> GameState:
     return read_state(game, snapshot(session, game, 1, "before").state)
-
-
-def hash_of(state: GameState) -> str:
-    return state_hash(state)

@@ -26,11 +26,13 @@ from .board import Puzzle
 
 UNREACHABLE = 1 << 20
 MAX_MOVES = 40
-_TT_START_LOG2 = 20
-_TT_MAX_LOG2 = 25  # 32 Mi entries, about 300 MB; beyond it entries are replaced
+_TT_START_LOG2 = 16
+_TT_MAX_LOG2 = 25  # 32 Mi entries of 8 bytes, 256 MB; beyond it entries are replaced
 _PROBES = 24
 _TT_MIN_LEFT = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_SIX = np.uint64(6)
+_LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
@@ -40,15 +42,27 @@ def cell_of(puzzle: Puzzle, square) -> int:
 
 def runs(puzzle: Puzzle) -> np.ndarray:
     """Free steps from each cell in each direction (N E S W), walls and edges only."""
-    table = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.int64)
-    for row in range(1, puzzle.rows + 1):
-        for col in range(1, puzzle.cols + 1):
-            square = Square(row, col)
-            for direction in Dir:
-                steps, here = 0, square
-                while not puzzle.blocked(here, direction):
-                    here, steps = here.step(direction), steps + 1
-                table[cell_of(puzzle, square) * 4 + direction] = steps
+    walled = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.bool_)
+    for square, side in puzzle.walls:
+        if puzzle.on_board(square):
+            walled[cell_of(puzzle, square) * 4 + side] = True
+    return _runs(walled, puzzle.rows, puzzle.cols)
+
+
+@numba.njit(cache=True)
+def _runs(walled, rows, cols):
+    table = np.zeros(rows * cols * 4, dtype=np.int64)
+    steps = (-cols, 1, cols, -1)
+    for r in range(rows):
+        for c in range(cols):
+            room = (r, cols - 1 - c, rows - 1 - r, c)  # squares to the edge
+            for d in range(4):
+                here = r * cols + c
+                n = 0
+                while n < room[d] and not walled[here * 4 + d]:
+                    here += steps[d]
+                    n += 1
+                table[(r * cols + c) * 4 + d] = n
     return table
 
 
@@ -93,8 +107,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     cells = puzzle.rows * puzzle.cols
     bits = max(1, (cells - 1).bit_length())
     robots = sum(len(squares) for squares in puzzle.start)
-    if bits * robots > 62:
-        from .bfs import bfs_solve  # too many robots to pack into one integer: the slow way
+    if bits * robots > 57 or max_moves > 63:
+        from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
 
         return bfs_solve(puzzle, max_moves)
     run = runs(puzzle)
@@ -114,6 +128,11 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     if length < 0:
         return None
     return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+
+
+def warm_up() -> None:
+    """Load (or compile, once per install) the compiled search, so timings exclude it."""
+    solve(Puzzle.build(2, 2, [], {"red": [Square(2, 1)]}, Square(1, 2), None))
 
 
 @numba.njit(cache=True)
@@ -208,38 +227,39 @@ def _slot(key, log2):
 
 
 @numba.njit(cache=True)
-def _visit(keys, lefts, log2, key, left):
-    """Record `key` searched with `left` moves; False when it already was with as many.
-    Returns (explore?, whether a new slot was used)."""
+def _visit(table, log2, key, left):
+    """Record `key` as searched with `left` moves to go; one word per entry: key << 6 | left.
+    Returns (explore it?, took a new slot?): no when it was searched with as many already."""
     mask = (1 << log2) - 1
     start = _slot(key, log2)
+    entry = (key << _SIX) | np.uint64(left)
     weakest = start
+    weakest_left = np.uint64(64)
     for probe in range(_PROBES):
         s = (start + probe) & mask
-        if keys[s] == 0:
-            keys[s] = key
-            lefts[s] = left
+        held = table[s]
+        if held == 0:
+            table[s] = entry
             return True, True
-        if keys[s] == key:
-            if lefts[s] >= left:
+        if (held >> _SIX) == key:
+            if (held & _LEFT) >= np.uint64(left):
                 return False, False
-            lefts[s] = left
+            table[s] = entry
             return True, False
-        if lefts[s] < lefts[weakest]:
+        if (held & _LEFT) < weakest_left:
             weakest = s
-    keys[weakest] = key  # the window is full: forget the least useful entry
-    lefts[weakest] = left
+            weakest_left = held & _LEFT
+    table[weakest] = entry  # the window is full: forget the least useful entry
     return True, False
 
 
 @numba.njit(cache=True)
-def _grow(keys, lefts, log2):
-    new_keys = np.zeros(keys.shape[0] * 2, dtype=np.uint64)
-    new_lefts = np.zeros(keys.shape[0] * 2, dtype=np.int8)
-    for s in range(keys.shape[0]):
-        if keys[s] != 0:
-            _visit(new_keys, new_lefts, log2 + 1, keys[s], lefts[s])
-    return new_keys, new_lefts
+def _grow(table, log2):
+    bigger = np.zeros(table.shape[0] * 2, dtype=np.uint64)
+    for s in range(table.shape[0]):
+        if table[s] != 0:
+            _visit(bigger, log2 + 1, table[s] >> _SIX, np.int64(table[s] & _LEFT))
+    return bigger
 
 
 @numba.njit(cache=True)
@@ -262,11 +282,10 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
     pos[0, :] = start
     heur[0] = h0
     log2 = _TT_START_LOG2
-    keys = np.zeros(1 << log2, dtype=np.uint64)
-    lefts = np.zeros(1 << log2, dtype=np.int8)
+    table = np.zeros(1 << log2, dtype=np.uint64)
     used = 0
     for limit in range(h0, max_moves + 1):
-        _visit(keys, lefts, log2, _pack(start, bits, pooled, scratch), limit)
+        _visit(table, log2, _pack(start, bits, pooled, scratch), limit)
         depth = 0
         next_move[0] = 0
         while depth >= 0:
@@ -282,8 +301,8 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
                 continue  # straight back: never needed
             lo = bounds[g]
             hi = bounds[g + 1]
-            if not finisher[lo] and heur[depth] > left + 1:
-                continue  # another colour lowers the bound by one at most (as a stopper)
+            if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
+                continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
             dist = _slide(pos[depth], lo, hi, d, run, rows_of, cols_of)
             if dist == 0:
                 continue
@@ -300,13 +319,13 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
                 continue
             fresh = False
             if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
-                explore, fresh = _visit(keys, lefts, log2, _pack(child, bits, pooled, scratch), left)
+                explore, fresh = _visit(table, log2, _pack(child, bits, pooled, scratch), left)
                 if not explore:
                     continue
             if fresh:
                 used += 1
-                if used * 2 > keys.shape[0] and log2 < _TT_MAX_LOG2:
-                    keys, lefts = _grow(keys, lefts, log2)
+                if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
+                    table = _grow(table, log2)
                     log2 += 1
             heur[depth + 1] = h
             nodes += 1

@@ -1,0 +1,158 @@
+"""Gyulbot solver benchmark: prints ONE JSON document.
+
+    python3 benchmarks/gyulbot.py [--data FILE] [--deep FILE] [--bfs N] [--repeat K]
+    python3 benchmarks/gyulbot.py --generate LENGTH:COUNT,…   (appends to --deep)
+
+- `compile`: numba compile time with an empty cache, and the load time with a warm one
+  (each in a fresh interpreter).
+- `shared`: every puzzle of the shared data file (proven optima 1–13): must match;
+  seconds per optimal length (median, max).
+- `deep`: deeper puzzles made by our generator (random 16x16 boards, 4 single robots,
+  coloured goal): seconds per minimum length (median and max of the per-puzzle
+  medians over --repeat runs), CPU seconds and positions expanded.
+- `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
+Other processes share this 2-core machine: `load` gives the load average before/after.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pbem.dm.gyulbot import solver  # noqa: E402
+from pbem.dm.gyulbot.bfs import bfs_solve  # noqa: E402
+from pbem.dm.gyulbot.board import solved_after  # noqa: E402
+from pbem.dm.gyulbot.generator import generate  # noqa: E402
+from pbem.engine.rng import derive_rng  # noqa: E402
+from pbem.formats.gyulbot import parse_puzzle, puzzle_data  # noqa: E402
+
+SHARED = Path("/work/shared/data/gyulbot-puzzles.jsonl")
+DEEP = ROOT / "benchmarks" / "data" / "gyulbot-deep.jsonl"
+FIRST_SOLVE = ("from pbem.dm.gyulbot.solver import solve; from pbem.formats.gyulbot import parse_puzzle;"
+               "import time; p = parse_puzzle({'size': 4, 'robots': {'red': ['r4c1']}, 'goal': 'r1c4'});"
+               "t = time.perf_counter(); solve(p); print(time.perf_counter() - t)")
+
+
+def compile_times() -> dict:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+        cold, warm = (float(subprocess.run([sys.executable, "-c", FIRST_SOLVE], env=env, check=True,
+                                           capture_output=True, text=True).stdout) for _ in range(2))
+    return {"cold_compile_s": round(cold, 2), "warm_load_s": round(warm, 3)}
+
+
+def timed(puzzle, max_moves=solver.MAX_MOVES):
+    wall, cpu = time.perf_counter(), time.process_time()
+    moves = solver.solve(puzzle, max_moves)
+    return moves, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def summary(values: list[float]) -> dict:
+    return {"n": len(values), "median_s": round(statistics.median(values), 4), "max_s": round(max(values), 4)}
+
+
+def shared(path: Path) -> dict:
+    by_length: dict[int, list[float]] = {}
+    wrong = []
+    for i, line in enumerate(path.read_text().splitlines()):
+        record = json.loads(line)
+        puzzle = parse_puzzle(record["puzzle"], f"{path}:{i + 1}")
+        moves, wall, _ = timed(puzzle)
+        if moves is None or len(moves) != record["optimal"] or solved_after(puzzle, moves) != len(moves):
+            wrong.append(i + 1)
+        by_length.setdefault(record["optimal"], []).append(wall)
+    every = [s for times in by_length.values() for s in times]
+    return {"puzzles": len(every), "wrong": wrong, "total_s": round(sum(every), 2),
+            "by_length": {str(k): summary(v) for k, v in sorted(by_length.items())}}
+
+
+def deep(path: Path, repeat: int) -> dict:
+    by_length: dict[int, list[dict]] = {}
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        puzzle = parse_puzzle(record["puzzle"], str(path))
+        runs = [timed(puzzle) for _ in range(repeat)]
+        moves = runs[0][0]
+        assert moves is not None and len(moves) == record["optimal"] and solved_after(puzzle, moves) == len(moves)
+        by_length.setdefault(record["optimal"], []).append({
+            "wall_s": statistics.median(r[1] for r in runs), "cpu_s": statistics.median(r[2] for r in runs),
+            "nodes": solver.STATS["nodes"]})
+    result = {}
+    for length, rows in sorted(by_length.items()):
+        walls = [r["wall_s"] for r in rows]
+        cpus = [r["cpu_s"] for r in rows]
+        result[str(length)] = {**summary(walls), "cpu_median_s": round(statistics.median(cpus), 4),
+                               "cpu_max_s": round(max(cpus), 4),
+                               "nodes_median": int(statistics.median(r["nodes"] for r in rows))}
+    return result
+
+
+def bfs_agreement(count: int) -> dict:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_gyulbot_solver import random_small_puzzle
+
+    rng = random.Random(31337)
+    disagree = 0
+    for _ in range(count):
+        puzzle = random_small_puzzle(rng)
+        expected, found = bfs_solve(puzzle, 8), solver.solve(puzzle, 8)
+        if (expected is None) != (found is None) or (found is not None and len(found) != len(expected)):
+            disagree += 1
+    return {"puzzles": count, "disagree": disagree}
+
+
+def generate_deep(spec: str, path: Path) -> None:
+    """Append puzzles of the requested minimum lengths (LENGTH:COUNT,…) to `path`."""
+    for item in spec.split(","):
+        length, count = (int(x) for x in item.split(":"))
+        for k in range(count):
+            started = time.perf_counter()
+            puzzle = generate(length, derive_rng(k, length, 0, "gyulbot benchmark"))
+            with path.open("a") as out:
+                out.write(json.dumps({"optimal": length, "puzzle": puzzle_data(puzzle)}) + "\n")
+            print(f"{length} #{k}: {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=SHARED)
+    parser.add_argument("--deep", type=Path, default=DEEP)
+    parser.add_argument("--bfs", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--generate", help="LENGTH:COUNT,… puzzles to append to --deep, then stop")
+    args = parser.parse_args()
+    if args.generate:
+        generate_deep(args.generate, args.deep)
+        return
+    load_before = os.getloadavg()[0]
+    document = {"machine": _machine(), "compile": compile_times()}
+    solver.warm_up()
+    if args.data.exists():
+        document["shared"] = shared(args.data)
+    if args.deep.exists():
+        document["deep"] = deep(args.deep, args.repeat)
+    if args.bfs:
+        document["bfs"] = bfs_agreement(args.bfs)
+    document["load"] = {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)}
+    print(json.dumps(document, indent=2, sort_keys=True))
+
+
+def _machine() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
+    return f"{os.cpu_count()} cores"
+
+
+if __name__ == "__main__":
+    main()

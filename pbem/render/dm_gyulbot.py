@@ -1,0 +1,98 @@
+"""Gyulbot positions as pictures: grid, walls, robots by colour, the goal star, the round's state."""
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .dm import drawer
+
+CELL = 36
+MARGIN = 12
+HEADER = 44
+WALL = 5
+NAMED = {
+    "red": (214, 48, 49), "green": (39, 174, 96), "blue": (41, 98, 255), "yellow": (241, 196, 15),
+    "black": (30, 30, 30), "white": (250, 250, 250), "orange": (230, 126, 34), "purple": (142, 68, 173),
+    "silver": (170, 170, 170), "grey": (128, 128, 128), "gray": (128, 128, 128), "pink": (232, 67, 147),
+    "cyan": (0, 184, 212), "brown": (121, 85, 72),
+}
+GRID, FLOOR, INK = (200, 200, 200), (245, 242, 232), (25, 25, 25)
+NORTH, EAST, SOUTH, WEST = "N", "E", "S", "W"
+
+
+def colour_rgb(name: str | None) -> tuple[int, int, int]:
+    """A colour word's RGB; unknown words get a stable colour from their name."""
+    if name is None:
+        return (120, 120, 120)
+    if name.lower() in NAMED:
+        return NAMED[name.lower()]
+    digest = hashlib.blake2b(name.lower().encode(), digest_size=3).digest()
+    return tuple(64 + b // 2 for b in digest)
+
+
+@drawer("gyulbot")
+def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
+    rows, cols = data["rows"], data["cols"]
+    width, height = 2 * MARGIN + cols * CELL, HEADER + 2 * MARGIN + rows * CELL
+    image = Image.new("RGB", (width, height), "white")
+    pen = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=14)
+
+    def corner(row: int, col: int) -> tuple[int, int]:
+        return MARGIN + (col - 1) * CELL, HEADER + MARGIN + (row - 1) * CELL
+
+    for row in range(1, rows + 1):
+        for col in range(1, cols + 1):
+            x, y = corner(row, col)
+            pen.rectangle([x, y, x + CELL, y + CELL], fill=FLOOR, outline=GRID)
+
+    goal_row, goal_col = data["goal"]["at"]
+    x, y = corner(goal_row, goal_col)
+    _star(pen, x + CELL / 2, y + CELL / 2, CELL * 0.42, colour_rgb(data["goal"]["colour"]))
+
+    for row, col, side in data["walls"]:
+        x, y = corner(row, col)
+        segment = {NORTH: [x, y, x + CELL, y], SOUTH: [x, y + CELL, x + CELL, y + CELL],
+                   WEST: [x, y, x, y + CELL], EAST: [x + CELL, y, x + CELL, y + CELL]}[side]
+        pen.line(segment, fill=INK, width=WALL)
+    x0, y0 = corner(1, 1)
+    pen.rectangle([x0, y0, x0 + cols * CELL, y0 + rows * CELL], outline=INK, width=WALL)
+
+    for robot in data["robots"]:
+        fill = colour_rgb(robot["colour"])
+        for row, col in robot["squares"]:
+            x, y = corner(row, col)
+            inset = CELL * 0.16
+            pen.ellipse([x + inset, y + inset, x + CELL - inset, y + CELL - inset], fill=fill, outline=INK, width=2)
+
+    pen.text((MARGIN, 6), _headline(data), fill=INK, font=font)
+    pen.text((MARGIN, 24), _status(data), fill=INK, font=font)
+    return image
+
+
+def _star(pen: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill) -> None:
+    points = []
+    for k in range(10):
+        r = radius if k % 2 == 0 else radius * 0.45
+        angle = -math.pi / 2 + k * math.pi / 5
+        points.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    pen.polygon(points, fill=fill, outline=INK)
+
+
+def _headline(data: dict[str, Any]) -> str:
+    scores = "  ".join(f"{player} {points}" for player, points in data["scores"].items())
+    round_text = f"round {data['round']}/{data['rounds']}" + (" (tiebreak)" if data["round"] > data["rounds"] else "")
+    return f"Gyulbot  {round_text}  {scores}"
+
+
+def _status(data: dict[str, Any]) -> str:
+    if data["phase"] == "over":
+        return f"over: {data['winner']} wins"
+    if data["phase"] == "claims":
+        return "open for claims"
+    if data["phase"] == "undercut":
+        return f"{data['claimant']} claims {data['claim']}; undercut until {data['deadline'] or 'a pass'}"
+    return f"{data['demonstrator']} must show {data['demo_moves']} moves by {data['deadline'] or 'no deadline'}"

@@ -1,0 +1,102 @@
+"""Gyulbot puzzle files, `pbem gyulbot solve|generate` and the position picture (D1.5, DESIGN.md)."""
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.dm.base import Config, get_game
+from pbem.dm.gyulbot.board import parse_solution, solved_after
+from pbem.dm.gyulbot.bfs import bfs_solve
+from pbem.formats.gyulbot import parse_puzzle, puzzle_data, read_puzzle
+from pbem.formats.yamlfile import FormatError, load_yaml
+from pbem.render.dm import draw, png_bytes
+
+# red at r3c1 goes U (r1c1) then R: the wall west of r1c3 stops it on the goal r1c2
+PUZZLE = """\
+name: two moves
+size: 3
+walls: [r1c3 W]
+robots:
+  red: [r3c1]
+  blue: r3c3
+goal: {at: r1c2, colour: red}
+"""
+
+
+def test_puzzle_file_round_trip(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(PUZZLE)
+    puzzle = read_puzzle(path)
+    assert (puzzle.rows, puzzle.cols, puzzle.colours, puzzle.goal_colour) == (3, 3, ("red", "blue"), "red")
+    assert parse_puzzle(puzzle_data(puzzle)) == puzzle
+
+
+def test_puzzle_errors_name_line_and_field():
+    text = """\
+size: 4x4
+walls: [r1c1 Q, r9c1 N]
+robots:
+  red: [r1c1]
+  rud: [r2c2]
+  blue: [r1c1]
+goal: {at: r2c2, colour: green}
+colour: red
+"""
+    with pytest.raises(FormatError) as err:
+        parse_puzzle(load_yaml(text, "bad.yaml"), "bad.yaml")
+    found = {(p.line, p.field) for p in err.value.problems}
+    assert found == {(8, "colour"), (2, "walls[0]"), (2, "walls[1]"), (5, "robots.rud"), (6, "robots.blue"),
+                     (7, "goal.colour")}
+    assert all(p.source == "bad.yaml" for p in err.value.problems)
+
+
+def test_cli_solve_json(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(PUZZLE)
+    result = CliRunner().invoke(app, ["gyulbot", "solve", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    [entry] = json.loads(result.output)
+    assert entry["file"] == str(path) and entry["moves"] == 2 and entry["solution"] == "Red UR"
+    assert isinstance(entry["seconds"], float)
+
+
+def test_cli_solve_refuses_bad_file_and_still_solves_the_rest(tmp_path):
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yaml"
+    good.write_text(PUZZLE)
+    bad.write_text("size: 3\nrobots: {red: [r4c1]}\ngoal: {at: r1c1}\n")
+    result = CliRunner().invoke(app, ["gyulbot", "solve", str(good), str(bad)])
+    assert result.exit_code == 1
+    assert "good.yaml: 2 moves: Red UR" in result.output
+    assert "bad.yaml:2: robots.red: r4c1 is off the 3x3 board" in result.output
+
+
+def test_cli_generate_makes_a_puzzle_of_that_minimum(tmp_path):
+    out = tmp_path / "g.yaml"
+    result = CliRunner().invoke(app, ["gyulbot", "generate", "--moves", "4", "--seed", "7", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    puzzle = read_puzzle(out)
+    assert len(bfs_solve(puzzle, 4)) == 4  # the plain BFS confirms the minimum
+    data = load_yaml(out.read_text())
+    assert solved_after(puzzle, parse_solution(puzzle, data["notes"].split("e.g. ")[1])) == 4
+    again = tmp_path / "g2.yaml"
+    CliRunner().invoke(app, ["gyulbot", "generate", "--moves", "4", "--seed", "7", "--out", str(again)])
+    assert again.read_bytes() == out.read_bytes()  # same seed, same puzzle (B13)
+
+
+def test_position_picture_is_deterministic():
+    puzzle = load_yaml(PUZZLE)
+    game = get_game("gyulbot")
+    state = game.new_state(Config("gyulbot", ("ann", "bob"), puzzles=(puzzle,) * 5))
+    first = png_bytes(draw("gyulbot", game.render_data(state)))
+    assert first == png_bytes(draw("gyulbot", game.render_data(state)))
+    image = Image.open(io.BytesIO(first))
+    assert image.size[0] > 3 * 30 and image.size[1] > image.size[0]  # a header above the 3x3 board
+    # the goal star is drawn in red at the centre of r1c2; blue's robot sits on r3c3
+    from pbem.render.dm_gyulbot import CELL, HEADER, MARGIN
+    assert image.getpixel((MARGIN + CELL + CELL // 2, HEADER + MARGIN + CELL // 2)) == (214, 48, 49)
+    assert image.getpixel((MARGIN + 2 * CELL + CELL // 2, HEADER + MARGIN + 2 * CELL + CELL // 2)) == (41, 98, 255)

@@ -1,0 +1,76 @@
+"""Reports rebuilt from the store (what the turn cycle kept for each turn), and the Geek-o standings."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from pbem.render.history import game_history, standings, stored_turn_report
+from pbem.resources import resource_dir
+from pbem.store.archive import import_game
+from pbem.store.games import Store, get_game
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbem.db'}")
+    import_game(store, resource_dir("turns") / "geeko")
+    yield store
+    store.close()
+
+
+def test_render_history_turn_report_has_a_board_per_geeko_player(store):
+    """G2: each player plays alone, in their own copy of the room, and gets only their board."""
+    with store.session() as session:
+        report = stored_turn_report(session, get_game(session, "geeko-demo"), 1)
+    assert [r.title.split(" — ")[0] for r in report.reports] == ["alice", "bob"]
+    assert report.players == [("alice",), ("bob",)]
+    for board in report.reports:
+        assert board.stages, board.title
+        assert len(report.images) >= len(board.stages) + 1
+        assert board.end_of_turn.columns == [r.name for r in board.final.robots]
+
+
+def test_render_history_whole_game(store):
+    with store.session() as session:
+        history = game_history(session, "geeko-demo")
+    assert [t.turn for t in history.turns] == [1, 2, 3, 4, 5, 6]
+    assert {s.player for s in history.standings} == {"alice", "bob"}
+
+
+def _player(name, room, finished=None):
+    return SimpleNamespace(name=name, room=room, finished=finished)
+
+
+def test_render_history_standings_fewest_turns_first_ties_share():
+    """G1: the winner uses the fewest turns; equal records share a place; players still playing
+    follow, by rooms completed."""
+    state = SimpleNamespace(geeko=True, turn=31, players={
+        "ann": _player("ann", 6, finished=24), "bea": _player("bea", 6, finished=20),
+        "cid": _player("cid", 6, finished=24), "dot": _player("dot", 4), "eve": _player("eve", 5)})
+    rows = [(s.place, s.player, s.rooms, s.turns) for s in standings(state)]
+    assert rows == [(1, "bea", 5, 20), (2, "ann", 5, 24), (2, "cid", 5, 24), (4, "eve", 4, 30), (5, "dot", 3, 30)]
+
+
+def test_render_history_no_standings_for_botwars():
+    assert standings(SimpleNamespace(geeko=False)) == []
+
+
+def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
+    """`turn process --preview` can show the report before anything is stored: the same tables and
+    the same pictures as the report rebuilt from the store afterwards."""
+    from pbem.engine.campaign import play_turn
+    from pbem.render.history import outcome_report
+    from pbem.store import cycle
+    from pbem.store.games import players_of, read_state, snapshot
+
+    with store.session() as session:
+        game = get_game(session, "geeko-demo")
+        before = read_state(game, snapshot(session, game, 3, "before").state)
+        orders, _, _ = cycle.turn_orders(session, game, before)
+        fresh = outcome_report(game.name, before, play_turn(before, orders, game.seed),
+                               [p.name for p in players_of(session, game)])
+        stored = stored_turn_report(session, game, 3)
+    assert fresh.images == stored.images
+    assert [r.stages[0].table for r in fresh.reports] == [r.stages[0].table for r in stored.reports]
+    assert [r.end_of_turn for r in fresh.reports] == [r.end_of_turn for r in stored.reports]
