@@ -74,7 +74,7 @@ def main() -> None:
     growth = {}
     for count in (2, 8, 32):
         board, programs = setup(room, count, 5, seed=count)
-        growth[str(count)] = median_ms(board, programs, BOTWARS, max(20, args.repeat // (count // 2 or 1)))
+        growth[str(count)] = median_ms(board, programs, BOTWARS, max(60, args.repeat // (count // 2 or 1)))
     result["botwars_8_robots_5_stages_ms"] = growth["8"]
     result["botwars_target_ms"] = 5.0
     result["botwars_5_stages_ms_by_robots"] = growth
