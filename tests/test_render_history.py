@@ -74,3 +74,39 @@ def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
     assert fresh.images == stored.images
     assert [r.stages[0].table for r in fresh.reports] == [r.stages[0].table for r in stored.reports]
     assert [r.end_of_turn for r in fresh.reports] == [r.end_of_turn for r in stored.reports]
+
+
+def test_render_history_end_of_turn_is_the_room_left_not_the_next_one():
+    """G3: robots that leave room 1 end the turn there; the report's final picture and end-of-turn
+    table show Intake Hall as the turn left it, not the next room (here The Works, whose flags
+    would add a NEXT FLAG row that means nothing in a room without flags)."""
+    from pathlib import Path
+
+    from pbem.engine.campaign import GameSetup, PlayerSetup, new_game, play_turn
+    from pbem.engine.cards import Card
+    from pbem.engine.orders import Checked
+    from pbem.formats.decks import read_deck
+    from pbem.formats.rooms import read_room
+    from pbem.formats.yamlfile import read_yaml_file
+    from pbem.render.board import position_png
+    from pbem.render.history import outcome_report
+    from pbem.render.model import Position
+    from pbem.render.style import owner_colours
+
+    root = Path(__file__).resolve().parent.parent
+    intake, works = (read_room(root / "rooms" / "geeko" / name) for name in ("1-intake.yaml", "5-works.yaml"))
+    assert works.of_type("flag") and not intake.of_type("flag")
+    route = read_yaml_file(root / "tests" / "room_routes" / "1-intake.yaml")["turns"][0]
+    before = new_game(GameSetup("t", "geeko", "5", (intake, works), read_deck("decks/geeko.yaml"),
+                                (PlayerSetup("alice", ("A", "B")),)))
+    programs = {robot: [Card.parse(c) for c in cards] for robot, cards in route.items()}
+    outcome = play_turn(before, {"alice": Checked(programs=programs)}, "5")
+    assert outcome.state.boards["alice"].room.name == works.name  # both robots are out: room 2 is open
+
+    report = outcome_report("t", before, outcome, ["alice"])
+    (board,) = report.reports
+    assert board.final.room.name == intake.name
+    assert [row.label for row in board.end_of_turn.rows] == ["MODE", "REINSTATE", "REBOOT/HP"]
+    assert [r.at for r in board.final.robots] == [None, None]  # both went out through the gate
+    final = outcome.finals["alice"]
+    assert report.images["board1-final.png"] == position_png(Position.of(intake, final), owner_colours(["alice"]))

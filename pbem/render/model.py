@@ -274,9 +274,12 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     return Table("End of turn", names, rows, notes)
 
 
-def fused_table(final: Board) -> Table | None:
-    """Seed 003: a reference table of every fused register's card, when any robot has one."""
-    robots = [r for r in final.robots.values() if r.registers]
+def fused_table(final: Board, following: Board | None = None) -> Table | None:
+    """Seed 003: a reference table of every fused register's card, when any robot has one. The cards
+    come from `following`, the board the next turn starts from, when given: dealing fills fused
+    empty registers (B7.2) after the turn has ended, and all players should see those cards."""
+    registers = following.robots if following is not None else final.robots
+    robots = [registers[name] for name in final.robots if registers[name].registers]
     if not robots:
         return None
     numbers = sorted({n for r in robots for n in r.registers}, reverse=True)
@@ -286,9 +289,10 @@ def fused_table(final: Board) -> Table | None:
 
 
 def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Sequence[Event],
-                 final: Board) -> BoardReport:
+                 final: Board, following: Board | None = None) -> BoardReport:
     """`snapshots`: the board at the start of stage 1, 2, …, then at the end of the turn (engine
-    `Snapshot`s or `Board`s); `final`: the board after the turn (robots with registers, upgrades …)."""
+    `Snapshot`s or `Board`s); `final`: the board as the turn left it, in `room` (robots with
+    registers, upgrades …); `following`: the board the next turn starts from (see `fused_table`)."""
     if not snapshots:
         raise ValueError("a board report needs at least the end-of-turn snapshot")
     by_stage: dict[int, list[Event]] = {}
@@ -302,4 +306,4 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
               for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
     end = by_stage.get(0, [])
-    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final))
+    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))
