@@ -1,11 +1,9 @@
 """Reports rebuilt from the store (what the turn cycle kept for each turn), and the Geek-o standings."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from pbem.render.history import game_history, standings, stored_turn_report
+from pbem.render.history import game_history, stored_turn_report
 from pbem.resources import resource_dir
 from pbem.store.archive import import_game
 from pbem.store.games import Store, get_game
@@ -35,25 +33,29 @@ def test_render_history_whole_game(store):
     with store.session() as session:
         history = game_history(session, "geeko-demo")
     assert [t.turn for t in history.turns] == [1, 2, 3, 4, 5, 6]
-    assert {s.player for s in history.standings} == {"alice", "bob"}
 
 
-def _player(name, room, finished=None):
-    return SimpleNamespace(name=name, room=room, finished=finished)
+def test_render_history_standings_are_the_campaigns(store):
+    """G1: the site ranks with the campaign's own standings, shown on the game's index: after the
+    sample's six turns bob is in room 3 and alice in room 2, neither through all five rooms."""
+    with store.session() as session:
+        history = game_history(session, "geeko-demo")
+    assert [(s["place"], s["player"], s["rooms_done"], s["turns"]) for s in history.standings] == [
+        (1, "bob", 2, None), (2, "alice", 1, None)]
 
 
-def test_render_history_standings_fewest_turns_first_ties_share():
-    """G1: the winner uses the fewest turns; equal records share a place; players still playing
-    follow, by rooms completed."""
-    state = SimpleNamespace(geeko=True, turn=31, players={
-        "ann": _player("ann", 6, finished=24), "bea": _player("bea", 6, finished=20),
-        "cid": _player("cid", 6, finished=24), "dot": _player("dot", 4), "eve": _player("eve", 5)})
-    rows = [(s.place, s.player, s.rooms, s.turns) for s in standings(state)]
-    assert rows == [(1, "bea", 5, 20), (2, "ann", 5, 24), (2, "cid", 5, 24), (4, "eve", 4, 30), (5, "dot", 3, 30)]
+def test_render_history_botwars_standings_show_flags_and_lives(tmp_path):
+    """B5.9/B8.2: a BotWars game ranks by flags touched, then lives left; the index shows both."""
+    from pbem.render.site import GameHistory, write_game
 
-
-def test_render_history_no_standings_for_botwars():
-    assert standings(SimpleNamespace(geeko=False)) == []
+    rows = [{"player": "ann", "flags": 2, "lives": 3, "won": 1, "place": 1},
+            {"player": "ben", "flags": 1, "lives": 2, "won": None, "place": 2}]
+    write_game(tmp_path, GameHistory("botwars", [], rows))
+    page = (tmp_path / "index.html").read_text()
+    assert "<th>Flags touched</th><th>Lives left</th>" in page
+    assert "<td>1</td><td>ann</td><td>2</td><td>3</td><td>1st</td>" in page
+    assert "<td>2</td><td>ben</td><td>1</td><td>2</td><td>not yet</td>" in page
+    assert "Geek-o" not in page
 
 
 def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):

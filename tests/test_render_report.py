@@ -16,7 +16,7 @@ from pbem.render.model import NONE, board_report
 from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from pbem.render.message import message_bytes
-from pbem.render.site import GameHistory, Standing, write_site
+from pbem.render.site import GameHistory, write_site
 from tests.render_support import SCRIPT, link_targets, sample_board_turn
 
 
@@ -145,7 +145,7 @@ def test_render_report_turn_folder(tmp_path):
 
 def test_render_report_site_navigation(board_turn, tmp_path):
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
-    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [Standing(1, "alice", 2, 7)])])
+    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
     pages = sorted(tmp_path.rglob("*.html"))
     assert len(pages) == 1 + 1 + 2 * 5
     for page in pages:

@@ -11,14 +11,14 @@ import json
 
 from sqlmodel import Session, col, select
 
-from ..engine import campaign  # noqa: F401  (registers the turn cycle's event types)
+from ..engine.campaign import standings  # also registers the turn cycle's event types
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
 from ..formats.canonical import from_data
 from ..store.games import final_boards, get_game, players_of, processed_turns, read_state, snapshot
 from ..store.tables import EventRecord, Game, StateSnapshot
-from .site import GameHistory, Standing
+from .site import GameHistory
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
 
 
@@ -74,22 +74,6 @@ def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
 
 def recipients(session: Session, game: Game) -> list[Recipient]:
     return [Recipient(p.name, p.email) for p in players_of(session, game)]
-
-
-def standings(state) -> list[Standing]:
-    """Geek-o (RULES G1): finished players by fewest turns, then the others by rooms completed;
-    equal records share a place."""
-    if not state.geeko:
-        return []
-    played = state.turn - 1
-    rows = [(p.finished is None, p.finished or 0, -(p.room - 1), p.name, p.finished or played)
-            for p in state.players.values()]
-    rows.sort()
-    result: list[Standing] = []
-    for i, (unfinished, finished, rooms, name, turns) in enumerate(rows):
-        same = i and rows[i - 1][:3] == (unfinished, finished, rooms)
-        result.append(Standing(result[-1].place if same else i + 1, name, -rooms, turns))
-    return result
 
 
 def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:
