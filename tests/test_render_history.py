@@ -112,3 +112,38 @@ def test_render_history_end_of_turn_is_the_room_left_not_the_next_one():
     assert [r.at for r in board.final.robots] == [None, None]  # both went out through the gate
     final = outcome.finals["alice"]
     assert report.images["board1-final.png"] == position_png(Position.of(intake, final), owner_colours(["alice"]))
+
+
+def test_render_history_robots_out_of_the_room_and_what_they_did_at_the_end_of_turn(store):
+    """G3/G4: in the sample's turn 2 Spanner leaves Intake Hall in stage 1 and Zapper in stage 4. Later
+    stages say they have left (not "real" with no cards), and the end-of-turn table says which room
+    each completed, so the player sees why the picture is empty."""
+    with store.session() as session:
+        report = stored_turn_report(session, get_game(session, "geeko-demo"), 2)
+    alice = report.reports[0]
+    mode = {s.number: dict(zip(s.table.columns, s.table.rows[0].cells)) for s in alice.stages}
+    assert mode[1] == {"Spanner": ["left the room"], "Zapper": ["real"]}
+    assert mode[4]["Spanner"] == ["left the room"]
+    end = {row.label: row.cells for row in alice.end_of_turn.rows}
+    assert end["MODE"] == [["left the room", "completes room 1 (Intake Hall)"]] * 2
+
+
+def test_render_history_fused_register_filled_at_the_end_of_turn_is_reported(store):
+    """B7.2: Spanner takes one hit in turn 1, so register 9 fuses empty and is filled from the deck:
+    the end-of-turn table says so (the card is also in the fused-register table)."""
+    with store.session() as session:
+        report = stored_turn_report(session, get_game(session, "geeko-demo"), 1)
+    alice = report.reports[0]
+    end = dict(zip(alice.end_of_turn.columns, {r.label: r.cells for r in alice.end_of_turn.rows}["REBOOT/HP"]))
+    card = alice.fused.rows[0].cells[0][0]
+    assert end["Spanner"] == ["HP 9", f"register 9 filled with {card}"]
+
+
+def test_render_history_registers_unfused_together_make_one_line():
+    """B7.4/B8: a reinstated BotWars robot has all five registers unfused: one line, not five."""
+    from pbem.engine.events import RegisterUnfused
+    from pbem.render.model import _lines
+
+    events = [RegisterUnfused(0, "Gizmo", n, None) for n in range(1, 6)]
+    assert _lines(events) == ["registers 1, 2, 3, 4, 5 unfused"]
+    assert _lines(events[:1]) == ["register 1 unfused"]

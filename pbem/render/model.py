@@ -33,6 +33,10 @@ _MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun
 _MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
 # The DAMAGE row: hit points lost and what they cost (B7.1).
 _DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
+# End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
+# of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
+_END_RESULTS = {"RoomCompleted", "Won"}
+_END_REINSTATE = {"Reinstated", "InTransit"}
 
 
 @dataclass(frozen=True)
@@ -208,13 +212,18 @@ def _mechanism_start(events: Sequence[Event]) -> int:
 
 
 def _lines(events: list[Event]) -> list[str]:
-    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1)."""
+    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1), and
+    registers unfused together one line (registers 1, 2, 3 unfused)."""
     lines: list[str] = []
     last: Event | None = None
     for event in events:
-        if (type(event).__name__ == "Moved" and last is not None and type(last).__name__ == "Moved"
+        kind = type(event).__name__
+        if (kind == "Moved" and last is not None and type(last).__name__ == "Moved"
                 and last.card == event.card and last.to_sq == event.from_sq):
             lines[-1] = f"{lines[-1].split(' → ')[0]} → {event.to_sq}"
+        elif kind == "RegisterUnfused" and last is not None and type(last).__name__ == "RegisterUnfused":
+            registers = lines[-1].removeprefix("registers ").removeprefix("register ").removesuffix(" unfused")
+            lines[-1] = f"registers {registers}, {event.register} unfused"
         else:
             lines.append(describe(event))
         last = event
@@ -235,13 +244,19 @@ def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 
+def mode(robot: Any) -> str:
+    """The robot's mode as players read it: off the board and neither destroyed nor in transit means
+    it went through a gate (G3)."""
+    return "left the room" if robot.at is None and robot.mode in ("real", "virtual", "rebooting") else robot.mode
+
+
 def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
     names = [r.name for r in before.robots]
     robots_after = [after.robot(r.name) or r for r in before.robots]
     split = _mechanism_start(events)
     moving, mechanisms = events[:split], events[split:]
     rows = [
-        _robot_row("MODE", robots_after, lambda r: r.mode),
+        _robot_row("MODE", robots_after, mode),
         Row("CARDS", _cells(names, moving, {"CardPlayed"})),
         Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
         Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
@@ -255,9 +270,10 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
 def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     names = list(final.robots)
     robots = list(final.robots.values())
+    results = _cells(names, events, _END_RESULTS)
     rows = [
-        _robot_row("MODE", robots, lambda r: r.mode),
-        Row("REINSTATE", _cells(names, events, {"Reinstated", "InTransit"})),
+        Row("MODE", [[mode(r), *(x for x in more if x != NONE)] for r, more in zip(robots, results)]),
+        Row("REINSTATE", _cells(names, events, _END_REINSTATE)),
     ]
     if any(r.upgrades for r in robots):
         rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
@@ -267,7 +283,7 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     if flags:  # botwars: the flag each robot must touch next (B5.9)
         rows.append(_robot_row("NEXT FLAG", robots,
                                lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
-    extra = _cells(names, events, {"Repaired", "RebootStarted", "RebootEnded"})
+    extra = _cells(names, events, exclude=_END_RESULTS | _END_REINSTATE)  # repairs, reboots, registers …
     rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
                                   for r, more in zip(robots, extra)]))
     notes = [describe(e) for e in events if e.robot is None]
