@@ -147,3 +147,17 @@ def test_render_history_registers_unfused_together_make_one_line():
     events = [RegisterUnfused(0, "Gizmo", n, None) for n in range(1, 6)]
     assert _lines(events) == ["registers 1, 2, 3, 4, 5 unfused"]
     assert _lines(events[:1]) == ["register 1 unfused"]
+
+
+def test_render_history_last_stage_shows_hp_and_mode_before_the_end_of_turn(store):
+    """B10/B12: alice declared a reboot for Spanner in turn 4; it starts at the end of the turn. Stage 4
+    (the last) still shows Spanner real with HP 9 as the stage ended; only the end-of-turn table shows
+    it rebooting with its HP restored."""
+    with store.session() as session:
+        report = stored_turn_report(session, get_game(session, "geeko-demo"), 4)
+    alice = report.reports[0]
+    last = alice.stages[-1].table
+    rows = {row.label: dict(zip(last.columns, row.cells)) for row in last.rows}
+    assert (rows["MODE"]["Spanner"], rows["HP"]["Spanner"]) == (["real"], ["9"])
+    end = {row.label: dict(zip(alice.end_of_turn.columns, row.cells)) for row in alice.end_of_turn.rows}
+    assert end["MODE"]["Spanner"] == ["rebooting"] and end["REBOOT/HP"]["Spanner"][0] == "HP 10"

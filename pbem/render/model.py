@@ -304,6 +304,25 @@ def fused_table(final: Board, following: Board | None = None) -> Table | None:
     return Table("Fused registers", [r.name for r in robots], rows)
 
 
+def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
+    """The robots as the last stage ends. The snapshot after it is taken after the end-of-turn steps
+    (B12: repairs, reinstatement, reboots), so the stage's own events are applied to its start."""
+    robots = {r.name: r for r in start.robots}
+    for event in events:
+        robot, kind = robots.get(event.robot), type(event).__name__
+        if robot is None:
+            continue
+        if kind == "Damaged":
+            robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
+        elif kind == "Destroyed":
+            robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+        elif kind == "BecameReal":
+            robots[robot.name] = dataclasses.replace(robot, mode="real")
+        elif kind == "LeftRoom":
+            robots[robot.name] = dataclasses.replace(robot, at=None)
+    return Position(start.room, tuple(robots.values()), start.elements)
+
+
 def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Sequence[Event],
                  final: Board, following: Board | None = None) -> BoardReport:
     """`snapshots`: the board at the start of stage 1, 2, …, then at the end of the turn (engine
@@ -319,7 +338,10 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
         positions.append(Position.of(room, snap).with_wrecks(wrecks))
         wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
                        if type(e).__name__ == "Destroyed" and e.at is not None})
+    ends = positions[1:]
+    if ends:  # the last stage ends before the end-of-turn snapshot
+        ends[-1] = _last_stage_end(positions[-2], by_stage.get(len(ends), []))
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
-              for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
+              for i, (before, after) in enumerate(zip(positions, ends), start=1)]
     end = by_stage.get(0, [])
     return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))
