@@ -151,7 +151,7 @@ def describe(event: Event) -> str:
     if k == "Crushed":
         return f"crushed at {e.at}"
     if k == "SawSpun":
-        return f"buzzsaw at {e.at} spins ({e.draw})"
+        return f"buzzsaw at {e.at} spins (drew {e.draw})"
     if k == "SwitchFlipped":
         if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
             return f"presses {e.source}: {e.state}"

@@ -153,7 +153,7 @@ def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
     pages = stage_pages(report)
     prev = pages[position - 1][1] if position > 0 else before
     nxt = pages[position + 1][1] if position + 1 < len(pages) else after
-    return [("← previous", prev), ("whole turn", up), ("next →", nxt)]
+    return [("← previous", prev), ("whole turn", up), ("next →", nxt), ("legend", "legend.png")]
 
 
 def stage_pages(report: TurnReport) -> list[tuple[int | None, str]]:
