@@ -17,6 +17,11 @@ def store(tmp_path_factory):
     store.close()
 
 
+def cells(table) -> dict[str, dict[str, list[str]]]:
+    """A report table as {row label: {robot: lines}}."""
+    return {row.label: dict(zip(table.columns, row.cells)) for row in table.rows}
+
+
 def test_render_history_turn_report_has_a_board_per_geeko_player(store):
     """G2: each player plays alone, in their own copy of the room, and gets only their board."""
     with store.session() as session:
@@ -121,11 +126,11 @@ def test_render_history_robots_out_of_the_room_and_what_they_did_at_the_end_of_t
     with store.session() as session:
         report = stored_turn_report(session, get_game(session, "geeko-demo"), 2)
     alice = report.reports[0]
-    mode = {s.number: dict(zip(s.table.columns, s.table.rows[0].cells)) for s in alice.stages}
+    mode = {s.number: cells(s.table)["MODE"] for s in alice.stages}
     assert mode[1] == {"Spanner": ["left the room"], "Zapper": ["real"]}
     assert mode[4]["Spanner"] == ["left the room"]
-    end = {row.label: row.cells for row in alice.end_of_turn.rows}
-    assert end["MODE"] == [["left the room", "completes room 1 (Intake Hall)"]] * 2
+    assert cells(alice.end_of_turn)["MODE"] == {name: ["left the room", "completes room 1 (Intake Hall)"]
+                                                for name in ("Spanner", "Zapper")}
 
 
 def test_render_history_fused_register_filled_at_the_end_of_turn_is_reported(store):
@@ -134,7 +139,7 @@ def test_render_history_fused_register_filled_at_the_end_of_turn_is_reported(sto
     with store.session() as session:
         report = stored_turn_report(session, get_game(session, "geeko-demo"), 1)
     alice = report.reports[0]
-    end = dict(zip(alice.end_of_turn.columns, {r.label: r.cells for r in alice.end_of_turn.rows}["REBOOT/HP"]))
+    end = cells(alice.end_of_turn)["REBOOT/HP"]
     card = alice.fused.rows[0].cells[0][0]
     assert end["Spanner"] == ["HP 9", f"register 9 filled with {card}"]
 
@@ -156,8 +161,7 @@ def test_render_history_last_stage_shows_hp_and_mode_before_the_end_of_turn(stor
     with store.session() as session:
         report = stored_turn_report(session, get_game(session, "geeko-demo"), 4)
     alice = report.reports[0]
-    last = alice.stages[-1].table
-    rows = {row.label: dict(zip(last.columns, row.cells)) for row in last.rows}
+    rows = cells(alice.stages[-1].table)
     assert (rows["MODE"]["Spanner"], rows["HP"]["Spanner"]) == (["real"], ["9"])
-    end = {row.label: dict(zip(alice.end_of_turn.columns, row.cells)) for row in alice.end_of_turn.rows}
+    end = cells(alice.end_of_turn)
     assert end["MODE"]["Spanner"] == ["rebooting"] and end["REBOOT/HP"]["Spanner"][0] == "HP 10"
