@@ -43,4 +43,4 @@ def refuse(reasons: list[str]) -> None:
 def progress() -> Progress:
     """A progress bar on stderr (hidden when stderr is not a terminal)."""
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=stderr, transient=True)
+                    console=stderr, transient=True, disable=not stderr.is_terminal)

@@ -15,9 +15,9 @@ from typing import Callable
 
 from sqlmodel import select
 
-from ..formats.game import DESCRIPTION, description_text, read_description, turn_folder_name, turn_folders
+from ..formats.game import DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name, turn_folders
 from .cycle import ProcessResult, TurnSheet, deal, process, submit
-from .games import Refused, Store, create_game, description_of, get_game, players_of, processed_turns
+from .games import Refused, Store, create_game, delete_game, description_of, get_game, players_of, processed_turns
 from .tables import OrderVersion
 
 
@@ -39,6 +39,17 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
     with store.session() as session:
         create_game(session, description)
         session.commit()
+    try:
+        return _play_turns(store, folder, description, on_turn, on_deal, turns)
+    except BaseException:  # a refused turn (or an interruption) leaves no half-imported game behind
+        with store.session() as session:
+            delete_game(session, get_game(session, description.name))
+            session.commit()
+        raise
+
+
+def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
+                turns: int | None) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
     last = max([description.turns or 0, *folders])
