@@ -101,14 +101,20 @@ def load_yaml(text: str, source: str = "<input>") -> Any:
         loader = _LOADER(text)
         try:
             node = loader.get_single_node()
-            return None if node is None else _build(node, loader, source)
+            problems: list[Problem] = []
+            document = None if node is None else _build(node, loader, source, problems)
         finally:
             loader.dispose()
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark else None
         reason = getattr(err, "problem", None) or str(err)
+        if line and "\t" in "".join(text.splitlines()[line - 1:line]):
+            reason += " (a tab: indent with spaces)"
         raise FormatError([Problem(source, line, "", f"not valid YAML: {reason}")]) from None
+    if problems:
+        raise FormatError(problems)
+    return document
 
 
 def _refuse_unsafe(event: yaml.Event, source: str) -> None:
@@ -120,22 +126,25 @@ def _refuse_unsafe(event: yaml.Event, source: str) -> None:
         raise FormatError([Problem(source, line, "", f"YAML tags are not accepted ({tag})")])
 
 
-def _build(node: yaml.Node, loader, source: str) -> Any:
+def _build(node: yaml.Node, loader, source: str, problems: list[Problem]) -> Any:
+    """The node as Lined containers; a bad or repeated key goes to `problems` (every one is reported)."""
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result = LinedDict()
         result.line, result.lines = line, {}
         for key_node, value_node in node.value:
-            key = _build(key_node, loader, source)
+            key = _build(key_node, loader, source, problems)
+            key_line = key_node.start_mark.line + 1
             if not isinstance(key, (str, int, bool)) or key is None:
-                raise FormatError([Problem(source, key_node.start_mark.line + 1, "", "a key must be plain text")])
-            if key in result:
-                raise FormatError([Problem(source, key_node.start_mark.line + 1, str(key), "given twice")])
-            result[key] = _build(value_node, loader, source)
-            result.lines[key] = key_node.start_mark.line + 1
+                problems.append(Problem(source, key_line, "", "a key must be plain text"))
+            elif key in result:
+                problems.append(Problem(source, key_line, str(key), f"given twice (first on line {result.lines[key]})"))
+            else:
+                result[key] = _build(value_node, loader, source, problems)
+                result.lines[key] = key_line
         return result
     if isinstance(node, yaml.SequenceNode):
-        result = LinedList(_build(item, loader, source) for item in node.value)
+        result = LinedList(_build(item, loader, source, problems) for item in node.value)
         result.line, result.lines = line, [item.start_mark.line + 1 for item in node.value]
         return result
     return loader.construct_object(node, deep=True)
