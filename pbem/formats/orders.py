@@ -69,6 +69,10 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
         line = container.line_of(key if key is not None else field) if hasattr(container, "line_of") else None
         problems.append(Problem(source, line, field, message))
 
+    for key in document:
+        if key not in FIELDS:
+            problem(str(key), f"unknown field (expected {', '.join(FIELDS[:6])})")
+    unknown_fields = len(problems)
     for key in ("game", "player"):
         if key not in document:
             problem(key, "missing")
@@ -78,10 +82,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
         problem("turn", "missing")
     elif isinstance(document["turn"], bool) or not isinstance(document["turn"], int):
         problem("turn", "must be a whole number")
-    header_problems = len(problems)  # without game, turn and player the cards cannot be checked
-    for key in document:
-        if key not in FIELDS:
-            problem(str(key), f"unknown field (expected {', '.join(FIELDS[:6])})")
+    header_problems = len(problems) - unknown_fields  # without game, turn and player the cards cannot be checked
     programs = _programs(document, problem)
     reboot = document.get("reboot") or []
     if isinstance(reboot, str):
