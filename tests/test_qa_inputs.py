@@ -186,3 +186,19 @@ def test_bad_command_lines_exit_1_or_2_without_a_traceback(tmp_path, args, code,
     result = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=tmp_path, capture_output=True, text=True,
                             env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert result.returncode == code and "Traceback" not in result.stderr and reason in result.stderr, result.stderr
+
+
+def test_game_import_names_each_bad_ruleset_option_with_its_line(tmp_path):
+    (tmp_path / "game.yaml").write_text(description().replace(
+        "players:", "ruleset_options: {registers_max: x, bogus: 1}\nplayers:"))
+    result = CliRunner().invoke(app, ["--db", f"sqlite:///{tmp_path / 'x.db'}", "game", "import", str(tmp_path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    assert "game.yaml:6: ruleset_options.registers_max" in result.output
+    assert "game.yaml:6: ruleset_options.bogus" in result.output
+
+
+def test_game_new_refuses_a_player_listed_twice(tmp_path):
+    result = CliRunner().invoke(app, ["--db", f"sqlite:///{tmp_path / 'x.db'}", "game", "new", "g", "--ruleset",
+                                      "geeko", "--player", "a:a@x.org:Z,S", "--player", "a:b@x.org:B,N"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "player a is listed twice" in result.output

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from ..engine.ruleset import get_ruleset
 from ..resources import find_file
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_yaml_file
 
@@ -95,6 +96,11 @@ def read_description(path: str | Path) -> GameDescription:
     if not isinstance(options, dict):
         problem(document, "ruleset_options", "ruleset_options", "must map ruleset fields to values")
         options = {}
+    for key, value in options.items() if ruleset in RULESETS else ():
+        try:
+            get_ruleset(ruleset, {key: value})
+        except ValueError as err:
+            problem(options, key, f"ruleset_options.{key}", str(err))
     seed = document.get("seed")
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         problem(document, "seed", "seed", "must be a number or a word")

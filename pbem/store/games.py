@@ -128,11 +128,16 @@ def delete_game(session: Session, game: Game) -> None:
 
 
 def _check_roster(setup: GameSetup) -> None:
-    rules = setup.rules()
+    try:
+        rules = setup.rules()
+    except ValueError as err:  # a ruleset option the ruleset does not know, or of the wrong kind
+        raise Refused([str(err)]) from None
     names = [robot for p in setup.players for robot in p.robots]
     problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
                 for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
                                    *(("robot", n) for n in names)] if not valid_name(name)]
+    players = [p.name for p in setup.players]
+    problems += [f"player {name} is listed twice" for name in sorted({n for n in players if players.count(n) > 1})]
     for duplicate in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"robot name {duplicate} is used twice")
     for player in setup.players:
