@@ -103,12 +103,14 @@ def test_binary_non_utf8_and_oversized_order_files_are_refused(campaign, name, d
     assert code == 1 and isinstance(exception, SystemExit) and f"{path}: " in out and reason in out
 
 
-def test_a_pasted_turn_sheet_with_a_letter_above_and_a_signature_below_is_accepted(campaign):
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["LF", "CRLF"])
+def test_a_pasted_turn_sheet_with_a_letter_above_and_a_signature_below_is_accepted(campaign, newline):
     path = campaign.folder / "pasted.yaml"
     sheet = (campaign.folder / "sheets" / "spring" / "turn-001" / "alice.txt").read_text()
     filled = sheet.replace("Zapper: {program: []}", "Zapper: {program: [FWD2, RT90, 580]}") \
         .replace("Spanner: {program: []}", "Spanner: {program: [FWD1, LF90, FWD1#560]}")
-    path.write_text("Hello GM,\nmy orders: below\n\n" + filled + "-- \nAlice\nrobots: nonsense\n")
+    text = "Hello GM,\nmy orders: below\n\n" + filled + "-- \nAlice\nrobots: nonsense\n"
+    path.write_bytes(text.replace("\n", newline).encode())
     code, out, _ = campaign("turn", "check", "spring", str(path))
     assert code == 0 and "Zapper: FWD2#680 RT90#300 FWD1#580" in out
 

@@ -24,7 +24,7 @@ from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, dec
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
-_SIGNATURE = re.compile(r"^-- ?$", re.MULTILINE)  # a mail signature's separator line
+_SIGNATURE = re.compile(r"^-- ?\r?$", re.MULTILINE)  # a mail signature's separator line (CRLF too)
 
 
 @dataclass(frozen=True)
