@@ -204,3 +204,29 @@ def test_game_new_refuses_a_player_listed_twice(tmp_path):
                                       "geeko", "--player", "a:a@x.org:Z,S", "--player", "a:b@x.org:B,N"])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "player a is listed twice" in result.output
+
+
+# (command, file content, every "line: field" the refusal must name)
+DM_FILES = [
+    (["gyulbot", "solve"], "size: 3x3\nwalls: [r1c1 Q]\nrobots: {Red: [r9c9]}\ngoal: {at: r5c5, colour: pink}\nx: 1\n",
+     ["5: x", "2: walls[0]", "3: robots.Red", "4: goal.at", "4: goal.colour"]),
+    (["ice", "solve"], "map: |\n  S..\n  .#X\n", ["2: map", "3: map row 2"]),
+    (["flowers", "duplicates"], "variant: zz\nboard: [ABC]\n", ["1: variant", "2: board"]),
+    (["dm", "replay"], "game: chess\nplayers: [a]\nactions: 5\n", ["1: game", "2: players", "3: actions"]),
+    (["dm", "replay"], "game: takebacktoe\nplayers: [a, b]\nseed: 1\nactions:\n  - {player: c, roll: 4}\n  - 5\n"
+                       "  - {player: b, roll: 4, at: notatime}\n",
+     ["5: actions[0].player", "6: actions[1]", "7: actions[2].at"]),
+]
+
+
+@pytest.mark.parametrize("command, text, wheres", DM_FILES, ids=[" ".join(c[0]) for c in DM_FILES])
+def test_death_match_files_name_every_problem(tmp_path, command, text, wheres):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    result = CliRunner().invoke(app, [*command, str(path), str(empty), str(tmp_path / "missing.yaml")])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    for where in wheres:
+        assert f"{path}:{where}" in result.output, (where, result.output)
+    assert f"{empty}" in result.output and "missing.yaml: cannot read" in result.output
