@@ -103,6 +103,14 @@ def test_binary_non_utf8_and_oversized_order_files_are_refused(campaign, name, d
     assert code == 1 and isinstance(exception, SystemExit) and f"{path}: " in out and reason in out
 
 
+def test_an_endless_device_is_refused_unread(campaign):
+    """/dev/zero as an order file or a room: at most the limit is read, then refused (not read into memory)."""
+    code, out, _ = campaign("turn", "check", "spring", "/dev/zero")
+    assert code == 1 and "/dev/zero: more than 1000000 bytes" in out
+    result = CliRunner().invoke(app, ["room", "check", "/dev/zero"])
+    assert result.exit_code == 1 and "/dev/zero: more than 1000000 bytes" in result.output
+
+
 @pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["LF", "CRLF"])
 def test_a_pasted_turn_sheet_with_a_letter_above_and_a_signature_below_is_accepted(campaign, newline):
     path = campaign.folder / "pasted.yaml"

@@ -25,7 +25,7 @@ import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
-from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_yaml_file
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns")
 PLAYER_FIELDS = ("name", "email", "robots", "secret")
@@ -153,10 +153,7 @@ def data_files(entries: list[str], folder: str, base: Path | None = None) -> lis
             name = Path(entry) / file.name if path.is_dir() else Path(entry)
             if name.is_absolute() or ".." in name.parts:
                 name = Path(folder) / file.name
-            try:
-                text = decode(file.read_bytes(), str(file))
-            except OSError as err:
-                raise FileNotFoundError(f"{file}: {err.strerror}") from None
+            text = decode(read_limited(file), str(file))
             files.append(SourceFile(name.as_posix(), text))
     return files
 

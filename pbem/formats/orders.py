@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml, read_limited
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
@@ -46,12 +46,7 @@ class OrderFile:
 
 
 def read_order_file(path: str | Path) -> OrderFile:
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
-    return parse_orders(data, str(path))
+    return parse_orders(read_limited(path), str(path))
 
 
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:

@@ -67,7 +67,7 @@ def line_of(container: Any, key: Any) -> int | None:
 def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
     """Bytes to text, refusing what is too large, binary or not UTF-8."""
     if len(data) > max_bytes:
-        raise FormatError([Problem(source, None, "", f"file is {len(data)} bytes; the limit is {max_bytes}")])
+        raise FormatError([Problem(source, None, "", f"more than {max_bytes} bytes; the limit is {max_bytes}")])
     if b"\x00" in data:
         raise FormatError([Problem(source, None, "", "binary data, not a text file")])
     try:
@@ -76,13 +76,18 @@ def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
         raise FormatError([Problem(source, None, "", f"not UTF-8 text (byte {err.start})")]) from None
 
 
-def read_yaml_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Any:
-    path = Path(path)
+def read_limited(path: str | Path, max_bytes: int = MAX_BYTES) -> bytes:
+    """A file's bytes, but never more than one past `max_bytes` (`decode` refuses those): a huge file or a
+    device such as /dev/zero is not read into memory."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:
+            return file.read(max_bytes + 1)
     except OSError as err:
         raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
-    return load_yaml(decode(data, str(path), max_bytes), str(path))
+
+
+def read_yaml_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Any:
+    return load_yaml(decode(read_limited(path, max_bytes), str(path), max_bytes), str(path))
 
 
 def load_yaml(text: str, source: str = "<input>") -> Any:

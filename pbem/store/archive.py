@@ -15,7 +15,9 @@ from typing import Callable
 
 from sqlmodel import select
 
-from ..formats.game import DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name, turn_folders
+from ..formats.game import (DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name,
+                            turn_folders)
+from ..formats.yamlfile import read_limited
 from .cycle import ProcessResult, TurnSheet, deal, process, submit
 from .games import Refused, Store, create_game, delete_game, description_of, get_game, players_of, processed_turns
 from .tables import OrderVersion
@@ -59,7 +61,7 @@ def _play_turns(store: Store, folder: Path, description: GameDescription, on_tur
             _, sheets = deal(session, description.name)
             if on_deal:
                 on_deal(sheets)
-            files = [(str(path), path.read_bytes()) for path in sorted(turn_folder.glob("*.yaml"))] \
+            files = [(str(path), read_limited(path)) for path in sorted(turn_folder.glob("*.yaml"))] \
                 if turn_folder else []
             refused = [r for r in submit(session, description.name, files, store=True) if not r.accepted]
             if refused:
