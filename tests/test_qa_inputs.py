@@ -238,3 +238,12 @@ def test_death_match_files_name_every_problem(tmp_path, command, text, wheres):
     for where in wheres:
         assert f"{path}:{where}" in result.output, (where, result.output)
     assert f"{empty}" in result.output and "missing.yaml: cannot read" in result.output
+
+
+def test_importing_a_game_twice_refuses_the_second_and_keeps_the_first(tmp_path):
+    (tmp_path / "game.yaml").write_text(description())
+    db = ["--db", f"sqlite:///{tmp_path / 'x.db'}"]
+    assert CliRunner().invoke(app, [*db, "game", "import", str(tmp_path)]).exit_code == 0
+    again = CliRunner().invoke(app, [*db, "game", "import", str(tmp_path)])
+    assert again.exit_code == 1 and "a game named old already exists" in again.output
+    assert CliRunner().invoke(app, [*db, "game", "list"]).output.startswith("old ")
