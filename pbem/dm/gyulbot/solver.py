@@ -93,12 +93,35 @@ def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
     return table
 
 
-def beyond(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
-    """beyond[d]: the square past the goal in direction d, where a robot must stand to stop
-    a robot moving d on the goal; -1 where a wall or the edge stops it anyway."""
+def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where other robots must stand for a lone robot to finish with a last move in direction d.
+
+    beyond[d]: the square past the goal that must hold a robot to stop it on the goal,
+    -1 where a wall or the edge stops it anyway. Before the last move it must stop on
+    the line behind the goal, and the first time it does it comes in from the side
+    (or through the goal, then the line's walled end stops it). free[d]: some side
+    entry is stopped by a wall (or the line is entered through the goal), so no
+    robot is needed. flank[d, cell]: otherwise a robot on `cell` stops a side entry.
+    """
     goal = cell_of(puzzle, puzzle.goal)
+    cells = puzzle.rows * puzzle.cols
     deltas = (-puzzle.cols, 1, puzzle.cols, -1)
-    return np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    beyond = np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    free = np.zeros(4, dtype=np.bool_)
+    flank = np.zeros((4, cells), dtype=np.bool_)
+    for last in range(4):
+        behind = (last + 2) % 4
+        free[last] = run[goal * 4 + last] > 0  # through the goal: the line's end is walled
+        for k in range(1, run[goal * 4 + behind] + 1):
+            cell = goal + deltas[behind] * k
+            for side in ((last + 1) % 4, (last + 3) % 4):
+                if run[cell * 4 + (side + 2) % 4] == 0:
+                    continue  # nothing can come in moving `side`
+                if run[cell * 4 + side] == 0:
+                    free[last] = True
+                else:
+                    flank[last, cell + deltas[side]] = True
+    return beyond, free, flank
 
 
 def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] | None:
@@ -122,8 +145,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     pooled = lone & ~finisher
     group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
     length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, group_of,
-                                             finisher, lone, pooled, reach(puzzle, run), cell_of(puzzle, puzzle.goal),
-                                             beyond(puzzle, run), bits, max_moves)
+                                             finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
+                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves)
     STATS["nodes"] = int(nodes)
     if length < 0:
         return None
@@ -136,13 +159,16 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True)
-def _bound(pos, group_of, finisher, lone, reach, goal, beyond):
-    """The least moves to finish: per finishing robot and last direction, its reach,
-    plus one for a lone robot when nothing stands past the goal to stop it there
-    yet (another colour must move in). A rigid body's robot may instead be
-    stopped by another robot of its body, so it gets no such extra move."""
+def _bound(pos, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
+    """The least moves to finish: per finishing robot and last direction d, its reach,
+    plus, for a lone robot, a move of another colour for each stopper it still
+    lacks (see `stoppers`): past the goal, and beside the line behind it. Two
+    missing stoppers are two moves when every robot is lone (a move places one
+    robot), else one. A robot of a rigid body may be stopped by its own body,
+    so it gets no extra moves."""
     best = UNREACHABLE
-    for i in range(pos.shape[0]):
+    n = pos.shape[0]
+    for i in range(n):
         if not finisher[i]:
             continue
         p = pos[i]
@@ -152,13 +178,20 @@ def _bound(pos, group_of, finisher, lone, reach, goal, beyond):
             moves = reach[d, p]
             if moves >= best:
                 continue
-            if beyond[d] >= 0 and lone[i]:
-                stopper = False
-                for j in range(pos.shape[0]):
-                    if pos[j] == beyond[d] and group_of[j] != group_of[i]:
-                        stopper = True
-                if not stopper:
-                    moves += 1
+            if lone[i]:
+                last = 0
+                if beyond[d] >= 0:
+                    last = 1
+                    for j in range(n):
+                        if pos[j] == beyond[d] and group_of[j] != group_of[i]:
+                            last = 0
+                side = 0
+                if moves >= 2 and not free[d]:
+                    side = 1
+                    for j in range(n):
+                        if flank[d, pos[j]] and group_of[j] != group_of[i]:
+                            side = 0
+                moves += last + side if all_lone else max(last, side)
             if moves < best:
                 best = moves
     return best
@@ -263,7 +296,8 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True)
-def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, pooled, reach, goal, beyond, bits, max_moves):
+def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
+         free, flank, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
     scratch = np.zeros(n, dtype=np.int64)
@@ -271,7 +305,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     path_group = np.zeros(max_moves + 1, dtype=np.int64)
     path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, group_of, finisher, lone, reach, goal, beyond)
+    h0 = _bound(start, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
     if h0 == 0:
         return 0, path_group, path_dir, nodes
     if h0 > max_moves:
@@ -310,7 +344,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
             child[:] = pos[depth]
             for i in range(lo, hi):
                 child[i] += dist * deltas[d]
-            h = _bound(child, group_of, finisher, lone, reach, goal, beyond)
+            h = _bound(child, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
