@@ -300,6 +300,11 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
          free, flank, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
+    stopping = np.zeros(run.shape[0] // 4, dtype=np.bool_)  # squares where a robot counts in the bound
+    for d in range(4):
+        if beyond[d] >= 0:
+            stopping[beyond[d]] = True
+        stopping |= flank[d]
     scratch = np.zeros(n, dtype=np.int64)
     nodes = 0
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
@@ -342,9 +347,15 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
                 continue
             child = pos[depth + 1]
             child[:] = pos[depth]
+            moved_stopper = finisher[lo]
             for i in range(lo, hi):
+                moved_stopper |= stopping[child[i]]
                 child[i] += dist * deltas[d]
-            h = _bound(child, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+                moved_stopper |= stopping[child[i]]
+            if moved_stopper:
+                h = _bound(child, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+            else:
+                h = heur[depth]  # the bound only sees finishers and robots on stopper squares
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
