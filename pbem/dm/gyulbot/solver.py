@@ -159,7 +159,7 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True)
-def _bound(pos, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
     lacks (see `stoppers`): past the goal, and beside the line behind it. Two
@@ -167,11 +167,10 @@ def _bound(pos, group_of, finisher, lone, all_lone, reach, goal, beyond, free, f
     robot), else one. A robot of a rigid body may be stopped by its own body,
     so it gets no extra moves."""
     best = UNREACHABLE
-    n = pos.shape[0]
     for i in range(n):
         if not finisher[i]:
             continue
-        p = pos[i]
+        p = pos[at + i]
         if p == goal:
             return 0
         for d in range(4):
@@ -183,13 +182,13 @@ def _bound(pos, group_of, finisher, lone, all_lone, reach, goal, beyond, free, f
                 if beyond[d] >= 0:
                     last = 1
                     for j in range(n):
-                        if pos[j] == beyond[d] and group_of[j] != group_of[i]:
+                        if pos[at + j] == beyond[d] and group_of[j] != group_of[i]:
                             last = 0
                 side = 0
                 if moves >= 2 and not free[d]:
                     side = 1
                     for j in range(n):
-                        if flank[d, pos[j]] and group_of[j] != group_of[i]:
+                        if flank[d, pos[at + j]] and group_of[j] != group_of[i]:
                             side = 0
                 moves += last + side if all_lone else max(last, side)
             if moves < best:
@@ -198,13 +197,12 @@ def _bound(pos, group_of, finisher, lone, all_lone, reach, goal, beyond, free, f
 
 
 @numba.njit(cache=True)
-def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
-    """How far the body pos[lo:hi] slides: the least free run of its robots,
+def _slide(pos, at, n, lo, hi, direction, run, rows_of, cols_of):
+    """How far the body pos[at + lo:at + hi] slides: the least free run of its robots,
     each cut short by the nearest robot of another colour ahead of it."""
-    n = pos.shape[0]
     dist = UNREACHABLE
     for i in range(lo, hi):
-        p = pos[i]
+        p = pos[at + i]
         steps = run[p * 4 + direction]
         if steps == 0:
             return 0
@@ -213,7 +211,7 @@ def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
         for j in range(n):
             if lo <= j < hi:
                 continue
-            q = pos[j]
+            q = pos[at + j]
             if direction == 0:
                 if cols_of[q] == c and rows_of[q] < r and r - rows_of[q] - 1 < steps:
                     steps = r - rows_of[q] - 1
@@ -234,21 +232,21 @@ def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
 
 
 @numba.njit(cache=True)
-def _pack(pos, bits, pooled, scratch):
+def _pack(pos, at, n, bits, pooled, scratch):
     """The position's key: robots in order, except that the `pooled` ones (lone
     robots that may not finish, interchangeable as mere blockers) come sorted."""
     key = np.uint64(0)
     k = 0
-    for i in range(pos.shape[0]):
+    for i in range(n):
         if pooled[i]:
             j = k
-            while j > 0 and scratch[j - 1] > pos[i]:
+            while j > 0 and scratch[j - 1] > pos[at + i]:
                 scratch[j] = scratch[j - 1]
                 j -= 1
-            scratch[j] = pos[i]
+            scratch[j] = pos[at + i]
             k += 1
         else:
-            key = (key << np.uint64(bits)) | np.uint64(pos[i])
+            key = (key << np.uint64(bits)) | np.uint64(pos[at + i])
     for j in range(k):
         key = (key << np.uint64(bits)) | np.uint64(scratch[j])
     return key + np.uint64(1)  # 0 marks an empty slot
@@ -310,21 +308,21 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     path_group = np.zeros(max_moves + 1, dtype=np.int64)
     path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+    h0 = _bound(start, 0, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
     if h0 == 0:
         return 0, path_group, path_dir, nodes
     if h0 > max_moves:
         return -1, path_group, path_dir, nodes
-    pos = np.zeros((max_moves + 1, n), dtype=np.int64)
+    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
     heur = np.zeros(max_moves + 1, dtype=np.int64)
     next_move = np.zeros(max_moves + 1, dtype=np.int64)
-    pos[0, :] = start
+    pos[:n] = start
     heur[0] = h0
     log2 = _TT_START_LOG2
     table = np.zeros(1 << log2, dtype=np.uint64)
     used = 0
     for limit in range(h0, max_moves + 1):
-        _visit(table, log2, _pack(start, bits, pooled, scratch), limit)
+        _visit(table, log2, _pack(start, 0, n, bits, pooled, scratch), limit)
         depth = 0
         next_move[0] = 0
         while depth >= 0:
@@ -342,18 +340,20 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
             hi = bounds[g + 1]
             if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
                 continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
-            dist = _slide(pos[depth], lo, hi, d, run, rows_of, cols_of)
+            at = depth * n
+            dist = _slide(pos, at, n, lo, hi, d, run, rows_of, cols_of)
             if dist == 0:
                 continue
-            child = pos[depth + 1]
-            child[:] = pos[depth]
+            below = at + n  # the child's robots
+            for i in range(n):
+                pos[below + i] = pos[at + i]
             moved_stopper = finisher[lo]
-            for i in range(lo, hi):
-                moved_stopper |= stopping[child[i]]
-                child[i] += dist * deltas[d]
-                moved_stopper |= stopping[child[i]]
+            for i in range(below + lo, below + hi):
+                moved_stopper |= stopping[pos[i]]
+                pos[i] += dist * deltas[d]
+                moved_stopper |= stopping[pos[i]]
             if moved_stopper:
-                h = _bound(child, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+                h = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
             else:
                 h = heur[depth]  # the bound only sees finishers and robots on stopper squares
             path_group[depth] = g
@@ -364,7 +364,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
                 continue
             fresh = False
             if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
-                explore, fresh = _visit(table, log2, _pack(child, bits, pooled, scratch), left)
+                explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
                 if not explore:
                     continue
             if fresh:
