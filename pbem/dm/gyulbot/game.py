@@ -166,7 +166,7 @@ def _utc(value: Any) -> datetime | None:
 
 
 def _step(state: State, action: Action) -> tuple[str | None, State]:
-    """(why the action is illegal, None) or (None, the state after it)."""
+    """(why the action is illegal, the unchanged state) or (None, the state after it)."""
     players = state.settings.players
     if action.player not in players:
         return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
