@@ -137,6 +137,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     run = runs(puzzle)
     rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
     cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
+    line = np.stack([cols_of, rows_of, cols_of, rows_of])  # per direction N E S W
+    axis = np.stack([-rows_of, cols_of, rows_of, -cols_of])
     positions = np.array([cell_of(puzzle, s) for squares in puzzle.start for s in squares], dtype=np.int64)
     bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
     finishers = set(puzzle.finishers())
@@ -144,7 +146,7 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
     pooled = lone & ~finisher
     group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
-    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, group_of,
+    length, groups, directions, nodes = _ida(run, line, axis, puzzle.cols, positions, bounds, group_of,
                                              finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
                                              cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves)
     STATS["nodes"] = int(nodes)
@@ -197,33 +199,25 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, 
 
 
 @numba.njit(cache=True)
-def _slide(pos, at, n, lo, hi, direction, run, rows_of, cols_of):
+def _slide(pos, at, n, lo, hi, direction, run, line, axis):
     """How far the body pos[at + lo:at + hi] slides: the least free run of its robots,
-    each cut short by the nearest robot of another colour ahead of it."""
+    each cut short by the nearest robot of another colour ahead of it. `line` names
+    a cell's row or column across the direction, `axis` its place along it."""
     dist = UNREACHABLE
     for i in range(lo, hi):
         p = pos[at + i]
         steps = run[p * 4 + direction]
         if steps == 0:
             return 0
-        r = rows_of[p]
-        c = cols_of[p]
+        here_line = line[direction, p]
+        here_axis = axis[direction, p]
         for j in range(n):
             if lo <= j < hi:
                 continue
             q = pos[at + j]
-            if direction == 0:
-                if cols_of[q] == c and rows_of[q] < r and r - rows_of[q] - 1 < steps:
-                    steps = r - rows_of[q] - 1
-            elif direction == 2:
-                if cols_of[q] == c and rows_of[q] > r and rows_of[q] - r - 1 < steps:
-                    steps = rows_of[q] - r - 1
-            elif direction == 1:
-                if rows_of[q] == r and cols_of[q] > c and cols_of[q] - c - 1 < steps:
-                    steps = cols_of[q] - c - 1
-            else:
-                if rows_of[q] == r and cols_of[q] < c and c - cols_of[q] - 1 < steps:
-                    steps = c - cols_of[q] - 1
+            ahead = axis[direction, q] - here_axis
+            if line[direction, q] == here_line and 0 < ahead <= steps:
+                steps = ahead - 1
         if steps < dist:
             dist = steps
             if dist == 0:
@@ -294,7 +288,7 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True)
-def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
+def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
          free, flank, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
@@ -341,7 +335,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, a
             if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
                 continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
             at = depth * n
-            dist = _slide(pos, at, n, lo, hi, d, run, rows_of, cols_of)
+            dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
             if dist == 0:
                 continue
             below = at + n  # the child's robots
