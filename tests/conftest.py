@@ -12,3 +12,13 @@ SHARED = ROOT.parent / "shared"
 @pytest.fixture
 def repo_root() -> Path:
     return ROOT
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A throwaway PostgreSQL server (tests/postgres_server.py); skipped only when no binaries exist."""
+    from postgres_server import start_server
+
+    server = start_server()
+    yield server
+    server.stop()

@@ -1,5 +1,280 @@
 """`pbem dm …` and `pbem flowers …`: death-match games."""
-from .common import sub_app
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from sqlmodel import Session
+
+from ..dm.base import Action, Config, get_game, replay
+from ..dm.clock import GM
+from ..dm.flowerfield.fields import named_pairs
+from ..formats.flowerboard import read_flower_board
+from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
+from ..formats.yamlfile import FormatError, load_yaml
+from ..render.dm import draw, png_bytes, write
+from ..store import dm as store
+from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
+
+FILES = typer.Argument(..., exists=False, help="Files to read.")
+JSON = typer.Option(False, "--json", help="Print one JSON document.")
+
+
+def _problems(err: FormatError) -> list[str]:
+    return [str(p) for p in err.problems]
+
+
+@dm_app.command("replay")
+def replay_command(transcripts: list[Path] = FILES, as_json: bool = JSON) -> None:
+    """Replay whole games from transcripts; illegal actions are listed and change nothing.
+
+    Exits 1 when a file is refused or any action was illegal.
+    """
+    documents: list[dict[str, Any]] = []
+    refused = False
+    for path in transcripts:
+        try:
+            transcript = read_transcript(path)
+        except FormatError as err:
+            refused = True
+            documents.append({"file": str(path), "problems": _problems(err)})
+            continue
+        outcome = replay(transcript.config, list(transcript.actions))
+        result = outcome.result
+        document: dict[str, Any] = {
+            "file": str(path),
+            "over": result.over,
+            "winner": result.winner,
+            "errors": [{"index": i, "line": transcript.lines[i], "reason": reason} for i, reason in outcome.errors],
+        }
+        if result.lives is not None:
+            document["lives"] = dict(result.lives)
+        else:
+            document["scores"] = None if result.scores is None else dict(result.scores)
+        refused = refused or bool(outcome.errors)
+        documents.append(document)
+    if as_json:
+        print_json(documents)
+    else:
+        for document in documents:
+            _print_replay(document)
+    if refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def _print_replay(document: dict[str, Any]) -> None:
+    if "problems" in document:
+        typer.echo(f"{document['file']}: refused")
+        for problem in document["problems"]:
+            typer.echo(f"  {problem}")
+        return
+    tally = document.get("lives") or document.get("scores") or {}
+    label = "lives" if "lives" in document else "scores"
+    standing = ", ".join(f"{p} {n}" for p, n in tally.items())
+    status = f"won by {document['winner']}" if document["over"] else "not over"
+    typer.echo(f"{document['file']}: {status}; {label}: {standing}")
+    for error in document["errors"]:
+        where = f"line {error['line']}, " if error["line"] else ""
+        typer.echo(f"  action {error['index']} ({where}refused): {error['reason']}")
+
+
+@flowers_app.command("duplicates")
+def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None:
+    """Every duplicate pair of flower fields on each board (RULES D4.6)."""
+    documents: list[dict[str, Any]] = []
+    refused = False
+    for path in boards:
+        try:
+            board = read_flower_board(path)
+        except FormatError as err:
+            refused = True
+            documents.append({"file": str(path), "problems": _problems(err)})
+            continue
+        documents.append({"file": str(path), "pairs": named_pairs(board.board)})
+    if as_json:
+        print_json(documents)
+    else:
+        for document in documents:
+            if "problems" in document:
+                typer.echo(f"{document['file']}: refused")
+                for problem in document["problems"]:
+                    typer.echo(f"  {problem}")
+                continue
+            typer.echo(f"{document['file']}: {len(document['pairs'])} duplicate pair(s)")
+            for first, second in document["pairs"]:
+                typer.echo(f"  {'-'.join(first)} = {'-'.join(second)}")
+    if refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+# --- live matches in the database -----------------------------------------------------------
+
+OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
+
+
+def _refuse(message: str, code: int = EXIT_REFUSED) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+def _yaml_value(text: str, what: str) -> Any:
+    try:
+        return plain(load_yaml(text, what))
+    except FormatError as err:
+        _refuse("\n".join(_problems(err)))
+
+
+def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
+    """The match's config, its state rebuilt from the accepted actions, and those actions."""
+    return store.position(session, match)
+
+
+def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
+             as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
+    """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
+    rules = get_game(config.game)
+    data = rules.render_data(state)
+    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png") if out is not None else None
+    if as_json:
+        result = rules.result(state)
+        tally = {"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}
+        print_json({"match": match.name, "game": config.game, "over": result.over, "winner": result.winner,
+                    **tally, "position": data, "picture": None if path is None else str(path), **(extra or {})})
+        return
+    typer.echo(write(config.game, data), nl=False)
+    if out is not None:
+        typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
+
+
+def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
+    """Draw the position into `path`; None for a game without a drawer."""
+    try:
+        image = draw(game, data)
+    except KeyError:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(png_bytes(image))
+    return path
+
+
+def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
+    session = Session(store.open_engine(db_url(ctx)))
+    match = store.find_match(session, name)
+    if match is None:
+        session.close()
+        _refuse(f"no death match named {name!r}")
+    return session, match
+
+
+@dm_app.command("new")
+def new_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="A name for the match."),
+    game: Optional[str] = typer.Option(None, "--game", help="takebacktoe, flowerfield, gyulbot or ice."),
+    players: list[str] = typer.Option([], "--player", help="A player, in turn order (repeat)."),
+    variant: Optional[str] = typer.Option(None, "--variant"),
+    seed: int = typer.Option(0, "--seed"),
+    option: list[str] = typer.Option([], "--option", help="KEY=VALUE (VALUE is YAML), e.g. dice=gm."),
+    source: Optional[Path] = typer.Option(None, "--from", help="Take the set-up and actions from a transcript."),
+    out: Path = OUT,
+) -> None:
+    """Start a live death match in the database (or take over a transcript) and show its position."""
+    actions: list[Action] = []
+    if source is not None:
+        try:
+            transcript = read_transcript(source)
+        except FormatError as err:
+            _refuse("\n".join(_problems(err)))
+        config, actions = transcript.config, list(transcript.actions)
+    else:
+        if game is None:
+            _refuse("give --game (or --from TRANSCRIPT)", EXIT_USAGE)
+        options = {}
+        for item in option:
+            key, sep, value = item.partition("=")
+            if not sep or not key.strip():
+                _refuse(f"--option takes KEY=VALUE, not {item!r}", EXIT_USAGE)
+            options[key.strip()] = _yaml_value(value, f"--option {key.strip()}")
+        if GM in players:
+            _refuse(f"{GM!r} is the game master, not a player")
+        config = Config(game, tuple(players), variant, options, seed)
+    try:
+        rules = get_game(config.game)
+        state = rules.new_state(config)
+    except (KeyError, ValueError) as err:
+        _refuse(str(err.args[0]))
+    except FormatError as err:
+        _refuse("\n".join(_problems(err)))
+    engine = store.open_engine(db_url(ctx))
+    with Session(engine) as session:
+        if store.find_match(session, name) is not None:
+            _refuse(f"a death match named {name!r} exists already")
+        match = store.create_match(session, name, config)
+        accepted = 0
+        for action in actions:
+            reason = rules.check(state, action)
+            store.record_action(session, match, action, reason)
+            if reason is None:
+                state = rules.apply(state, action)
+                accepted += 1
+        session.commit()
+        _publish(match, config, state, accepted, out)
+
+
+@dm_app.command("act")
+def act_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    action_text: str = typer.Argument(..., metavar="ACTION", help="The payload as YAML, e.g. '{move: B2-A2}'."),
+    player: str = typer.Option(..., "--player", help="Who acts (GM for deadline extensions)."),
+    at: Optional[str] = typer.Option(None, "--at", help="Time stamp (ISO 8601); default: now."),
+    out: Path = OUT,
+    as_json: bool = JSON,
+) -> None:
+    """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
+    payload = _yaml_value(action_text, "ACTION")
+    if not isinstance(payload, dict) or not payload:
+        _refuse("ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'")
+    try:
+        stamp = parse_time(at) if at else datetime.now(timezone.utc)
+    except ValueError as err:
+        _refuse(f"--at: {err}")
+    session, match = _open_match(ctx, name)
+    with session:
+        row, state = store.submit_action(session, match, Action(player, payload, stamp))
+        session.commit()
+        if row.reason is not None:
+            if as_json:
+                print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
+            _refuse(f"refused: {row.reason}")
+        accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
+        _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.seq, "accepted": True})
+
+
+@dm_app.command("show")
+def show_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    as_json: bool = JSON,
+    transcript: bool = typer.Option(False, "--transcript", help="Print the accepted actions as a transcript."),
+    out: Path = OUT,
+) -> None:
+    """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
+    session, match = _open_match(ctx, name)
+    with session:
+        config, state, accepted = _position(session, match)
+        if transcript:
+            typer.echo(dump_transcript(config, accepted), nl=False)
+            return
+        if not as_json:
+            _publish(match, config, state, len(accepted), out)
+            return
+        submissions = [{"seq": row.seq, "player": row.player, "at": None if row.at is None else
+                        store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
+                        "accepted": row.accepted, "reason": row.reason} for row in store.submissions(session, match)]
+        _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})

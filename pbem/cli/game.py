@@ -1,4 +1,221 @@
 """`pbem init`, `pbem demo`, `pbem game …`, `pbem replay`: campaigns and their history."""
-from .common import sub_app
+from __future__ import annotations
+
+import secrets
+import shutil
+from dataclasses import asdict
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..formats.game import GameDescription, PlayerEntry, SourceFile, data_files, read_description
+from ..formats.yamlfile import FormatError
+from ..resources import resource_dir
+from ..engine.campaign import standings
+from ..store import cycle
+from ..store.archive import export_game, import_game
+from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
+from .common import EXIT_OK, EXIT_REFUSED, app, print_json, sub_app
+from .demo import run_demo
+from .gm import open_store, progress, refuse
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
+
+DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"),
+            "botwars": ("rooms/botwars/foundry.yaml", "decks/standard.yaml")}
+
+
+@app.command("init")
+def init(directory: Path = typer.Argument(..., help="The new campaign folder.")) -> None:
+    """Make a campaign folder with copies of the bundled rooms/, decks/ and templates/ to edit."""
+    if directory.exists() and any(directory.iterdir()):
+        refuse([f"{directory} exists and is not empty"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in ("rooms", "decks", "templates"):
+        try:
+            shutil.copytree(resource_dir(name), directory / name)
+        except FileNotFoundError:
+            continue  # a folder this installation does not ship
+    typer.echo(f"Campaign folder {directory} made. Next:\n  cd {directory}\n"
+               "  pbem game new mygame --ruleset geeko --player alice:alice@example.org --player bob:bob@example.org\n"
+               "  pbem turn deal mygame")
+
+
+@app.command("demo")
+def demo(out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
+         as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
+    """Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; reports go to OUT."""
+    result = run_demo(Path.cwd() / "pbem-demo.db", out)
+    if as_json:
+        print_json(result)
+    else:
+        for game in result["games"]:
+            typer.echo(f"{game['game']}: {game['turns']} turns, final state {game['hash']}")
+        typer.echo(f"{len(result['files'])} files written under {out}")
+
+
+def _player(text: str, ruleset: str) -> PlayerEntry:
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or not parts[0]:
+        raise typer.BadParameter(f"{text!r}: write NAME:EMAIL or NAME:EMAIL:ROBOT,ROBOT", param_hint="--player")
+    robots = [r.strip() for r in parts[2].split(",") if r.strip()] if len(parts) == 3 else []
+    if not robots:
+        title = parts[0][:1].upper() + parts[0][1:]
+        robots = [f"{title}-1", f"{title}-2"] if ruleset == "geeko" else [f"{title}-bot"]
+    return PlayerEntry(parts[0], parts[1], robots)
+
+
+@game_app.command("new")
+def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name (used in order files)."),
+        ruleset: str = typer.Option(..., "--ruleset", help="geeko or botwars."),
+        rooms: Optional[List[str]] = typer.Option(None, "--rooms", help="Room file or folder (repeatable, in play "
+                                                  "order). Default: the bundled rooms of the ruleset."),
+        deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
+        players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
+        as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
+    """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
+    if ruleset not in DEFAULTS:
+        raise typer.BadParameter(f"{ruleset!r}: write geeko or botwars", param_hint="--ruleset")
+    room_paths = rooms or [DEFAULTS[ruleset][0]]
+    description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
+                                  _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
+                                  [_player(p, ruleset) for p in players])
+    with open_store(ctx) as store, store.session() as session:
+        game, state = create_game(session, description)
+        session.commit()
+        shown = _show(session, game)
+    if as_json:
+        print_json(shown)
+    else:
+        typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: pbem turn deal {name}")
+
+
+def _data_files(names: list[str], folder: str) -> list[SourceFile]:
+    try:
+        return data_files(names, folder)
+    except (FileNotFoundError, FormatError) as err:
+        refuse([str(err)])
+
+
+def _show(session, game) -> dict:
+    state = current_state(session, game)
+    players = []
+    for player in players_of(session, game):
+        p = state.players[player.name]
+        robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "at": str(r.at) if r.at else None,
+                   "facing": r.facing.name, "lives": r.lives, "next_flag": r.next_flag,
+                   "upgrades": list(r.upgrades), "options": list(r.options)} for r in state.robots_of(player.name)]
+        entry = {"name": player.name, "email": player.email, "robots": robots}
+        if state.geeko:
+            entry |= {"room": min(p.room, len(state.setup.rooms)), "finished": p.finished,
+                      "rooms_done": p.room - 1}
+        players.append(entry)
+    return {"game": game.name, "ruleset": game.ruleset, "seed": game.seed, "turn": state.turn,
+            "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
+            "standings": standings(state), "winners": list(state.winners),
+            "completions": [asdict(c) for c in state.completions]}
+
+
+@game_app.command("list")
+def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Every game in the database with its current turn."""
+    with open_store(ctx) as store, store.session() as session:
+        rows = []
+        for game in list_games(session):
+            state = current_state(session, game)
+            rows.append({"game": game.name, "ruleset": game.ruleset, "turn": state.turn, "over": state.is_over,
+                         "players": [p.name for p in players_of(session, game)]})
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        typer.echo(f"{row['game']:<20} {row['ruleset']:<8} turn {row['turn']:<4} "
+                   f"{'over ' if row['over'] else ''}{', '.join(row['players'])}")
+    if not rows:
+        typer.echo("No games yet: pbem game new …")
+
+
+@game_app.command("show")
+def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
+         show_secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
+         as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """A game's players, robots, current turn and standings (G1, G4)."""
+    with open_store(ctx) as store, store.session() as session:
+        game = get_game(session, name)
+        shown = _show(session, game)
+        if show_secrets:
+            for entry, player in zip(shown["players"], players_of(session, game)):
+                entry["secret"] = player.secret
+    if as_json:
+        print_json(shown)
+        return
+    typer.echo(f"{shown['game']} ({shown['ruleset']}, seed {shown['seed']}): turn {shown['turn']}, "
+               f"{shown['processed']} processed{', over' if shown['over'] else ''}")
+    for entry in shown["players"]:
+        where = f" room {entry['room']}" if "room" in entry else ""
+        secret = f" secret {entry['secret']}" if "secret" in entry else ""
+        typer.echo(f"  {entry['name']} <{entry['email']}>{where}{secret}")
+        for r in entry["robots"]:
+            typer.echo(f"    {r['name']:<12} {r['mode']:<10} HP {r['hp']:>2}  {r['at'] or '-':<6} {r['facing']}")
+    typer.echo("Standings:")
+    for row in shown["standings"]:
+        detail = ", ".join(f"{k.replace('_', ' ')} {'-' if v is None else v}" for k, v in row.items()
+                           if k not in ("player", "place"))
+        typer.echo(f"  {row['place']}. {row['player']} ({detail})")
+
+
+@game_app.command("import")
+def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A folder with game.yaml and turn-NNN/."),
+            as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
+    """Create a game from a campaign folder and play every turn in it."""
+    with open_store(ctx) as store:
+        description = read_description(directory)
+        with progress() as bar:
+            task = bar.add_task(f"importing {description.name}", total=None)
+            imported = import_game(store, directory, on_turn=lambda result: bar.advance(task))
+    rows = [{"turn": t.turn, "hash": t.after_hash} for t in imported.turns]
+    if as_json:
+        print_json({"game": imported.game, "turns": rows})
+    else:
+        typer.echo(f"{imported.game}: {len(rows)} turns imported"
+                   + (f", final state {rows[-1]['hash']}" if rows else ""))
+
+
+@game_app.command("export")
+def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
+           directory: Path = typer.Argument(..., help="The folder to write (game.yaml, rooms, deck, turn-NNN/)."),
+           with_secrets: bool = typer.Option(False, "--secrets", help="Also write the players' secrets."),
+           as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
+    """Write a game as a campaign folder that `pbem game import` reads back."""
+    with open_store(ctx) as store:
+        written = export_game(store, name, directory, secrets=with_secrets)
+    if as_json:
+        print_json([str(p) for p in written])
+    else:
+        typer.echo(f"{name}: {len(written)} files written to {directory}")
+
+
+@app.command("replay")
+def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
+           verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn whose hash differs."),
+           as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
+    """Rebuild a game from its first state and the stored orders, turn by turn, and compare state hashes."""
+    with open_store(ctx) as store, store.session() as session:
+        total = len(processed_turns(session, get_game(session, name)))
+        with progress() as bar:
+            task = bar.add_task(f"replaying {name}", total=total)
+            result = cycle.replay(session, name, progress=lambda: bar.advance(task))
+    first = result.first_difference
+    if as_json:
+        print_json({"game": result.game, "first_difference": first,
+                    "turns": [asdict(t) | {"same": t.same} for t in result.turns]})
+    else:
+        for t in result.turns:
+            typer.echo(f"turn {t.turn:>4}  {t.replayed}  {'same' if t.same else 'DIFFERS from ' + t.stored}")
+        if first is None:
+            typer.echo(f"{name}: {len(result.turns)} turns replayed, every state hash matches")
+        else:
+            typer.echo(f"{name}: turn {first} is the first whose state hash differs", err=True)
+    raise typer.Exit(EXIT_REFUSED if verify and first is not None else EXIT_OK)

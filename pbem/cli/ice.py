@@ -1,4 +1,87 @@
-"""`pbem ice solve|generate`."""
-from .common import sub_app
+"""`pbem ice solve|generate|render`: the exact solver, the maze generator and the picture."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from ..dm.icemaze import MAX_ORDERS, solve
+from ..dm.icemaze.solver import warm_up
+from ..dm.icemaze.generate import generate as generate_maze
+from ..engine.geometry import Size
+from ..formats.icemaze import maze_yaml, read_maze_file
+from ..formats.yamlfile import FormatError
+from ..render.dm import draw, png_bytes
+from .common import EXIT_REFUSED, EXIT_USAGE, print_json, sub_app
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
+
+
+@ice_app.command("solve")
+def solve_command(
+    mazes: list[Path] = typer.Argument(..., help="Maze files (YAML with a map: of # . G S *)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """The proven shortest solution of each maze, or none within 15 orders."""
+    reports, refused = [], False
+    warm_up()
+    for path in mazes:
+        try:
+            maze = read_maze_file(path)
+        except FormatError as err:
+            refused = True
+            for problem in err.problems:
+                typer.echo(str(problem), err=True)
+            reports.append({"file": str(path), "errors": [str(p) for p in err.problems]})
+            continue
+        began = time.perf_counter()
+        solution = solve(maze)
+        seconds = round(time.perf_counter() - began, 4)
+        reports.append({"file": str(path), "moves": solution.moves, "solution": solution.orders, "seconds": seconds})
+        if not as_json:
+            found = f"{solution.moves} orders {solution.orders}" if solution.orders is not None else f"no solution within {MAX_ORDERS} orders"
+            typer.echo(f"{path}: {found} ({seconds:.3f} s)")
+    if as_json:
+        print_json(reports)
+    if refused:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@ice_app.command("generate")
+def generate_command(
+    size: str = typer.Option("10x10", "--size", help="ROWSxCOLS, 5x5 to 20x20."),
+    moves: int = typer.Option(..., "--moves", help="The exact minimum number of orders, 1 to 15."),
+    snoms: int = typer.Option(1, "--snoms", help="How many snoms."),
+    seed: int = typer.Option(0, "--seed", help="Same seed, same maze."),
+    out: Path | None = typer.Option(None, "--out", help="Write the maze here instead of to stdout."),
+) -> None:
+    """A maze whose shortest solution has exactly --moves orders."""
+    try:
+        shape = Size.parse(size)
+        maze, solution = generate_maze(shape.rows, shape.cols, moves, snoms, seed)
+    except ValueError as err:
+        typer.echo(str(err), err=True)
+        raise typer.Exit(EXIT_USAGE)
+    name = f"ice {shape} min {moves} seed {seed}"
+    text = maze_yaml(maze, name, f"minimum {solution.moves} orders, for example {solution.orders}")
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {out}: minimum {solution.moves} orders", err=True)
+
+
+@ice_app.command("render")
+def render_command(
+    maze_file: Path = typer.Argument(..., help="A maze file."),
+    out: Path = typer.Option(..., "--out", help="The PNG to write."),
+) -> None:
+    """A picture of the maze as players see it."""
+    try:
+        maze = read_maze_file(maze_file)
+    except FormatError as err:
+        for problem in err.problems:
+            typer.echo(str(problem), err=True)
+        raise typer.Exit(EXIT_REFUSED)
+    out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))

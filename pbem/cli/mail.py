@@ -1,4 +1,206 @@
-"""`pbem mail fetch|send`."""
-from .common import sub_app
+"""`pbem mail fetch|send|dm-player`: orders in by mail, acknowledgements, reports and turn sheets out."""
+from __future__ import annotations
+
+import imaplib
+import secrets
+from dataclasses import asdict
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from sqlmodel import select
+
+from ..mail.config import MailConfig, load_config
+from ..mail.fetch import fetch as fetch_messages, is_known
+from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
+from ..mail.letters import sender_address
+from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queue
+from ..mail.post import queue_game_mail
+from ..store import dm as dm_store
+from ..store.mail import PENDING, REFUSED, MailDmPlayer
+from ..formats.yamlfile import FormatError
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
+from .gm import open_store, refuse
+from .reports import campaign_templates
 
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
+
+CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
+                      help="Mail settings (YAML); PBEM_IMAP_*, PBEM_SMTP_* and PBEM_MAIL_FROM override it.")
+JSON = typer.Option(False, "--json", help="Print one JSON document.")
+
+
+def _config(path: Optional[Path]) -> MailConfig:
+    try:
+        return load_config(path)
+    except FormatError as err:
+        refuse([str(p) for p in err.problems])
+
+
+@mail_app.command("fetch")
+def fetch(
+    ctx: typer.Context,
+    maildir: Optional[Path] = typer.Option(None, "--maildir", help="Read a Maildir folder."),
+    mbox: Optional[Path] = typer.Option(None, "--mbox", help="Read an mbox file."),
+    imap: bool = typer.Option(False, "--imap", help="Read the IMAP folder of the config (TLS by default)."),
+    config_file: Optional[Path] = CONFIG,
+    archive: Optional[Path] = typer.Option(None, "--archive", help="The Maildir keeping every message read "
+                                           "(default: the config's `archive`, else ./mail-archive)."),
+    as_json: bool = JSON,
+) -> None:
+    """Read new messages: orders and death-match actions are checked and stored as `pbem turn submit` and
+    `pbem dm act` would; every message is archived, handled once, and gets an acknowledgement queued for
+    `pbem mail send`. Exit 1 when any message was refused."""
+    if [maildir is not None, mbox is not None, imap].count(True) != 1:
+        typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    config = _config(config_file)
+    if archive is not None:
+        config = MailConfig(config.sender, config.max_bytes, archive, config.imap, config.smtp)
+    dm_store.open_engine(db_url(ctx)).dispose()  # the death-match tables, as `pbem dm` makes them
+    with open_store(ctx) as store, store.session() as session:
+        if maildir is not None:
+            messages = maildir_messages(maildir)
+        elif mbox is not None:
+            messages = mbox_messages(mbox)
+        else:
+            messages = imap_messages(_server(config, "imap"), lambda key: is_known(session, key))
+        try:
+            handled = fetch_messages(session, messages, config)
+        except (OSError, imaplib.IMAP4.error) as err:
+            refuse([f"cannot read the inbox: {err}"])
+    if as_json:
+        print_json([asdict(h) for h in handled])
+    else:
+        for h in (h for h in handled if h.outcome != "duplicate"):
+            who = f"{h.player} ({h.game})" if h.player else ""
+            typer.echo(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}".rstrip())
+            for reason in h.reasons:
+                typer.echo(f"  {reason}")
+        seen = sum(h.outcome == "duplicate" for h in handled)
+        typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before", err=True)
+    raise typer.Exit(EXIT_REFUSED if any(h.outcome == "refused" for h in handled) else EXIT_OK)
+
+
+def _server(config: MailConfig, kind: str):
+    try:
+        return config.server(kind)
+    except FormatError as err:
+        refuse([str(p) for p in err.problems])
+
+
+def _eml_files(paths: list[Path]) -> list[Path]:
+    found, missing = [], []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(path.rglob("*.eml"))
+        elif path.is_file():
+            found.append(path)
+        else:
+            missing.append(f"{path}: no such file or folder")
+    if missing:
+        refuse(missing)
+    return found
+
+
+@mail_app.command("send")
+def send(
+    ctx: typer.Context,
+    files: List[Path] = typer.Argument(None, help=".eml messages, or folders of them (e.g. what `pbem report` "
+                                       "wrote), to queue and send."),
+    games: List[str] = typer.Option([], "--game", help="Also queue GAME's reports of its last processed turn and "
+                                    "turn sheets of its dealt turn (repeat)."),
+    templates: Optional[Path] = typer.Option(None, "--templates", help="A folder of templates used before the "
+                                             "bundled ones (default: the campaign folder's templates/, if any)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Write the messages to --out instead; change nothing."),
+    out: Path = typer.Option(Path("outbox"), "--out", help="The folder --dry-run writes to."),
+    config_file: Optional[Path] = CONFIG,
+    as_json: bool = JSON,
+) -> None:
+    """Queue the given messages (each once: by Message-ID), then send everything pending over SMTP, with
+    acknowledgements queued by `pbem mail fetch`. A failed send stays pending for the next run; a message
+    sent is never sent again. Exit 1 when any message is left unsent."""
+    config = _config(config_file)
+    with open_store(ctx) as store, store.session() as session:
+        queued = 0
+        for path in _eml_files(files or []):
+            try:
+                queued += queue(session, path.read_bytes(), "file") is not None
+            except ValueError as err:
+                refuse([f"{path}: {err}"])
+        for name in games:
+            queued += queue_game_mail(session, name, config.sender,
+                                      (str(templates),) if templates else campaign_templates())
+        session.flush()
+        if dry_run:
+            results = deliver(session, FolderTransport(out), dry_run=True)
+            session.rollback()
+        else:
+            session.commit()
+            with SmtpTransport(_server(config, "smtp"), config.sender) as transport:
+                results = deliver(session, transport)
+    if as_json:
+        print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
+    else:
+        for r in results:
+            typer.echo(f"{('WRITTEN' if dry_run and r.state == 'sent' else r.state.upper()):<8} {r.recipient}  "
+                       f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
+        typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
+                   + ("written to " + str(out) if dry_run else "sent"), err=True)
+    raise typer.Exit(EXIT_OK if all(r.state not in (PENDING, REFUSED) for r in results) else EXIT_REFUSED)
+
+
+@mail_app.command("outbox")
+def outbox(
+    ctx: typer.Context,
+    everything: bool = typer.Option(False, "--all", help="Also list the messages sent."),
+    as_json: bool = JSON,
+) -> None:
+    """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
+    for good, with the last error; with --all, every message queued."""
+    with open_store(ctx) as store, store.session() as session:
+        rows = listing(session, everything)
+    documents = [{"message_id": r.message_id, "recipient": r.recipient, "subject": r.subject, "purpose": r.purpose,
+                  "state": r.state, "attempts": r.attempts, "error": r.last_error,
+                  "queued_at": r.queued_at.isoformat(timespec="seconds"),
+                  "sent_at": r.sent_at.isoformat(timespec="seconds") if r.sent_at else None} for r in rows]
+    if as_json:
+        print_json(documents)
+        return
+    for d in documents:
+        typer.echo(f"{d['state'].upper():<8} {d['recipient']}  {d['subject']}  ({d['attempts']} attempt(s))"
+                   + (f"\n  {d['error']}" if d["error"] else ""))
+    typer.echo(f"{len(documents)} message(s)", err=True)
+
+
+@mail_app.command("dm-player")
+def dm_player(
+    ctx: typer.Context,
+    match: str = typer.Argument(..., help="The death match (pbem dm new)."),
+    player: str = typer.Argument(..., help="The player's name in the match."),
+    email: str = typer.Argument(..., help="The address the player mails actions from."),
+    secret: Optional[str] = typer.Option(None, "--secret", help="The player's secret (default: a new random one)."),
+    as_json: bool = JSON,
+) -> None:
+    """Let a death-match player act by mail: their address and the secret their mails must carry."""
+    if sender_address(email) != email.lower():
+        typer.echo(f"{email!r} is not a plain mail address (like alice@example.org)", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    with open_store(ctx) as store, store.session() as session:
+        dm_store.open_engine(db_url(ctx)).dispose()
+        found = dm_store.find_match(session, match)
+        if found is None:
+            refuse([f"no death match named {match}"])
+        if player not in dm_store.config_of(found).players:
+            refuse([f"{player} does not play {match} ({', '.join(dm_store.config_of(found).players)})"])
+        row = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match,
+                                                      MailDmPlayer.player == player)).first()
+        row = row or MailDmPlayer(match=match, player=player, email=email, secret="")
+        row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
+        session.add(row)
+        session.commit()
+    if as_json:
+        print_json({"match": match, "player": player, "email": email, "secret": row.secret})
+    else:
+        typer.echo(f"{player} <{email}> acts in {match} by mail with\n  match: {match}\n  player: {player}\n"
+                   f"  secret: \"{row.secret}\"\n  action: {{…}}")

@@ -1,1 +1,101 @@
 """`pbem report`, `pbem site`, `pbem room render`: what players read."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..engine.elements import new_board
+from ..formats.game import turn_folder_name
+from ..formats.rooms import read_room
+from ..formats.yamlfile import FormatError
+from ..render.board import position_png
+from ..render.history import game_history, recipients, stored_turn_report
+from ..render.model import Position
+from ..render.site import write_site
+from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
+from ..store.games import get_game, processed_turns
+from .common import EXIT_REFUSED, app, print_json
+from .gm import open_store, refuse
+from .room import room_app
+
+
+@room_app.command("render")
+def render_room(
+    file: Path = typer.Argument(..., help="A room file (YAML)."),
+    out: Path = typer.Option(..., "--out", help="The PNG file to write."),
+    as_json: bool = typer.Option(False, "--json", help="Print {file, out, bytes} as JSON."),
+) -> None:
+    """Draw a room as it stands at the start of a game (every element in its starting state)."""
+    try:
+        room = read_room(file)
+    except FormatError as err:
+        for problem in err.problems:
+            typer.echo(str(problem), err=True)
+        raise typer.Exit(EXIT_REFUSED)
+    board = new_board(room)
+    data = position_png(Position.of(room, board))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    if as_json:
+        print_json({"file": str(file), "out": str(out), "bytes": len(data)})
+    else:
+        typer.echo(str(out))
+
+
+TEMPLATES = typer.Option(None, "--templates", help="A folder of templates (e.g. a campaign's templates/) "
+                         "used before the bundled ones: a GM can restyle the reports.")
+
+
+def _dirs(templates: Optional[Path]) -> tuple[str, ...]:
+    return (str(templates),) if templates else ()
+
+
+def _turn_folder(out: Path, game: str, turn: int) -> Path:
+    """Where a turn's report goes: the site's layout, so `pbem report` and `pbem site` agree."""
+    return out / slug(game) / turn_folder_name(turn)
+
+
+@app.command("report")
+def report(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="The game's name."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="A processed turn (default: the last one)."),
+    out: Path = typer.Option(..., "--out", help="Folder to write into (OUT/GAME/turn-N/)."),
+    sender: str = typer.Option(DEFAULT_SENDER, "--from", help="The From: of the emails."),
+    templates: Optional[Path] = TEMPLATES,
+    as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+) -> None:
+    """Write a processed turn's report: its pages and pictures, and each player's email as an .eml file."""
+    with open_store(ctx) as store, store.session() as session:
+        record = get_game(session, game)
+        numbers = [t.number for t in processed_turns(session, record)]
+        number = turn if turn is not None else (numbers[-1] if numbers else None)
+        if number not in numbers:
+            refuse([f"{game}: turn {number} has not been processed" if number else f"{game}: no turn processed yet"])
+        folder = _turn_folder(out, record.name, number)
+        files = write_turn_report(folder, stored_turn_report(session, record, number), recipients(session, record),
+                                  sender, templates=_dirs(templates))
+    if as_json:
+        print_json({"game": game, "turn": number, "folder": str(folder), "files": [str(f) for f in files]})
+    else:
+        typer.echo(f"{game}: turn {number} report in {folder} ({len(files)} files)")
+
+
+@app.command("site")
+def site(
+    ctx: typer.Context,
+    games: List[str] = typer.Argument(..., help="The games to put on the site."),
+    out: Path = typer.Option(..., "--out", help="Folder to write the site into."),
+    templates: Optional[Path] = TEMPLATES,
+    as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+) -> None:
+    """Write the static campaign site: an index of the games, their turns, stages and standings."""
+    with open_store(ctx) as store, store.session() as session:
+        histories = [game_history(session, name) for name in games]
+    files = write_site(out, histories, _dirs(templates))
+    if as_json:
+        print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
+    else:
+        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files)")

@@ -18,7 +18,9 @@ class Dir(IntEnum):
     W = 3
 
     @classmethod
-    def parse(cls, text: str) -> "Dir":
+    def parse(cls, text: "str | Dir") -> "Dir":
+        if isinstance(text, Dir):
+            return text
         try:
             return cls[str(text).strip().upper()]
         except KeyError:
@@ -46,11 +48,22 @@ class Square:
     col: int
 
     @classmethod
-    def parse(cls, text: str) -> "Square":
+    def parse(cls, text: "str | Square") -> "Square":
+        if isinstance(text, Square):
+            return text
         match = _SQUARE.match(str(text).strip())
         if not match:
             raise ValueError(f"not a square (r#c#): {text!r}")
         return cls(int(match[1]), int(match[2]))
+
+    # Hot in the resolver: cheaper than the generated tuple-based methods.
+    def __hash__(self) -> int:
+        return self.row * 4099 + self.col
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Square:
+            return self.row == other.row and self.col == other.col
+        return NotImplemented
 
     def step(self, direction: Dir, distance: int = 1) -> "Square":
         d_row, d_col = direction.delta

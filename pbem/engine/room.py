@@ -6,6 +6,7 @@ doors, lowered bridges …) lives in the board state, keyed by `Element.key`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -24,13 +25,13 @@ class Element:
     def get(self, name: str, default: Any = None) -> Any:
         return self.attrs.get(name, default)
 
-    @property
+    @cached_property
     def key(self) -> str:
         """A name unique in its room: the element's `id`, else type, square and mounting side."""
         if "id" in self.attrs:
             return str(self.attrs["id"])
-        side = self.attrs.get("side") or self.attrs.get("wall")
-        return f"{self.type}@{self.at}" + (f"/{side}" if side else "")
+        side = self.attrs.get("side", self.attrs.get("wall"))
+        return f"{self.type}@{self.at}" + (f"/{getattr(side, 'name', side)}" if side is not None else "")
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,10 @@
-"""mail layer (see DESIGN.md 'Layers')."""
+"""Mail layer (DESIGN.md "Layers"): orders in by mail, acknowledgements, reports and turn sheets out.
+
+- `config`: the servers and limits, from a YAML file and the environment.
+- `inbox`: messages from a Maildir, an mbox file or IMAP; the archive every message is kept in.
+- `letters`: one message read: its sender, and the orders in its body or YAML attachment.
+- `fetch`: each message handled once: authenticated, submitted as `pbem turn submit` / `pbem dm act` would, answered.
+- `ack`: the acknowledgement each message gets.
+- `outbox`: the queue of messages to send, delivered over SMTP or into a folder, retried until sent.
+- `post`: what a game mails out (reports and turn sheets), as the renderer builds them.
+"""

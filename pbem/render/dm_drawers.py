@@ -1,2 +1,5 @@
 """The one place where bundled death-match drawers are registered (by importing them)."""
+from . import dm_takebacktoe  # noqa: F401
+from . import dm_flowerfield  # noqa: F401
+from . import dm_ice  # noqa: F401
 from . import dm_gyulbot as _gyulbot  # noqa: F401

@@ -1,0 +1,56 @@
+"""`pbem demo`: the bundled sample campaign (turns/) played turn by turn into a fresh database."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..formats.game import turn_folder_name
+from ..render.history import game_history
+from ..render.site import write_site
+from ..resources import resource_dir
+from ..store import cycle
+from ..store.archive import import_game
+from ..store.cycle import ProcessResult, TurnSheet
+from ..store.games import Store
+from .gm import progress
+from .reports import write_sheets
+from .texts import turn_summary
+
+DEMO_GAMES = ("geeko", "botwars")
+
+
+def run_demo(database: Path, out: Path) -> dict:
+    """Import each bundled game into a fresh SQLite file, then write the campaign site under OUT.
+
+    OUT/index.html indexes the games; OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures,
+    each player's .eml), a plain summary.txt and, in sheets/, the turn sheets dealt for turn N.
+    """
+    database.unlink(missing_ok=True)
+    store = Store(f"sqlite:///{database}")
+    written: list[Path] = []
+    games = []
+    try:
+        with progress() as bar:
+            for name in DEMO_GAMES:
+                task = bar.add_task(f"demo: {name}", total=None)
+
+                def on_deal(sheets: list[TurnSheet]) -> None:
+                    written.extend(write_sheets(sheets, out, "sheets"))
+
+                def on_turn(result: ProcessResult) -> None:
+                    summary = out / result.game / turn_folder_name(result.turn) / "summary.txt"
+                    summary.parent.mkdir(parents=True, exist_ok=True)
+                    summary.write_text(turn_summary(result), encoding="utf-8")
+                    written.append(summary)
+                    bar.advance(task)
+
+                imported = import_game(store, resource_dir("turns") / name, on_deal=on_deal, on_turn=on_turn)
+                if imported.turns and not imported.turns[-1].over:
+                    with store.session() as session:
+                        on_deal(cycle.deal(session, imported.game)[1])
+                games.append({"game": imported.game, "turns": len(imported.turns),
+                              "hash": imported.turns[-1].after_hash if imported.turns else None})
+        with store.session() as session:  # the campaign site: every turn's pages, pictures and emails
+            written += write_site(out, [game_history(session, g["game"], with_mail=True) for g in games])
+    finally:
+        store.close()
+    return {"database": str(database), "games": games, "files": [str(p) for p in sorted(set(written))]}

@@ -1,0 +1,46 @@
+"""What the game and turn commands share: the store, refusals as exit 1, progress on stderr."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..formats.yamlfile import FormatError
+from ..store.games import Refused, Store
+from .common import EXIT_REFUSED, db_url
+
+stderr = Console(stderr=True)
+
+
+@contextmanager
+def open_store(ctx: typer.Context) -> Iterator[Store]:
+    """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1."""
+    try:
+        store = Store(db_url(ctx))
+    except (SQLAlchemyError, OSError, ValueError) as err:  # a bad URL or an unreachable server
+        refuse([f"cannot open the database {db_url(ctx)}: {err}"])
+    try:
+        yield store
+    except Refused as err:
+        refuse(err.reasons)
+    except FormatError as err:
+        refuse([str(p) for p in err.problems])
+    finally:
+        store.close()
+
+
+def refuse(reasons: list[str]) -> None:
+    for reason in reasons:
+        typer.echo(reason, err=True)
+    raise typer.Exit(EXIT_REFUSED)
+
+
+def progress() -> Progress:
+    """A progress bar on stderr (hidden when stderr is not a terminal)."""
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=stderr, transient=True)

@@ -1,0 +1,37 @@
+"""Turning a processed turn into the players' reports and the next turn sheets (via pbem.render)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..engine.campaign import GameState, TurnOutcome
+from ..formats.game import turn_folder_name
+from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
+from ..render.history import outcome_report
+from ..store.cycle import TurnSheet
+
+
+def campaign_templates() -> tuple[str, ...]:
+    """A campaign folder's own templates/ (from `pbem init`), which override the bundled ones."""
+    return ("templates",) if Path("templates").is_dir() else ()
+
+
+def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
+                  recipients: list[Recipient], templates: tuple[str, ...] = ()) -> list[Path]:
+    """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml)."""
+    report = outcome_report(game, before, outcome, list(before.players))
+    return write_turn_report(out / game / turn_folder_name(turn), report, recipients, templates=templates)
+
+
+def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
+                 templates: tuple[str, ...] = ()) -> list[Path]:
+    """Each player's turn sheet (text and HTML) and pre-filled order file, in OUT/GAME/turn-NNN/[SUBFOLDER]."""
+    written = []
+    for sheet in sheets:
+        folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, text in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
+                           (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
+                           (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    return written

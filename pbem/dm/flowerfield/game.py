@@ -1,0 +1,319 @@
+"""Flower Field (RULES D4): plant one or two flowers, or challenge the opponent's latest move.
+
+Options: `lives` (3), `adjacent` (D4.2, default per variant), `missed_latest:
+lose_life | refuse` — a challenge whose baskets miss the opponent's latest
+flowers is a failed challenge (D4.4, the default) or is refused unplayed —
+and `clock` (D5, default per variant). On a full board a failed challenge
+ends the game, while a successful one undoes the last move and play goes on;
+a pass is only for the full board (D4.5).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..base import Action, Config, Result
+from ..cells import cell_name, neighbours, parse_cell
+from ..clock import Clock, TimeControl, start
+from ..turngame import TurnGame
+from .fields import EMPTY, duplicate_pairs, field_at, field_key
+from .variants import Variant, variant
+
+SIZE = 7
+CENTRE = 3 * SIZE + 3  # D4
+MOVES = ("plant", "challenge", "give_up", "pass")
+OPTIONS = ("lives", "adjacent", "missed_latest", "clock")
+
+
+@dataclass(frozen=True)
+class Plant:
+    player: str
+    flowers: tuple[tuple[int, str], ...]  # (cell, kind letter)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(cell for cell, _ in self.flowers)
+
+
+@dataclass(frozen=True)
+class State:
+    config: Config
+    board: str  # 49 letters, row A first; EMPTY for no flower
+    to_move: str
+    lives: tuple[tuple[str, int], ...]
+    plants: tuple[Plant, ...] = ()  # the plants standing on the board, oldest first
+    event: str = ""  # what the last action did, for the players
+    winner: str | None = None
+    ending: str = ""
+    clock: Clock | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def full(self) -> bool:
+        return EMPTY not in self.board
+
+
+def options(config: Config) -> tuple[Variant, int, bool, str]:
+    """The variant, lives, adjacency rule and missed-latest ruling of a match."""
+    chosen = variant(config.variant)
+    unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
+    lives = config.options.get("lives", 3)
+    if not isinstance(lives, int) or isinstance(lives, bool) or lives < 1:
+        raise ValueError("option lives must be a positive whole number")
+    adjacent = config.options.get("adjacent", chosen.adjacent)
+    if not isinstance(adjacent, bool):
+        raise ValueError("option adjacent must be true or false")
+    missed = config.options.get("missed_latest", "lose_life")
+    if missed not in ("lose_life", "refuse"):
+        raise ValueError("option missed_latest must be lose_life or refuse")
+    return chosen, lives, adjacent, missed
+
+
+class FlowerField(TurnGame):
+    name = "flowerfield"
+
+    def new_state(self, config: Config) -> State:
+        if len(config.players) != 2 or len(set(config.players)) != 2:
+            raise ValueError("Flower Field needs two different players")
+        chosen, lives, _, _ = options(config)
+        control = TimeControl.from_options(config.options, chosen.clock)
+        board = [EMPTY] * (SIZE * SIZE)
+        if chosen.centre:
+            board[CENTRE] = chosen.centre
+        return State(config, "".join(board), config.players[0], tuple((p, lives) for p in config.players),
+                     clock=start(control, config.players))
+
+    def time_control(self, state: State) -> TimeControl:
+        return TimeControl.from_options(state.config.options, variant(state.config.variant).clock)
+
+    def action_kind(self, action: Action) -> str | None:
+        return "challenge" if "challenge" in action.payload or "give_up" in action.payload else None
+
+    # --- checking ---------------------------------------------------------------------------
+
+    def check_move(self, state: State, action: Action) -> str | None:
+        payload = action.payload
+        moves = [key for key in MOVES if key in payload]
+        unknown = sorted(set(payload) - set(MOVES))
+        if unknown:
+            return f"unknown field {unknown[0]!r} (plant, challenge, give_up or pass)"
+        if len(moves) != 1:
+            return "an action is one of plant, challenge, give_up or pass"
+        move = moves[0]
+        if move == "plant":
+            try:
+                self.parse_plant(state, payload["plant"])
+            except ValueError as err:
+                return str(err)
+            return None
+        if move == "challenge":
+            try:
+                baskets = parse_baskets(payload["challenge"])
+            except ValueError as err:
+                return str(err)
+            latest = self.latest(state)
+            if options(state.config)[3] == "refuse" and not (latest and set(latest.cells) & (baskets[0] | baskets[1])):
+                return "neither basket includes a flower from the opponent's latest move"
+            return None
+        if payload[move] is not True:
+            return f"{move} must be `true`"
+        if move == "pass" and not state.full:
+            return "a pass is only for the full board (D4.5); plant or challenge"
+        return None
+
+    def parse_plant(self, state: State, entries: Any) -> tuple[tuple[int, str], ...]:
+        """The flowers of a plant order; ValueError saying what is wrong."""
+        chosen, _, adjacent, _ = options(state.config)
+        if state.full:
+            raise ValueError("the board is full: challenge or pass")
+        if isinstance(entries, str):
+            entries = [entries]
+        if not isinstance(entries, list) or not 1 <= len(entries) <= chosen.per_turn:
+            most = "one flower" if chosen.per_turn == 1 else f"one to {chosen.per_turn} flowers"
+            raise ValueError(f"plant {most} per turn, like [R D5, B C4]")
+        flowers = []
+        for entry in entries:
+            words = str(entry).split()
+            if len(words) < 2:
+                raise ValueError(f"a flower is KIND CELL like 'R D5', not {entry!r}")
+            if _looks_like_cell(words[-1]):
+                cell_word, kind_words = words[-1], words[:-1]
+            else:
+                cell_word, kind_words = words[0], words[1:]
+            cell = parse_cell(cell_word, SIZE, SIZE)
+            flowers.append((cell, chosen.kind(" ".join(kind_words))))
+        cells = [cell for cell, _ in flowers]
+        if len(set(cells)) != len(cells):
+            raise ValueError(f"{cell_name(cells[0], SIZE)} is planted twice")
+        any_flower = any(square != EMPTY for square in state.board)
+        for cell in cells:
+            name = cell_name(cell, SIZE)
+            if state.board[cell] != EMPTY:
+                raise ValueError(f"{name} already holds a flower")
+            if adjacent and any_flower and all(state.board[n] == EMPTY for n in neighbours(cell, SIZE, SIZE)):
+                raise ValueError(f"{name} is not next to a flower planted before this turn (D4.2)")
+        return tuple(flowers)
+
+    # --- applying ---------------------------------------------------------------------------
+
+    def apply_move(self, state: State, action: Action) -> State:
+        payload = action.payload
+        player = action.player
+        if "plant" in payload:
+            flowers = self.parse_plant(state, payload["plant"])
+            board = list(state.board)
+            for cell, kind in flowers:
+                board[cell] = kind
+            planted = " ".join(f"{kind} {cell_name(cell, SIZE)}" for cell, kind in flowers)
+            return replace(state, board="".join(board), plants=state.plants + (Plant(player, flowers),),
+                           to_move=self.other(state, player), event=f"{player} plants {planted}")
+        if "pass" in payload:
+            return self.end_by_lives(replace(state, event=f"{player} passes on the full board"))
+        baskets = parse_baskets(payload["challenge"]) if "challenge" in payload else None
+        failure = self.adjudicate(state, baskets)
+        if failure is None:
+            return self.challenge_succeeded(state, player)
+        was_full = state.full
+        state = self.lose_life(state, player, f"{player}'s challenge fails: {failure}")
+        if not state.over and was_full:
+            state = self.end_by_lives(state)
+        return state
+
+    def adjudicate(self, state: State, baskets: tuple[frozenset[int], frozenset[int]] | None) -> str | None:
+        """D4.4: why a challenge fails, or None when it succeeds."""
+        if baskets is None:
+            return "gave up"
+        placements = []
+        for basket in baskets:
+            names = "-".join(cell_name(c, SIZE) for c in sorted(basket))
+            empty = [cell_name(c, SIZE) for c in sorted(basket) if state.board[c] == EMPTY]
+            if empty:
+                return f"{names} is not a flower field ({', '.join(empty)} empty)"
+            placement = field_at(basket, state.board, SIZE, SIZE)
+            if placement is None:
+                return f"{names} is not a flower field (not connected)"
+            placements.append(placement)
+        if baskets[0] == baskets[1]:
+            return "the two baskets are the same cells"
+        if field_key(placements[0], state.board) != field_key(placements[1], state.board):
+            return "the baskets are not duplicates (shape or kinds differ under every rotation and reflection)"
+        latest = self.latest(state)
+        if latest is None or not set(latest.cells) & (baskets[0] | baskets[1]):
+            return "neither basket includes a flower from the opponent's latest move"
+        return None
+
+    def challenge_succeeded(self, state: State, challenger: str) -> State:
+        """The opponent loses a life and their latest move is undone; they move again."""
+        victim = self.other(state, challenger)
+        undone = state.plants[-1]
+        board = list(state.board)
+        for cell in undone.cells:
+            board[cell] = EMPTY
+        state = replace(state, board="".join(board), plants=state.plants[:-1], to_move=victim)
+        cells = " ".join(cell_name(c, SIZE) for c in undone.cells)
+        return self.lose_life(state, victim, f"{challenger}'s challenge succeeds: {victim}'s {cells} undone")
+
+    def lose_life(self, state: State, player: str, event: str) -> State:
+        lives = tuple((p, n - 1 if p == player else n) for p, n in state.lives)
+        state = replace(state, lives=lives, event=event)
+        if dict(lives)[player] == 0:
+            return replace(state, winner=self.other(state, player), ending=f"{player} has no lives left")
+        return state
+
+    def end_by_lives(self, state: State) -> State:
+        """D4.5: more lives wins; equal, the player who placed the last flower."""
+        (first, a), (second, b) = state.lives
+        placer = state.plants[-1].player if state.plants else state.to_move
+        if a == b:
+            return replace(state, winner=placer, ending="board full, equal lives: the last planter wins")
+        return replace(state, winner=first if a > b else second, ending="board full: more lives")
+
+    def lose_on_time(self, state: State, player: str) -> State:
+        ending = f"{player} ran out of time"
+        return replace(state, winner=self.other(state, player), ending=ending, event=ending)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def latest(self, state: State) -> Plant | None:
+        """The opponent's latest move still on the board (what a challenge must touch)."""
+        if state.plants and state.plants[-1].player != state.to_move:
+            return state.plants[-1]
+        return None
+
+    @staticmethod
+    def other(state: State, player: str) -> str:
+        first, second = state.config.players
+        return second if player == first else first
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def result(self, state: State) -> Result:
+        return Result(state.over, state.winner, lives=dict(state.lives))
+
+    def render_data(self, state: State) -> dict[str, Any]:
+        chosen = variant(state.config.variant)
+        last = state.plants[-1] if state.plants else None
+        return {
+            "game": self.name,
+            "variant": chosen.name,
+            "kinds": [{"letter": k.letter, "name": k.name, "colour": k.colour} for k in chosen.kinds],
+            "board": [state.board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)],
+            "lives": dict(state.lives),
+            "clock": self.clock_data(state),
+            "to_move": None if state.over else state.to_move,
+            "last": None if last is None else {
+                "player": last.player, "cells": [cell_name(c, SIZE) for c in last.cells]},
+            "event": state.event,
+            "winner": state.winner,
+            "ending": state.ending,
+            "missed": missed_duplicates(state) if state.over else [],
+        }
+
+
+def parse_baskets(value: Any) -> tuple[frozenset[int], frozenset[int]]:
+    """Two baskets of four different cells each; ValueError otherwise."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("a challenge names two baskets, like [[D2, D3, E3, F3], [D3, E3, E4, E5]]")
+    baskets = []
+    for basket in value:
+        names = basket.replace("-", " ").split() if isinstance(basket, str) else basket
+        if not isinstance(names, list) or len(names) != 4:
+            raise ValueError(f"a basket is four cells, not {basket!r}")
+        cells = frozenset(parse_cell(name, SIZE, SIZE) for name in names)
+        if len(cells) != 4:
+            raise ValueError(f"a basket is four different cells, not {basket!r}")
+        baskets.append(cells)
+    return baskets[0], baskets[1]
+
+
+def _looks_like_cell(word: str) -> bool:
+    try:
+        parse_cell(word, SIZE, SIZE)
+    except ValueError:
+        return False
+    return True
+
+
+def missed_duplicates(state: State) -> list[dict[str, Any]]:
+    """The post-game report (D4.6): every duplicate pair left on the board and the move that made it."""
+    made_by = {}
+    for number, plant in enumerate(state.plants, start=1):
+        for cell in plant.cells:
+            made_by[cell] = (number, plant.player)
+    report = []
+    for first, second in duplicate_pairs(state.board, SIZE, SIZE):
+        number, player = max(made_by.get(c, (0, "")) for c in first.cells + second.cells)
+        report.append({
+            "pair": [list(first.names), list(second.names)],
+            "move": number,
+            "player": player,
+            "missed_by": FlowerField.other(state, player) if player else None,
+        })
+    report.sort(key=lambda entry: (entry["move"], entry["pair"]))
+    return report

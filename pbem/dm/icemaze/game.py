@@ -1,0 +1,374 @@
+"""The Ice maze death match as a `Game` (RULES D2.3, D5): buzzes, presentations, answers, skips.
+
+Each round shows the next maze. A buzz `{claim: N}` (N 1-15; anything else is
+no buzz) obliges the buzzer to present exactly N orders `{solution: "..."}`
+within the present window; then the opponent has the answer window for a
+strictly shorter correct solution (or `{pass: true}`). Clocks run on the
+actions' time stamps: an action first lets every deadline it is later than
+expire with the effect the rules give it (a late buzzer gives the opponent the
+point, a silent or late opponent leaves it to the buzzer, ten minutes without a
+buzz junk the round), then acts on the round it finds; `{timeout: true}`
+says only that a deadline has passed. When the buzzer's solution is as short
+as the proven minimum nobody can beat it, so the round ends at once. A junked
+round counts towards the round limit; a skipped maze does not. The GM (player
+`GM`) may extend the running window by `{extend: seconds}`. After the
+transcript's own puzzles the engine deals mazes it generates from the seed
+(options `size`, `moves`, `snoms`), each with that proven minimum.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from typing import Any
+
+from ...engine.geometry import Size
+from ...formats.icemaze import parse_maze
+from ...formats.yamlfile import FormatError, Problem
+from ..base import Action, Config, Game, Result, register
+from .generate import generate
+from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
+from .solver import solve
+
+GM = "GM"  # the name DM transcripts give the game master
+DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600,
+            "moves": 8, "snoms": 2}
+OPTIONS = (*DEFAULTS, "size", "start")
+PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
+
+
+@dataclass(frozen=True)
+class Rules:
+    target: int = 7
+    max_rounds: int = 20
+    present_seconds: int = 60
+    answer_seconds: int = 60
+    junk_seconds: int = 600
+    moves: int = 8  # generated mazes: their proven minimum,
+    snoms: int = 2  # their snoms,
+    rows: int = 10  # and their size
+    cols: int = 10
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Round:
+    """The round in play: its maze and how far it has got."""
+
+    maze: int  # index of the maze: the transcript's puzzles first, then generated ones
+    opened: datetime | None
+    buzzer: int | None = None  # index of the player who buzzed
+    claim: int | None = None
+    buzzed: datetime | None = None
+    presented: str | None = None  # the buzzer's correct orders, waiting for an answer
+    presented_at: datetime | None = None
+    extension: int = 0  # seconds a GM added to the running window
+
+    def deadline(self, rules: Rules) -> datetime | None:
+        """When the running window closes (None while no clock is known)."""
+        if self.presented_at is not None:
+            start, seconds = self.presented_at, rules.answer_seconds
+        elif self.buzzer is not None:
+            start, seconds = self.buzzed, rules.present_seconds
+        else:
+            start, seconds = self.opened, rules.junk_seconds
+        return None if start is None else start + timedelta(seconds=seconds + self.extension)
+
+
+@dataclass(frozen=True)
+class IceMatch:
+    players: tuple[str, str]
+    mazes: tuple[Maze, ...]
+    rules: Rules
+    round: Round
+    scores: tuple[int, int] = (0, 0)
+    rounds: int = 0  # rounds finished, scored or junked
+    skipped: tuple[bool, bool] = (False, False)
+    now: datetime | None = None
+    over: bool = False
+    history: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=256)
+def minimum(maze: Maze) -> int | None:
+    """The proven shortest solution length (None: nothing within 15 orders)."""
+    return solve(maze).moves
+
+
+@register
+class IceMaze(Game):
+    name = "ice"
+
+    def new_state(self, config: Config) -> IceMatch:
+        rules, start, problems = _rules(config)
+        mazes = []
+        for i, raw in enumerate(config.puzzles):
+            try:
+                mazes.append(raw if isinstance(raw, Maze) else parse_maze(raw, f"puzzles[{i}]"))
+            except FormatError as err:
+                problems.extend(err.problems)
+        if not problems:
+            try:
+                _generated(rules, len(mazes))  # the first generated maze: proves the options can be met
+            except ValueError as err:
+                problems.append(Problem("options", None, "moves", str(err)))
+        if problems:
+            raise FormatError(problems)
+        return IceMatch(tuple(config.players), tuple(mazes), rules, Round(0, start))
+
+    def check(self, state: IceMatch, action: Action) -> str | None:
+        return _judge(state, action)[0]
+
+    def apply(self, state: IceMatch, action: Action) -> IceMatch:
+        reason, after = _judge(state, action)
+        if reason is not None:
+            raise ValueError(reason)
+        return after
+
+    def is_over(self, state: IceMatch) -> bool:
+        return state.over
+
+    def result(self, state: IceMatch) -> Result:
+        return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)))
+
+    def render_data(self, state: IceMatch) -> dict[str, Any]:
+        index = state.round.maze - state.over  # once the match is over, the last maze played
+        return {
+            "rows": maze_at(state, index).to_rows(),
+            "title": f"Ice maze {index + 1}",
+            "lines": [", ".join(f"{p} {s}" for p, s in zip(state.players, state.scores))
+                      + f"; {state.rounds} round{'' if state.rounds == 1 else 's'} played", _status(state)],
+            "players": list(state.players),
+            "scores": list(state.scores),
+            "history": list(state.history),
+        }
+
+
+def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
+    """(why the action is illegal, None if legal; the state after it)."""
+    if state.over:
+        return "the match is over", state
+    at = _utc(action.at)
+    if at is not None and state.now is not None and at < state.now:
+        return f"time stamp {at.isoformat()} is earlier than the previous action ({state.now.isoformat()})", state
+    payload = dict(action.payload)
+    keys = [key for key in PAYLOADS if key in payload]
+    extra = sorted(str(key) for key in payload if key not in PAYLOADS)
+    if "undercut" in payload:
+        return "the Ice maze has no undercut: the opponent answers with a shorter {solution: ...}", state
+    if extra or len(keys) != 1:
+        return f"an Ice action is exactly one of {', '.join(PAYLOADS)}; got {', '.join(map(str, payload)) or 'nothing'}", state
+    kind, value = keys[0], payload[keys[0]]
+    if action.player == GM:
+        if kind == "timeout":
+            return _timeout(state.round, _advance(state, at), value, at)
+        return _extend(state, value, at) if kind == "extend" else (f"the GM may only extend a deadline or claim a timeout, not {kind}", state)
+    if action.player not in state.players:
+        return f"{action.player!r} does not play in this match ({' and '.join(state.players)})", state
+    if kind == "extend":
+        return f"only the GM (player {GM}) may extend a deadline", state
+    me = state.players.index(action.player)
+    before = state.round
+    state = _advance(state, at)
+    if state.over:  # a deadline before this action ended the match: the action only tells the time
+        return None, _note(state, f"{action.player}'s {kind} came after the match had ended")
+    if kind == "solution" and before.buzzed is not None and before != state.round and _answerer(before) == me:
+        return None, _note(state, f"{action.player}'s solution came after the deadline")
+    if kind == "timeout":
+        return _timeout(before, state, value, at)
+    return {"claim": _buzz, "solution": _solution, "skip": _skip, "pass": _pass}[kind](state, me, value, at)
+
+
+def _buzz(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ORDERS:
+        return f"not a buzz: {value!r} (a buzz is a number from 1 to {MAX_ORDERS})", state
+    if state.round.buzzer is not None:
+        return f"{state.players[state.round.buzzer]} has already buzzed in this round", state
+    round_ = replace(state.round, buzzer=me, claim=value, buzzed=at or state.now, extension=0)
+    return None, replace(state, round=round_)
+
+
+def _solution(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    round_, name = state.round, state.players[me]
+    if not isinstance(value, str):
+        return f"a solution is a string of {', '.join(ORDERS)}, not {value!r}", state
+    orders = "".join(value.split()).upper()
+    wrong = [ch for ch in orders if ch not in ORDERS]
+    if wrong:
+        return f"{wrong[0]!r} in the solution is not an order (L, R, U or D)", state
+    if round_.buzzer is None:
+        return "nobody has buzzed; buzz first with {claim: N}", state
+    maze = maze_at(state, round_.maze)
+    if round_.presented is None:
+        if me != round_.buzzer:
+            return f"{state.players[round_.buzzer]} buzzed and presents first", state
+        if len(orders) != round_.claim:
+            return None, _end_round(state, 1 - me, f"{name} buzzed {round_.claim} but gave {len(orders)} orders", at)
+        if not solves(maze, orders):
+            return None, _end_round(state, 1 - me, f"{name}'s {orders} does not solve the maze", at)
+        if len(orders) == minimum(maze):
+            return None, _end_round(state, me, f"{name} solved it in {len(orders)} ({orders}), the minimum", at)
+        return None, replace(state, round=replace(round_, presented=orders, presented_at=at or state.now, extension=0))
+    if me == round_.buzzer:
+        return f"{name} has already presented {round_.presented}", state
+    buzzer = state.players[round_.buzzer]
+    if len(orders) < len(round_.presented) and solves(maze, orders):
+        return None, _end_round(state, me, f"{name} beat {buzzer}'s {len(round_.presented)} with {orders}", at)
+    return None, _end_round(state, round_.buzzer, f"{buzzer}'s {round_.presented} stands; {name}'s {orders} is not a shorter solution", at)
+
+
+def _pass(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    round_ = state.round
+    if value is not True:
+        return "pass must be `pass: true`", state
+    if round_.presented is None or me == round_.buzzer:
+        return "a pass answers the opponent's presented solution", state
+    buzzer = state.players[round_.buzzer]
+    return None, _end_round(state, round_.buzzer, f"{buzzer}'s {round_.presented} stands; {state.players[me]} passed", at)
+
+
+def _skip(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    if value is not True:
+        return "skip must be `skip: true`", state
+    if state.round.buzzer is not None:
+        return "a maze can only be skipped before anyone buzzes", state
+    if state.scores[me] <= state.scores[1 - me]:
+        return f"only the leader may skip a maze ({_score_text(state)})", state
+    if state.skipped[me]:
+        return f"{state.players[me]} has already skipped a maze in this match", state
+    skipped = tuple(used or i == me for i, used in enumerate(state.skipped))
+    state = _note(state, f"maze {state.round.maze + 1} skipped by {state.players[me]}")
+    return None, replace(state, skipped=skipped, round=Round(state.round.maze + 1, at or state.now))
+
+
+def _timeout(before: Round, after: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    """`{timeout: true}`: legal when a deadline has passed by `at`; its effect is that deadline's."""
+    if value is not True:
+        return "timeout must be `timeout: true`", after
+    if at is None:
+        return "a timeout claim needs a time stamp", after
+    deadline = before.deadline(after.rules)
+    if deadline is None:
+        return "no deadline is running yet", after
+    if at <= deadline:
+        return f"no deadline has passed at {at.isoformat()} (the running one is {deadline.isoformat()})", after
+    return None, after
+
+
+def _extend(state: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        return f"extend takes a whole number of seconds, not {value!r}", state
+    state = _advance(state, at)
+    if state.over:
+        return "the match is over", state
+    round_ = replace(state.round, extension=state.round.extension + value)
+    return None, _note(replace(state, round=round_), f"GM extended the deadline by {value} s")
+
+
+def _advance(state: IceMatch, at: datetime | None) -> IceMatch:
+    """The state at time `at`: every window that closed before it has had its effect (D5)."""
+    if at is None:
+        return state
+    if state.round.opened is None:
+        state = replace(state, round=replace(state.round, opened=at))
+    while not state.over:
+        round_ = state.round
+        deadline = round_.deadline(state.rules)
+        if deadline is None or at <= deadline:
+            break
+        if round_.buzzer is None:
+            state = _end_round(state, None, f"maze {round_.maze + 1}: nobody buzzed, round junked", deadline)
+        elif round_.presented is None:
+            name = state.players[round_.buzzer]
+            state = _end_round(state, 1 - round_.buzzer, f"{name} did not present in time", deadline)
+        else:
+            name = state.players[round_.buzzer]
+            state = _end_round(state, round_.buzzer, f"{name}'s {round_.presented} stands; no answer in time", deadline)
+    return replace(state, now=at)
+
+
+def maze_at(state: IceMatch, index: int) -> Maze:
+    """Maze `index` of the match: the transcript's, else one generated from the seed."""
+    return state.mazes[index] if index < len(state.mazes) else _generated(state.rules, index)
+
+
+@lru_cache(maxsize=64)
+def _generated(rules: Rules, index: int) -> Maze:
+    return generate(rules.rows, rules.cols, rules.moves, rules.snoms, f"{rules.seed}/maze {index + 1}")[0]
+
+
+def _rules(config: Config) -> tuple[Rules, datetime | None, list[Problem]]:
+    """The match's rules from its options, and every problem with them."""
+    options = config.options
+    problems = [Problem("options", None, str(key), f"unknown option; known: {', '.join(OPTIONS)}")
+                for key in sorted(options, key=str) if key not in OPTIONS]
+    if len(config.players) != 2 or config.players[0] == config.players[1]:
+        problems.append(Problem("players", None, "players", "the Ice maze is for two different players"))
+    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
+    for key, value in values.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            problems.append(Problem("options", None, key, f"must be a whole number of at least 1, not {value!r}"))
+    try:
+        size = Size.parse(options.get("size", "10x10"))
+        if not (MIN_SIDE <= size.rows <= MAX_SIDE and MIN_SIDE <= size.cols <= MAX_SIDE):
+            raise ValueError(f"{size} is not {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+    except ValueError as err:
+        problems.append(Problem("options", None, "size", str(err)))
+        size = Size(10, 10)
+    start = options.get("start")
+    if start is not None and not isinstance(start, datetime):
+        problems.append(Problem("options", None, "start", f"must be a time stamp, not {start!r}"))
+        start = None
+    if problems:
+        return Rules(), None, problems
+    rules = Rules(**values, rows=size.rows, cols=size.cols, seed=config.seed)
+    return rules, _utc(start), problems
+
+
+def _end_round(state: IceMatch, scorer: int | None, why: str, at: datetime | None) -> IceMatch:
+    scores = tuple(s + (i == scorer) for i, s in enumerate(state.scores))
+    rounds = state.rounds + 1
+    point = f"; {state.players[scorer]} scores" if scorer is not None else ""
+    state = _note(state, f"round {rounds}: {why}{point}")
+    over = max(scores) >= state.rules.target or rounds >= state.rules.max_rounds
+    return replace(state, scores=scores, rounds=rounds, over=over, round=Round(state.round.maze + 1, at or state.now))
+
+
+def _answerer(round_: Round) -> int | None:
+    """Who owed a solution in this round's running window."""
+    if round_.buzzer is None:
+        return None
+    return round_.buzzer if round_.presented is None else 1 - round_.buzzer
+
+
+def _winner(state: IceMatch) -> str | None:
+    first, second = state.scores
+    return None if first == second else state.players[0 if first > second else 1]
+
+
+def _note(state: IceMatch, line: str) -> IceMatch:
+    return replace(state, history=state.history + (line,))
+
+
+def _score_text(state: IceMatch) -> str:
+    return " - ".join(f"{p} {s}" for p, s in zip(state.players, state.scores))
+
+
+def _status(state: IceMatch) -> str:
+    round_ = state.round
+    if state.over:
+        winner = _winner(state)
+        return f"match over: {winner} wins" if winner else "match over: a draw"
+    if round_.buzzer is None:
+        return f"round {state.rounds + 1}: buzz with the number of orders"
+    buzzer = state.players[round_.buzzer]
+    if round_.presented is None:
+        return f"round {state.rounds + 1}: {buzzer} buzzed {round_.claim} and presents"
+    return f"round {state.rounds + 1}: {buzzer} presented {len(round_.presented)}; {state.players[1 - round_.buzzer]} may answer shorter"
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """Time stamps without a zone are read as UTC, so all of them compare."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)

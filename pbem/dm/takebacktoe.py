@@ -1,0 +1,221 @@
+"""Take-Back-Toe (RULES D3): roll a die, move exactly that many pieces, build three equal stacks at home.
+
+Options: `dice: engine | gm` (engine: the seeded RNG rolls before each turn
+and a turn whose roll allows no move is skipped at once; gm: every action
+carries the `roll` entered by the GM, and a roll with no move is a skip),
+`both_win: mover | opponent` (D3.3 ruling), `turns: 40` (D3.4, per player),
+`clock` (D5; default 1 minute a move and a 5-minute bank, seed 001).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..engine.rng import derive_rng
+from . import clock as clocks
+from .base import Action, Config, Result, register
+from .cells import cell_name, neighbours, parse_cell
+from .turngame import TurnGame
+
+OPTIONS = ("dice", "both_win", "turns", "clock")
+ROWS, COLS = 3, 4
+HOME_ROWS = (0, 2)  # first player: row A; second: row C
+DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
+_MOVE = re.compile(r"^\s*(\w+)\s*(?:-|->|→|\s)\s*(\w+)\s*$")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn taken: the roll and the move (None when the turn was skipped)."""
+
+    player: str
+    roll: int
+    move: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class State:
+    config: Config
+    stacks: tuple[int, ...]
+    turns: tuple[Turn, ...] = ()
+    roll: int | None = None  # engine dice: the roll the player to move must use
+    winner: str | None = None
+    ending: str = ""
+    clock: clocks.Clock | None = None
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.config.players  # type: ignore[return-value]
+
+    @property
+    def to_move(self) -> str:
+        return self.players[len(self.turns) % 2]
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+
+def _option(config: Config, name: str, default: Any, allowed: tuple | None = None) -> Any:
+    value = config.options.get(name, default)
+    if allowed is not None and value not in allowed:
+        raise ValueError(f"option {name} must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    return value
+
+
+def home_pieces(stacks: tuple[int, ...], row: int) -> int:
+    return sum(stacks[row * COLS:(row + 1) * COLS])
+
+
+def three_equal(stacks: tuple[int, ...], row: int) -> bool:
+    """D3.3: three or more equal non-empty stacks in the row."""
+    counts = Counter(s for s in stacks[row * COLS:(row + 1) * COLS] if s > 0)
+    return any(n >= 3 for n in counts.values())
+
+
+def can_move(stacks: tuple[int, ...], roll: int) -> bool:
+    return any(s >= roll for s in stacks)
+
+
+@register
+class TakeBackToe(TurnGame):
+    name = "takebacktoe"
+
+    def new_state(self, config: Config) -> State:
+        if len(config.players) != 2 or len(set(config.players)) != 2:
+            raise ValueError("Take-Back-Toe needs two different players")
+        unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
+        _option(config, "dice", "engine", ("engine", "gm"))
+        _option(config, "both_win", "mover", ("mover", "opponent"))
+        limit = _option(config, "turns", 40)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise ValueError("option turns must be a positive whole number")
+        control = clocks.TimeControl.from_options(config.options, DEFAULT_CLOCK)
+        stacks = (0,) * COLS + (10,) * COLS + (0,) * COLS
+        state = State(config, stacks, clock=clocks.start(control, config.players))
+        return self._next_roll(state)
+
+    def time_control(self, state: State) -> clocks.TimeControl:
+        return clocks.TimeControl.from_options(state.config.options, DEFAULT_CLOCK)
+
+    def check_move(self, state: State, action: Action) -> str | None:
+        payload = action.payload
+        unknown = sorted(set(payload) - {"roll", "move"})
+        if unknown:
+            return f"unknown field {unknown[0]!r} (a turn is roll and move)"
+        roll = payload.get("roll")
+        if state.roll is not None:
+            if roll is not None and roll != state.roll:
+                return (f"the engine rolled {state.roll}, not {roll!r} "
+                        "(a match with the GM's dice says options: {dice: gm})")
+            roll = state.roll
+        elif roll is None:
+            return "this match uses the GM's dice: give the roll"
+        if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 6:
+            return f"a roll is 1 to 6, not {roll!r}"
+        if "move" not in payload:
+            if can_move(state.stacks, roll):
+                return f"a roll of {roll} allows a move: name it (like B2-A2)"
+            return None
+        try:
+            source, target = parse_move(payload["move"])
+        except ValueError as err:
+            return str(err)
+        if target not in neighbours(source, ROWS, COLS):
+            return f"{cell_name(target, COLS)} is not next to {cell_name(source, COLS)}"
+        if state.stacks[source] < roll:
+            return f"{cell_name(source, COLS)} holds {state.stacks[source]}, fewer than {roll}"
+        last = state.turns[-1] if state.turns else None
+        if last is not None and last.move == (target, source) and last.roll == roll:
+            return (f"{roll} {cell_name(source, COLS)}-{cell_name(target, COLS)} reverses "
+                    f"{last.player}'s move (D3.2)")
+        return None
+
+    def apply_move(self, state: State, action: Action) -> State:
+        roll = state.roll if state.roll is not None else action.payload["roll"]
+        move = parse_move(action.payload["move"]) if "move" in action.payload else None
+        stacks = list(state.stacks)
+        if move is not None:
+            stacks[move[0]] -= roll
+            stacks[move[1]] += roll
+        return self._after_turn(state, Turn(action.player, roll, move), tuple(stacks))
+
+    def lose_on_time(self, state: State, player: str) -> State:
+        other = self._other(state, player)
+        return replace(state, winner=other, ending=f"{player} ran out of time")
+
+    def _after_turn(self, state: State, turn: Turn, stacks: tuple[int, ...]) -> State:
+        """D3.3 win check after every turn, then the D3.4 limit, then the next roll."""
+        state = replace(state, stacks=stacks, turns=state.turns + (turn,), roll=None)
+        mover, other = turn.player, self._other(state, turn.player)
+        qualified = [p for p in (mover, other) if three_equal(stacks, self._home(state, p))]
+        if len(qualified) == 2:
+            both_win = _option(state.config, "both_win", "mover")
+            winner = mover if both_win == "mover" else other
+            return replace(state, winner=winner, ending="both have three equal stacks (D3.3 ruling)")
+        if qualified:
+            return replace(state, winner=qualified[0], ending="three equal stacks at home")
+        if len(state.turns) >= 2 * _option(state.config, "turns", 40):
+            first, second = state.players
+            pieces = {p: home_pieces(stacks, self._home(state, p)) for p in state.players}
+            winner = second if pieces[second] > pieces[first] else first
+            how = "tie goes to the starting player" if pieces[first] == pieces[second] else "more pieces at home"
+            return replace(state, winner=winner, ending=f"turn limit: {how}")
+        return self._next_roll(state)
+
+    def _next_roll(self, state: State) -> State:
+        """Engine dice: roll for the player to move; skip the turn at once when no stack is big enough."""
+        if _option(state.config, "dice", "engine") != "engine":
+            return state
+        turn_number = len(state.turns) + 1
+        roll = derive_rng(state.config.seed, turn_number, 0, "die", state.to_move).randint(1, 6)
+        if can_move(state.stacks, roll):
+            return replace(state, roll=roll)
+        return self._after_turn(state, Turn(state.to_move, roll, None), state.stacks)
+
+    def is_over(self, state: State) -> bool:
+        return state.over
+
+    def result(self, state: State) -> Result:
+        scores = {p: home_pieces(state.stacks, self._home(state, p)) for p in state.players}
+        return Result(state.over, state.winner, scores=scores)
+
+    def render_data(self, state: State) -> dict[str, Any]:
+        last = state.turns[-1] if state.turns else None
+        return {
+            "game": self.name,
+            "rows": [[state.stacks[r * COLS + c] for c in range(COLS)] for r in range(ROWS)],
+            "homes": {"A": state.players[0], "C": state.players[1]},
+            "to_move": None if state.over else state.to_move,
+            "roll": state.roll,
+            "turns": {p: sum(1 for t in state.turns if t.player == p) for p in state.players},
+            "turn_limit": _option(state.config, "turns", 40),
+            "clock": self.clock_data(state),
+            "last": None if last is None else {
+                "player": last.player,
+                "roll": last.roll,
+                "move": None if last.move is None else [cell_name(c, COLS) for c in last.move],
+            },
+            "winner": state.winner,
+            "ending": state.ending,
+        }
+
+    @staticmethod
+    def _other(state: State, player: str) -> str:
+        return state.players[1] if player == state.players[0] else state.players[0]
+
+    @staticmethod
+    def _home(state: State, player: str) -> int:
+        return HOME_ROWS[state.players.index(player)]
+
+
+def parse_move(text: object) -> tuple[int, int]:
+    """`B2-A2` → (source, target) cell indices."""
+    match = _MOVE.match(str(text))
+    if not match:
+        raise ValueError(f"a move is FROM-TO like B2-A2, not {text!r}")
+    return parse_cell(match.group(1), ROWS, COLS), parse_cell(match.group(2), ROWS, COLS)

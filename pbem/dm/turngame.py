@@ -1,0 +1,70 @@
+"""The part every alternating-turn death match shares: turn order and the clock (RULES D5).
+
+A subclass states its rules in `check_move`/`apply_move`; this class refuses
+actions after the end and out of turn, handles the GM's deadline extensions and
+timeout claims, turns a late action into a loss on time, and charges the
+mover's reserve. States are frozen dataclasses with `clock`, `over` and a
+`to_move` property.
+"""
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import replace
+from typing import Any
+
+from . import clock as clocks
+from .base import Action, Game
+
+
+class TurnGame(Game):
+    @abstractmethod
+    def time_control(self, state: Any) -> clocks.TimeControl: ...
+
+    @abstractmethod
+    def check_move(self, state: Any, action: Action) -> str | None:
+        """Why the mover's own action is illegal, or None."""
+
+    @abstractmethod
+    def apply_move(self, state: Any, action: Action) -> Any:
+        """The state after a legal move (the clock is charged afterwards)."""
+
+    @abstractmethod
+    def lose_on_time(self, state: Any, player: str) -> Any:
+        """The state once `player` has run out of time."""
+
+    def action_kind(self, action: Action) -> str | None:
+        """The kind of action for time bonuses (e.g. "challenge"); None for none."""
+        return None
+
+    def check(self, state: Any, action: Action) -> str | None:
+        if state.over:
+            return "the game is over"
+        if clocks.is_clock_action(action):
+            return clocks.check_clock_action(self.time_control(state), state.clock, state.to_move, action)
+        if action.player != state.to_move:
+            return f"it is {state.to_move}'s turn, not {action.player}'s"
+        if self._late(state, action):
+            return None  # legal: its effect is the loss on time
+        return self.check_move(state, action)
+
+    def apply(self, state: Any, action: Action) -> Any:
+        payload = action.payload
+        if "extend" in payload:
+            return replace(state, clock=clocks.extend(state.clock, state.to_move, payload["extend"], action.at))
+        if "timeout" in payload or self._late(state, action):
+            return self.lose_on_time(state, state.to_move)
+        moved = self.apply_move(state, action)
+        clock = clocks.charge(self.time_control(state), state.clock, action.player, action.at, self.action_kind(action))
+        return replace(moved, clock=clock)
+
+    def clock_data(self, state: Any) -> dict[str, Any] | None:
+        """What players see of the clock: the turn limit and each reserve (None when untimed)."""
+        control = self.time_control(state)
+        if control.turn is None:
+            return None
+        return {"turn": control.turn, "bonus": dict(control.bonus or {}), "reserve": dict(state.clock.reserves),
+                "extended": [{"player": e.player, "seconds": e.seconds} for e in state.clock.extensions]}
+
+    def _late(self, state: Any, action: Action) -> bool:
+        control = self.time_control(state)
+        return clocks.out_of_time(control, state.clock, action.player, action.at, self.action_kind(action))

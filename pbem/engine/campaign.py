@@ -1,0 +1,390 @@
+"""The game above the board: a whole campaign turn (RULES B4, B10, B12, G1–G5).
+
+A Geek-o game gives every player their own board, the current one of five
+rooms, walked through in order (G3); a BotWars game has one shared board. A
+turn resolves every board with `resolve_turn` — its end-of-turn steps (B12:
+repairs, reinstatement, reboots) with the campaign's own reinstatement for
+Geek-o (G5: room 1, then turns in transit) — and then takes the steps above
+the board: room exits and completion records (G3, G4), the next room, the
+winner, and the deal of the next hands (B4.1–B4.3, B7.2). Pure: `play_turn`
+returns a new state and never changes its input.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Any, Mapping
+
+from .cards import Card
+from .context import TurnContext
+from .deal import Deck, Dealt, deal_preset, deal_shuffled, free_registers
+from .elements import new_board
+from .end_of_turn import EndStep, end_of_turn_steps, put_back
+from .events import Event, RegisterFilled
+from .geometry import Dir
+from .orders import Checked, Submission, check_programs
+from .rng import derive_rng
+from .room import Room
+from .ruleset import Ruleset, get_ruleset
+from .state import Board, Robot
+from .turn import Snapshot, receives_cards, resolve_turn
+
+SHARED_BOARD = "board"  # the key of the one BotWars board
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    name: str
+    robots: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """What a game is made of; it never changes during play."""
+
+    name: str
+    ruleset: str
+    seed: str
+    rooms: tuple[Room, ...]  # geeko: the rooms in order; botwars: the one board
+    deck: Deck
+    players: tuple[PlayerSetup, ...]
+    ruleset_options: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def _rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset, self.ruleset_options)
+
+    def rules(self) -> Ruleset:
+        return self._rules
+
+
+@dataclass
+class PlayerState:
+    name: str
+    robots: list[str]
+    room: int = 1  # geeko: the room being played (1-based); rooms + 1 once through the last one
+    cursor: int = 0  # geeko: the player's place in the pre-set deck
+    finished: int | None = None  # geeko: the turn both robots left the last room (G1)
+    option_hp: int | None = None  # B11 botwars: give up an option at this HP
+
+
+@dataclass
+class Completion:
+    """G4: a robot left a room through its gate."""
+
+    robot: str
+    room: int
+    turn: int
+
+
+@dataclass
+class GameState:
+    setup: GameSetup
+    turn: int  # the turn to play next
+    players: dict[str, PlayerState]
+    boards: dict[str, Board]  # geeko: player -> their room; botwars: SHARED_BOARD -> the board
+    hands: dict[str, list[Card]] = field(default_factory=dict)  # geeko: player -> shared hand; botwars: robot
+    transit: dict[str, int] = field(default_factory=dict)  # G5: robot -> turns still in transit
+    completions: list[Completion] = field(default_factory=list)  # G4
+    winners: list[str] = field(default_factory=list)  # botwars: robots through the last flag, in order
+
+    @property
+    def geeko(self) -> bool:
+        return self.setup.rules().shared_hand
+
+    def board_of(self, player: str) -> Board:
+        return self.boards[player] if self.geeko else self.boards[SHARED_BOARD]
+
+    def robots_of(self, player: str) -> list[Robot]:
+        board = self.board_of(player)
+        return [board.robots[name] for name in self.players[player].robots]
+
+    def receiving(self, player: str) -> list[str]:
+        """The player's robots that get cards this turn (B4.1, G3, G5, B10)."""
+        if self.players[player].finished is not None or self.is_over:
+            return []
+        rules = self.setup.rules()
+        board = self.board_of(player)
+        return [name for name in self.players[player].robots if receives_cards(board, name, rules)]
+
+    def hands_of(self, player: str) -> dict[str, list[Card]]:
+        """The player's hands, keyed as `check_programs` wants them."""
+        keys = [player] if self.geeko else self.players[player].robots
+        return {key: self.hands[key] for key in keys if key in self.hands}
+
+    def expects_orders(self, player: str) -> bool:
+        return bool(self.receiving(player))
+
+    @property
+    def is_over(self) -> bool:
+        if self.geeko:
+            return all(p.finished is not None for p in self.players.values())
+        robots = self.boards[SHARED_BOARD].robots.values()
+        out_of_lives = self.setup.rules().lives is not None and all(r.lives <= 0 for r in robots)
+        return bool(self.winners) or out_of_lives
+
+
+@dataclass
+class TurnOutcome:
+    state: GameState
+    events: list[tuple[str, Event]]  # (board key, event), in order
+    stages: dict[str, list[Snapshot]]  # board key -> the board at the start of each stage, then at the end
+    finals: dict[str, Board] = field(default_factory=dict)  # board key -> the board the turn ended on
+
+
+# --- events the campaign adds --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class InTransit(Event):
+    """G5: a reinstated robot catches up through finished rooms; `turns` left."""
+
+    turns: int
+
+
+@dataclass(frozen=True)
+class RoomCompleted(Event):
+    """G4: the robot left room `room` (its number) in this turn."""
+
+    room: int
+    room_name: str
+
+
+@dataclass(frozen=True)
+class RoomOpened(Event):
+    """G3: both robots are out; the next room opens (robot None)."""
+
+    room: int
+    room_name: str
+
+
+@dataclass(frozen=True)
+class PlayerFinished(Event):
+    """G1: both robots left the last room; `turns` is the player's count."""
+
+    player: str
+    turns: int
+
+
+@dataclass(frozen=True)
+class Won(Event):
+    """BotWars: the robot touched the last flag."""
+
+    place: int
+
+
+def standings(state: GameState) -> list[dict]:
+    """Places, ties sharing one. Geek-o (G1): fewest turns through all rooms, then unfinished players by
+    rooms done. BotWars: the winners in the order they got through, then by flags touched and lives left."""
+    if state.geeko:
+        rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])
+    else:
+        board = state.boards[SHARED_BOARD]
+        rows = [{"player": p.name, "flags": board.robots[p.robots[0]].next_flag - 1,
+                 "lives": board.robots[p.robots[0]].lives,
+                 "won": state.winners.index(p.robots[0]) + 1 if p.robots[0] in state.winners else None}
+                for p in state.players.values()]
+
+        def rank(row: dict) -> tuple:
+            return (row["won"] is None, row["won"] or 0, -row["flags"], -row["lives"])
+    rows.sort(key=lambda row: (rank(row), row["player"]))
+    for index, row in enumerate(rows):
+        row["place"] = rows[index - 1]["place"] if index and rank(rows[index - 1]) == rank(row) else index + 1
+    return rows
+
+
+# --- a new game --------------------------------------------------------------------------------
+
+def new_game(setup: GameSetup) -> GameState:
+    """Turn 1: robots on their start squares facing north, full HP, the first hands dealt."""
+    rules = setup.rules()
+    players = {p.name: PlayerState(p.name, list(p.robots)) for p in setup.players}
+    lives = rules.lives if rules.lives is not None else 0
+    if rules.shared_hand:
+        boards = {p.name: _enter_room(setup.rooms[0], [Robot(n, p.name, hp=rules.max_hp, lives=lives)
+                                                         for n in p.robots])
+                  for p in setup.players}
+    else:
+        robots = [Robot(n, p.name, hp=rules.max_hp, lives=lives) for p in setup.players for n in p.robots]
+        boards = {SHARED_BOARD: _enter_room(setup.rooms[0], robots, checkpoint=True)}
+    state = GameState(setup, 1, players, boards)
+    _deal(state, rules, [])
+    return state
+
+
+def _enter_room(room: Room, robots: list[Robot], *, checkpoint: bool = False) -> Board:
+    """A fresh board of `room` with the robots on its start squares in order, facing north (G3)."""
+    placed = []
+    for index, robot in enumerate(robots):
+        robot = robot.copy()
+        robot.at, robot.facing, robot.left_room = room.starts[index % len(room.starts)], Dir.N, False
+        if checkpoint:
+            robot.reinstate_at = robot.at
+        placed.append(robot)
+    return new_board(room, placed)
+
+
+# --- checking orders ------------------------------------------------------------------------
+
+def check_orders(state: GameState, player: str, submission: Submission) -> Checked:
+    """B4.4–B4.7 against the player's hand this turn."""
+    rules = state.setup.rules()
+    return check_programs(submission, state.robots_of(player), state.receiving(player), state.hands_of(player),
+                          rules, shared_hand=player if rules.shared_hand else None)
+
+
+def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
+    """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand."""
+    rules = state.setup.rules()
+    if rules.missing_orders == "idle":
+        return {}
+    board = state.board_of(player)
+    return {name: list(state.hands.get(name, []))[:free_registers(board.robots[name], rules)]
+            for name in state.receiving(player)}
+
+
+# --- a turn -------------------------------------------------------------------------------------
+
+def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) -> TurnOutcome:
+    """Resolve every board, then the campaign's end-of-turn steps (B12). `orders`: player -> checked orders."""
+    rules = state.setup.rules()
+    turn = state.turn
+    new = GameState(state.setup, turn + 1, {k: replace(p, robots=list(p.robots)) for k, p in state.players.items()},
+                    {}, {}, dict(state.transit), list(state.completions), list(state.winners))
+    programs: dict[str, list[Card]] = {}
+    reboots: set[str] = set()
+    for player in new.players.values():
+        checked = orders.get(player.name)
+        if checked is not None and checked.ok:
+            programs.update(checked.programs)
+            reboots.update(checked.reboot)
+            if checked.option_hp is not None:
+                player.option_hp = checked.option_hp
+        else:
+            programs.update(missing_programs(state, player.name))
+    option_hp = {name: p.option_hp if p.option_hp is not None else rules.option_hp
+                 for p in new.players.values() for name in p.robots}
+    events: list[tuple[str, Event]] = []
+    stages: dict[str, list[Snapshot]] = {}
+    finals: dict[str, Board] = {}
+    for key, board in state.boards.items():
+        if new.geeko and new.players[key].finished is not None:
+            new.boards[key] = board.copy()
+            continue
+        steps = _geeko_end_of_turn(new, new.players[key]) if new.geeko else end_of_turn_steps()
+        result = resolve_turn(board, {name: programs.get(name, []) for name in board.robots}, rules,
+                              seed=seed, turn=turn, reboots=sorted(reboots & set(board.robots)),
+                              option_hp=option_hp if rules.options_absorb_damage else None, end_of_turn=steps)
+        new.boards[key] = finals[key] = result.board
+        events += [(key, event) for event in result.events]
+        stages[key] = list(result.snapshots)
+    finals = {key: board.copy() for key, board in finals.items()}  # as resolved: room exits and fills follow
+    if new.geeko:
+        _room_exits(new, turn, events)
+    else:
+        _flags(new, events)
+    _deal(new, rules, events)
+    return TurnOutcome(new, events, stages, finals)
+
+
+def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:
+    """B12 with G5: robots in transit catch up one room a turn; destroyed robots restart in room 1."""
+    def catch_up(ctx: TurnContext, step: str) -> None:
+        for robot in ctx.robots:
+            if robot.mode == "in-transit" and robot.name in state.transit:
+                state.transit[robot.name] -= 1
+                if state.transit[robot.name] > 0:
+                    ctx.emit(InTransit(ctx.stage, robot.name, state.transit[robot.name]))
+                else:
+                    del state.transit[robot.name]
+                    _put_on_start(ctx, robot, player)
+
+    def reinstate(ctx: TurnContext, robot: Robot) -> None:
+        behind = (player.room - 1) * ctx.ruleset.transit_turns_per_room
+        if not behind:
+            _put_on_start(ctx, robot, player)
+            return
+        before = robot.hp
+        robot.mode, robot.at, robot.left_room = "in-transit", None, False
+        robot.hp = ctx.ruleset.max_hp - ctx.ruleset.reinstate_damage
+        ctx.refuse(robot, before)
+        state.transit[robot.name] = behind
+        ctx.emit(InTransit(ctx.stage, robot.name, behind))
+
+    return [EndStep("catch up in transit", "G5", catch_up)] + end_of_turn_steps(reinstate=reinstate)
+
+
+def _put_on_start(ctx: TurnContext, robot: Robot, player: PlayerState) -> None:
+    """G5: back on the room's start square in robot order (another free one if it is taken), facing north."""
+    starts = list(ctx.board.room.starts)
+    index = player.robots.index(robot.name) % len(starts)
+    taken = {r.at for r in ctx.on_board() if r.name != robot.name}
+    square = next((sq for sq in starts[index:] + starts[:index] if sq not in taken), starts[index])
+    put_back(ctx, robot, square, Dir.N)
+
+
+def _room_exits(state: GameState, turn: int, events: list) -> None:
+    """G3/G4: record robots that left their room; when all a player's robots are out, open the next room."""
+    rooms = state.setup.rooms
+    for player in state.players.values():
+        if player.finished is not None:
+            continue
+        board = state.boards[player.name]
+        room = rooms[player.room - 1]
+        done = {c.robot for c in state.completions if c.room == player.room}
+        for name in player.robots:
+            if board.robots[name].left_room and name not in done:
+                state.completions.append(Completion(name, player.room, turn))
+                events.append((player.name, RoomCompleted(0, name, player.room, room.name)))
+        if all(board.robots[name].left_room for name in player.robots):
+            player.room += 1
+            if player.room > len(rooms):
+                player.finished = turn
+                events.append((player.name, PlayerFinished(0, None, player.name, turn)))
+            else:
+                robots = [board.robots[name] for name in player.robots]
+                state.boards[player.name] = _enter_room(rooms[player.room - 1], robots)
+                events.append((player.name, RoomOpened(0, None, player.room, rooms[player.room - 1].name)))
+
+
+def _flags(state: GameState, events: list) -> None:
+    """BotWars: a robot past the last flag has won (places in the order they got there)."""
+    board = state.boards[SHARED_BOARD]
+    last = max((int(e.get("number", 0)) for e in board.room.of_type("flag")), default=0)
+    for robot in board.robots.values():
+        if last and robot.next_flag > last and robot.name not in state.winners:
+            state.winners.append(robot.name)
+            events.append((SHARED_BOARD, Won(0, robot.name, len(state.winners))))
+
+
+def _deal(state: GameState, rules: Ruleset, events: list) -> None:
+    """B12's last step: fill fused empty registers and deal the hands for `state.turn`."""
+    state.hands = {}
+    if state.is_over:
+        return
+    deck = state.setup.deck
+    if rules.deck_order == "preset":
+        for player in state.players.values():
+            if player.finished is not None:
+                continue
+            dealt = deal_preset(deck, player.cursor, state.robots_of(player.name), state.receiving(player.name),
+                                rules, player=player.name)
+            player.cursor = dealt.cursor
+            _apply(state, player.name, dealt, "deck", events)
+    else:
+        board = state.boards[SHARED_BOARD]
+        receiving = [name for p in state.players for name in state.receiving(p)]
+        dealt = deal_shuffled(deck, list(board.robots.values()), receiving, rules,
+                              derive_rng(state.setup.seed, state.turn, 0, "deal"))
+        _apply(state, SHARED_BOARD, dealt, "random", events)
+
+
+def _apply(state: GameState, key: str, dealt: Dealt, source: str, events: list) -> None:
+    for name, fills in dealt.fills.items():
+        robot = state.boards[key].robots[name]
+        for number, card in sorted(fills.items()):
+            robot.registers[number] = card
+            events.append((key, RegisterFilled(0, name, number, card, source)))
+    state.hands.update(dealt.hands)

@@ -1,0 +1,167 @@
+"""The working state of one turn, and the few things every mechanism does through it.
+
+A `TurnContext` owns the working copy of the board, the event list and the
+stage number; damage (B7, B11), destruction (B8), pressing squares (B6.7) and
+switching controls all go through it so that every change leaves its event.
+"""
+from __future__ import annotations
+
+import random
+from typing import Mapping, Sequence
+
+from .cards import Card
+from .events import (DamageAbsorbed, Damaged, Destroyed, ElementChanged, Event, OptionSacrificed, RegisterFused,
+                     RegisterUnfused, SwitchFlipped)
+from .geometry import Square
+from .index import RoomIndex
+from .options import option_effect
+from .rng import derive_rng
+from .room import Element
+from .ruleset import Ruleset
+from .state import Board, Robot
+
+
+class TurnContext:
+    def __init__(self, board: Board, ruleset: Ruleset, index: RoomIndex, *, seed: int | str, turn: int,
+                 sequences: Mapping[str, Sequence[Card | None]] | None = None,
+                 option_hp: Mapping[str, int] | None = None, declared_reboots: frozenset[str] = frozenset()):
+        self.board = board
+        self.ruleset = ruleset
+        self.index = index
+        self.seed = seed
+        self.turn = turn
+        self.stage = 0
+        self.sequences = sequences or {}
+        self.option_hp = option_hp or {}
+        self.declared_reboots = declared_reboots
+        self.events: list[Event] = []
+        self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == "rebooting")
+
+    # --- bookkeeping ------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def rng(self, purpose: str, entity: str = "") -> random.Random:
+        return derive_rng(self.seed, self.turn, self.stage, purpose, entity)
+
+    @property
+    def robots(self) -> list[Robot]:
+        return list(self.board.robots.values())
+
+    def on_board(self) -> list[Robot]:
+        return [r for r in self.board.robots.values() if r.on_board]
+
+    @staticmethod
+    def solid(robot: Robot) -> bool:
+        """Takes part in robot interactions (B9: a virtual robot does not)."""
+        return robot.on_board and robot.mode != "virtual"
+
+    def solid_at(self, square: Square) -> Robot | None:
+        for robot in self.board.robots.values():
+            if robot.at == square and robot.mode != "virtual" and robot.on_board:
+                return robot
+        return None
+
+    def robots_at(self, square: Square) -> list[Robot]:
+        return [r for r in self.board.robots.values() if r.at == square and r.on_board]
+
+    def locked(self, robot: Robot) -> bool:
+        """G3: a mechanism holds the robot where it stands."""
+        return any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
+
+    def state(self, element: Element) -> str | None:
+        """The element's state word (as the room file gives it if the board has none recorded)."""
+        return self.board.elements.get(element.key) or self.index.initial_states.get(element.key)
+
+    def program_card(self, robot: Robot, register: int) -> Card | None:
+        sequence = self.sequences.get(robot.name, ())
+        return sequence[register - 1] if 0 < register <= len(sequence) else None
+
+    # --- elements and controls (B6.7, B6.8) ---------------------------------
+    def set_state(self, element: Element, word: str, control: str | None = None) -> bool:
+        """Set a controlled element's state word; True (and an event) if it changed."""
+        if self.board.elements.get(element.key) == word:
+            return False
+        self.board.elements[element.key] = word
+        self.emit(ElementChanged(self.stage, None, element.key, element.type, word, control))
+        return True
+
+    def flip_control(self, control: Element, on: bool, cause: str, robot: Robot | None) -> None:
+        """A switch or eye turns on/off: record it, then tell every element it controls."""
+        word = "on" if on else "off"
+        if self.board.elements.get(control.key) == word:
+            return
+        self.board.elements[control.key] = word
+        self.emit(SwitchFlipped(self.stage, robot.name if robot else None, control.key, word, cause))
+        for mech, element in self.index.controlled.get(control.key, ()):
+            mech.on_control(self, element, on)
+
+    def press(self, square: Square, cause: str, robot: Robot | None) -> None:
+        """B6.7: something pressed the square (a robot moving in, a crusher coming down)."""
+        for mech, element in self.index.press.get(square, ()):
+            mech.on_press(self, element, cause, robot)
+
+    # --- damage, fusing, destruction (B7, B8, B11) --------------------------
+    def damage(self, robot: Robot, amount: int, cause: str, source: str | None) -> None:
+        if amount <= 0 or not robot.on_board:
+            return
+        amount = self._absorb(robot, amount)
+        if amount <= 0:
+            return
+        before = robot.hp
+        robot.hp = max(0, robot.hp - amount)
+        self.emit(Damaged(self.stage, robot.name, amount, cause, source, robot.hp))
+        if robot.hp <= 0:
+            self.destroy(robot, "damage")  # B8.1: no registers fuse on a robot that is gone
+        else:
+            self.refuse(robot, before)
+
+    def _absorb(self, robot: Robot, amount: int) -> int:
+        """B11: ablative coating takes points first; in botwars each point that arrives while the robot is at or
+        below its option HP is cancelled by giving up its most recent option."""
+        for option in list(robot.options):
+            effect = option_effect(option)
+            if effect.get("effect") == "absorb" and robot.charges.get(option, 0) > 0:
+                taken = min(amount, robot.charges[option])
+                robot.charges[option] -= taken
+                amount -= taken
+                if robot.charges[option] == 0:
+                    del robot.charges[option]
+                    robot.options.remove(option)
+                self.emit(DamageAbsorbed(self.stage, robot.name, option, taken, robot.charges.get(option, 0)))
+        if self.ruleset.options_absorb_damage:  # a point arriving while at (or below) the option HP
+            threshold = self.option_hp.get(robot.name, self.ruleset.option_hp)
+            while amount > 0 and robot.options and robot.hp <= threshold:
+                option = robot.options.pop()
+                robot.charges.pop(option, None)
+                self.emit(OptionSacrificed(self.stage, robot.name, option))
+                amount -= 1
+        return amount
+
+    def fused_count(self, hp: int) -> int:
+        """B7.1: how many registers (from the top) are fused at this HP."""
+        damage = self.ruleset.max_hp - hp
+        return max(0, min(self.ruleset.registers, damage - self.ruleset.fuse_from_damage + 1))
+
+    def refuse(self, robot: Robot, hp_before: int) -> None:
+        """Fuse (B7.1, keeping this turn's card, B7.2) or unfuse (B7.4, lowest first) after an HP change."""
+        top = self.ruleset.registers
+        old, new = self.fused_count(hp_before), self.fused_count(robot.hp)
+        for register in range(top - old, top - new, -1):
+            if register not in robot.registers:
+                card = self.program_card(robot, register)
+                robot.registers[register] = card
+                self.emit(RegisterFused(self.stage, robot.name, register, card))
+        for register in sorted(robot.registers)[:max(0, old - new)]:
+            card = robot.registers.pop(register)
+            self.emit(RegisterUnfused(self.stage, robot.name, register, card))
+
+    def destroy(self, robot: Robot, cause: str) -> None:
+        """B8.1: removed at once; its remaining registers do not run."""
+        if robot.mode == "destroyed":
+            return
+        at = robot.at
+        if self.ruleset.lives is not None:
+            robot.lives = max(0, robot.lives - 1)
+        robot.mode, robot.at = "destroyed", None
+        self.emit(Destroyed(self.stage, robot.name, at, cause, robot.lives))

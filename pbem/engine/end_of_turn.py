@@ -1,0 +1,111 @@
+"""The end of a turn (RULES B12) as an ordered list of named steps, stage 0.
+
+The board-level steps live here: wrench repairs (mechanisms registered for
+the phase "wrench repairs"), reinstating destroyed robots where the board
+says (`Robot.reinstate_at`: the start square, the last flag or wrench square),
+and reboots (B10). Upgrades and options are recorded as they are gained, at
+the end of the stage (G7), so they need no step of their own here.
+
+Composing: `resolve_turn(..., end_of_turn=steps)` takes any list of
+`EndStep`s. The campaign layer builds its own with
+`end_of_turn_steps(reinstate=its_function)` — replacing where destroyed
+robots come back (G5: room 1, in transit) — and appends its steps (room
+exits, dealing) to the list; each step gets the `TurnContext` (board, ruleset,
+seed, turn, and `declared_reboots`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .cards import Card, standard_cards
+from .context import TurnContext
+from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
+from .geometry import Dir, Square
+from .phases import run_mechanisms
+from .state import Robot
+
+
+@dataclass(frozen=True)
+class EndStep:
+    name: str
+    rule: str
+    run: Callable[[TurnContext, str], None]
+
+
+Reinstate = Callable[[TurnContext, Robot], None]
+
+
+def reinstate_on_board(ctx: TurnContext, robot: Robot) -> None:
+    """B8: a destroyed robot with lives left comes back on its reinstatement square, facing north —
+    in `botwars` virtual with `reinstate_damage`, in `geeko` real with full HP."""
+    if robot.reinstate_at is None or (ctx.ruleset.lives is not None and robot.lives <= 0):
+        return
+    put_back(ctx, robot, robot.reinstate_at, Dir.N)
+
+
+def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> None:
+    """Reinstate `robot` on `square` (used by the campaign's own reinstatement too)."""
+    rules = ctx.ruleset
+    before = robot.hp
+    robot.at, robot.facing = square, facing
+    robot.hp = rules.max_hp - rules.reinstate_damage
+    robot.mode = "virtual" if rules.virtual else "real"
+    robot.reinstated_turn = ctx.turn
+    robot.left_room = False
+    ctx.refuse(robot, before)
+    ctx.emit(Reinstated(ctx.stage, robot.name, square, facing, robot.mode, robot.hp))
+
+
+def reinstate_step(reinstate: Reinstate) -> Callable[[TurnContext, str], None]:
+    def run(ctx: TurnContext, step: str) -> None:
+        for robot in ctx.robots:
+            if robot.mode == "destroyed":
+                reinstate(ctx, robot)
+    return run
+
+
+def reboots(ctx: TurnContext, step: str) -> None:
+    """B10: robots that spent this turn rebooting come back online (empty fused registers get random
+    cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
+    rebooting turn", i.e. in the state that turn starts from, so it is restored here."""
+    for robot in ctx.robots:
+        if robot.name in ctx.started_rebooting and robot.mode == "rebooting":
+            robot.mode = "real"
+            fill_at_random(ctx, robot)
+            ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
+    for name in sorted(ctx.declared_reboots):
+        robot = ctx.board.robots.get(name)
+        if robot is None or not robot.on_board or robot.mode not in ("real", "virtual"):
+            continue
+        robot.mode = "rebooting"
+        if ctx.ruleset.reboot_restores_hp:
+            before, robot.hp = robot.hp, ctx.ruleset.max_hp
+            ctx.refuse(robot, before)
+        ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
+
+
+def fill_at_random(ctx: TurnContext, robot: Robot) -> None:
+    """B7.2/B10: each empty fused register gets a seeded random card not held in any fused register."""
+    empty = sorted(n for n, card in robot.registers.items() if card is None)
+    if not empty:
+        return
+    held = {card for r in ctx.robots for card in r.registers.values() if card is not None}
+    pool: list[Card] = [card for card in standard_cards() if card not in held]
+    rng = ctx.rng("register-fill", robot.name)
+    for register in empty:
+        card = pool.pop(rng.randrange(len(pool)))
+        robot.registers[register] = card
+        ctx.emit(RegisterFilled(ctx.stage, robot.name, register, card, "random"))
+
+
+def end_of_turn_steps(reinstate: Reinstate = reinstate_on_board) -> list[EndStep]:
+    """The B12 steps, with the given reinstatement."""
+    return [
+        EndStep("wrench repairs", "B12", run_mechanisms),
+        EndStep("reinstate destroyed robots", "B8", reinstate_step(reinstate)),
+        EndStep("reboots", "B10", reboots),
+    ]
+
+
+END_OF_TURN: list[EndStep] = end_of_turn_steps()

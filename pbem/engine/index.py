@@ -1,0 +1,82 @@
+"""Per-room lookups, computed once per room and reused every stage (the resolver's hot path).
+
+Elements are grouped by square, by crossed edge (both sides of a wall) and by
+type, and for each hook only the elements whose mechanism implements it are
+listed, so a step on plain floor costs a few dictionary misses.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict, defaultdict
+
+from .elements import initial_states
+from .geometry import Dir, Square
+from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, registry_version
+from .room import Element, Room
+
+Entry = tuple[Mechanism, Element]
+
+
+class RoomIndex:
+    def __init__(self, room: Room):
+        load_builtin()
+        self.room = room
+        self.rows, self.cols = room.size.rows, room.size.cols
+        self.by_type: dict[str, list[Element]] = defaultdict(list)
+        self.controlled: dict[str, list[Entry]] = defaultdict(list)  # control id -> controlled elements
+        square_hooks: dict[str, dict[Square, list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
+        edge_hooks: dict[str, dict[tuple[Square, Dir], list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
+        for element in room.elements:
+            mech = MECHANISMS[element.type]
+            self.by_type[element.type].append(element)
+            if element.get("control") is not None:
+                self.controlled[str(element.get("control"))].append((mech, element))
+            edges = mech.edges(element)
+            for hook in HOOKS:
+                if not implements(mech, hook):
+                    continue
+                if edges and hook in ("blocks_step", "blocks_beam", "on_beam"):
+                    for square, side in edges:
+                        edge_hooks[hook][(square, side)].append((mech, element))
+                        edge_hooks[hook][(square.step(side), side.opposite)].append((mech, element))
+                else:
+                    square_hooks[hook][element.at].append((mech, element))
+        order = lambda entry: entry[0].enter_order  # noqa: E731
+        self.enter = {sq: sorted(v, key=order) for sq, v in square_hooks["on_enter"].items()}
+        self.square_block = dict(square_hooks["blocks_step"])
+        self.edge_block = dict(edge_hooks["blocks_step"])
+        self.square_beam_block = dict(square_hooks["blocks_beam"])
+        self.edge_beam_block = dict(edge_hooks["blocks_beam"])
+        self.edge_beam_end = dict(edge_hooks["on_beam"])
+        self.holds = dict(square_hooks["holds"])
+        self.press = dict(square_hooks["on_press"])
+        self.beam_sources = [entry for entries in square_hooks["beams"].values() for entry in entries]
+        self.beam_sources.sort(key=lambda entry: room.elements.index(entry[1]))
+        # phase name -> [(mechanism, its elements)] in registration order
+        self.acting: dict[str, list[tuple[Mechanism, list[Element]]]] = defaultdict(list)
+        for type_name, mech in MECHANISMS.items():
+            if type_name in self.by_type:
+                for phase in mech.phases:
+                    self.acting[phase].append((mech, self.by_type[type_name]))
+
+        self.initial_states = initial_states(room)
+
+    def inside(self, square: Square) -> bool:
+        return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+
+_CACHE: "OrderedDict[tuple[int, int], tuple[Room, RoomIndex]]" = OrderedDict()
+
+
+def index_for(room: Room) -> RoomIndex:
+    """The index of a room, cached (by identity and the registry size) for the most recent rooms."""
+    load_builtin()
+    key = (id(room), registry_version())
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is room:
+        _CACHE.move_to_end(key)
+        return hit[1]
+    index = RoomIndex(room)
+    _CACHE[key] = (room, index)
+    while len(_CACHE) > 256:
+        _CACHE.popitem(last=False)
+    return index

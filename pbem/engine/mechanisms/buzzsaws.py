@@ -1,0 +1,23 @@
+"""Buzzsaws (RULES B6b.6): each stage each saw draws from the seeded RNG and may spin."""
+from __future__ import annotations
+
+from ..events import SawSpun
+from ..mechanism import Mechanism, register
+
+
+@register
+class Buzzsaw(Mechanism):
+    type = "buzzsaw"
+    fields = {}
+    phases = ("buzzsaws",)
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            draw = ctx.rng("buzzsaw", element.key).random()
+            if draw <= ctx.ruleset.buzzsaw_threshold:
+                continue
+            victims = ctx.robots_at(element.at)
+            ctx.emit(SawSpun(ctx.stage, victims[0].name if victims else None, element.at, element.key,
+                             f"{draw:.4f}"))
+            for robot in victims:
+                ctx.damage(robot, ctx.ruleset.buzzsaw_damage, "saw", element.key)

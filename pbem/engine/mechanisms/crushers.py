@@ -1,0 +1,21 @@
+"""Crushers (RULES B6b.4): in their printed stages they destroy a robot on the square and press it."""
+from __future__ import annotations
+
+from ..events import Crushed
+from ..mechanism import Field, Mechanism, register, stages
+
+
+@register
+class Crusher(Mechanism):
+    type = "crusher"
+    fields = {"stages": Field(stages)}
+    phases = ("crushers",)
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            if ctx.stage not in element.get("stages"):
+                continue
+            for robot in ctx.robots_at(element.at):
+                ctx.emit(Crushed(ctx.stage, robot.name, element.at, element.key))
+                ctx.destroy(robot, "crusher")
+            ctx.press(element.at, "crusher", None)

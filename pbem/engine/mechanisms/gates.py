@@ -1,0 +1,52 @@
+"""Gates (RULES G3): a closed gate is a wall; robots leave the room through open ones."""
+from __future__ import annotations
+
+from ..events import EnteredGate, LeftRoom
+from ..mechanism import Block, register
+from .base import Controlled, controlled_fields
+
+
+@register
+class Gate(Controlled):
+    """Entering an open gate ends the robot's movement: it has reached the way out (ruling — the gate is
+    the opening in the fence, so the rest of a card does not run it into the fence beyond). With one gate in
+    the room it leaves at the end of the stage and until then is an ordinary robot (it can be pushed).
+    With several, it is locked there — it cannot move and no mechanism moves it — and all leave at the end
+    of the stage in which every gate holds one of the player's robots."""
+
+    type = "gate"
+    words = ("closed", "open")
+    flag = "open"
+    fields = controlled_fields("open", False)
+    phases = ("gates",)
+    enter_order = 30
+
+    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
+        if to == element.at and not self.is_set(ctx, element):
+            return Block("gate", element.key)
+        return None
+
+    def blocks_beam(self, ctx, element, square, direction) -> bool:
+        return not self.is_set(ctx, element)
+
+    def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
+        ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, self.locks(ctx)))
+        return True
+
+    def locks(self, ctx) -> bool:
+        return len(ctx.index.by_type[self.type]) > 1
+
+    def holds(self, ctx, element, robot) -> bool:
+        return self.locks(ctx) and self.is_set(ctx, element)
+
+    def act(self, ctx, phase, elements) -> None:
+        occupants = [ctx.robots_at(gate.at) for gate in elements]
+        if len(elements) > 1:
+            owners = {robot.owner for robots in occupants for robot in robots}
+            if not all(occupants) or len(owners) != 1:
+                return
+        for robots in occupants:
+            for robot in robots:
+                at = robot.at
+                robot.left_room, robot.at = True, None
+                ctx.emit(LeftRoom(ctx.stage, robot.name, at, ctx.board.room.name))

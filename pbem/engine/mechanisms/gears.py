@@ -1,0 +1,21 @@
+"""Gears (RULES B6b.3): rotate the robots on them."""
+from __future__ import annotations
+
+from ..events import Rotated
+from ..mechanism import Field, Mechanism, choice, register
+
+TURNS = {"left": -1, "right": 1, "half": 2}
+
+
+@register
+class Gear(Mechanism):
+    type = "gear"
+    fields = {"turn": Field(choice(*TURNS))}
+    phases = ("gears",)
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            for robot in ctx.robots_at(element.at):
+                before = robot.facing
+                robot.facing = before.turned(TURNS[element.get("turn")])
+                ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, "gear", element.key))

@@ -1,0 +1,29 @@
+"""Board lasers and blasers (RULES B6b.5): wall turrets whose beams the lasers phase traces."""
+from __future__ import annotations
+
+from ..mechanism import Field, direction, positive_int, register
+from .base import Controlled, Mounted, controlled_fields
+
+
+@register
+class Laser(Mounted):
+    """Fires away from its wall, starting in its own square, `beams` beams of `laser_damage` each."""
+
+    type = "laser"
+    fields = {"wall": Field(direction), "beams": Field(positive_int, required=False, default=1)}
+
+    def beams(self, ctx, element):
+        return [(element.at, element.get("wall").opposite, element.get("beams", 1) * ctx.ruleset.laser_damage)]
+
+
+@register
+class Blaser(Controlled, Laser):
+    """A laser that its switch or eye turns on or off (listed state: `on`)."""
+
+    type = "blaser"
+    words = ("off", "on")
+    flag = "on"
+    fields = {**Laser.fields, **controlled_fields("on", False)}
+
+    def beams(self, ctx, element):
+        return Laser.beams(self, ctx, element) if self.is_set(ctx, element) else []

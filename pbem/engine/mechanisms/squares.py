@@ -1,0 +1,105 @@
+"""Squares that act at the end of a stage or turn: flags, wrenches, armouries, computers (B5.9, B12, G6, G7)."""
+from __future__ import annotations
+
+from ..cards import CARD_SETS
+from ..events import FlagTouched, OptionGained, Repaired, UpgradeGained
+from ..mechanism import Field, Mechanism, choice, positive_int, register
+from ..options import initial_charges, option_names
+
+
+@register
+class Flag(Mechanism):
+    """botwars: touched in order at the end of a stage; the flag becomes the reinstatement square (B8.1).
+    A rebooting robot touches nothing (B10)."""
+
+    type = "flag"
+    fields = {"number": Field(positive_int)}
+    phases = ("end of stage",)
+    plain = True
+
+    def act(self, ctx, phase, elements) -> None:
+        if not ctx.ruleset.flags:
+            return
+        for element in elements:
+            for robot in ctx.robots_at(element.at):
+                if robot.mode != "rebooting" and element.get("number") == robot.next_flag:
+                    robot.next_flag += 1
+                    robot.reinstate_at = element.at
+                    ctx.emit(FlagTouched(ctx.stage, robot.name, element.at, element.get("number")))
+
+
+@register
+class Wrench(Mechanism):
+    """B12: a robot ending the turn here gets `count` × `wrench_repair` HP (capped) and unfuses registers;
+    in botwars ending a stage here also makes it the reinstatement square (G6: not in geeko)."""
+
+    type = "wrench"
+    fields = {"count": Field(positive_int, required=False, default=1)}
+    phases = ("end of stage", "wrench repairs")
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            for robot in ctx.robots_at(element.at):
+                if phase == "end of stage":
+                    if ctx.ruleset.wrench_is_checkpoint and robot.mode != "rebooting":
+                        robot.reinstate_at = element.at
+                    continue
+                before = robot.hp
+                robot.hp = min(ctx.ruleset.max_hp, robot.hp + element.get("count", 1) * ctx.ruleset.wrench_repair)
+                if robot.hp > before:
+                    ctx.emit(Repaired(ctx.stage, robot.name, robot.hp - before, element.key, robot.hp))
+                    ctx.refuse(robot, before)
+
+
+def _option_name(value) -> str:
+    name = str(value).strip()
+    if name not in option_names():
+        raise ValueError(f"unknown option {value!r} (known: {', '.join(option_names())})")
+    return name
+
+
+@register
+class Armoury(Mechanism):
+    """G7: ending a stage here gives the square's option, once per robot per square."""
+
+    type = "armoury"
+    fields = {"option": Field(_option_name)}
+    phases = ("end of stage",)
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            mark = f"{ctx.board.room.name}/{element.key}"
+            for robot in ctx.robots_at(element.at):
+                if mark in robot.armouries:
+                    continue
+                robot.armouries.append(mark)
+                option = element.get("option")
+                if option in robot.options:
+                    continue
+                robot.options.append(option)
+                charges = initial_charges(option)
+                if charges is not None:
+                    robot.charges[option] = charges
+                ctx.emit(OptionGained(ctx.stage, robot.name, option, element.key))
+
+
+@register
+class Computer(Mechanism):
+    """G7: ending a stage here gives the upgrade `SET@ROOM NAME` (once per room); the set's cards become
+    usable once the robot holds it from `upgrade_rooms` different rooms."""
+
+    type = "computer"
+    fields = {"set": Field(choice(*CARD_SETS))}
+    phases = ("end of stage",)
+
+    def act(self, ctx, phase, elements) -> None:
+        for element in elements:
+            card_set = element.get("set")
+            upgrade = f"{card_set}@{ctx.board.room.name}"
+            for robot in ctx.robots_at(element.at):
+                if upgrade in robot.upgrades:
+                    continue
+                robot.upgrades.append(upgrade)
+                rooms = sum(1 for u in robot.upgrades if u.split("@", 1)[0] == card_set)
+                ctx.emit(UpgradeGained(ctx.stage, robot.name, upgrade, element.key,
+                                       rooms == ctx.ruleset.upgrade_rooms))

@@ -1,0 +1,33 @@
+"""Walls and electric fences (RULES B6.1, B6.2): obstacles on cell edges."""
+from __future__ import annotations
+
+from ..geometry import Dir, Square
+from ..mechanism import Block, Field, Mechanism, direction, register
+from ..room import Element
+
+
+@register
+class Wall(Mechanism):
+    """B6.1: blocks both ways, no damage; stops beams."""
+
+    type = "wall"
+    fields = {"side": Field(direction)}
+
+    def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
+        return ((element.at, element.get("side")),)
+
+    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
+        return Block("wall", element.key)
+
+    def blocks_beam(self, ctx, element, square, direction) -> bool:
+        return True
+
+
+@register
+class Fence(Wall):
+    """B6.2: an obstacle that costs `fence_damage` per attempted step (the perimeter is one too)."""
+
+    type = "fence"
+
+    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
+        return Block("fence", element.key, ctx.ruleset.fence_damage)

@@ -1,0 +1,178 @@
+"""Checking a player's programs against the dealt hand (RULES B4.4–B4.7, B10, B11).
+
+Pure: it gets the robots, the hand and the raw program tokens, and returns the
+normalised programs with every problem found, each naming the field it is about
+as a path (`("robots", "Zapper", "program", 2)`) so the file layer can add lines.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .cards import KINDS, Card
+from .deal import can_use, free_registers
+from .state import Robot
+
+_TOKEN = re.compile(r"^(?:([A-Z0-9]{4})#)?(\d+)$|^([A-Z0-9]{4})$")
+
+
+@dataclass(frozen=True)
+class OrderProblem:
+    path: tuple
+    message: str
+
+
+@dataclass
+class Checked:
+    """A submission after checking: programs as cards (robot order), reboots, option HP and the problems."""
+
+    programs: dict[str, list[Card]] = field(default_factory=dict)
+    reboot: list[str] = field(default_factory=list)
+    option_hp: int | None = None
+    problems: list[OrderProblem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What a player sent, still as text: robot -> card tokens, in the order given."""
+
+    programs: dict[str, list]
+    reboot: list[str] = field(default_factory=list)
+    option_hp: int | None = None
+
+
+def check_programs(submission: Submission, robots: list[Robot], receiving: list[str],
+                   hands: dict[str, list[Card]], ruleset, *, shared_hand: str | None = None) -> Checked:
+    """Validate one player's submission.
+
+    `robots` are the player's robots in robot order; `receiving` those dealt cards
+    this turn; `hands` maps each receiving robot (or, for a shared hand, the key
+    `shared_hand`) to its cards in hand order.
+    """
+    checked = Checked(option_hp=submission.option_hp)
+    problems = checked.problems
+    own = {robot.name: robot for robot in robots}
+    for name in submission.programs:
+        if name not in own:
+            problems.append(OrderProblem(("robots", name), f"not one of your robots ({', '.join(own)})"))
+        elif name not in receiving and submission.programs[name]:
+            problems.append(OrderProblem(("robots", name, "program"),
+                                         f"{name} receives no cards this turn ({own[name].mode}); leave its program empty"))
+    claimed: dict[Card, tuple] = {}
+    resolved: dict[str, list[Card | None]] = {}
+    pending: list[tuple[str, int, str]] = []
+    for robot in robots:
+        if robot.name not in receiving:
+            continue
+        hand = hands.get(shared_hand or robot.name, [])
+        tokens = list(submission.programs.get(robot.name) or [])
+        resolved[robot.name] = [None] * len(tokens)
+        for index, token in enumerate(tokens):
+            path = ("robots", robot.name, "program", index)
+            kind, number, message = _parse_token(token)
+            if message:
+                problems.append(OrderProblem(path, message))
+            elif number is None:
+                pending.append((robot.name, index, kind))
+            else:
+                card = next((c for c in hand if c.number == number), None)
+                if card is None:
+                    problems.append(OrderProblem(path, f"card {number} is not in your hand"))
+                elif kind and card.kind != kind:
+                    problems.append(OrderProblem(path, f"card {number} is {card}, not {kind}"))
+                elif card in claimed:
+                    problems.append(OrderProblem(path, f"{card} is already used at {_where(claimed[card])}"))
+                else:
+                    claimed[card] = path
+                    resolved[robot.name][index] = card
+    for name, index, kind in pending:  # B4.4: a bare kind takes the first unused card of that kind
+        hand = hands.get(shared_hand or name, [])
+        card = next((c for c in hand if c.kind == kind and c not in claimed), None)
+        path = ("robots", name, "program", index)
+        if card is None:
+            have = sum(1 for c in hand if c.kind == kind)
+            problems.append(OrderProblem(path, f"no {kind} left in your hand ({have} dealt)"))
+        else:
+            claimed[card] = path
+            resolved[name][index] = card
+    for robot in robots:
+        cards = resolved.get(robot.name)
+        if cards is None:
+            continue
+        for index, card in enumerate(cards):
+            if card is not None and not can_use(robot, card, ruleset):
+                problems.append(OrderProblem(("robots", robot.name, "program", index),
+                                             f"{robot.name} cannot use {card} yet: it needs the {card.card_set} "
+                                             f"upgrade from computers in {ruleset.upgrade_rooms} rooms (G7)"))
+        _check_length(robot, len(cards), ruleset, problems)
+    _check_equal_lengths(robots, receiving, resolved, ruleset, problems)
+    checked.reboot = _check_reboot(submission.reboot, own, problems)
+    _check_option_hp(submission.option_hp, ruleset, problems)
+    if not problems:
+        checked.programs = {name: list(cards) for name, cards in resolved.items()}
+    return checked
+
+
+def _parse_token(token) -> tuple[str | None, int | None, str | None]:
+    """(kind, number, problem) for `FWD2`, `540` or `FWD1#500`."""
+    if isinstance(token, bool) or not isinstance(token, (int, str)):
+        return None, None, f"not a card: {token!r} (write KIND, NUMBER or KIND#NUMBER)"
+    match = _TOKEN.match(str(token).strip().upper())
+    if not match:
+        return None, None, f"not a card: {token!r} (write KIND, NUMBER or KIND#NUMBER)"
+    kind = match[1] or match[3]
+    if kind and kind not in KINDS:
+        return None, None, f"unknown card kind {kind} (one of {', '.join(KINDS)})"
+    return kind, int(match[2]) if match[2] else None, None
+
+
+def _check_length(robot: Robot, length: int, ruleset, problems: list) -> None:
+    free = free_registers(robot, ruleset)
+    path = ("robots", robot.name, "program")
+    if length > free:
+        problems.append(OrderProblem(path, f"{length} cards but {robot.name} has {free} free registers (B4.5)"))
+    elif ruleset.fill_free_registers and length != free:
+        problems.append(OrderProblem(path, f"{robot.name} must fill all {free} free registers, got {length} cards (B4.5)"))
+
+
+def _check_equal_lengths(robots: list[Robot], receiving: list[str], resolved: dict, ruleset, problems: list) -> None:
+    """B4.5 (Geek-o): programs of equal length when every robot gets cards."""
+    if not ruleset.equal_length_programs or len(resolved) < 2 or len(resolved) < len(robots):
+        return
+    lengths = {name: len(cards) for name, cards in resolved.items()}
+    if len(set(lengths.values())) > 1:
+        first = next(iter(lengths))
+        for name, length in lengths.items():
+            if length != lengths[first]:
+                problems.append(OrderProblem(("robots", name, "program"),
+                                             f"{length} cards but {first} has {lengths[first]}: both programs "
+                                             "must have the same length (B4.5)"))
+
+
+def _check_reboot(names, own: dict[str, Robot], problems: list) -> list[str]:
+    seen: list[str] = []
+    for index, name in enumerate(names or []):
+        if name not in own:
+            problems.append(OrderProblem(("reboot", index), f"not one of your robots: {name!r}"))
+        elif name in seen:
+            problems.append(OrderProblem(("reboot", index), f"{name} is listed twice"))
+        else:
+            seen.append(name)
+    return [name for name in own if name in seen]
+
+
+def _check_option_hp(option_hp, ruleset, problems: list) -> None:
+    if option_hp is None:
+        return
+    if not ruleset.options_absorb_damage:
+        problems.append(OrderProblem(("option_hp",), "options cannot be given up to cancel damage in this ruleset (B11)"))
+    elif isinstance(option_hp, bool) or not isinstance(option_hp, int) or not 1 <= option_hp <= ruleset.max_hp:
+        problems.append(OrderProblem(("option_hp",), f"must be a whole number from 1 to {ruleset.max_hp}"))
+
+
+def _where(path: tuple) -> str:
+    return f"{path[1]}'s register {path[3] + 1}"

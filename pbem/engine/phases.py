@@ -1,0 +1,153 @@
+"""One stage (RULES B5): the phase table, as one list of named steps run in order.
+
+Mechanisms attach to a phase by naming it in their `phases`; the generic step
+`run_mechanisms` lets every mechanism registered for that phase act. Robot
+movement (B5.1), the laser volley (B5.7: board lasers, blasers and robot
+lasers all at once, then electric eyes) and virtual robots (B9) are the
+engine's own steps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .context import TurnContext
+from .events import BecameReal
+from .geometry import Dir, Square
+from .movement import play_card
+from .options import option_effect
+from .state import Robot
+
+StepFn = Callable[[TurnContext, str], None]
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    rule: str
+    run: StepFn
+
+
+def run_mechanisms(ctx: TurnContext, phase: str) -> None:
+    """Every mechanism registered for this phase acts, with all its elements, in registration order."""
+    for mech, elements in ctx.index.acting.get(phase, ()):
+        mech.act(ctx, phase, elements)
+
+
+def move_robots(ctx: TurnContext, phase: str) -> None:
+    """B5.1: robots play this register's card in descending priority (a destroyed robot plays no more)."""
+    playing = []
+    for name in ctx.sequences:
+        card = ctx.program_card(ctx.board.robots[name], ctx.stage)
+        if card is not None:
+            playing.append((card.number, name, card))
+    playing.sort(key=lambda item: (-item[0], item[1]))
+    for _, name, card in playing:
+        robot = ctx.board.robots[name]
+        if robot.on_board and robot.mode in ("real", "virtual"):
+            play_card(ctx, robot, card, ctx.stage)
+
+
+# --- lasers (B6b.5, B6.8) ------------------------------------------------
+
+
+def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | None,
+          occupancy: dict[Square, list[Robot]]) -> tuple[Robot | None, list]:
+    """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
+    if any, and the edge hooks of the wall it stopped at (eyes). `occupancy`: the robots on each square."""
+    index = ctx.index
+    square_block, edge_block = index.square_beam_block, index.edge_beam_block
+    d_row, d_col = direction.delta
+    square = start
+    own_square = shooter is not None  # a robot's beam starts in the square in front of it
+    while True:
+        if not own_square:
+            for mech, element in square_block.get(square, ()):
+                if mech.blocks_beam(ctx, element, square, direction):
+                    return None, []
+            for robot in occupancy.get(square, ()):
+                if robot is not shooter and (shooter is None or robot.mode != "virtual"):
+                    return robot, []  # B9: robot beams pass virtual robots; board beams hit them
+        own_square = False
+        edge = (square, direction)
+        stop = False
+        for mech, element in edge_block.get(edge, ()):
+            if mech.blocks_beam(ctx, element, square, direction):
+                stop = True
+                break
+        nxt = Square(square.row + d_row, square.col + d_col)
+        if stop or not index.inside(nxt):
+            return None, [(m, e, square) for m, e in index.edge_beam_end.get(edge, ())]
+        square = nxt
+
+
+def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
+    """The beams a robot fires: (direction, damage, option or 'main')."""
+    if not ctx.solid(robot) or robot.mode == "rebooting":
+        return []
+    beams: dict[Dir, tuple[Dir, int, str]] = {}
+    if ctx.ruleset.robot_lasers:
+        beams[robot.facing] = (robot.facing, ctx.ruleset.laser_damage, "main")
+    for option in robot.options:
+        effect = option_effect(option)
+        if effect.get("effect") == "laser":
+            direction = robot.facing if effect.get("direction", "forward") == "forward" else robot.facing.opposite
+            beams.setdefault(direction, (direction, int(effect.get("damage", ctx.ruleset.laser_damage)), option))
+    return [beams[d] for d in sorted(beams)]
+
+
+def fire_lasers(ctx: TurnContext, phase: str) -> None:
+    """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
+    hits: list[tuple[Robot, int, str, str]] = []
+    eye_hits: dict[str, tuple] = {}
+    occupancy: dict[Square, list[Robot]] = {}
+    for robot in ctx.board.robots.values():
+        if robot.on_board:
+            occupancy.setdefault(robot.at, []).append(robot)
+    for mech, element in ctx.index.beam_sources:
+        for start, direction, damage in mech.beams(ctx, element):
+            target, ends = trace(ctx, start, direction, shooter=None, occupancy=occupancy)
+            if target is not None:
+                hits.append((target, damage, "laser", element.key))
+            for end in ends:
+                eye_hits.setdefault(end[1].key, (*end, direction))
+    for robot in ctx.robots:
+        for direction, damage, _ in robot_beams(ctx, robot):
+            target, ends = trace(ctx, robot.at, direction, shooter=robot, occupancy=occupancy)
+            if target is not None:
+                hits.append((target, damage, "robot-laser", robot.name))
+            for end in ends:
+                eye_hits.setdefault(end[1].key, (*end, direction))
+    for target, damage, cause, source in hits:
+        ctx.damage(target, damage, cause, source)
+    for mech, element, square, direction in eye_hits.values():
+        mech.on_beam(ctx, element, square, direction)
+    run_mechanisms(ctx, phase)
+
+
+def become_real(ctx: TurnContext, phase: str) -> None:
+    """B9: a virtual robot alone in its square turns real, once a complete turn has passed since reinstatement."""
+    for robot in ctx.robots:
+        if robot.mode != "virtual" or not robot.on_board:
+            continue
+        since = robot.reinstated_turn if robot.reinstated_turn is not None else 0
+        if ctx.turn <= since + ctx.ruleset.virtual_turns:
+            continue
+        if len(ctx.robots_at(robot.at)) == 1:
+            robot.mode = "real"
+            ctx.emit(BecameReal(ctx.stage, robot.name, robot.at))
+
+
+PHASES: list[Phase] = [
+    Phase("robots move", "B5.1", move_robots),
+    Phase("express conveyors", "B5.2", run_mechanisms),
+    Phase("conveyors", "B5.3", run_mechanisms),
+    Phase("pushers", "B5.4", run_mechanisms),
+    Phase("gears", "B5.5", run_mechanisms),
+    Phase("crushers", "B5.6", run_mechanisms),
+    Phase("lasers", "B5.7", fire_lasers),
+    Phase("buzzsaws", "B5.8", run_mechanisms),
+    Phase("end of stage", "B5.9", run_mechanisms),       # flags, armouries, computers (G7)
+    Phase("virtual robots", "B5.9", become_real),         # B9
+    Phase("gates", "B5.9", run_mechanisms),               # G3
+]

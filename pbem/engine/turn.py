@@ -1,0 +1,132 @@
+"""Resolving a turn: the engine's public entry point (RULES B5, B7.3, B12).
+
+    result = resolve_turn(board, programs, ruleset, seed=game_seed, turn=3)
+    result.board        # the new Board (the input is never mutated)
+    result.events       # every typed event, in order (stage 0 = end of turn)
+    result.snapshots    # the board at the start of each stage, then the final one
+
+A turn is a pure function of its arguments: same inputs, same events and
+board, on any machine (RULES B13).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Collection, Mapping, Sequence
+
+from .cards import Card
+from .context import TurnContext
+from .end_of_turn import END_OF_TURN, EndStep
+from .events import Event
+from .geometry import Dir, Square
+from .index import index_for
+from .phases import PHASES, Phase
+from .ruleset import Ruleset
+from .state import Board, Robot
+
+
+@dataclass(frozen=True)
+class RobotView:
+    """What a picture of the board needs of a robot."""
+
+    name: str
+    owner: str
+    at: Square | None
+    facing: Dir
+    hp: int
+    mode: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The board at the start of `stage` (1..n), or after the end of the turn (`stage` 0)."""
+
+    stage: int
+    robots: tuple[RobotView, ...]
+    elements: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    board: Board
+    events: list[Event]
+    snapshots: list[Snapshot]
+    stages: int
+
+
+def snapshot(board: Board, stage: int) -> Snapshot:
+    robots = tuple(RobotView(r.name, r.owner, r.at if r.on_board else None, r.facing, r.hp, r.mode)
+                   for r in board.robots.values())
+    return Snapshot(stage, robots, MappingProxyType(dict(board.elements)))
+
+
+def register_sequence(robot: Robot, program: Sequence[Card], ruleset: Ruleset) -> list[Card | None]:
+    """B7.3: the cards a robot runs, register by register: its program, and — if the program reaches the
+    first fused register — every fused register after it."""
+    if not robot.registers:
+        return list(program)
+    first_fused = min(robot.registers)
+    if len(program) < first_fused - 1:
+        return list(program)
+    return [robot.registers[k] if k in robot.registers else (program[k - 1] if k <= len(program) else None)
+            for k in range(1, max(ruleset.registers, max(robot.registers)) + 1)]
+
+
+def runs_program(robot: Robot) -> bool:
+    """Rebooting, destroyed, in-transit and departed robots run nothing (B8, B10, G3, G5)."""
+    return robot.on_board and robot.mode in ("real", "virtual")
+
+
+def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, *,
+                 seed: int | str, turn: int, reboots: Collection[str] = (),
+                 option_hp: Mapping[str, int] | None = None,
+                 phases: Sequence[Phase] = PHASES,
+                 end_of_turn: Sequence[EndStep] = END_OF_TURN) -> TurnResult:
+    """Resolve one turn on `board` and return the new board, the events and the per-stage snapshots.
+
+    - `programs`: robot name -> its program, register 1 first (already validated; RULES B4.4–B4.5).
+      Robots that are rebooting, in transit, destroyed or gone through a gate run nothing.
+    - `seed`, `turn`: feed `derive_rng` (B13) for buzzsaws and random register fills.
+    - `reboots`: robots whose submission declares a reboot for the next turn (B10).
+    - `option_hp`: botwars, robot name -> the HP at which it gives up an option (B11).
+    - `phases`: the stage's phase table (B5); `end_of_turn`: the B12 steps — the campaign layer passes
+      its own list (see `pbem.engine.end_of_turn`).
+    The turn runs as many stages as the longest register sequence executed (B7.3), then the end-of-turn steps.
+    """
+    work = board.copy()
+    index = index_for(work.room)
+    for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
+        work.elements.setdefault(key, word)
+    sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
+                 for name, robot in work.robots.items() if runs_program(robot)}
+    ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
+                      option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
+    stages = max((len(seq) for seq in sequences.values()), default=0)
+    snapshots = []
+    for stage in range(1, stages + 1):
+        ctx.stage = stage
+        snapshots.append(snapshot(work, stage))
+        for phase in phases:
+            phase.run(ctx, phase.name)
+    ctx.stage = 0
+    for step in end_of_turn:
+        step.run(ctx, step.name)
+    snapshots.append(snapshot(work, 0))
+    return TurnResult(work, ctx.events, snapshots, stages)
+
+
+def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
+    """B4.1: destroyed, in-transit, rebooting and departed robots receive no cards, nor one locked in a gate
+    (G3: a waiting robot)."""
+    robot = board.robots[name]
+    if not runs_program(robot):
+        return False
+    ctx = TurnContext(board, ruleset, index_for(board.room), seed=0, turn=0)
+    return not ctx.locked(robot)
+
+
+def hand_size(board: Board, name: str, ruleset: Ruleset) -> int:
+    """B4.1: registers_max − damage for a robot that receives cards, else 0."""
+    if not receives_cards(board, name, ruleset):
+        return 0
+    return max(0, ruleset.registers_max - board.robots[name].damage(ruleset.max_hp))

@@ -1,0 +1,217 @@
+"""The game description file (`game.yaml`), used by `pbem game import DIR` and written by `export`.
+
+    name: geeko-demo
+    ruleset: geeko                  # geeko | botwars
+    ruleset_options: {}             # optional: ruleset fields to override
+    seed: 2026
+    rooms: [rooms/geeko]            # room files or folders (sorted), in play order
+    deck: decks/geeko.yaml
+    players:
+      - {name: alice, email: alice@example.org, robots: [Zapper, Spanner]}
+    turns: 4                        # optional: turns to play on import (default: to the last turn folder)
+
+Paths are relative to the file's folder, else the bundled data folders.
+Next to it, one folder per turn (`turn-001/`, `turn-002/` …) holds that turn's
+order files, submitted in name order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..resources import find_file
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_yaml_file
+
+FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns")
+PLAYER_FIELDS = ("name", "email", "robots", "secret")
+RULESETS = ("geeko", "botwars")
+DESCRIPTION = "game.yaml"
+_TURN_FOLDER = re.compile(r"^turn-(\d+)$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A data file as given: where it came from and its text (stored with the game, written by export)."""
+
+    source: str
+    text: str
+
+
+@dataclass
+class PlayerEntry:
+    name: str
+    email: str
+    robots: list[str]
+    secret: str | None = None
+
+
+@dataclass
+class GameDescription:
+    name: str
+    ruleset: str
+    seed: str
+    rooms: list[SourceFile]
+    deck: SourceFile
+    players: list[PlayerEntry]
+    ruleset_options: dict[str, Any] = field(default_factory=dict)
+    turns: int | None = None  # how many turns to play on import (default: up to the last turn folder)
+
+
+def valid_name(text: object) -> bool:
+    """Game, player and robot names: letters, digits, '-', '_' and '.' (they name files and folders)."""
+    return isinstance(text, str) and bool(_NAME.match(text))
+
+
+def read_description(path: str | Path) -> GameDescription:
+    """`game.yaml` (or a folder holding one) → GameDescription; every problem at once."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / DESCRIPTION
+    source = str(path)
+    document = read_yaml_file(path)
+    problems: list[Problem] = []
+
+    def problem(container, key, name: str, message: str) -> None:
+        problems.append(Problem(source, container.line_of(key) if hasattr(container, "line_of") else None,
+                                name, message))
+
+    if not isinstance(document, LinedDict):
+        raise FormatError([Problem(source, None, "", "a game description is a mapping (name, ruleset, …)")])
+    for key in document:
+        if key not in FIELDS:
+            problem(document, key, str(key), f"unknown field (expected {', '.join(FIELDS)})")
+    name = document.get("name")
+    if not valid_name(name):
+        problem(document, "name", "name", "must be a name of letters, digits, '-', '_' or '.'")
+    ruleset = document.get("ruleset")
+    if ruleset not in RULESETS:
+        problem(document, "ruleset", "ruleset", f"must be one of {', '.join(RULESETS)}")
+    options = document.get("ruleset_options") or {}
+    if not isinstance(options, dict):
+        problem(document, "ruleset_options", "ruleset_options", "must map ruleset fields to values")
+        options = {}
+    seed = document.get("seed")
+    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+        problem(document, "seed", "seed", "must be a number or a word")
+    base = path.parent
+    rooms = _room_files(document.get("rooms"), base, lambda m: problem(document, "rooms", "rooms", m))
+    deck = _read_source(document.get("deck"), base, lambda m: problem(document, "deck", "deck", m))
+    players = _players(document.get("players"), lambda c, k, n, m: problem(c, k, n, m), document)
+    turns = document.get("turns")
+    if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 0):
+        problem(document, "turns", "turns", "must be a whole number of turns")
+    if problems:
+        raise FormatError(problems)
+    return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns)
+
+
+def _room_files(value, base: Path, problem) -> list[SourceFile]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value:
+        problem("must name room files or folders")
+        return []
+    try:
+        return data_files([str(entry) for entry in value], "rooms", base)
+    except (FileNotFoundError, FormatError) as err:
+        problem(str(err))
+        return []
+
+
+def _read_source(value, base: Path, problem) -> SourceFile | None:
+    if not isinstance(value, str):
+        problem("must name a deck file")
+        return None
+    try:
+        return data_files([value], "decks", base)[0]
+    except (FileNotFoundError, FormatError) as err:
+        problem(str(err))
+        return None
+
+
+def data_files(entries: list[str], folder: str, base: Path | None = None) -> list[SourceFile]:
+    """The files named (a folder stands for its *.yaml in name order), each with its text and a source name.
+
+    The source name is the path as written, or `FOLDER/NAME` for an absolute or
+    outside path: rooms keep it (Room.source), so it must survive export → import.
+    """
+    files = []
+    for entry in entries:
+        path = find_file(entry, base)
+        for file in (sorted(path.glob("*.yaml")) if path.is_dir() else [path]):
+            name = Path(entry) / file.name if path.is_dir() else Path(entry)
+            if name.is_absolute() or ".." in name.parts:
+                name = Path(folder) / file.name
+            try:
+                text = decode(file.read_bytes(), str(file))
+            except OSError as err:
+                raise FileNotFoundError(f"{file}: {err.strerror}") from None
+            files.append(SourceFile(name.as_posix(), text))
+    return files
+
+
+def _players(value, problem, document) -> list[PlayerEntry]:
+    if not isinstance(value, LinedList) or not value:
+        problem(document, "players", "players", "must list the players")
+        return []
+    players, seen = [], set()
+    for index, entry in enumerate(value):
+        where = f"players[{index}]"
+        if not isinstance(entry, LinedDict):
+            problem(value, index, where, "must be {name, email, robots}")
+            continue
+        for key in entry:
+            if key not in PLAYER_FIELDS:
+                problem(entry, key, f"{where}.{key}", f"unknown field (expected {', '.join(PLAYER_FIELDS)})")
+        name, email = entry.get("name"), entry.get("email", "")
+        robots = entry.get("robots")
+        if not valid_name(name):
+            problem(entry, "name", f"{where}.name", "must be a name of letters, digits, '-', '_' or '.'")
+        elif name in seen:
+            problem(entry, "name", f"{where}.name", f"{name} is listed twice")
+        seen.add(name)
+        if not isinstance(email, str):
+            problem(entry, "email", f"{where}.email", "must be an address")
+        if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
+            problem(entry, "robots", f"{where}.robots", "must list robot names")
+            robots = []
+        players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret")))
+    return players
+
+
+def turn_folders(folder: str | Path) -> list[tuple[int, Path]]:
+    """The `turn-NNN` folders next to a description, in turn order."""
+    found = []
+    for path in Path(folder).iterdir():
+        match = _TURN_FOLDER.match(path.name)
+        if match and path.is_dir():
+            found.append((int(match[1]), path))
+    return sorted(found)
+
+
+def turn_folder_name(turn: int) -> str:
+    return f"turn-{turn:03d}"
+
+
+def description_text(description: GameDescription, room_paths: list[str], deck_path: str) -> str:
+    """A `game.yaml` for `description`, naming the given room and deck files."""
+    document: dict[str, Any] = {"name": description.name, "ruleset": description.ruleset}
+    if description.ruleset_options:
+        document["ruleset_options"] = dict(sorted(description.ruleset_options.items()))
+    document.update(seed=description.seed, rooms=room_paths, deck=deck_path,
+                    players=[_player_document(p) for p in description.players])
+    if description.turns is not None:
+        document["turns"] = description.turns
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
+
+
+def _player_document(player: PlayerEntry) -> dict[str, Any]:
+    document: dict[str, Any] = {"name": player.name, "email": player.email, "robots": list(player.robots)}
+    if player.secret:
+        document["secret"] = player.secret
+    return document

@@ -1,0 +1,195 @@
+"""Order files (DESIGN.md "Orders"): reading them, finding every problem, and writing them.
+
+A player may paste the whole turn sheet back: anything before the first
+`game:` line is ignored (blanked, so line numbers still match the file), and
+so is a mail signature after the orders (from a `-- ` line on).
+An optional `secret:` carries the player's secret from the turn sheet; the
+mail layer requires it (an address alone is easy to forge), files given to
+`pbem turn submit` by the GM need none. Structure problems are found here; card problems come from
+`engine.orders.check_programs` and get their lines from `lines_for`.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..engine.orders import OrderProblem, Submission
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
+
+FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
+_START = re.compile(r"^game\s*:", re.MULTILINE)
+_SIGNATURE = re.compile(r"^-- ?$", re.MULTILINE)  # a mail signature's separator line
+
+
+@dataclass(frozen=True)
+class OrderFile:
+    source: str
+    game: str
+    turn: int
+    player: str
+    submission: Submission
+    data: LinedDict  # the parsed document, for line numbers
+    text: str  # the whole text, as given
+    secret: str | None = None  # the player's secret from the turn sheet (checked by the mail layer)
+
+    def problems(self, engine_problems: list[OrderProblem]) -> list[Problem]:
+        """The engine's problems with this file's name and lines."""
+        return [Problem(self.source, line_for(self.data, p.path), _field_name(p.path), p.message)
+                for p in engine_problems]
+
+
+def read_order_file(path: str | Path) -> OrderFile:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
+    return parse_orders(data, str(path))
+
+
+def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
+    """An order file (or a pasted turn sheet) → OrderFile; FormatError lists every structural problem."""
+    text = decode(data, source, MAX_BYTES) if isinstance(data, bytes) else data
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise FormatError([Problem(source, None, "", f"more than {MAX_BYTES} bytes")])
+    document = load_yaml(_from_game_line(text), source)
+    if not isinstance(document, LinedDict):
+        raise FormatError([Problem(source, getattr(document, "line", None), "",
+                                   "an order file is a mapping with game, turn, player and robots")])
+    problems: list[Problem] = []
+
+    def problem(field: str, message: str, container: Any = document, key: Any = None) -> None:
+        line = container.line_of(key if key is not None else field) if hasattr(container, "line_of") else None
+        problems.append(Problem(source, line, field, message))
+
+    for key in document:
+        if key not in FIELDS:
+            problem(str(key), f"unknown field (expected {', '.join(FIELDS[:6])})")
+    for key in ("game", "player"):
+        if key not in document:
+            problem(key, "missing")
+        elif not isinstance(document[key], (str, int)) or isinstance(document[key], bool):
+            problem(key, "must be a name")
+    if "turn" not in document:
+        problem("turn", "missing")
+    elif isinstance(document["turn"], bool) or not isinstance(document["turn"], int):
+        problem("turn", "must be a whole number")
+    programs = _programs(document, problem)
+    reboot = document.get("reboot") or []
+    if isinstance(reboot, str):
+        reboot = [reboot]
+    if not isinstance(reboot, list) or not all(isinstance(name, str) for name in reboot):
+        problem("reboot", "must be a list of robot names")
+        reboot = []
+    option_hp = document.get("option_hp")
+    if option_hp is not None and (isinstance(option_hp, bool) or not isinstance(option_hp, int)):
+        problem("option_hp", "must be a whole number")
+        option_hp = None
+    secret = document.get("secret")
+    if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
+        problem("secret", "must be the secret from your turn sheet")
+    if problems:
+        raise FormatError(problems)
+    return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
+                     Submission(programs, list(reboot), option_hp), document, text,
+                     None if secret is None else str(secret))
+
+
+def _programs(document: LinedDict, problem) -> dict[str, list]:
+    if "robots" not in document:
+        problem("robots", "missing")
+        return {}
+    robots = document["robots"]
+    if robots is None:
+        return {}
+    if not isinstance(robots, LinedDict):
+        problem("robots", "must map each robot's name to {program: [cards]}")
+        return {}
+    programs: dict[str, list] = {}
+    for name, entry in robots.items():
+        field = f"robots.{name}"
+        if entry is None:
+            programs[str(name)] = []
+        elif isinstance(entry, LinedDict):
+            for key in entry:
+                if key != "program":
+                    problem(f"{field}.{key}", "unknown field (expected program)", entry, key)
+            program = entry.get("program") or []
+            if not isinstance(program, LinedList):
+                if program:
+                    problem(f"{field}.program", "must be a list of cards", entry, "program")
+                program = []
+            programs[str(name)] = list(program)
+        elif isinstance(entry, LinedList):
+            programs[str(name)] = list(entry)  # a bare list is the program
+        else:
+            problem(field, "must be {program: [cards]}", robots, name)
+    return programs
+
+
+def _from_game_line(text: str) -> str:
+    """The YAML of a mail: blank everything before the first `game:` line (a pasted turn sheet), keeping
+    line numbers, and drop a signature (from a `-- ` line on)."""
+    match = _START.search(text)
+    start = match.start() if match else 0
+    signature = _SIGNATURE.search(text, start)
+    end = signature.start() if signature else len(text)
+    return "\n" * text.count("\n", 0, start) + text[start:end]
+
+
+def line_for(document: Any, path: tuple) -> int | None:
+    """The line of the deepest part of `path` found in the document."""
+    line, node = getattr(document, "line", None), document
+    for part in path:
+        if isinstance(node, LinedDict) and part in node:
+            line, node = node.line_of(part), node[part]
+        elif isinstance(node, LinedList) and isinstance(part, int) and 0 <= part < len(node):
+            line, node = node.line_of(part), node[part]
+        else:
+            break
+    return line
+
+
+def _field_name(path: tuple) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def order_template(game: str, turn: int, player: str, robots: list[str], *,
+                   reboot: bool = True, option_hp: bool = False, secret: str | None = None) -> str:
+    """A pre-filled order file for a turn sheet: the player fills in the programs."""
+    lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}"]
+    if secret:
+        lines.append(f"secret: {json.dumps(secret)}   # proves these orders are yours: keep it, share it with nobody")
+    lines.append("robots:")
+    lines += [f"  {_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
+    if reboot:
+        lines.append("reboot: []          # robots to reboot next turn")
+    if option_hp:
+        lines.append("option_hp: 6        # give up an option at this HP")
+    return "\n".join(lines) + "\n"
+
+
+def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: list[str] = (),
+               option_hp: int | None = None) -> str:
+    """An order file with the programs written out as `KIND#NUMBER`."""
+    document: dict[str, Any] = {"game": game, "turn": turn, "player": player,
+                                "robots": {name: {"program": [str(card) for card in cards]}
+                                           for name, cards in programs.items()}}
+    if reboot:
+        document["reboot"] = list(reboot)
+    if option_hp is not None:
+        document["option_hp"] = option_hp
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
+
+
+def _scalar(value: str) -> str:
+    """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
+    return yaml.safe_dump(value, width=1000).split("\n")[0]

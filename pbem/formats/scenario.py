@@ -1,0 +1,419 @@
+"""Rule scenarios (DESIGN.md "Rule scenario"): one turn on a small room, and what must come of it.
+
+    rules: [B6b.1]
+    title: two robots conveyed onto one square both stay
+    ruleset: botwars                  # botwars (default) | geeko
+    ruleset_options: {fence_damage: 3}   # optional: Ruleset fields overridden by name
+                                      # (or ruleset: {name: botwars, ruleset_options: {...}})
+    seed: 1
+    turn: 1                           # optional, default 1 (virtual robots, B9, count turns)
+    room: {size: 5x5, elements: [...]}   # a room inline, or a path: rooms/x.yaml (looked up
+                                      # from the scenario's folder upwards)
+    robots:
+      - {name: Red, at: r3c1, facing: E}
+    programs: {Red: [FWD1#500]}       # KIND#NUMBER (or a bare number of the standard/upgrade decks)
+    reboots: [Red]                    # optional: reboot declared for next turn (B10)
+    option_hp: {Red: 6}               # optional: botwars option give-up HP (B11)
+    elements: {s1: on}                # optional: element states at the start, by switch/eye id or key
+    expect:
+      robots:
+        Red: {at: r3c2, facing: E, hp: 10, mode: real}
+      elements: {s1: on}
+
+Robot keys accepted: name (required), at (required unless mode is destroyed or
+in-transit, or left_room), facing (N), hp (max_hp), mode (real), registers
+(fused register -> card or null: `{9: FWD1#600}`), upgrades (`SET@ROOM NAME`),
+options, next_flag, lives, owner, reinstate_at, reinstated_turn, left_room,
+armouries, charges (option -> points left). A robot's reinstatement square
+defaults to the room's start square in robot order (the last one if there
+are fewer), so a destroyed robot is reinstated only if the room lists `starts`.
+
+Expect keys per robot: at (null for a robot off the board), facing, hp, mode,
+registers, upgrades, options (both compared as sorted lists), next_flag,
+lives, left_room, reinstate_at, charges, hand_size (RULES B4.1 after the turn).
+Expected element states use the words on|off (switch, eye, blaser),
+open|closed (trapdoor, gate), raised|lowered (drawbridge), active|inactive
+(teleporter), keyed by the switch/eye `id`, else by `Element.key`
+(`trapdoor@r5c5`, `laser@r2c1/W`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from ..engine.cards import Card, standard_cards, upgrade_cards
+from ..engine.elements import new_board
+from ..engine.geometry import Dir, Square
+from ..engine.ruleset import Ruleset, get_ruleset
+from ..engine.state import MODES, Board, Robot
+from ..engine.turn import TurnResult, hand_size, resolve_turn
+from .rooms import check_room_data, read_room, state_word
+from .yamlfile import FormatError, Problem, line_of, read_yaml_file
+
+TOP_KEYS = ("rules", "title", "name", "notes", "ruleset", "ruleset_options", "seed", "turn", "room", "robots",
+            "programs", "reboots", "option_hp", "elements", "expect")
+
+
+@dataclass
+class Scenario:
+    source: str
+    rules: list[str]
+    title: str
+    ruleset: Ruleset
+    seed: int | str
+    turn: int
+    board: Board
+    programs: dict[str, list[Card]]
+    reboots: list[str] = field(default_factory=list)
+    option_hp: dict[str, int] = field(default_factory=dict)
+    expect_robots: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expect_elements: dict[str, str] = field(default_factory=dict)
+
+
+# --- value parsers (ValueError carries the message) -------------------------
+
+_DECK = {card.number: card for card in standard_cards() + upgrade_cards()}
+
+
+def parse_card(value: Any) -> Card:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value not in _DECK:
+            raise ValueError(f"no card numbered {value} in the standard or upgrade cards; write KIND#NUMBER")
+        return _DECK[value]
+    return Card.parse(value)
+
+
+def _square_or_none(value: Any) -> Square | None:
+    return None if value is None else Square.parse(value)
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"must be a whole number, not {value!r}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"must be true or false, not {value!r}")
+    return value
+
+
+def _mode(value: Any) -> str:
+    if value not in MODES:
+        raise ValueError(f"must be one of {', '.join(MODES)}, not {value!r}")
+    return value
+
+
+def _names(value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"must be a list of names, not {value!r}")
+    return sorted(value)
+
+
+def _registers(value: Any) -> dict[int, Card | None]:
+    if not isinstance(value, dict):
+        raise ValueError("must map register numbers to cards, e.g. {9: FWD1#600}")
+    registers = {}
+    for number, card in value.items():
+        register = int(number)
+        if register < 1:
+            raise ValueError(f"register {number!r} is not a register number")
+        registers[register] = None if card is None else parse_card(card)
+    return registers
+
+
+def _charges(value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise ValueError("must map option names to points")
+    return {str(k): _int(v) for k, v in value.items()}
+
+
+ROBOT_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "owner": str, "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode,
+    "registers": _registers, "upgrades": _names, "options": _names, "next_flag": _int, "lives": _int,
+    "reinstate_at": _square_or_none, "reinstated_turn": _int, "left_room": _bool, "armouries": _names,
+    "charges": _charges,
+}
+EXPECT_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode, "registers": _registers,
+    "upgrades": _names, "options": _names, "next_flag": _int, "lives": _int, "left_room": _bool,
+    "reinstate_at": _square_or_none, "charges": _charges, "hand_size": _int,
+}
+
+
+class _Collector:
+    def __init__(self, source: str):
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def add(self, container: Any, key: Any, field_name: str, message: str) -> None:
+        self.problems.append(Problem(self.source, line_of(container, key), field_name, message))
+
+    def parse(self, container: Any, key: Any, field_name: str, parse: Callable[[Any], Any]) -> Any:
+        try:
+            return parse(container[key])
+        except (ValueError, TypeError) as err:
+            self.add(container, key, field_name, str(err))
+            return None
+
+
+# --- reading ------------------------------------------------------------
+
+
+def read_scenario(path: str | Path) -> Scenario:
+    """A scenario file, or FormatError with every problem."""
+    path = Path(path)
+    return load_scenario(read_yaml_file(path), str(path), path.parent)
+
+
+def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
+    out = _Collector(source)
+    if not isinstance(data, dict):
+        raise FormatError([Problem(source, None, "", "a scenario must be a mapping (rules, room, robots, ...)")])
+    for key in data:
+        if key not in TOP_KEYS:
+            out.add(data, key, str(key), f"unknown key (known: {', '.join(TOP_KEYS)})")
+    ruleset = _ruleset(data, out)
+    room = _room(data, folder, out)
+    robots = _robots(data, room, ruleset, out)
+    programs = _programs(data, robots, out)
+    seed = data.get("seed", 0)
+    turn = out.parse(data, "turn", "turn", _int) if "turn" in data else 1
+    reboots = out.parse(data, "reboots", "reboots", _names) if "reboots" in data else []
+    for name in reboots or []:
+        if name not in robots:
+            out.add(data, "reboots", "reboots", f"no robot named {name!r}")
+    option_hp = {}
+    if "option_hp" in data:
+        raw = data["option_hp"]
+        if isinstance(raw, dict):
+            option_hp = {str(k): out.parse(raw, k, f"option_hp.{k}", _int) for k in raw}
+        else:
+            out.add(data, "option_hp", "option_hp", "must map robot names to HP")
+    expect_robots, expect_elements = _expect(data, robots, out)
+    board = None
+    if room is not None and ruleset is not None:
+        board = new_board(room, robots.values())
+        _initial_elements(data, board, out)
+    if out.problems:
+        raise FormatError(out.problems)
+    rules = data.get("rules", [])
+    return Scenario(source, [str(r) for r in rules] if isinstance(rules, list) else [str(rules)],
+                    str(data.get("title", "")), ruleset, seed, turn, board, programs, reboots or [], option_hp,
+                    expect_robots, expect_elements)
+
+
+def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
+    """`ruleset: NAME` with top-level `ruleset_options`, or `ruleset: {name: NAME, ruleset_options: {...}}`."""
+    spec = data.get("ruleset", "botwars")
+    container, key = data, "ruleset_options"
+    if isinstance(spec, dict):
+        container, name = spec, spec.get("name", "botwars")
+    else:
+        name = spec
+    options = container.get(key, {}) or {}
+    if not isinstance(options, dict):
+        out.add(container, key, key, "must map ruleset fields to values")
+        options = {}
+    try:
+        return get_ruleset(str(name), options)
+    except ValueError as err:
+        field_name = key if "option" in str(err) else "ruleset"
+        out.add(container, field_name if field_name in container else None, field_name, str(err))
+        return None
+
+
+def _room(data: dict, folder: Path, out: _Collector):
+    raw = data.get("room")
+    if raw is None:
+        out.add(data, None, "room", "missing (a room mapping or a room file path)")
+        return None
+    if isinstance(raw, str):
+        for base in (folder, *folder.resolve().parents, Path.cwd()):
+            if (base / raw).is_file():
+                try:
+                    return read_room(base / raw)
+                except FormatError as err:
+                    out.problems.extend(err.problems)
+                    return None
+        out.add(data, "room", "room", f"no room file {raw!r} from {folder} upwards")
+        return None
+    room, problems = check_room_data(raw, out.source)
+    for problem in problems:
+        out.problems.append(Problem(problem.source, problem.line, f"room.{problem.field}".rstrip("."),
+                                    problem.message))
+    return room
+
+
+def _robots(data: dict, room, ruleset: Ruleset | None, out: _Collector) -> dict[str, Robot]:
+    raw = data.get("robots")
+    if not isinstance(raw, list) or not raw:
+        out.add(data, "robots", "robots", "must be a list of robots, each {name, at, facing, ...}")
+        return {}
+    robots: dict[str, Robot] = {}
+    for i, item in enumerate(raw):
+        where = f"robots[{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            out.add(raw, i, where, "must be a mapping with a name")
+            continue
+        name = item["name"]
+        if name in robots:
+            out.add(item, "name", f"{where}.name", f"robot {name!r} listed twice")
+            continue
+        robot = Robot(name, hp=ruleset.max_hp if ruleset else 10,
+                      lives=ruleset.lives if ruleset and ruleset.lives is not None else 3)
+        for key in item:
+            if key == "name":
+                continue
+            if key not in ROBOT_FIELDS:
+                out.add(item, key, f"{where}.{key}", f"unknown robot field (known: name, {', '.join(ROBOT_FIELDS)})")
+                continue
+            value = out.parse(item, key, f"{where}.{key}", ROBOT_FIELDS[key])
+            if value is not None or key in ("at", "reinstate_at"):
+                setattr(robot, key, value)
+        if robot.at is None and robot.mode not in ("destroyed", "in-transit") and not robot.left_room:
+            out.add(item, "at" if "at" in item else None, f"{where}.at", "missing (the robot's square)")
+        if robot.at is not None and room is not None and not room.size.contains(robot.at):
+            out.add(item, "at", f"{where}.at", f"{robot.at} is off the {room.size} board")
+        if "reinstate_at" not in item and room is not None and room.starts:
+            robot.reinstate_at = room.starts[min(i, len(room.starts) - 1)]
+        robots[name] = robot
+    return robots
+
+
+def _programs(data: dict, robots: dict[str, Robot], out: _Collector) -> dict[str, list[Card]]:
+    raw = data.get("programs", {}) or {}
+    if not isinstance(raw, dict):
+        out.add(data, "programs", "programs", "must map robot names to lists of cards")
+        return {}
+    programs = {}
+    for name, cards in raw.items():
+        if name not in robots:
+            out.add(raw, name, f"programs.{name}", "no robot of that name")
+            continue
+        if not isinstance(cards, list):
+            out.add(raw, name, f"programs.{name}", "must be a list of cards (KIND#NUMBER)")
+            continue
+        parsed = [out.parse(cards, i, f"programs.{name}[{i}]", parse_card) for i in range(len(cards))]
+        programs[name] = [c for c in parsed if c is not None]
+    return programs
+
+
+def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict, dict]:
+    raw = data.get("expect")
+    if not isinstance(raw, dict):
+        out.add(data, "expect", "expect", "missing (expect: {robots: ..., elements: ...})")
+        return {}, {}
+    for key in raw:
+        if key not in ("robots", "elements"):
+            out.add(raw, key, f"expect.{key}", "unknown key (known: robots, elements)")
+    expect_robots: dict[str, dict[str, Any]] = {}
+    for name, fields in (raw.get("robots") or {}).items():
+        where = f"expect.robots.{name}"
+        if name not in robots:
+            out.add(raw["robots"], name, where, "no robot of that name")
+            continue
+        if not isinstance(fields, dict):
+            out.add(raw["robots"], name, where, "must be a mapping of fields")
+            continue
+        wanted = {}
+        for key in fields:
+            if key not in EXPECT_FIELDS:
+                out.add(fields, key, f"{where}.{key}", f"not an expectable field (known: {', '.join(EXPECT_FIELDS)})")
+                continue
+            try:
+                wanted[key] = EXPECT_FIELDS[key](fields[key])
+            except (ValueError, TypeError) as err:
+                out.add(fields, key, f"{where}.{key}", str(err))
+        expect_robots[name] = wanted
+    elements = raw.get("elements") or {}
+    if not isinstance(elements, dict):
+        out.add(raw, "elements", "expect.elements", "must map element ids or keys to state words")
+        elements = {}
+    return expect_robots, {str(k): state_word(v) for k, v in elements.items()}
+
+
+def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
+    raw = data.get("elements") or {}
+    if not isinstance(raw, dict):
+        out.add(data, "elements", "elements", "must map element ids or keys to state words")
+        return
+    for key, word in raw.items():
+        if str(key) not in board.elements:
+            out.add(raw, key, f"elements.{key}", f"no stateful element {key!r} (known: {', '.join(board.elements)})")
+        else:
+            board.elements[str(key)] = state_word(word)
+
+
+# --- running and comparing --------------------------------------------------
+
+
+def run_scenario(scenario: Scenario) -> TurnResult:
+    return resolve_turn(scenario.board, scenario.programs, scenario.ruleset, seed=scenario.seed,
+                        turn=scenario.turn, reboots=scenario.reboots, option_hp=scenario.option_hp)
+
+
+def robot_outcome(board: Board, name: str, ruleset: Ruleset) -> dict[str, Any]:
+    """Every expectable field of one robot after the turn, as comparable values."""
+    robot = board.robots[name]
+    return {
+        "at": robot.at if robot.on_board else None, "facing": robot.facing, "hp": robot.hp, "mode": robot.mode,
+        "registers": dict(sorted(robot.registers.items())), "upgrades": sorted(robot.upgrades),
+        "options": sorted(robot.options), "next_flag": robot.next_flag, "lives": robot.lives,
+        "left_room": robot.left_room, "reinstate_at": robot.reinstate_at, "charges": dict(robot.charges),
+        "hand_size": hand_size(board, name, ruleset),
+    }
+
+
+def differences(scenario: Scenario, result: TurnResult) -> list[str]:
+    diffs = []
+    for name, wanted in scenario.expect_robots.items():
+        actual = robot_outcome(result.board, name, scenario.ruleset)
+        for key, value in wanted.items():
+            if actual[key] != value:
+                diffs.append(f"robots.{name}.{key}: expected {_show(value)}, got {_show(actual[key])}")
+    for key, word in scenario.expect_elements.items():
+        got = result.board.elements.get(key)
+        if got != word:
+            diffs.append(f"elements.{key}: expected {word}, got {got if got is not None else 'no such element'}")
+    return diffs
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, Dir):
+        return value.name
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+def check_scenario(path: str | Path) -> list[str]:
+    """What is wrong with a scenario: its format problems, or how the turn differs from `expect` ([] = pass)."""
+    try:
+        scenario = read_scenario(path)
+    except FormatError as err:
+        return [str(problem) for problem in err.problems]
+    return differences(scenario, run_scenario(scenario))
+
+
+def outcome_yaml(scenario: Scenario, result: TurnResult) -> str:
+    """The state after the turn as YAML in the `expect` shape (registers only when any are fused)."""
+    robots = {}
+    for name, robot in result.board.robots.items():
+        entry: dict[str, Any] = {"at": str(robot.at) if robot.on_board else None, "facing": robot.facing.name,
+                                 "hp": robot.hp, "mode": robot.mode}
+        if robot.registers:
+            entry["registers"] = {n: (str(c) if c else None) for n, c in sorted(robot.registers.items())}
+        entry["upgrades"] = sorted(robot.upgrades)
+        entry["options"] = sorted(robot.options)
+        robots[name] = entry
+    document = {"robots": robots, "elements": dict(sorted(result.board.elements.items()))}
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True)

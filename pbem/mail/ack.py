@@ -1,0 +1,46 @@
+"""Acknowledgements: the reply each incoming message gets, accepted or refused; notices to the other players.
+
+Only cleaned text reaches a header (one line, no control characters), the
+recipient is the bare address the message came from, and the Message-ID comes
+from the incoming message's key (and the recipient), so one message can never
+be acknowledged, or announced, twice.
+"""
+from __future__ import annotations
+
+import hashlib
+from email.message import EmailMessage
+from email.policy import SMTP
+
+from .letters import Letter, clean
+
+
+def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str]) -> EmailMessage:
+    """A plain-text reply to `letter` headed by `verdict` (e.g. "orders accepted"), one item per line."""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = letter.sender
+    message["Subject"] = clean(f"[pbem: {verdict}] {letter.subject or 'your message'}", 120)
+    message["Message-ID"] = _message_id("ack", letter.key)
+    if letter.message_id:
+        message["In-Reply-To"] = letter.message_id
+        message["References"] = letter.message_id
+    message["Auto-Submitted"] = "auto-replied"
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), ""]
+    message.set_content("\n".join(body + lines) + "\n")
+    return message
+
+
+def notice(letter: Letter, sender: str, recipient: str, subject: str, lines: list[str]) -> EmailMessage:
+    """A message to another player about what `letter` did (a death-match opponent: your move now)."""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = recipient
+    message["Subject"] = clean(f"[pbem] {subject}", 120)
+    message["Message-ID"] = _message_id("notice", letter.key, recipient)
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content("\n".join(lines) + "\n")
+    return message
+
+
+def _message_id(*parts: str) -> str:
+    return f"<{hashlib.sha256(chr(0).join(parts).encode('utf-8')).hexdigest()[:32]}@pbem>"

@@ -1,0 +1,222 @@
+"""Handling incoming mail: each message archived, judged once, answered once.
+
+For every message not seen before (by its key): keep it in the archive, then
+refuse it (too big, not text, unknown sender, no orders, sender or secret not
+the player's, or anything `pbem turn submit` / `pbem dm act` would refuse) or
+accept it through exactly those paths (`store.cycle.submit`,
+`store.dm.submit_action`), and queue an acknowledgement. The record of the
+message, its acknowledgement and accepted orders are committed together, so an
+interrupted run handles the message again from the start.
+"""
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import yaml
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from ..dm.base import Action, get_game as dm_rules
+from ..formats.orders import parse_orders
+from ..formats.transcript import plain
+from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
+from ..render.dm import write as position_text
+from ..store import cycle
+from ..store import dm as dm_store
+from ..store.games import Refused, get_game, now, players_of
+from ..store.mail import MailDmPlayer, MailReceived
+from ..store.tables import Player
+from .ack import acknowledgement, notice
+from .config import MailConfig
+from .inbox import Incoming, archive
+from .letters import Letter, read_letter
+from .outbox import queue
+
+DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
+
+
+@dataclass
+class Handled:
+    """What became of one incoming message."""
+
+    origin: str
+    key: str
+    sender: str | None
+    outcome: str  # accepted | refused | duplicate
+    kind: str = ""
+    game: str | None = None
+    player: str | None = None
+    reasons: list[str] = field(default_factory=list)
+    understood: list[str] = field(default_factory=list)  # the orders as taken, when accepted
+    archived: str | None = None
+    notified: list[str] = field(default_factory=list)  # the other players told (a death match's accepted action)
+
+
+def is_known(session: Session, key: str) -> bool:
+    return session.exec(select(MailReceived.id).where(MailReceived.key == key)).first() is not None
+
+
+def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig) -> list[Handled]:
+    """Handle each message in turn; a handled one is marked read in its inbox."""
+    results = []
+    for incoming in messages:
+        results.append(handle(session, incoming, config))
+        incoming.done()
+    return results
+
+
+def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
+    if incoming.seen is not None:
+        return Handled(incoming.origin, incoming.seen, None, "duplicate")
+    letter = read_letter(incoming.data, config.max_bytes)
+    if is_known(session, letter.key):
+        return Handled(incoming.origin, letter.key, letter.sender, "duplicate")
+    handled = Handled(incoming.origin, letter.key, letter.sender, "refused", letter.kind,
+                      archived=archive(config.archive, incoming.data))
+    try:
+        store_orders = _judge(session, letter, handled)
+    except Exception as err:  # one message that breaks something must not block the inbox behind it
+        session.rollback()
+        store_orders, handled.outcome, handled.understood = None, "refused", []
+        handled.reasons = [f"pbem could not handle this message ({type(err).__name__}: {err}); "
+                           "the game master will look into it"]
+    try:
+        _record(session, letter, handled, incoming.origin, config)
+        if store_orders is not None:
+            store_orders()  # commits the orders with the record and the acknowledgement
+        else:
+            session.commit()
+    except IntegrityError:  # another `mail fetch` running at the same time recorded it first
+        session.rollback()
+        return Handled(incoming.origin, letter.key, letter.sender, "duplicate", archived=handled.archived)
+    return handled
+
+
+def _record(session: Session, letter: Letter, handled: Handled, origin: str, config: MailConfig) -> None:
+    """The message's record, its acknowledgement and any notices (not committed)."""
+    session.add(MailReceived(key=letter.key, received_at=now(), origin=origin, archived=handled.archived,
+                             sender=letter.sender or "", size=letter.size, outcome=handled.outcome,
+                             kind=handled.kind, game=handled.game, player=handled.player,
+                             detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
+    session.flush()  # a message recorded meanwhile by another run stops here
+    if letter.sender is None or letter.automatic:
+        return
+    verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
+    lines = handled.understood if handled.outcome == "accepted" else \
+        ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
+    for address in handled.notified:
+        queue(session, notice(letter, config.sender, address, f"{handled.game}: {handled.player} has acted",
+                              handled.understood), "notice")
+
+
+def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
+    """Fill in `handled`; for accepted orders, return what stores them (and commits)."""
+    if letter.sender is None:
+        handled.reasons = ["no single valid From address"]
+    elif not _known_sender(session, letter.sender):
+        handled.reasons = [f"{letter.sender} is not the address of any player here. If you play, "
+                           "send from the address the game master has for you."]
+    elif letter.problems:
+        handled.reasons = list(letter.problems)
+    else:
+        try:
+            return (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
+        except FormatError as err:
+            handled.reasons = [str(p) for p in err.problems]
+        except Refused as err:
+            handled.reasons = list(err.reasons)
+    return None
+
+
+def _known_sender(session: Session, address: str) -> bool:
+    for column in (Player.email, MailDmPlayer.email):
+        if session.exec(select(column).where(func.lower(column) == address)).first() is not None:
+            return True
+    return False
+
+
+def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None) -> list[str]:
+    """Both must hold: the mail comes from the player's address, and carries the player's secret."""
+    reasons = []
+    if email.lower() != letter.sender:
+        reasons.append(f"mail for {name} must come from {name}'s own address, not {letter.sender}")
+    if given is None:
+        reasons.append(str(Problem(letter.source, None, "secret",
+                                   "missing: copy the `secret:` line from your turn sheet")))
+    elif not hmac.compare_digest(str(given).encode("utf-8"), secret.encode("utf-8")):
+        reasons.append(str(Problem(letter.source, line, "secret", f"this is not {name}'s secret (see your turn sheet)")))
+    return reasons
+
+
+def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
+    order = parse_orders(letter.orders, letter.source)
+    handled.game, handled.player = order.game, order.player
+    game = get_game(session, order.game)
+    player = next((p for p in players_of(session, game) if p.name == order.player), None)
+    if player is None:
+        raise FormatError([Problem(letter.source, order.data.line_of("player"), "player",
+                                   f"no player {order.player} in {game.name}")])
+    handled.reasons = _authenticate(letter, player.name, player.email, player.secret, order.secret,
+                                    order.data.line_of("secret"))
+    if handled.reasons:
+        return None
+    files = [(letter.source, letter.orders.encode("utf-8"))]
+    result = cycle.submit(session, game.name, files, store=False)[0]
+    if not result.accepted:
+        handled.reasons = list(result.problems)
+        return None
+    handled.outcome = "accepted"
+    handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "
+                          "(they replace any you sent before for this turn):", ""]
+    handled.understood += [f"  {robot}: {' '.join(cards) or '(no cards)'}" for robot, cards in result.programs.items()]
+    if result.reboot:
+        handled.understood.append(f"  reboot next turn: {', '.join(result.reboot)}")
+    if result.option_hp is not None:
+        handled.understood.append(f"  give up an option at HP {result.option_hp}")
+    return lambda: cycle.submit(session, game.name, files, store=True)
+
+
+def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
+    document = load_yaml(letter.orders, letter.source)
+    if not isinstance(document, LinedDict):
+        raise FormatError([Problem(letter.source, None, "", "an action is a mapping: match, player, secret, action")])
+    problems = [Problem(letter.source, document.line_of(key), str(key), f"unknown field (expected {', '.join(DM_FIELDS[:4])})")
+                for key in document if key not in DM_FIELDS]
+    for key in ("match", "player"):
+        if not isinstance(document.get(key), str):
+            problems.append(Problem(letter.source, document.line_of(key), key, "missing, or not a name"))
+    payload = document.get("action")
+    if not isinstance(payload, dict) or not payload:
+        problems.append(Problem(letter.source, document.line_of("action"), "action",
+                                "the action as a mapping, like {claim: 8} or {roll: 4, move: B2-A2}"))
+    if problems:
+        raise FormatError(problems)
+    handled.game, handled.player = document["match"], document["player"]
+    match = dm_store.find_match(session, document["match"])
+    entry = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == document["match"],
+                                                    MailDmPlayer.player == document["player"])).first()
+    if match is None or entry is None:
+        raise FormatError([Problem(letter.source, document.line_of("player"), "player",
+                                   f"{document['player']} does not play {document['match']} by mail")])
+    handled.reasons = _authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
+                                    document.line_of("secret"))
+    if handled.reasons:
+        return None
+    payload = plain(payload)
+    row, state = dm_store.submit_action(session, match, Action(entry.player, payload, now()))
+    shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
+    if row.reason is not None:
+        handled.reasons = [f"action {shown}: {row.reason}"]
+        return None
+    config = dm_store.config_of(match)
+    handled.outcome = "accepted"
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", "",
+                          position_text(config.game, dm_rules(config.game).render_data(state))]
+    handled.notified = sorted(other.email for other in session.exec(select(MailDmPlayer).where(
+        MailDmPlayer.match == match.name, MailDmPlayer.player != entry.player)).all())
+    return None

@@ -1,0 +1,126 @@
+"""Where messages come from (a Maildir, an mbox file, an IMAP folder) and the archive they all go to.
+
+Each inbox yields `Incoming` messages in a stable order; `done()` marks one as
+read where the inbox allows it (Maildir: moved to `cur/` and flagged seen;
+IMAP: flagged \\Seen; an mbox file is left as it is). Which messages were
+handled is remembered in the database, not in the inbox, so a message read in
+a mail client meanwhile is still processed, and one seen before is skipped.
+IMAP asks for the Message-ID first and downloads only messages not seen before.
+"""
+from __future__ import annotations
+
+import imaplib
+import mailbox
+import os
+import ssl
+from dataclasses import dataclass
+from email.parser import BytesHeaderParser
+from email import policy
+from pathlib import Path
+from typing import Callable, Iterator
+
+from .config import Server
+from .letters import message_key, parse_message_id
+
+
+@dataclass
+class Incoming:
+    origin: str
+    data: bytes
+    done: Callable[[], None] = lambda: None
+    seen: str | None = None  # the key of a message handled before, known without downloading it
+
+
+def archive(folder: Path, data: bytes) -> str:
+    """Keep the message in the archive Maildir; its file name there (made by `mailbox`, never from the message)."""
+    return mailbox.Maildir(str(folder), create=True).add(data)
+
+
+def maildir_messages(folder: Path) -> Iterator[Incoming]:
+    """Messages in new/ and cur/ in order of delivery (the file's time, then its name: a later version of a
+    player's orders must come later); done() moves one from new/ to cur/ as seen."""
+    if not (folder / "new").is_dir() or not (folder / "cur").is_dir():
+        raise FileNotFoundError(f"{folder} is not a Maildir (no new/ and cur/ folders)")
+    listed = sorted((entry.stat().st_mtime_ns, entry.name, sub) for sub in ("new", "cur")  # before any moves
+                    for entry in os.scandir(folder / sub) if entry.is_file() and not entry.name.startswith("."))
+    for _, name, sub in listed:
+        path = folder / sub / name
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:  # moved meanwhile (by a mail client): it is found again next time
+            continue
+        yield Incoming(f"maildir {folder}", data,
+                       (lambda p=path: _mark_seen(p)) if sub == "new" else (lambda: None))
+
+
+def _mark_seen(path: Path) -> None:
+    if path.exists():
+        path.rename(path.parent.parent / "cur" / (path.name.split(":")[0] + ":2,S"))
+
+
+def mbox_messages(path: Path) -> Iterator[Incoming]:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such mbox file")
+    box = mailbox.mbox(str(path), create=False)
+    try:
+        for key in box.keys():
+            yield Incoming(f"mbox {path}", box.get_bytes(key))
+    finally:
+        box.close()
+
+
+def tls_context(server: Server) -> ssl.SSLContext:
+    """Certificates verified (against `cafile` when given, else the system's)."""
+    return ssl.create_default_context(cafile=server.cafile)
+
+
+def imap_connect(server: Server) -> imaplib.IMAP4:
+    if server.tls == "ssl":
+        connection = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=tls_context(server),
+                                       timeout=server.timeout)
+    else:
+        connection = imaplib.IMAP4(server.host, server.port, timeout=server.timeout)
+        if server.tls == "starttls":
+            connection.starttls(ssl_context=tls_context(server))
+    if server.user:
+        connection.login(server.user, server.password or "")
+    return connection
+
+
+def imap_messages(server: Server, known: Callable[[str], bool]) -> Iterator[Incoming]:
+    """Every message in the folder not handled before; done() flags it \\Seen."""
+    connection = imap_connect(server)
+    origin = f"imap {server.host}:{server.port}/{server.folder}"
+    try:
+        _ok(connection.select(_quoted(server.folder)), f"cannot open folder {server.folder}")
+        uids = _ok(connection.uid("SEARCH", None, "ALL"), "search failed")[0].split()
+        for uid in uids:
+            header = _fetched(connection, uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+            message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header)
+                                          .get("Message-ID"))
+            seen = message_id if message_id and known(message_key(message_id, b"")) else None
+            data = b"" if seen else _fetched(connection, uid, "(BODY.PEEK[])")
+            yield Incoming(origin, data, lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"), seen)
+    finally:
+        try:
+            connection.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+
+def _quoted(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _ok(reply: tuple, what: str) -> list:
+    status, data = reply
+    if status != "OK":
+        raise imaplib.IMAP4.error(f"{what}: {data!r}")
+    return data
+
+
+def _fetched(connection: imaplib.IMAP4, uid: bytes, items: str) -> bytes:
+    for part in _ok(connection.uid("FETCH", uid, items), f"cannot fetch message {uid.decode()}"):
+        if isinstance(part, tuple):
+            return part[1]
+    raise imaplib.IMAP4.error(f"message {uid.decode()} came back empty")

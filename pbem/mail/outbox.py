@@ -1,0 +1,176 @@
+"""The outbox: every message to send is queued in the database first, then delivered.
+
+A message is queued under its Message-ID, so queueing the same report or
+acknowledgement again changes nothing and a message sent is never sent again.
+Delivery commits after each message: one that fails for a passing reason
+(server down, 4xx) stays pending with its error and is retried on the next
+run; one the server refuses for good (5xx) is marked refused and shown to the
+GM. `--dry-run` writes the pending messages to a folder and changes no state.
+"""
+from __future__ import annotations
+
+import hashlib
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import formatdate, parseaddr
+from pathlib import Path
+from typing import Protocol
+
+from sqlmodel import Session, select
+
+from ..render.message import message_bytes
+from ..store.games import now
+from ..store.mail import PENDING, REFUSED, SENT, MailOutgoing
+from .config import Server
+from .inbox import tls_context
+from .letters import clean, parse_message_id, sender_address
+
+
+def queue(session: Session, message: EmailMessage | bytes, purpose: str) -> MailOutgoing | None:
+    """Add a message to the outbox (not committed); None when its Message-ID is there already."""
+    data = message if isinstance(message, bytes) else message_bytes(message)
+    headers = BytesParser(policy=policy.SMTP).parsebytes(data, headersonly=True)
+    message_id = parse_message_id(headers.get("Message-ID"))
+    recipient = sender_address(headers.get("To"))
+    if message_id is None or recipient is None:
+        raise ValueError("a message to send needs one To address and a Message-ID")
+    if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
+        return None
+    row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
+                       purpose=purpose, data=data, state=PENDING, queued_at=now())
+    session.add(row)
+    return row
+
+
+def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
+    """The messages not sent (pending, or refused by the server), or every message; oldest first."""
+    query = select(MailOutgoing).order_by(MailOutgoing.id)
+    return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
+
+
+def pending(session: Session) -> list[MailOutgoing]:
+    return list(session.exec(select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(MailOutgoing.id)).all())
+
+
+class Transport(Protocol):
+    def send(self, row: MailOutgoing, data: bytes) -> None: ...
+
+
+class PermanentFailure(Exception):
+    """The server refused the message for good (a 5xx reply)."""
+
+
+@dataclass
+class Delivery:
+    message_id: str
+    recipient: str
+    subject: str
+    state: str
+    error: str | None = None
+
+
+def deliver(session: Session, transport: Transport, *, dry_run: bool = False) -> list[Delivery]:
+    """Send every pending message, oldest first, committing after each (nothing stored with `dry_run`)."""
+    results = []
+    for row in pending(session):
+        try:
+            transport.send(row, with_date(row.data))
+            state, error = SENT, None
+        except PermanentFailure as err:
+            state, error = REFUSED, str(err)
+        except (smtplib.SMTPException, OSError) as err:
+            state, error = PENDING, clean(f"{type(err).__name__}: {err}", 300)
+        results.append(Delivery(row.message_id, row.recipient, row.subject, state, error))
+        if dry_run:
+            continue
+        row.attempts += 1
+        row.state, row.last_error = state, error
+        if state == SENT:
+            row.sent_at = now()
+        session.add(row)
+        session.commit()
+    return results
+
+
+def with_date(data: bytes) -> bytes:
+    """The message with a Date header (reports are written without one, to stay byte-stable)."""
+    head = data.split(b"\r\n\r\n", 1)[0]
+    if any(line.lower().startswith(b"date:") for line in head.split(b"\r\n")):
+        return data
+    return f"Date: {formatdate(localtime=False)}\r\n".encode("ascii") + data
+
+
+class FolderTransport:
+    """Writes each message as an .eml file named by its Message-ID's digest (never by a player's name)."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def send(self, row: MailOutgoing, data: bytes) -> None:
+        name = hashlib.sha256(row.message_id.encode("utf-8")).hexdigest()[:24]
+        (self.folder / f"{row.id:05d}-{name}.eml").write_bytes(data)
+
+
+class SmtpTransport:
+    """One SMTP connection (implicit TLS, STARTTLS or plain, then login) for a run; opened on first use."""
+
+    def __init__(self, server: Server, sender: str):
+        self.server, self.envelope_from = server, parseaddr(sender)[1]
+        self.connection: smtplib.SMTP | None = None
+        self.unreachable: Exception | None = None  # a failed connection is not tried again in the same run
+
+    def __enter__(self) -> "SmtpTransport":
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self.connection is not None:
+            try:
+                self.connection.quit()
+            except (smtplib.SMTPException, OSError):
+                self.connection.close()
+
+    def _connect(self) -> smtplib.SMTP:
+        server = self.server
+        if server.tls == "ssl":
+            connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout,
+                                          context=tls_context(server))
+        else:
+            connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
+            if server.tls == "starttls":
+                connection.starttls(context=tls_context(server))
+        if server.user:
+            connection.login(server.user, server.password or "")
+        return connection
+
+    def send(self, row: MailOutgoing, data: bytes) -> None:
+        if self.unreachable is not None:
+            raise self.unreachable
+        if self.connection is None:
+            try:
+                self.connection = self._connect()
+            except (smtplib.SMTPException, OSError) as err:
+                self.unreachable = err
+                raise
+        try:
+            self.connection.sendmail(self.envelope_from, [row.recipient], data)
+        except smtplib.SMTPRecipientsRefused as err:
+            code, text = next(iter(err.recipients.values()))
+            self._fail(code, text)
+            raise
+        except (smtplib.SMTPDataError, smtplib.SMTPSenderRefused) as err:
+            self._fail(err.smtp_code, err.smtp_error)
+            raise
+        except (smtplib.SMTPServerDisconnected, ssl.SSLError, OSError):
+            self.connection = None
+            raise
+
+    @staticmethod
+    def _fail(code: int, text: bytes | str) -> None:
+        if 500 <= code < 600:
+            reason = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+            raise PermanentFailure(clean(f"{code} {reason}", 300))

@@ -1,0 +1,34 @@
+"""What a game mails out: each player's report of the last processed turn and turn sheet of the dealt turn.
+
+The messages are the renderer's (the same bytes `pbem report` writes as .eml
+files); their Message-IDs come from their content, so asking again queues
+nothing new, while a turn reprocessed with other orders makes new reports.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from sqlmodel import Session
+
+from ..render.history import recipients, stored_turn_report
+from ..render.sheet import turn_sheet_message
+from ..render.turn import eml_files
+from ..store import cycle
+from ..store.games import current_state, get_game, processed_turns
+from .outbox import queue
+
+
+def queue_game_mail(session: Session, name: str, sender: str, templates: Sequence[str] = ()) -> int:
+    """Queue the game's reports and turn sheets (not committed); how many were new."""
+    game = get_game(session, name)
+    messages: list[tuple[str, object]] = []
+    turns = processed_turns(session, game)
+    if turns:
+        report = stored_turn_report(session, game, turns[-1].number)
+        messages += [("report", data) for data in eml_files(report, recipients(session, game), sender,
+                                                              templates).values()]
+    state = current_state(session, game)
+    if not state.is_over and cycle.dealt(session, game, state.turn):
+        messages += [("sheet", turn_sheet_message(sheet, sender, templates))
+                     for sheet in cycle.turn_sheets(session, game, state)]
+    return sum(queue(session, message, purpose) is not None for purpose, message in messages)

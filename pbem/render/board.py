@@ -1,0 +1,190 @@
+"""The picture of a board as it stands: the room's cached floor, element states, beams, robots.
+
+`draw_position(position)` returns a Pillow image (`draw_board(board)` for a `Board`);
+`position_png(position)` its PNG bytes, identical for identical positions. Robots take their owner's colour (owners in
+name order, see `style.owner_colours`) unless the caller passes colours, so
+every picture of one game uses the same colours.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from ..engine.geometry import Dir, Square
+from ..engine.state import Board, Robot
+from . import style as s
+from .dm import png_bytes
+from .elements import Looks, draw_element, floor, mount, state_of
+from .model import Position
+from .pen import Pen
+from .static import RoomLayer, image_size, origin, room_layer
+
+ON_BOARD_MODES = ("real", "virtual", "rebooting", "destroyed")
+
+
+def _sprite(k: int) -> tuple[Image.Image, ImageDraw.ImageDraw, Pen]:
+    canvas = Image.new("RGBA", (s.CELL * k, s.CELL * k), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(canvas)
+    return canvas, draw, Pen(draw, 0, 0, s.CELL * k)
+
+
+def _finish(canvas: Image.Image) -> Image.Image:
+    return canvas.resize((s.CELL, s.CELL), Image.LANCZOS)
+
+
+def _square_picture(layer: RoomLayer, square: Square, states: tuple[str, ...]) -> Image.Image:
+    """One square holding stateful elements, floor and all, for the given states (kept in the layer)."""
+    picture = layer.squares.get((square, states))
+    if picture is None:
+        canvas, _, pen = _sprite(s.SUPERSAMPLE)
+        floor(pen)
+        for element, state in zip(layer.dynamic[square], states):
+            draw_element(pen, element, state, layer.looks.get(element.key, Looks()))
+        picture = layer.squares[(square, states)] = _finish(canvas)
+    return picture
+
+
+@lru_cache(maxsize=256)
+def robot_sprite(colour: s.Colour, facing: Dir, mode: str) -> Image.Image:
+    """A robot seen from above: body in its owner's colour, a white wedge pointing where it faces."""
+    canvas, draw, pen = _sprite(s.SUPERSAMPLE)
+    body = s.DIM if mode == "destroyed" else colour
+    pen.circle(0.52, 0.45, 0.33, fill=(0, 0, 0, 90))
+    pen.circle(0.5, 0.42, 0.32, fill=s.shade(body, 0.55))
+    pen.circle(0.5, 0.42, 0.27, fill=body)
+    (dr, dc), (pr, pc) = facing.delta, facing.turned(1).delta
+    cx, cy = 0.5, 0.42
+    pen.polygon([(cx + 0.31 * dc, cy + 0.31 * dr), (cx + 0.06 * dc + 0.15 * pc, cy + 0.06 * dr + 0.15 * pr),
+                 (cx + 0.06 * dc - 0.15 * pc, cy + 0.06 * dr - 0.15 * pr)], fill=(255, 255, 255))
+    pen.circle(0.5, 0.42, 0.07, fill=s.shade(body, 0.4))
+    if mode == "destroyed":
+        pen.line([(0.3, 0.22), (0.7, 0.62)], s.OFF_RED, 0.08)
+        pen.line([(0.7, 0.22), (0.3, 0.62)], s.OFF_RED, 0.08)
+    if mode == "rebooting":
+        pen.circle(0.8, 0.16, 0.14, fill=s.FENCE, outline=s.INK, width=0.03)
+        pen.text(0.8, 0.17, "R", 0.18, s.INK)
+    sprite = _finish(canvas)
+    if mode == "virtual":  # a ghost: see-through, with a dashed white ring
+        alpha = sprite.getchannel("A").point(lambda a: a * 11 // 20)
+        sprite.putalpha(alpha)
+        d = ImageDraw.Draw(sprite)
+        r = 0.34 * s.CELL
+        cx, cy = 0.5 * s.CELL, 0.42 * s.CELL
+        for start in range(0, 360, 40):
+            d.arc([cx - r, cy - r, cx + r, cy + r], start, start + 22, fill=(255, 255, 255, 255), width=2)
+    return sprite
+
+
+def _label(text: str, width: int) -> str:
+    """`text` cut with an ellipsis to fit `width` pixels of the robot label font."""
+    font = s.font(10, bold=True)
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+@lru_cache(maxsize=512)
+def _label_sprite(names: str) -> Image.Image:
+    """The robot name label under a robot: white on a dark outline, cut to the square's width."""
+    text = _label(names, s.CELL + 6)
+    font = s.font(10, bold=True)
+    left, top, right, bottom = font.getbbox(text, stroke_width=2, anchor="mm")
+    sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=(255, 255, 255), anchor="mm",
+                                stroke_width=2, stroke_fill=s.INK)
+    return sprite
+
+
+def _beam_end(layer: RoomLayer, board: Position, start: Square, heading: Dir,
+              occupied: set[Square]) -> tuple[Square, bool]:
+    """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there."""
+    raised = {e.at for e in board.room.of_type("drawbridge") if state_of(e, board.elements) == "raised"}
+    closed = {e.at for e in board.room.of_type("gate") if state_of(e, board.elements) == "closed"}
+    square = start
+    while True:
+        if square in occupied:
+            return square, True
+        ahead = square.step(heading)
+        if ((square, heading) in layer.blocked or not board.room.size.contains(ahead)
+                or ahead in raised or ahead in closed):
+            return square, False
+        square = ahead
+
+
+def _draw_beams(image: Image.Image, layer: RoomLayer, board: Position, occupied: set[Square]) -> None:
+    draw = ImageDraw.Draw(image, "RGBA")
+    for turret in board.room.of_type("laser", "blaser"):
+        if turret.type == "blaser" and state_of(turret, board.elements) != "on":
+            continue
+        wall = mount(turret)
+        heading = wall.opposite
+        end, hit = _beam_end(layer, board, turret.at, heading, occupied)
+        (dr, dc), (pr, pc) = heading.delta, heading.turned(1).delta
+        x0, y0 = origin(turret.at)
+        x1, y1 = origin(end)
+        half = s.CELL / 2
+        start_xy = (x0 + half + dc * (0.34 * s.CELL - half), y0 + half + dr * (0.34 * s.CELL - half))
+        stop = 0 if hit else half - 4
+        end_xy = (x1 + half + dc * stop, y1 + half + dr * stop)
+        beams = int(turret.get("beams", 1) or 1)
+        for i in range(beams):
+            off = (i - (beams - 1) / 2) * 0.14 * s.CELL
+            a = (start_xy[0] + pc * off, start_xy[1] + pr * off)
+            b = (end_xy[0] + pc * off, end_xy[1] + pr * off)
+            draw.line([a, b], fill=(255, 110, 110, 150), width=5)
+            draw.line([a, b], fill=s.BEAM + (255,), width=2)
+
+
+def _on_board(robot: Robot) -> bool:  # also a snapshot's robot view
+    """Drawn: standing on the board, or destroyed where it still has a square (shown as a wreck)."""
+    return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
+
+
+def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour]) -> None:
+    by_square: dict[Square, list[Robot]] = {}
+    for robot in sorted(robots, key=lambda r: r.name):
+        by_square.setdefault(robot.at, []).append(robot)
+    for square, here in sorted(by_square.items()):
+        x, y = origin(square)
+        for i, robot in enumerate(here):
+            dx = round((i - (len(here) - 1) / 2) * 0.3 * s.CELL)
+            sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode)
+            image.alpha_composite(sprite, (x + dx, y))
+        label = _label_sprite(" / ".join(r.name for r in here))
+        image.alpha_composite(label, (x + (s.CELL - label.width) // 2, y + round(0.86 * s.CELL) - label.height // 2))
+
+
+def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
+    """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
+    layer = room_layer(position.room)
+    image = layer.base.copy()
+    for square, elements in layer.dynamic.items():
+        states = tuple(state_of(e, position.elements) for e in elements)
+        image.paste(_square_picture(layer, square, states), origin(square))
+    robots = [r for r in position.robots if _on_board(r)]
+    occupied = {r.at for r in robots if r.mode != "destroyed"}
+    _draw_beams(image, layer, position, occupied)
+    image.alpha_composite(layer.edges)
+    _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]))
+    return image.convert("RGB")
+
+
+def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Image.Image:
+    return draw_position(Position.of(board.room, board), colours)
+
+
+PNG_LEVEL = 3  # for 256-colour pictures: 5x faster than level 6, 15 % bigger
+
+
+def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
+    """PNG bytes of the picture with at most 256 colours: a quarter of the size of full colour,
+    and faster to compress (a stage picture must take well under 20 ms, BENCHMARKS.md)."""
+    image = draw_position(position, colours).quantize(256, method=Image.Quantize.FASTOCTREE,
+                                                      dither=Image.Dither.NONE)
+    return png_bytes(image, PNG_LEVEL)
+
+
+__all__ = ["draw_board", "draw_position", "position_png", "image_size", "robot_sprite"]

@@ -1,0 +1,43 @@
+"""The Ice maze picture: ice blue, rocks black, goals red, snoms green (the seed's colours).
+
+A locked snom (on a goal) keeps its red square and gets a dark ring, so a
+player sees at once which snoms still move.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .dm import drawer
+
+CELL = 32
+MARGIN = 12
+LINE = 18
+ICE, ROCK, GOAL, SNOM, RING, GRID, TEXT, PAPER = (
+    "#cde9f7", "#1f1f1f", "#d64545", "#2f9e44", "#10401c", "#8fb8cc", "#111111", "#ffffff"
+)
+
+
+@drawer("ice")
+def draw_ice(data: dict[str, Any]) -> Image.Image:
+    rows: list[str] = data["rows"]
+    lines = [data.get("title", "Ice maze"), *data.get("lines", [])]
+    font = ImageFont.load_default(size=14)
+    cols = len(rows[0]) if rows else 0
+    top = MARGIN + LINE * len(lines) + MARGIN // 2
+    width = max(2 * MARGIN + cols * CELL, 360)
+    image = Image.new("RGB", (width, top + len(rows) * CELL + MARGIN), PAPER)
+    pen = ImageDraw.Draw(image)
+    for i, text in enumerate(lines):
+        pen.text((MARGIN, MARGIN + i * LINE), text, fill=TEXT, font=font)
+    for r, row in enumerate(rows):
+        for c, symbol in enumerate(row):
+            x, y = MARGIN + c * CELL, top + r * CELL
+            fill = ROCK if symbol == "#" else GOAL if symbol in "G*" else ICE
+            pen.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=fill, outline=GRID)
+            if symbol in "S*":
+                inset = 5
+                pen.ellipse((x + inset, y + inset, x + CELL - 1 - inset, y + CELL - 1 - inset), fill=SNOM,
+                            outline=RING if symbol == "*" else None, width=3)
+    return image

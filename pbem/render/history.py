@@ -1,0 +1,86 @@
+"""Reports from the store: a processed turn as a `TurnReport`, a whole game as a `GameHistory`.
+
+Everything comes from what the turn cycle stored for the turn (DESIGN.md "Determinism and
+history"): the state before and after, the board at the start of every stage and at the end
+(per board), each board as the turn left it, and the events in order. A Geek-o player who moved
+on to the next room is shown in the room the turn was played in, with the robots as they ended there.
+"""
+from __future__ import annotations
+
+import json
+
+from sqlmodel import Session, col, select
+
+from ..engine.campaign import standings  # also registers the turn cycle's event types
+from ..engine.events import EVENT_TYPES, Event
+from ..engine.state import Board
+from ..engine.turn import Snapshot
+from ..formats.canonical import from_data
+from ..store.games import final_boards, get_game, players_of, processed_turns, read_state, snapshot
+from ..store.tables import EventRecord, Game, StateSnapshot
+from .site import GameHistory
+from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
+
+
+def _stage_snapshots(session: Session, game: Game, turn: int) -> dict[str, list[Snapshot]]:
+    rows = session.exec(select(StateSnapshot).where(
+        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == "stage")).all()
+    boards: dict[str, list[tuple[int, Snapshot]]] = {}
+    for row in rows:
+        order = row.stage if row.stage else 1 << 30  # stage 0, the end of the turn, comes last
+        boards.setdefault(row.board, []).append((order, from_data(Snapshot, json.loads(row.state))))
+    return {board: [snap for _, snap in sorted(items, key=lambda item: item[0])] for board, items in boards.items()}
+
+
+def _events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
+    rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
+                        .order_by(col(EventRecord.seq))).all()
+    events: dict[str, list[Event]] = {}
+    for row in rows:
+        events.setdefault(row.board, []).append(from_data(EVENT_TYPES[row.kind], json.loads(row.data)))
+    return events
+
+
+def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], stages: dict[str, list[Snapshot]],
+                events: dict[str, list[Event]], players: list[str]) -> TurnReport:
+    """A turn's report from the states before and after it, and per board the board as the turn left
+    it (`finals`), its snapshots and events."""
+    boards = []
+    for key, board in before.boards.items():
+        if key not in stages:
+            continue  # nothing was played on it (a Geek-o player who has finished)
+        title = f"{key} — {board.room.name}" if before.geeko else board.room.name
+        boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), finals[key],
+                                (key,) if before.geeko else tuple(players), after.boards[key]))
+    return build_turn_report(game, turn, boards)
+
+
+def outcome_report(game: str, before, outcome, players: list[str]) -> TurnReport:
+    """The report of a turn just played (`pbem.engine.campaign.play_turn`'s outcome), stored or not
+    (`turn process --preview`)."""
+    events: dict[str, list[Event]] = {}
+    for board, event in outcome.events:
+        events.setdefault(board, []).append(event)
+    return turn_report(game, before.turn, before, outcome.state, outcome.finals, outcome.stages, events, players)
+
+
+def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
+    before = read_state(game, snapshot(session, game, turn, "before").state)
+    after = read_state(game, snapshot(session, game, turn, "after").state)
+    return turn_report(game.name, turn, before, after, final_boards(session, game, turn),
+                       _stage_snapshots(session, game, turn), _events(session, game, turn),
+                       [p.name for p in players_of(session, game)])
+
+
+def recipients(session: Session, game: Game) -> list[Recipient]:
+    return [Recipient(p.name, p.email) for p in players_of(session, game)]
+
+
+def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:
+    """Every processed turn of the game; `with_mail` adds the players, so each turn gets their emails."""
+    game = get_game(session, name)
+    done = processed_turns(session, game)
+    turns = [stored_turn_report(session, game, t.number) for t in done]
+    state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
+    return GameHistory(game.name, turns, standings(state) if state else [],
+                       recipients(session, game) if with_mail else [])

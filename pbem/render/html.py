@@ -1,0 +1,37 @@
+"""HTML pages from the report model, through the Jinja2 templates in `templates/` (autoescaped).
+
+Templates are looked up first in the caller's folders (a campaign folder's own
+`templates/`, so a GM can restyle the reports), then in the project's.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Iterable
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from ..resources import resource_dir
+
+TEMPLATE_DIR = resource_dir("templates")  # the bundled templates (a checkout's or an installed copy)
+
+
+@lru_cache(maxsize=8)
+def environment(extra_dirs: tuple[str, ...] = ()) -> Environment:
+    return Environment(
+        loader=FileSystemLoader([*extra_dirs, str(TEMPLATE_DIR)]),
+        autoescape=select_autoescape(["html"], default_for_string=True, default=True),
+        undefined=StrictUndefined,
+        trim_blocks=False,
+        keep_trailing_newline=True,
+    )
+
+
+def css(extra_dirs: tuple[str, ...] = ()) -> str:
+    env = environment(extra_dirs)
+    source, _, _ = env.loader.get_source(env, "style.css")  # type: ignore[union-attr]
+    return source
+
+
+def render(name: str, extra_dirs: Iterable[str] = (), **context: Any) -> str:
+    dirs = tuple(extra_dirs)
+    return environment(dirs).get_template(name).render(css=css(dirs), **context)

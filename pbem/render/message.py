@@ -1,0 +1,79 @@
+"""A report as an email: text part, HTML part (CSS inlined) with the board pictures inline by Content-ID.
+
+Deterministic: the MIME boundaries come from the content, the Message-ID from the content and
+the addressee, and no Date header is written (the sender adds one when it sends). Players who
+get the same boards get the same body, so `readdressed` reuses a body's bytes for each of them.
+"""
+from __future__ import annotations
+
+import hashlib
+from email.message import EmailMessage
+from email.policy import SMTP
+from typing import Mapping
+
+import css_inline
+
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+_ADDRESSING = ("From", "To", "Subject", "Message-ID")
+
+
+def cid(name: str) -> str:
+    """The Content-ID (without angle brackets) of an inline picture file name."""
+    return f"{name}@pbem"
+
+
+def _message_id(token: str, sender: str, recipient: str, subject: str) -> str:
+    digest = hashlib.sha256("\0".join((token, sender, recipient, subject)).encode("utf-8")).hexdigest()
+    return f"<{digest[:32]}@pbem>"
+
+
+def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, token: str) -> None:
+    message["From"] = sender
+    message["To"] = recipient
+    message["Subject"] = subject
+    message["Message-ID"] = _message_id(token, sender, recipient, subject)
+    message["MIME-Version"] = "1.0"
+
+
+def report_message(*, sender: str, recipient: str, subject: str, text: str, html: str,
+                   images: Mapping[str, bytes]) -> EmailMessage:
+    """`html` refers to each picture as `cid:<cid(name)>`; `images` maps those names to PNG bytes."""
+    digest = hashlib.sha256()
+    for part in (text, html):
+        digest.update(part.encode("utf-8") + b"\0")
+    for name in sorted(images):
+        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(images[name]).digest())
+    token = digest.hexdigest()[:24]
+    message = EmailMessage(policy=SMTP)
+    _headers(message, sender, recipient, subject, token)
+    message.set_content(text)
+    message.add_alternative(_INLINER.inline(html), subtype="html")
+    html_part = message.get_payload()[1]
+    for name in sorted(images):
+        html_part.add_related(images[name], "image", "png", cid=f"<{cid(name)}>", filename=name,
+                              disposition="inline")
+    for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
+        part.set_boundary(f"=_pbem_{token}_{i}")
+    return message
+
+
+def message_bytes(message: EmailMessage) -> bytes:
+    """The message as an `.eml` file (CRLF line ends, as on the wire)."""
+    return message.as_bytes(policy=SMTP)
+
+
+def readdressed(message: EmailMessage, body: bytes, recipient: str, subject: str) -> bytes:
+    """`message_bytes` of `message` sent to `recipient` under `subject` instead, without serialising
+    the body again: `body` is what follows the header block in `message_bytes(message)`."""
+    token = message.get_boundary().split("_")[2]  # the body's content hash (see report_message)
+    head = EmailMessage(policy=SMTP)
+    _headers(head, message["From"], recipient, subject, token)
+    for name, value in message.items():
+        if name not in _ADDRESSING and name != "MIME-Version":
+            head[name] = value
+    return message_bytes(head).split(b"\r\n\r\n", 1)[0] + b"\r\n\r\n" + body
+
+
+def body_of(data: bytes) -> bytes:
+    """What follows the header block of a serialised message."""
+    return data.split(b"\r\n\r\n", 1)[1]

@@ -1,0 +1,347 @@
+"""The report model: a turn's events and board snapshots turned into the rows of its tables.
+
+Pure (no files, no HTML): templates and the plain-text writer only lay these
+rows out, so the HTML page, the email and the text part always agree. Every
+cell is a list of lines of plain text; escaping is the templates' job.
+
+Input per board (a Geek-o player's room, or the shared BotWars board): the
+snapshots the engine took at the start of each stage plus the final one, and
+the turn's events (RULES B5 order). Stage tables follow seed 003: NAME, MODE,
+CARDS, MOVE (outcome of the card and pushes), MECHANISMS, DAMAGE ("-1 HP"),
+HP; the end-of-turn table NAME, MODE, REINSTATE, UPGRADES, OPTIONS (these two
+only when some robot has any), NEXT FLAG (boards with flags), REBOOT/HP; then the
+fused registers.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..engine.events import Event
+from ..engine.geometry import Dir, Square
+from ..engine.room import Room
+from ..engine.state import Board
+
+NONE = "—"
+
+# Events that only happen after the robots have moved (B5 phases 2–9): the first one in a
+# stage ends the MOVE part of the table.
+_MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun", "BecameReal",
+                    "FlagTouched", "OptionGained", "UpgradeGained", "LeftRoom"}
+_MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
+# The DAMAGE row: hit points lost and what they cost (B7.1).
+_DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
+# End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
+# of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
+_END_RESULTS = {"RoomCompleted", "Won"}
+_END_REINSTATE = {"Reinstated", "InTransit"}
+
+
+@dataclass(frozen=True)
+class Position:
+    """What one board picture shows: the room, its robots and its element states.
+
+    Robots are anything with name, owner, at, facing, hp and mode: the engine's `Robot`
+    or the `RobotView` of a snapshot.
+    """
+
+    room: Room
+    robots: tuple[Any, ...]
+    elements: Mapping[str, str]
+
+    @classmethod
+    def of(cls, room: Room, board: Any) -> "Position":
+        """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
+        robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
+        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)))
+
+    def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
+        """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
+        robots = tuple(dataclasses.replace(r, at=wrecks[r.name])
+                       if r.name in wrecks and r.at is None and r.mode == "destroyed" else r for r in self.robots)
+        return Position(self.room, robots, self.elements)
+
+    def robot(self, name: str) -> Any:
+        return next((r for r in self.robots if r.name == name), None)
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[list[str]]  # one cell per robot column, each a list of lines
+
+
+@dataclass
+class Table:
+    caption: str
+    columns: list[str]  # robot names
+    rows: list[Row]
+    notes: list[str] = field(default_factory=list)  # board events that belong to no robot
+
+
+@dataclass
+class StageReport:
+    number: int
+    position: Position  # the board as it stood when the stage began
+    table: Table
+
+
+@dataclass
+class BoardReport:
+    """One board's turn: its stages, the final position, the end-of-turn and fused-register tables."""
+
+    title: str
+    stages: list[StageReport]
+    final: Position
+    end_of_turn: Table
+    fused: Table | None
+
+
+def _text(value: Any) -> str:
+    return value.name if isinstance(value, Dir) else str(value)
+
+
+def _word(element_type: str) -> str:
+    """An element type as report text."""
+    return {"trapdoor": "trap door"}.get(element_type, element_type)
+
+
+def _damage_source(cause: str, source: str | None) -> str:
+    """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
+    if cause == "robot-laser" and source:
+        return f"{source}'s laser"
+    if source and "@" in source:
+        return f"{cause} {source.split('@')[1].split('/')[0]}"
+    return cause
+
+
+def describe(event: Event) -> str:
+    """One line of report text for an event (without the robot's name: it heads the column)."""
+    k, e = type(event).__name__, event
+    g = lambda name: getattr(e, name, None)  # noqa: E731
+    if k == "CardPlayed":
+        return f"{e.card}" + (" (fused)" if g("fused") else "")
+    if k == "Moved":
+        return f"{e.from_sq} → {e.to_sq}"
+    if k == "Turned":
+        return f"turns {_text(e.from_facing)} → {_text(e.to_facing)}"
+    if k == "Pushed":
+        return f"pushed by {e.by} {e.from_sq} → {e.to_sq}"
+    if k == "Obstacle":
+        what = e.cause + (f" {e.source}" if e.cause == "robot" and g("source") else "")
+        return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
+    if k == "Damaged":
+        return f"-{e.amount} HP ({_damage_source(e.cause, g('source'))})"
+    if k == "DamageAbsorbed":
+        return f"{e.option} absorbs {e.amount} ({e.left} left)"
+    if k == "OptionSacrificed":
+        return f"gives up {e.option}"
+    if k == "Fell":
+        return f"falls into the {_word(e.cause)} at {e.at}"
+    if k == "Teleported":
+        return f"teleports {e.source} {e.from_sq} → {e.target} {e.to_sq}"
+    if k == "Conveyed":
+        return f"{'express ' if e.express else ''}conveyor {e.from_sq} → {e.to_sq}"
+    if k == "Rotated":
+        return f"turned {_text(e.from_facing)} → {_text(e.to_facing)} by the {e.cause}"
+    if k == "PushedByPusher":
+        return f"pusher {e.from_sq} → {e.to_sq}"
+    if k == "Crushed":
+        return f"crushed at {e.at}"
+    if k == "SawSpun":
+        return f"buzzsaw at {e.at} spins (drew {e.draw})"
+    if k == "SwitchFlipped":
+        if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
+            return f"presses {e.source}: {e.state}"
+        return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
+    if k == "ElementChanged":
+        return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
+    if k == "FlagTouched":
+        return f"touches flag {e.number}"
+    if k == "OptionGained":
+        return f"gains option {e.option}"
+    if k == "UpgradeGained":
+        return f"upgrade {e.upgrade}" + (" — set unlocked" if g("unlocked") else "")
+    if k == "BecameReal":
+        return "becomes real"
+    if k == "EnteredGate":
+        return f"enters the gate at {e.at}" + (" (locked until the other gate is held)" if g("locked") else "")
+    if k == "LeftRoom":
+        return f"leaves {e.room}"
+    if k == "RegisterFused":
+        return f"register {e.register} fuses" + (f" with {e.card}" if g("card") else " (empty)")
+    if k == "RegisterUnfused":
+        return f"register {e.register} unfused"
+    if k == "RegisterFilled":
+        return f"register {e.register} filled with {e.card}"
+    if k == "Destroyed":
+        return "DESTROYED" + (f" ({_word(e.cause)})" if g("cause") else "")
+    if k == "Repaired":
+        return f"+{e.amount} HP (wrench)"
+    if k == "Reinstated":
+        return f"{e.at} facing {_text(e.facing)}"
+    if k == "RebootStarted":
+        return f"rebooting next turn (HP {e.hp})"
+    if k == "RebootEnded":
+        return "back online"
+    # events the turn cycle adds (pbem.engine.campaign)
+    if k == "InTransit":
+        return f"in transit, {e.turns} turn{'s' if e.turns != 1 else ''} to go"
+    if k == "RoomCompleted":
+        return f"completes room {e.room} ({e.room_name})"
+    if k == "RoomOpened":
+        return f"room {e.room} opens: {e.room_name}"
+    if k == "PlayerFinished":
+        return f"{e.player} has finished, in {e.turns} turns"
+    if k == "Won":
+        return f"touches the last flag: place {e.place}"
+    # A mechanism the renderer has not met (RULES G9): its type and fields, in field order.
+    details = ", ".join(f"{n}={v}" for n, v in vars(e).items() if n not in ("stage", "robot"))
+    return f"{k}: {details}" if details else k
+
+
+def _mechanism_start(events: Sequence[Event]) -> int:
+    """Index of the first event of the stage that belongs to the mechanisms, not to the cards."""
+    for i, event in enumerate(events):
+        kind = type(event).__name__
+        if kind in _MECHANISM_PHASE or getattr(event, "cause", None) in _MECHANISM_CAUSES:
+            return i
+    return len(events)
+
+
+def _lines(events: list[Event]) -> list[str]:
+    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1), and
+    registers unfused together one line (registers 1, 2, 3 unfused)."""
+    lines: list[str] = []
+    last: Event | None = None
+    for event in events:
+        kind = type(event).__name__
+        if (kind == "Moved" and last is not None and type(last).__name__ == "Moved"
+                and last.card == event.card and last.to_sq == event.from_sq):
+            lines[-1] = f"{lines[-1].split(' → ')[0]} → {event.to_sq}"
+        elif kind == "RegisterUnfused" and last is not None and type(last).__name__ == "RegisterUnfused":
+            registers = lines[-1].removeprefix("registers ").removeprefix("register ").removesuffix(" unfused")
+            lines[-1] = f"registers {registers}, {event.register} unfused"
+        else:
+            lines.append(describe(event))
+        last = event
+    return lines
+
+
+def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = None,
+           exclude: set[str] = frozenset()) -> list[list[str]]:
+    chosen: dict[str, list[Event]] = {name: [] for name in robots}
+    for event in events:
+        kind = type(event).__name__
+        if event.robot in chosen and kind not in exclude and (kinds is None or kind in kinds):
+            chosen[event.robot].append(event)
+    return [_lines(chosen[name]) or [NONE] for name in robots]
+
+
+def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
+    return Row(label, [[value(r)] for r in robots])
+
+
+def mode(robot: Any) -> str:
+    """The robot's mode as players read it: off the board and neither destroyed nor in transit means
+    it went through a gate (G3)."""
+    return "left the room" if robot.at is None and robot.mode in ("real", "virtual", "rebooting") else robot.mode
+
+
+def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
+    names = [r.name for r in before.robots]
+    robots_after = [after.robot(r.name) or r for r in before.robots]
+    split = _mechanism_start(events)
+    moving, mechanisms = events[:split], events[split:]
+    rows = [
+        _robot_row("MODE", robots_after, mode),
+        Row("CARDS", _cells(names, moving, {"CardPlayed"})),
+        Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
+        Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
+        Row("DAMAGE", _cells(names, events, _DAMAGE)),
+        _robot_row("HP", robots_after, lambda r: str(r.hp)),
+    ]
+    notes = [describe(e) for e in events if e.robot is None]
+    return Table(f"Stage {number}", names, rows, notes)
+
+
+def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
+    names = list(final.robots)
+    robots = list(final.robots.values())
+    results = _cells(names, events, _END_RESULTS)
+    rows = [
+        Row("MODE", [[mode(r), *(x for x in more if x != NONE)] for r, more in zip(robots, results)]),
+        Row("REINSTATE", _cells(names, events, _END_REINSTATE)),
+    ]
+    if any(r.upgrades for r in robots):
+        rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
+    if any(r.options for r in robots):
+        rows.append(_robot_row("OPTIONS", robots, lambda r: ", ".join(r.options) or NONE))
+    flags = len(final.room.of_type("flag"))
+    if flags:  # botwars: the flag each robot must touch next (B5.9)
+        rows.append(_robot_row("NEXT FLAG", robots,
+                               lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
+    extra = _cells(names, events, exclude=_END_RESULTS | _END_REINSTATE)  # repairs, reboots, registers …
+    rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
+                                  for r, more in zip(robots, extra)]))
+    notes = [describe(e) for e in events if e.robot is None]
+    return Table("End of turn", names, rows, notes)
+
+
+def fused_table(final: Board, following: Board | None = None) -> Table | None:
+    """Seed 003: a reference table of every fused register's card, when any robot has one. The cards
+    come from `following`, the board the next turn starts from, when given: dealing fills fused
+    empty registers (B7.2) after the turn has ended, and all players should see those cards."""
+    registers = following.robots if following is not None else final.robots
+    robots = [registers[name] for name in final.robots if registers[name].registers]
+    if not robots:
+        return None
+    numbers = sorted({n for r in robots for n in r.registers}, reverse=True)
+    rows = [Row(f"REGISTER {n}", [[(str(r.registers[n]) if r.registers[n] else "(empty)")
+                                   if n in r.registers else NONE] for r in robots]) for n in numbers]
+    return Table("Fused registers", [r.name for r in robots], rows)
+
+
+def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
+    """The robots as the last stage ends. The snapshot after it is taken after the end-of-turn steps
+    (B12: repairs, reinstatement, reboots), so the stage's own events are applied to its start."""
+    robots = {r.name: r for r in start.robots}
+    for event in events:
+        robot, kind = robots.get(event.robot), type(event).__name__
+        if robot is None:
+            continue
+        if kind == "Damaged":
+            robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
+        elif kind == "Destroyed":
+            robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+        elif kind == "BecameReal":
+            robots[robot.name] = dataclasses.replace(robot, mode="real")
+        elif kind == "LeftRoom":
+            robots[robot.name] = dataclasses.replace(robot, at=None)
+    return Position(start.room, tuple(robots.values()), start.elements)
+
+
+def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Sequence[Event],
+                 final: Board, following: Board | None = None) -> BoardReport:
+    """`snapshots`: the board at the start of stage 1, 2, …, then at the end of the turn (engine
+    `Snapshot`s or `Board`s); `final`: the board as the turn left it, in `room` (robots with
+    registers, upgrades …); `following`: the board the next turn starts from (see `fused_table`)."""
+    if not snapshots:
+        raise ValueError("a board report needs at least the end-of-turn snapshot")
+    by_stage: dict[int, list[Event]] = {}
+    for event in events:
+        by_stage.setdefault(event.stage, []).append(event)
+    positions, wrecks = [], {}
+    for number, snap in enumerate(snapshots, start=1):
+        positions.append(Position.of(room, snap).with_wrecks(wrecks))
+        wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
+                       if type(e).__name__ == "Destroyed" and e.at is not None})
+    ends = positions[1:]
+    if ends:  # the last stage ends before the end-of-turn snapshot
+        ends[-1] = _last_stage_end(positions[-2], by_stage.get(len(ends), []))
+    stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
+              for i, (before, after) in enumerate(zip(positions, ends), start=1)]
+    end = by_stage.get(0, [])
+    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))

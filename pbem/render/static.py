@@ -1,0 +1,144 @@
+"""What never changes while a room is played: its floor picture and facts about its layout.
+
+Drawing the floor (every square and every element whose look has no state) is
+the slow part of a board picture, so it is done once per room and kept: the
+`RoomLayer` of a room is cached, keyed by the room object itself.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from ..engine.geometry import Dir, Square
+from ..engine.room import Element, Room
+from . import style as s
+from .elements import EDGE_TYPES, STATEFUL, Looks, as_dir, draw_element, edge, floor, mount, start_square
+from .pen import Pen
+
+# Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
+_LAYER = {"pusher": 1, "laser": 1, "blaser": 1, "eye": 1, "flag": 2}
+
+
+def ordered(elements: tuple[Element, ...] | list[Element]) -> list[Element]:
+    return sorted(elements, key=lambda e: _LAYER.get(e.type, 0))
+
+
+def origin(square: Square) -> tuple[int, int]:
+    """Pixel position of a square's north-west corner in the final image."""
+    return s.MARGIN + (square.col - 1) * s.CELL, s.MARGIN + (square.row - 1) * s.CELL
+
+
+def image_size(room: Room) -> tuple[int, int]:
+    return room.size.cols * s.CELL + 2 * s.MARGIN, room.size.rows * s.CELL + 2 * s.MARGIN
+
+
+@dataclass
+class RoomLayer:
+    room: Room
+    base: Image.Image  # RGBA: background, coordinates, floors, stateless elements, starts
+    edges: Image.Image  # RGBA, transparent but for walls and fences (laid over everything else)
+    looks: dict[str, Looks]  # Element.key -> its neighbourhood facts
+    dynamic: dict[Square, tuple[Element, ...]]  # squares redrawn per state, with all their elements
+    blocked: frozenset[tuple[Square, Dir]]  # (square, side) crossed by a wall or fence, both ways
+    squares: dict = field(default_factory=dict)  # (square, states) -> picture of a stateful square
+
+
+def looks_of(room: Room) -> dict[str, Looks]:
+    belts = {e.at: as_dir(e.get("dir", "N")) for e in room.of_type("conveyor")}
+    switch_squares = {str(e.get("id")): str(e.at) for e in room.of_type("switch", "eye") if e.get("id")}
+    looks: dict[str, Looks] = {}
+    for e in room.elements:
+        if e.type == "conveyor":
+            out = belts[e.at]
+            feeds = []
+            for side in Dir:
+                neighbour = e.at.step(side)
+                if belts.get(neighbour) == side.opposite:  # that belt points into this square
+                    feeds.append(side.turned(-out.value))
+            looks[e.key] = Looks(feeds=tuple(sorted(feeds)))
+        elif e.type == "drawbridge" and e.get("control"):
+            looks[e.key] = Looks(label=switch_squares.get(str(e.get("control")), str(e.get("control"))))
+    return looks
+
+
+def blocked_edges(room: Room) -> frozenset[tuple[Square, Dir]]:
+    edges: set[tuple[Square, Dir]] = set()
+    for e in room.of_type(*EDGE_TYPES):
+        side = mount(e)
+        edges.add((e.at, side))
+        edges.add((e.at.step(side), side.opposite))
+    return frozenset(edges)
+
+
+def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, k: int) -> None:
+    font = s.font(10 * k, bold=True)
+    w, h = image_size(room)
+    for c in range(1, room.size.cols + 1):
+        x = (s.MARGIN + (c - 0.5) * s.CELL) * k
+        for y in (s.MARGIN / 2, h - s.MARGIN / 2):
+            draw.text((x, y * k), f"c{c}", font=font, fill=s.START, anchor="mm")
+    for r in range(1, room.size.rows + 1):
+        y = (s.MARGIN + (r - 0.5) * s.CELL) * k
+        for x in (s.MARGIN / 2, w - s.MARGIN / 2):
+            draw.text((x * k, y), f"r{r}", font=font, fill=s.START, anchor="mm")
+
+
+def _pen(draw: ImageDraw.ImageDraw, square: Square, k: int) -> Pen:
+    x, y = origin(square)
+    return Pen(draw, x * k, y * k, s.CELL * k)
+
+
+def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return canvas.resize(size, Image.LANCZOS)
+
+
+def _build(room: Room) -> RoomLayer:
+    k = s.SUPERSAMPLE
+    size = image_size(room)
+    dynamic_squares = {e.at for e in room.elements if e.type in STATEFUL}
+    looks = looks_of(room)
+
+    base = Image.new("RGBA", (size[0] * k, size[1] * k), s.BACKGROUND + (255,))
+    draw = ImageDraw.Draw(base)
+    _draw_coordinates(draw, room, k)
+    for square in room.size.squares():
+        floor(_pen(draw, square, k))
+    for number, square in enumerate(room.starts, 1):
+        start_square(_pen(draw, square, k), str(number))
+    for e in ordered(room.elements):
+        if e.type not in EDGE_TYPES and e.at not in dynamic_squares:
+            draw_element(_pen(draw, e.at, k), e, "", looks.get(e.key, Looks()))
+
+    edges = Image.new("RGBA", base.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(edges)
+    x0, y0 = s.MARGIN * k, s.MARGIN * k
+    x1, y1 = (size[0] - s.MARGIN) * k, (size[1] - s.MARGIN) * k
+    perimeter = round(0.05 * s.CELL * k)  # the electric fence around every board (RULES B6.2)
+    draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.FENCE,
+                   width=perimeter)
+    draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
+    for e in room.of_type(*EDGE_TYPES):
+        edge(_pen(draw, e.at, k).turned(mount(e)), fence=e.type == "fence")
+
+    dynamic = {sq: tuple(ordered(room.elements_at(sq))) for sq in sorted(dynamic_squares)}
+    dynamic = {sq: tuple(e for e in els if e.type not in EDGE_TYPES) for sq, els in dynamic.items()}
+    return RoomLayer(room, _downscaled(base, size), _downscaled(edges, size), looks, dynamic,
+                     blocked_edges(room))
+
+
+_CACHE: OrderedDict[int, RoomLayer] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def room_layer(room: Room) -> RoomLayer:
+    """The cached layer of `room` (rooms are immutable, so the picture never goes stale)."""
+    layer = _CACHE.get(id(room))
+    if layer is None or layer.room is not room:
+        layer = _build(room)
+        _CACHE[id(room)] = layer
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    _CACHE.move_to_end(id(room))
+    return layer

@@ -1,0 +1,63 @@
+"""The report tables drawn in plain text, for the text part of the email."""
+from __future__ import annotations
+
+import textwrap
+
+from .model import BoardReport, Table
+
+MAX_COLUMN = 34  # a robot's column wraps beyond this
+MAX_WIDTH = 100  # a table wider than this is cut into blocks of robots, each with the row labels
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return [piece for line in text.split("\n") for piece in (textwrap.wrap(line, width) or [""])]
+
+
+def _block(grid: list[list[str]], widths: list[int]) -> list[str]:
+    rule = "+" + "+".join("-" * (w + 2) for w in widths) + "+"
+    lines = [rule]
+    for n, row in enumerate(grid):
+        cells = [_wrap(cell, w) for cell, w in zip(row, widths)]
+        for i in range(max(len(c) for c in cells)):
+            lines.append("| " + " | ".join((c[i] if i < len(c) else "").ljust(w)
+                                          for c, w in zip(cells, widths)) + " |")
+        if n == 0 or n == len(grid) - 1:
+            lines.append(rule)
+    return lines
+
+
+def table_text(table: Table) -> str:
+    """A boxed table: row labels down the left, one column per robot, long lines wrapped; many
+    robots make several blocks, one under the other."""
+    grid = [["NAME", *table.columns]] + [[row.label, *("\n".join(cell) for cell in row.cells)]
+                                         for row in table.rows]
+    widths = [min(MAX_COLUMN, max(len(line) for r in grid for line in r[i].split("\n")))
+              for i in range(len(grid[0]))]
+    blocks: list[list[int]] = [[]]
+    for i in range(1, len(widths)):
+        used = widths[0] + 4 + sum(widths[j] + 3 for j in blocks[-1])
+        if blocks[-1] and used + widths[i] + 3 > MAX_WIDTH:
+            blocks.append([])
+        blocks[-1].append(i)
+    lines = [table.caption]
+    for block in blocks:
+        columns = [0, *block]
+        lines += _block([[row[i] for i in columns] for row in grid], [widths[i] for i in columns])
+    lines += [f"  * {note}" for note in table.notes]
+    return "\n".join(lines)
+
+
+def board_text(report: BoardReport) -> str:
+    parts = [report.title, "=" * len(report.title)]
+    for stage in report.stages:
+        parts += ["", table_text(stage.table)]
+    parts += ["", table_text(report.end_of_turn)]
+    if report.fused:
+        parts += ["", table_text(report.fused)]
+    return "\n".join(parts)
+
+
+def turn_text(game: str, turn: int, reports: list[BoardReport]) -> str:
+    heading = f"{game} — turn {turn}"
+    body = "\n\n".join(board_text(r) for r in reports)
+    return f"{heading}\n\nThe board pictures are in the HTML part of this message.\n\n{body}\n"

@@ -1,0 +1,195 @@
+"""One processed turn, rendered: its board pictures, HTML pages, and an email per player.
+
+`build_turn_report` turns the engine's output (per board: snapshots and events)
+into the report model and draws every picture once; `write_turn_report` writes
+the turn's folder (pages, pictures, legend, one `.eml` per recipient);
+`player_message` builds one player's email (also used by the mail sender).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..engine.events import Event
+from ..engine.room import Room
+from ..engine.state import Board
+from . import html
+from .board import position_png
+from .legend import legend_png
+from .message import body_of, cid, message_bytes, readdressed, report_message
+from .model import BoardReport, board_report
+from .style import owner_colours
+from .text import turn_text
+
+DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"
+
+
+@dataclass(frozen=True)
+class BoardTurn:
+    """The engine's output for one board (a `TurnResult`): the snapshots taken at the start of each
+    stage and at the end of the turn, the turn's events, and the board as the turn left it (in
+    `room`, before a Geek-o player moves on); `players` are those who receive this board's report;
+    `following`, the board the next turn starts from (fused registers as dealt), when known."""
+
+    title: str
+    room: Room
+    snapshots: Sequence[Any]
+    events: Sequence[Event]
+    final: Board
+    players: tuple[str, ...] = ()
+    following: Board | None = None
+
+
+@dataclass(frozen=True)
+class Recipient:
+    player: str
+    address: str
+
+
+@dataclass
+class TurnReport:
+    game: str
+    turn: int
+    reports: list[BoardReport]
+    players: list[tuple[str, ...]]  # per report, who receives it
+    images: dict[str, bytes] = field(default_factory=dict)  # file name -> PNG
+
+    def for_player(self, player: str) -> list[BoardReport]:
+        return [r for r, who in zip(self.reports, self.players) if player in who]
+
+
+class ImageNames:
+    """How pages name the pictures: file names on the site, `cid:` references in email."""
+
+    def __init__(self, reports: list[BoardReport], inline: bool = False):
+        self.reports, self.inline = reports, inline
+
+    def _index(self, report: BoardReport) -> int:
+        return next(i for i, r in enumerate(self.reports) if r is report)
+
+    def file(self, report: BoardReport, stage: int | str) -> str:
+        return image_file(self._index(report), stage)
+
+    def src(self, report: BoardReport, stage: int | str) -> str:
+        name = self.file(report, stage)
+        return f"cid:{cid(name)}" if self.inline else name
+
+    def anchor(self, report: BoardReport, stage: int | str) -> str:
+        return f"board{self._index(report) + 1}-{'stage' if stage != 'final' else ''}{stage}"
+
+
+def image_file(index: int, stage: int | str) -> str:
+    """`board1-stage2.png`, `board1-final.png` (never a typed name: they are not file-name safe)."""
+    return f"board{index + 1}-{'stage' if stage != 'final' else ''}{stage}.png"
+
+
+def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn]) -> TurnReport:
+    colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
+    reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
+    result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards])
+    for i, report in enumerate(reports):
+        for stage in report.stages:
+            result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
+        result.images[image_file(i, "final")] = position_png(report.final, colours)
+    return result
+
+
+@lru_cache(maxsize=1)
+def legend_bytes() -> bytes:
+    """The legend picture (drawn once per process)."""
+    return legend_png()
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a typed name."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.") or "x"
+
+
+def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAULT_SENDER,
+                   templates: Sequence[str] = ()) -> EmailMessage:
+    """The player's report email: their boards (the body is the same for players with the same boards)."""
+    mine = report.for_player(recipient.player)
+    names = ImageNames(report.reports, inline=True)
+    page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
+                       reports=mine, images=names, links=[])
+    files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
+    return report_message(
+        sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
+        text=turn_text(report.game, report.turn, mine), html=page,
+        images={name: report.images[name] for name in files})
+
+
+def _subject(report: TurnReport, recipient: Recipient) -> str:
+    return f"{report.game}: turn {report.turn} report for {recipient.player}"
+
+
+def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,
+              templates: Sequence[str] = ()) -> dict[str, bytes]:
+    """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
+    for all players who get the same boards. Players with no board this turn (done) get none."""
+    files: dict[str, bytes] = {}
+    bodies: dict[tuple[int, ...], tuple[EmailMessage, bytes]] = {}
+    for recipient in recipients:
+        key = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
+        if not key:
+            continue
+        if key not in bodies:
+            message = player_message(report, recipient, sender, templates)
+            bodies[key] = (message, body_of(message_bytes(message)))
+        message, body = bodies[key]
+        name = slug(recipient.player)
+        while name in files:
+            name += "_"
+        files[name] = readdressed(message, body, recipient.address, _subject(report, recipient))
+    return files
+
+
+def _stage_links(report: TurnReport, position: int, up: str, before: str | None, after: str | None):
+    """Previous/next links of the stage pages of one turn (`position` 0 = stage 1; the last is the end)."""
+    pages = stage_pages(report)
+    prev = pages[position - 1][1] if position > 0 else before
+    nxt = pages[position + 1][1] if position + 1 < len(pages) else after
+    return [("← previous", prev), ("whole turn", up), ("next →", nxt), ("legend", "legend.png")]
+
+
+def stage_pages(report: TurnReport) -> list[tuple[int | None, str]]:
+    """(stage number or None for the end of turn, file name) of every stage page of the turn."""
+    count = max((len(r.stages) for r in report.reports), default=0)
+    return [(n, f"stage-{n}.html") for n in range(1, count + 1)] + [(None, "final.html")]
+
+
+def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Recipient] = (),
+                      sender: str = DEFAULT_SENDER, links: Sequence[tuple[str, str | None]] = (),
+                      before: str | None = None, after: str | None = None,
+                      templates: Sequence[str] = ()) -> list[Path]:
+    """Write the turn's folder; `links` head the turn page, `before`/`after` continue the stage
+    pages' previous/next chain into the neighbouring turns. Returns the files written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+
+    def put(name: str, data: bytes | str) -> None:
+        path = out_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+        written.append(path)
+
+    names = ImageNames(report.reports)
+    for name, png in sorted(report.images.items()):
+        put(name, png)
+    put("legend.png", legend_bytes())
+    put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
+                                  reports=report.reports, images=names,
+                                  links=[*links, ("legend", "legend.png")]))
+    for position, (number, file) in enumerate(stage_pages(report)):
+        shown = [(r, r.stages[number - 1] if number is not None else None) for r in report.reports
+                 if number is None or number <= len(r.stages)]
+        put(file, html.render("stage.html", templates, game=report.game, turn=report.turn,
+                              heading=f"stage {number}" if number else "end of turn", shown=shown,
+                              images=names, links=_stage_links(report, position, "index.html", before, after)))
+    for name, data in eml_files(report, recipients, sender, templates).items():
+        put(f"mail/{name}.eml", data)
+    return written

@@ -1,0 +1,400 @@
+"""The GM's turn cycle on the database: deal, submit/check, status, process, rollback, replay.
+
+Each function is one unit of work on a session; `process` stores a whole turn
+in one transaction (or nothing, with `preview`), so an interrupted run leaves
+the turn unprocessed and running it again gives the uninterrupted result.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, delete, select
+
+from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
+from ..engine.deal import free_registers
+from ..engine.orders import Checked, Submission
+from ..formats.canonical import dumps, state_hash, to_data
+from ..formats.orders import OrderFile, order_template, parse_orders
+from ..formats.yamlfile import FormatError, Problem
+from .games import (Refused, current_state, first_state, get_game, now, players_of, read_state, save_snapshot,
+                    snapshot)
+from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
+
+
+# --- turn sheets -----------------------------------------------------------------------------
+
+@dataclass
+class RobotSheet:
+    name: str
+    mode: str
+    hp: int
+    at: str | None
+    facing: str
+    fused: dict[int, str | None]
+    receives_cards: bool
+    free_registers: int
+
+
+@dataclass
+class TurnSheet:
+    """What a player needs to write orders (DESIGN.md "Reports": the turn sheet)."""
+
+    game: str
+    turn: int
+    player: str
+    email: str
+    room: str
+    robots: list[RobotSheet]
+    hands: dict[str, list[str]]  # the shared hand under the player's name, else per robot
+    orders: str  # a pre-filled order file
+
+
+def dealt(session: Session, game: Game, turn: int) -> bool:
+    return session.exec(select(DealtHand.id).where(DealtHand.game_id == game.id, DealtHand.turn == turn)).first() \
+        is not None
+
+
+def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
+    """Record the current turn's hands (once) and return every player's turn sheet."""
+    game = get_game(session, name)
+    state = current_state(session, game)
+    if state.is_over:
+        raise Refused([f"{name} is over: nothing to deal"])
+    if not dealt(session, game, state.turn):
+        holders = sorted(state.hands) or [""]
+        for holder in holders:
+            session.add(DealtHand(game_id=game.id, turn=state.turn, holder=holder,
+                                  cards=dumps([str(c) for c in state.hands.get(holder, [])])))
+        session.commit()
+    return state.turn, turn_sheets(session, game, state)
+
+
+def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
+    rules = state.setup.rules()
+    sheets = []
+    for player in players_of(session, game):
+        receiving = state.receiving(player.name)
+        if not receiving:
+            continue
+        robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
+                             {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
+                             r.name in receiving, free_registers(r, rules))
+                  for r in state.robots_of(player.name)]
+        hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
+        template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
+                                  option_hp=rules.options_absorb_damage, secret=player.secret)
+        sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, state.board_of(player.name).room.name,
+                                robots, hands, template))
+    return sheets
+
+
+# --- submissions -----------------------------------------------------------------------------
+
+@dataclass
+class SubmissionResult:
+    source: str
+    accepted: bool
+    player: str | None = None
+    turn: int | None = None
+    version: int | None = None
+    programs: dict[str, list[str]] = field(default_factory=dict)
+    reboot: list[str] = field(default_factory=list)
+    option_hp: int | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store: bool) -> list[SubmissionResult]:
+    """Check each order file against the current turn; with `store`, keep every accepted one as a new version."""
+    game = get_game(session, name)
+    state = current_state(session, game)
+    players = {p.name: p for p in players_of(session, game)}
+    is_dealt = dealt(session, game, state.turn)
+    results = []
+    for source, data in files:
+        try:
+            order = parse_orders(data, source)
+        except FormatError as err:
+            results.append(SubmissionResult(source, False, problems=[str(p) for p in err.problems]))
+            continue
+        result = SubmissionResult(source, False, order.player, order.turn)
+        problems = _header_problems(order, game, state, players, is_dealt)
+        checked = None
+        if not problems:
+            checked = check_orders(state, order.player, order.submission)
+            problems = order.problems(checked.problems)
+        result.problems = [str(p) for p in problems]
+        if checked is not None and not problems:
+            result.accepted = True
+            result.programs = {robot: [str(c) for c in cards] for robot, cards in checked.programs.items()}
+            result.reboot, result.option_hp = list(checked.reboot), checked.option_hp
+            if store:
+                result.version = _store_version(session, game, players[order.player], state.turn, order, checked)
+        results.append(result)
+    if store:
+        session.commit()
+    return results
+
+
+def _header_problems(order: OrderFile, game: Game, state: GameState, players: dict[str, Player],
+                     is_dealt: bool) -> list[Problem]:
+    data, source = order.data, order.source
+    problems = []
+    if order.game != game.name:
+        problems.append(Problem(source, data.line_of("game"), "game", f"these orders are for {order.game}, not {game.name}"))
+    if order.turn != state.turn:
+        problems.append(Problem(source, data.line_of("turn"), "turn",
+                                f"the turn now is {state.turn}, not {order.turn}"))
+    elif not is_dealt:
+        problems.append(Problem(source, data.line_of("turn"), "turn", f"turn {state.turn} has not been dealt yet"))
+    if order.player not in players:
+        problems.append(Problem(source, data.line_of("player"), "player",
+                                f"no player {order.player} in {game.name} ({', '.join(players)})"))
+    elif not problems and not state.expects_orders(order.player):
+        problems.append(Problem(source, data.line_of("player"), "player",
+                                f"{order.player} has no robot to program this turn"))
+    return problems
+
+
+def _store_version(session: Session, game: Game, player: Player, turn: int, order: OrderFile,
+                   checked: Checked) -> int:
+    latest = session.exec(select(OrderVersion.version).where(
+        OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == player.id)
+        .order_by(col(OrderVersion.version).desc())).first()
+    version = (latest or 0) + 1
+    session.add(OrderVersion(game_id=game.id, turn=turn, player_id=player.id, version=version, source=order.source,
+                             text=order.text, submission=_submission_json(checked), submitted_at=now()))
+    session.flush()
+    return version
+
+
+def _submission_json(checked: Checked) -> str:
+    return dumps({"programs": {robot: [str(c) for c in cards] for robot, cards in checked.programs.items()},
+                  "reboot": list(checked.reboot), "option_hp": checked.option_hp})
+
+
+def _submission(text: str) -> Submission:
+    data = json.loads(text)
+    return Submission(data["programs"], data["reboot"], data["option_hp"])
+
+
+# --- status ----------------------------------------------------------------------------------
+
+@dataclass
+class PlayerStatus:
+    player: str
+    email: str
+    expected: bool
+    versions: int
+    latest: int | None
+    submitted_at: str | None
+
+
+@dataclass
+class TurnStatus:
+    game: str
+    turn: int
+    dealt: bool
+    over: bool
+    players: list[PlayerStatus]
+
+    @property
+    def waiting_for(self) -> list[str]:
+        return [p.player for p in self.players if p.expected and p.latest is None]
+
+
+def status(session: Session, name: str) -> TurnStatus:
+    game = get_game(session, name)
+    state = current_state(session, game)
+    rows = []
+    for player in players_of(session, game):
+        versions = session.exec(select(OrderVersion).where(
+            OrderVersion.game_id == game.id, OrderVersion.turn == state.turn, OrderVersion.player_id == player.id)
+            .order_by(OrderVersion.version)).all()
+        latest = versions[-1] if versions else None
+        rows.append(PlayerStatus(player.name, player.email, state.expects_orders(player.name), len(versions),
+                                 latest.version if latest else None,
+                                 latest.submitted_at.isoformat(timespec="seconds") if latest else None))
+    return TurnStatus(game.name, state.turn, dealt(session, game, state.turn), state.is_over, rows)
+
+
+# --- processing ------------------------------------------------------------------------------
+
+@dataclass
+class ProcessResult:
+    game: str
+    turn: int
+    preview: bool
+    before_hash: str
+    after_hash: str
+    events_hash: str
+    orders: dict[str, int | None]  # player -> the order version used (None: missing, B4.6)
+    stale: list[str]  # players whose stored orders no longer fit the hand (after a rollback)
+    events: int
+    over: bool
+    before: GameState = field(repr=False)
+    outcome: TurnOutcome = field(repr=False)
+
+
+def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[str, Checked], dict[str, int | None],
+                                                                        list[str]]:
+    """The latest version per player for the state's turn, checked again against the hand."""
+    orders: dict[str, Checked] = {}
+    used: dict[str, int | None] = {}
+    stale: list[str] = []
+    for player in players_of(session, game):
+        used[player.name] = None
+        if not state.expects_orders(player.name):
+            continue
+        latest = session.exec(select(OrderVersion).where(
+            OrderVersion.game_id == game.id, OrderVersion.turn == state.turn, OrderVersion.player_id == player.id)
+            .order_by(col(OrderVersion.version).desc())).first()
+        if latest is None:
+            continue
+        checked = check_orders(state, player.name, _submission(latest.submission))
+        if checked.ok:
+            orders[player.name], used[player.name] = checked, latest.version
+        else:
+            stale.append(player.name)
+    return orders, used, stale
+
+
+def process(session: Session, name: str, *, preview: bool = False, turn: int | None = None) -> ProcessResult:
+    """Resolve the current turn and store everything in one transaction (nothing with `preview`)."""
+    game = get_game(session, name)
+    state = current_state(session, game)
+    if turn is not None and turn != state.turn:
+        raise Refused([f"{name} is at turn {state.turn}, not {turn}"])
+    if state.is_over:
+        raise Refused([f"{name} is over"])
+    if not dealt(session, game, state.turn):
+        previous = state.turn - 1
+        raise Refused([f"turn {state.turn} of {name} has not been dealt yet"
+                       + (f" (turn {previous} is processed already)" if previous else "")
+                       + f": run pbem turn deal {name}"])
+    orders, used, stale = turn_orders(session, game, state)
+    outcome = play_turn(state, orders, game.seed)
+    before, after = state_hash(state), state_hash(outcome.state)
+    events_hash = _events_hash(outcome)
+    result = ProcessResult(game.name, state.turn, preview, before, after, events_hash, used, stale,
+                           len(outcome.events), outcome.state.is_over, state, outcome)
+    if preview:
+        session.rollback()
+        return result
+    _store_turn(session, game, state, outcome, used, before, after, events_hash)
+    try:
+        session.commit()
+    except IntegrityError:  # another `turn process` stored this turn first
+        session.rollback()
+        raise Refused([f"turn {state.turn} of {name} was processed meanwhile by another run"]) from None
+    return result
+
+
+def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOutcome, used: dict,
+                before: str, after: str, events_hash: str) -> None:
+    number = state.turn
+    if snapshot(session, game, number, "before") is None:
+        save_snapshot(session, game, number, "before", state)
+    save_snapshot(session, game, number, "after", outcome.state)
+    for board, snapshots in outcome.stages.items():
+        for stage_snapshot in snapshots:  # stages 1…n, then 0: the board at the end of the turn
+            save_snapshot(session, game, number, "stage", stage_snapshot, board=board, stage=stage_snapshot.stage)
+    for board, final in outcome.finals.items():  # each board as the turn left it, before any room change
+        save_snapshot(session, game, number, "final", final, board=board)
+    for seq, (board, event) in enumerate(outcome.events):
+        session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
+                                kind=type(event).__name__, data=dumps(to_data(event))))
+    session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
+                     events_hash=events_hash, orders=dumps(used), processed_at=now()))
+
+
+def _events_hash(outcome: TurnOutcome) -> str:
+    text = dumps([[board, type(event).__name__, to_data(event)] for board, event in outcome.events])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# --- rollback and replay ---------------------------------------------------------------------
+
+def rollback(session: Session, name: str, to: int) -> int:
+    """Undo turns `to` and later: turn `to` is the next to process. Orders are kept. Returns turns undone."""
+    game = get_game(session, name)
+    numbers = [t for t in session.exec(select(Turn.number).where(Turn.game_id == game.id)).all()]
+    if to < 1 or to not in numbers:
+        done = f"turns 1–{max(numbers)}" if numbers else "no turn"
+        raise Refused([f"cannot roll {name} back to turn {to}: {done} processed"])
+    for table, turn_column in ((Turn, Turn.number), (EventRecord, EventRecord.turn)):
+        session.exec(delete(table).where(table.game_id == game.id, turn_column >= to))
+    session.exec(delete(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn >= to,
+                                             StateSnapshot.kind != "before"))
+    session.exec(delete(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn > to))
+    session.exec(delete(DealtHand).where(DealtHand.game_id == game.id, DealtHand.turn > to))
+    session.commit()
+    return len([n for n in numbers if n >= to])
+
+
+@dataclass
+class ReplayTurn:
+    turn: int
+    stored: str
+    replayed: str
+
+    @property
+    def same(self) -> bool:
+        return self.stored == self.replayed
+
+
+@dataclass
+class ReplayResult:
+    game: str
+    turns: list[ReplayTurn]
+
+    @property
+    def first_difference(self) -> int | None:
+        return next((t.turn for t in self.turns if not t.same), None)
+
+
+def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, TurnOutcome]:
+    """Turn N of a game again, for its reports: the state before it and the outcome, rebuilt from the stored
+    state and the orders used (refused if that no longer gives the stored hash)."""
+    game = get_game(session, name)
+    row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == turn)).first()
+    if row is None:
+        raise Refused([f"turn {turn} of {name} has not been processed"])
+    before = read_state(game, snapshot(session, game, turn, "before").state)
+    players = {p.name: p.id for p in players_of(session, game)}
+    orders = {}
+    for player, version in json.loads(row.orders).items():
+        if version is not None:
+            stored = session.exec(select(OrderVersion).where(
+                OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == players[player],
+                OrderVersion.version == version)).one()
+            orders[player] = check_orders(before, player, _submission(stored.submission))
+    outcome = play_turn(before, orders, row.seed)
+    if state_hash(outcome.state) != row.after_hash:
+        raise Refused([f"turn {turn} of {name} no longer gives its stored state: run pbem replay {name} --verify"])
+    return before, outcome
+
+
+def replay(session: Session, name: str, progress=None) -> ReplayResult:
+    """Rebuild every processed turn from the first state and the orders used; compare state hashes."""
+    game = get_game(session, name)
+    players = {p.id: p.name for p in players_of(session, game)}
+    versions = {(v.turn, players[v.player_id], v.version): v.submission
+                for v in session.exec(select(OrderVersion).where(OrderVersion.game_id == game.id)).all()}
+    state = first_state(session, game)
+    turns = []
+    for row in session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all():
+        used = json.loads(row.orders)
+        orders = {}
+        for player, version in used.items():
+            if version is not None:
+                orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)]))
+        state = play_turn(state, orders, row.seed).state
+        turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state)))
+        if progress:
+            progress()
+    return ReplayResult(game.name, turns)
+
+

@@ -1,0 +1,111 @@
+"""Live death matches in the database: each match's config and every action submitted to it.
+
+Every submission is kept, accepted or refused (with the reason), in arrival
+order; the position is always rebuilt by replaying the accepted ones, so the
+tables hold history, never derived state. Payloads and configs are canonical
+JSON (sorted keys); time stamps are stored in UTC.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import Column, DateTime, UniqueConstraint
+from sqlmodel import Field, Session, SQLModel, create_engine, select
+
+from ..dm.base import Action, Config, get_game, replay
+
+
+class DmMatch(SQLModel, table=True):
+    __tablename__ = "dm_match"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    game: str
+    config: str  # canonical JSON of the Config
+
+
+class DmAction(SQLModel, table=True):
+    __tablename__ = "dm_action"
+    __table_args__ = (UniqueConstraint("match_id", "seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="dm_match.id", index=True)
+    seq: int  # arrival order within the match, from 1
+    player: str
+    at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    payload: str  # canonical JSON
+    accepted: bool
+    reason: str | None = None
+
+
+def canonical(document: Any) -> str:
+    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def open_engine(url: str):
+    """An engine with the DM tables created (until they join the main store's migrations)."""
+    engine = create_engine(url)
+    SQLModel.metadata.create_all(engine, tables=[DmMatch.__table__, DmAction.__table__])
+    return engine
+
+
+def config_document(config: Config) -> dict[str, Any]:
+    return {"game": config.game, "players": list(config.players), "variant": config.variant,
+            "options": dict(config.options), "seed": config.seed, "puzzles": list(config.puzzles)}
+
+
+def create_match(session: Session, name: str, config: Config) -> DmMatch:
+    match = DmMatch(name=name, game=config.game, config=canonical(config_document(config)))
+    session.add(match)
+    session.flush()
+    return match
+
+
+def find_match(session: Session, name: str) -> DmMatch | None:
+    return session.exec(select(DmMatch).where(DmMatch.name == name)).first()
+
+
+def config_of(match: DmMatch) -> Config:
+    document = json.loads(match.config)
+    return Config(document["game"], tuple(document["players"]), document["variant"], document["options"],
+                  document["seed"], tuple(document["puzzles"]))
+
+
+def record_action(session: Session, match: DmMatch, action: Action, reason: str | None) -> DmAction:
+    """Keep a submission: accepted when `reason` is None, else refused with it."""
+    count = len(session.exec(select(DmAction.id).where(DmAction.match_id == match.id)).all())
+    at = action.at.astimezone(timezone.utc) if action.at else None
+    row = DmAction(match_id=match.id, seq=count + 1, player=action.player, at=at,
+                   payload=canonical(dict(action.payload)), accepted=reason is None, reason=reason)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def submissions(session: Session, match: DmMatch) -> list[DmAction]:
+    """Every submission to the match, in arrival order."""
+    return list(session.exec(select(DmAction).where(DmAction.match_id == match.id).order_by(DmAction.seq)).all())
+
+
+def action_of(row: DmAction) -> Action:
+    at = row.at if row.at is None or row.at.tzinfo else row.at.replace(tzinfo=timezone.utc)
+    return Action(row.player, json.loads(row.payload), at)
+
+
+def position(session: Session, match: DmMatch) -> tuple[Config, Any, list[Action]]:
+    """The match's config, its state rebuilt from the accepted actions, and those actions."""
+    config = config_of(match)
+    accepted = [action_of(row) for row in submissions(session, match) if row.accepted]
+    return config, replay(config, accepted).state, accepted
+
+
+def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmAction, Any]:
+    """Check one action against the position and record it, accepted or refused (`row.reason`);
+    returns the row and the position after it. The caller commits."""
+    config, state, _ = position(session, match)
+    rules = get_game(config.game)
+    reason = rules.check(state, action)
+    row = record_action(session, match, action, reason)
+    return row, state if reason is not None else rules.apply(state, action)

@@ -1,0 +1,197 @@
+"""Repository: games, players, states and their snapshots, as the turn cycle needs them."""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import Iterator
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
+from ..engine.room import Room
+from ..engine.state import Board
+from ..formats.canonical import dumps, from_data, to_data
+from ..formats.decks import parse_deck
+from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
+from ..formats.rooms import load_room
+from ..formats.yamlfile import load_yaml
+from .db import open_database
+from .tables import Game, Player, Robot, StateSnapshot, Turn
+
+
+class Refused(Exception):
+    """A request the game master cannot carry out, with every reason."""
+
+    def __init__(self, reasons: list):
+        self.reasons = [str(reason) for reason in reasons]
+        super().__init__("\n".join(self.reasons))
+
+
+class Store:
+    """The database of one campaign folder (or server)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine: Engine = open_database(url)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# --- games -------------------------------------------------------------------------------------
+
+def setup_document(description: GameDescription) -> str:
+    """What `games.setup` keeps: the description with its room and deck files as text."""
+    return dumps({
+        "name": description.name, "ruleset": description.ruleset, "seed": description.seed,
+        "ruleset_options": to_data(description.ruleset_options),
+        "rooms": [{"source": r.source, "text": r.text} for r in description.rooms],
+        "deck": {"source": description.deck.source, "text": description.deck.text},
+        "players": [{"name": p.name, "robots": list(p.robots)} for p in description.players],
+    })
+
+
+@lru_cache(maxsize=32)
+def load_setup(document: str) -> GameSetup:
+    """A GameSetup from `games.setup` (cached: parsing rooms is the slow part)."""
+    data = json.loads(document)
+    rooms = tuple(load_room(load_yaml(r["text"], r["source"]), r["source"]) for r in data["rooms"])
+    deck = parse_deck(load_yaml(data["deck"]["text"], data["deck"]["source"]), data["deck"]["source"])
+    players = tuple(PlayerSetup(p["name"], tuple(p["robots"])) for p in data["players"])
+    return GameSetup(data["name"], data["ruleset"], data["seed"], rooms, deck, players,
+                     dict(data.get("ruleset_options") or {}))
+
+
+def description_of(session: Session, game: Game) -> GameDescription:
+    """The game's description again (for export)."""
+    data = json.loads(game.setup)
+    players = session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all()
+    robots = {p["name"]: p["robots"] for p in data["players"]}
+    return GameDescription(game.name, game.ruleset, game.seed, [SourceFile(r["source"], r["text"]) for r in data["rooms"]],
+                           SourceFile(data["deck"]["source"], data["deck"]["text"]),
+                           [PlayerEntry(p.name, p.email, list(robots[p.name]), p.secret) for p in players],
+                           dict(data.get("ruleset_options") or {}))
+
+
+def create_game(session: Session, description: GameDescription) -> tuple[Game, GameState]:
+    """A new game with its players and robots, and the state before turn 1."""
+    if session.exec(select(Game).where(Game.name == description.name)).first():
+        raise Refused([f"a game named {description.name} already exists"])
+    document = setup_document(description)
+    setup = load_setup(document)
+    _check_roster(setup)
+    state = new_game(setup)
+    game = Game(name=description.name, ruleset=description.ruleset, seed=description.seed, setup=document,
+                created_at=now())
+    session.add(game)
+    session.flush()
+    for position, entry in enumerate(description.players):
+        player = Player(game_id=game.id, position=position, name=entry.name, email=entry.email,
+                        secret=entry.secret or secrets.token_hex(8))
+        session.add(player)
+        session.flush()
+        for index, robot in enumerate(entry.robots):
+            session.add(Robot(game_id=game.id, player_id=player.id, position=index, name=robot))
+    save_snapshot(session, game, 1, "before", state)
+    return game, state
+
+
+def _check_roster(setup: GameSetup) -> None:
+    rules = setup.rules()
+    names = [robot for p in setup.players for robot in p.robots]
+    problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
+                for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
+                                   *(("robot", n) for n in names)] if not valid_name(name)]
+    for duplicate in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(f"robot name {duplicate} is used twice")
+    for player in setup.players:
+        if len(player.robots) != rules.robots_per_player:
+            problems.append(f"player {player.name} has {len(player.robots)} robots; "
+                            f"{setup.ruleset} gives each player {rules.robots_per_player}")
+    if rules.shared_hand and len(setup.rooms) != rules.rooms:
+        problems.append(f"a {setup.ruleset} game plays {rules.rooms} rooms, {len(setup.rooms)} given")
+    if not rules.shared_hand and len(setup.rooms) != 1:
+        problems.append(f"a {setup.ruleset} game is played on one board, {len(setup.rooms)} given")
+    starts = len(setup.rooms[0].starts) if setup.rooms else 0
+    needed = rules.robots_per_player if rules.shared_hand else len(names)
+    if setup.rooms and starts < needed:
+        problems.append(f"{setup.rooms[0].name} has {starts} start squares for {needed} robots")
+    if problems:
+        raise Refused(problems)
+
+
+def get_game(session: Session, name: str) -> Game:
+    game = session.exec(select(Game).where(Game.name == name)).first()
+    if game is None:
+        known = session.exec(select(Game.name).order_by(Game.name)).all()
+        raise Refused([f"no game named {name}" + (f" (games: {', '.join(known)})" if known else " (no games yet)")])
+    return game
+
+
+def list_games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).order_by(Game.name)).all())
+
+
+def players_of(session: Session, game: Game) -> list[Player]:
+    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all())
+
+
+def processed_turns(session: Session, game: Game) -> list[Turn]:
+    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all())
+
+
+# --- states ------------------------------------------------------------------------------------
+
+def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, board: str = "",
+                  stage: int = 0) -> str:
+    text = dumps(to_data(value))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    session.add(StateSnapshot(game_id=game.id, turn=turn, kind=kind, board=board, stage=stage, state=text,
+                              hash=digest))
+    return digest
+
+
+def read_state(game: Game, text: str, kind: type = GameState):
+    """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
+    setup = load_setup(game.setup)
+    rooms = {dumps(to_data(room)): room for room in setup.rooms}
+    return from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
+                                              GameSetup: lambda data: setup})
+
+
+def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
+    """Each board of a processed turn as the turn left it (a Geek-o room before the next one opens)."""
+    rows = session.exec(select(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn == turn,
+                                                    StateSnapshot.kind == "final")).all()
+    return {row.board: read_state(game, row.state, Board) for row in sorted(rows, key=lambda r: r.board)}
+
+
+def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
+    return session.exec(select(StateSnapshot).where(
+        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind,
+        StateSnapshot.board == "", StateSnapshot.stage == 0)).first()
+
+
+def current_state(session: Session, game: Game) -> GameState:
+    """The state before the next turn: after the last processed turn, else before turn 1."""
+    last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
+    row = snapshot(session, game, last, "after") if last else snapshot(session, game, 1, "before")
+    return read_state(game, row.state)
+
+
+def first_state(session: Session, game: Game) -> GameState:
+    return read_state(game, snapshot(session, game, 1, "before").state)

@@ -1,0 +1,58 @@
+"""The mail layer's tables: every message read (so each is handled once), the outbox, DM addresses.
+
+`mail_received` remembers each incoming message by its key (the Message-ID, or a
+digest of the bytes when there is none) with what became of it; `mail_outbox`
+holds every message to send, keyed by its Message-ID so that queueing the same
+report again changes nothing, with its delivery state (pending → sent, or
+refused by the server); `mail_dm_players` gives death-match players the address
+and secret that ordinary players have in `players`.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+PENDING, SENT, REFUSED = "pending", "sent", "refused"
+
+
+class MailReceived(SQLModel, table=True):
+    __tablename__ = "mail_received"
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True, index=True)
+    received_at: datetime
+    origin: str  # the inbox it came from
+    archived: str  # its file name in the archive
+    sender: str
+    size: int
+    outcome: str  # accepted | refused
+    kind: str  # orders | dm | ""
+    game: str | None = None
+    player: str | None = None
+    detail: str = Field(sa_column=Column(Text, nullable=False))  # JSON: the reasons, or what was accepted
+
+
+class MailOutgoing(SQLModel, table=True):
+    __tablename__ = "mail_outbox"
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, index=True)
+    recipient: str
+    subject: str
+    purpose: str  # ack | report | sheet | file
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    state: str = Field(index=True)
+    attempts: int = 0
+    last_error: str | None = None
+    queued_at: datetime
+    sent_at: datetime | None = None
+
+
+class MailDmPlayer(SQLModel, table=True):
+    __tablename__ = "mail_dm_players"
+    __table_args__ = (UniqueConstraint("match", "player"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match: str = Field(index=True)
+    player: str
+    email: str
+    secret: str

@@ -1,0 +1,113 @@
+"""The game master's tables (SQLModel). JSON columns hold canonical JSON text (formats.canonical).
+
+Every submission is kept (`order_versions`); a processed turn keeps its seed,
+the states before and after with their hashes, its events and the board at the
+start of every stage, so reports and replays need nothing else.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True)
+    ruleset: str
+    seed: str
+    setup: str = Field(sa_column=Column(Text, nullable=False))  # the game description (canonical JSON)
+    created_at: datetime
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    position: int
+    name: str
+    email: str
+    secret: str  # a per-player token, for authenticating mailed orders
+
+
+class Robot(SQLModel, table=True):
+    __tablename__ = "robots"
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    player_id: int = Field(foreign_key="players.id")
+    position: int
+    name: str
+
+
+class Turn(SQLModel, table=True):
+    """A processed turn."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    number: int
+    seed: str
+    before_hash: str
+    after_hash: str
+    events_hash: str
+    orders: str = Field(sa_column=Column(Text, nullable=False))  # player -> order version used, or null
+    processed_at: datetime
+
+
+class OrderVersion(SQLModel, table=True):
+    """One submission, accepted or refused; the latest accepted one per player and turn counts (B4.7)."""
+
+    __tablename__ = "order_versions"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "player_id", "version"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    turn: int
+    player_id: int = Field(foreign_key="players.id")
+    version: int
+    source: str
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    submission: str = Field(sa_column=Column(Text, nullable=False))  # the normalised submission (canonical JSON)
+    submitted_at: datetime
+
+
+class DealtHand(SQLModel, table=True):
+    __tablename__ = "dealt_hands"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "holder"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    turn: int
+    holder: str  # the player (shared hand) or the robot
+    cards: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of KIND#NUMBER
+
+
+class StateSnapshot(SQLModel, table=True):
+    """The game state before a turn (`before`) or after it (`after`), or a board at a stage's start (`stage`)."""
+
+    __tablename__ = "state_snapshots"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "kind", "board", "stage"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    turn: int
+    kind: str
+    board: str = ""
+    stage: int = 0
+    state: str = Field(sa_column=Column(Text, nullable=False))
+    hash: str
+
+
+class EventRecord(SQLModel, table=True):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "seq"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    turn: int
+    seq: int
+    board: str
+    stage: int
+    kind: str
+    data: str = Field(sa_column=Column(Text, nullable=False))

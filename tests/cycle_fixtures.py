@@ -1,0 +1,30 @@
+"""Small games for the turn-cycle tests: five copies of a 3x3 hall (gate r1c1, pit r2c3), two players."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
+
+HALL = """name: Hall {n}
+size: 3x3
+starts: [r3c1, r3c3]
+elements:
+  - {{type: gate, at: r1c1, open: true}}
+  - {{type: pit, at: r2c3}}
+"""
+DECK = Path(__file__).resolve().parent.parent / "decks" / "geeko.yaml"
+
+
+def halls_description(name: str = "halls", seed: str = "5") -> GameDescription:
+    rooms = [SourceFile(f"hall-{n}.yaml", HALL.format(n=n)) for n in range(1, 6)]
+    players = [PlayerEntry("alice", "alice@example.org", ["Zapper", "Spanner"], "s-alice"),
+               PlayerEntry("bob", "bob@example.org", ["Bolt", "Nut"], "s-bob")]
+    return GameDescription(name, "geeko", seed, rooms, SourceFile("decks/geeko.yaml", DECK.read_text()), players)
+
+
+def order(game: str, turn: int, player: str, programs: dict[str, list], reboot=()) -> bytes:
+    lines = [f"game: {game}", f"turn: {turn}", f"player: {player}", "robots:"]
+    lines += [f"  {robot}: {{program: [{', '.join(str(c) for c in cards)}]}}" for robot, cards in programs.items()]
+    if reboot:
+        lines.append(f"reboot: [{', '.join(reboot)}]")
+    return ("\n".join(lines) + "\n").encode()

@@ -1,0 +1,185 @@
+"""Real mail servers on the loopback interface for the mail tests.
+
+`SmtpServer`: aiosmtpd with STARTTLS and login required, keeping every message
+it receives (and refusing for good any recipient named nobody@…). `ImapServer`: pymap's in-memory backend (one user) in a
+subprocess, with STARTTLS; `TlsTunnel` puts implicit TLS (IMAPS) in front of it. All use a throwaway self-signed certificate for
+127.0.0.1, a free port, bounded timeouts, and stop when the test ends.
+"""
+from __future__ import annotations
+
+import asyncio
+import datetime
+import imaplib
+import ipaddress
+import socket
+import ssl
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+HOST = "127.0.0.1"
+USER, PASSWORD = "gm", "letmein"
+
+
+def certificate(folder: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and localhost: (cert.pem, key.pem)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(hours=1)).not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                        x509.IPAddress(ipaddress.ip_address(HOST))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+class _Keeper:
+    def __init__(self):
+        self.messages: list[tuple[str, list[str], bytes]] = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("nobody@"):
+            return "550 5.1.1 no such user"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+        return "250 OK"
+
+
+def _login(server, session, envelope, mechanism, auth_data):
+    ok = isinstance(auth_data, LoginPassword) and auth_data.login == USER.encode() \
+        and auth_data.password == PASSWORD.encode()
+    return AuthResult(success=ok, handled=False)  # aiosmtpd answers 535 itself
+
+
+class SmtpServer:
+    """aiosmtpd on 127.0.0.1 requiring STARTTLS (or speaking TLS from the start) and login; `messages` holds (from, to, bytes) received."""
+
+    def __init__(self, cert: Path, key: Path, port: int | None = None, implicit_tls: bool = False):
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        self.keeper = _Keeper()
+        self.port = port or free_port()
+        tls = {"ssl_context": context} if implicit_tls else {"tls_context": context, "require_starttls": True}
+        self.controller = Controller(self.keeper, hostname=HOST, port=self.port, auth_required=True,
+                                     auth_require_tls=not implicit_tls, authenticator=_login, ready_timeout=10,
+                                     timeout=10, **tls)
+
+    @property
+    def messages(self):
+        return self.keeper.messages
+
+    def start(self) -> "SmtpServer":
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        self.controller.stop()
+
+
+class ImapServer:
+    """pymap's dict backend on 127.0.0.1 with STARTTLS, one user (USER/PASSWORD)."""
+
+    def __init__(self, cert: Path, key: Path):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from pymap.main import main; main()", "--host", HOST, "--port", str(self.port),
+             "--cert", str(cert), "--key", str(key), "dict", "--demo-user", USER, "--demo-password", PASSWORD],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.cafile = cert
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection((HOST, self.port), timeout=1).close()
+                break
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace"))
+                time.sleep(0.05)
+
+    def client(self) -> imaplib.IMAP4:
+        connection = imaplib.IMAP4(HOST, self.port, timeout=10)
+        connection.starttls(ssl_context=ssl.create_default_context(cafile=str(self.cafile)))
+        connection.login(USER, PASSWORD)
+        return connection
+
+    def deliver(self, *messages: bytes, folder: str = "INBOX") -> None:
+        connection = self.client()
+        try:
+            for data in messages:
+                status, detail = connection.append(folder, None, None, data)
+                assert status == "OK", detail
+        finally:
+            connection.logout()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.process.stderr.close()
+
+
+class TlsTunnel:
+    """Implicit TLS on a free port, forwarded in the clear to `target_port` (pymap speaks only STARTTLS)."""
+
+    def __init__(self, cert: Path, key: Path, target_port: int):
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        self.target_port = target_port
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server = asyncio.run_coroutine_threadsafe(
+            asyncio.start_server(self._forward, HOST, 0, ssl=context), self.loop).result(timeout=10)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _forward(self, reader, writer):
+        upstream_reader, upstream_writer = await asyncio.open_connection(HOST, self.target_port)
+        await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+
+    def stop(self) -> None:
+        async def close():
+            self.server.close()
+        asyncio.run_coroutine_threadsafe(close(), self.loop).result(timeout=5)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+
+
+async def _pipe(reader, writer) -> None:
+    try:
+        while data := await reader.read(65536):
+            writer.write(data)
+            await writer.drain()
+    except (ConnectionError, ssl.SSLError):
+        pass
+    finally:
+        writer.close()

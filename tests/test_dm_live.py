@@ -1,0 +1,93 @@
+"""`pbem dm new / act / show`: live matches in the database, every submission kept with its verdict."""
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from pbem.cli import app
+
+RUNNER = CliRunner()
+
+
+def cli(tmp_path, *args):
+    return RUNNER.invoke(app, ["--db", f"sqlite:///{tmp_path / 'dm.db'}", *[str(a) for a in args]])
+
+
+def test_a_take_back_toe_match_played_live(tmp_path):
+    out = tmp_path / "pictures"
+    created = cli(tmp_path, "dm", "new", "m1", "--game", "takebacktoe", "--player", "Red", "--player", "Green",
+                  "--option", "dice=gm", "--out", out)
+    assert created.exit_code == 0, created.output
+    assert "B   10  10  10  10" in created.output and (out / "m1-000.png").exists()
+
+    moved = cli(tmp_path, "dm", "act", "m1", "--player", "Red", "--at", "2021-06-01T20:00:00Z",
+                "{roll: 4, move: B2-A2}", "--out", out)
+    assert moved.exit_code == 0, moved.output
+    assert "A    .   4   .   .   home of Red" in moved.output and (out / "m1-001.png").exists()
+
+    cli(tmp_path, "dm", "act", "m1", "--player", "Green", "--at", "2021-06-01T20:00:20Z", "{roll: 3, move: A2-A1}",
+        "--out", out)
+    refused = cli(tmp_path, "dm", "act", "m1", "--player", "Red", "--at", "2021-06-01T20:00:40Z",
+                  "{roll: 3, move: A1-A2}", "--out", out)
+    assert refused.exit_code == 1 and "refused: 3 A1-A2 reverses Green's move (D3.2)" in refused.output
+    assert not (out / "m1-003.png").exists()
+    before = json.loads(cli(tmp_path, "dm", "show", "m1", "--json").output)
+    assert before["position"]["rows"][0] == [3, 1, 0, 0]  # the refused move changed nothing
+
+    as_json = cli(tmp_path, "dm", "act", "m1", "--player", "Red", "--at", "2021-06-01T20:00:50Z",
+                  "{roll: 2, move: A1-B1}", "--out", out, "--json")
+    answer = json.loads(as_json.output)
+    assert answer["accepted"] is True and answer["seq"] == 4 and answer["position"]["rows"][0] == [1, 1, 0, 0]
+    assert answer["picture"] == str(out / "m1-003.png") and (out / "m1-003.png").exists()
+
+    shown = cli(tmp_path, "dm", "show", "m1", "--json")
+    document = json.loads(shown.output)
+    assert [(s["seq"], s["accepted"], s["reason"]) for s in document["submissions"]] == [
+        (1, True, None), (2, True, None), (3, False, "3 A1-A2 reverses Green's move (D3.2)"), (4, True, None)]
+    assert document["submissions"][0]["at"] == "2021-06-01T20:00:00+00:00"
+
+
+def test_show_transcript_replays_to_the_same_position(tmp_path):
+    cli(tmp_path, "dm", "new", "ff", "--game", "flowerfield", "--variant", "grunkle", "--player", "Ann",
+        "--player", "Bob", "--out", tmp_path)
+    cli(tmp_path, "dm", "act", "ff", "--player", "Ann", "--at", "2026-01-01T10:00:00Z", "plant: [red D5, blue D3]",
+        "--out", tmp_path)
+    cli(tmp_path, "dm", "act", "ff", "--player", "Bob", "--at", "2026-01-01T10:01:00Z", "{give_up: true}",
+        "--out", tmp_path)
+    transcript = tmp_path / "ff.yaml"
+    transcript.write_text(cli(tmp_path, "dm", "show", "ff", "--transcript").output)
+    replayed = json.loads(RUNNER.invoke(app, ["dm", "replay", "--json", str(transcript)]).output)
+    assert replayed[0]["lives"] == {"Ann": 3, "Bob": 2} and replayed[0]["errors"] == []
+
+
+def test_gm_extension_and_late_move(tmp_path):
+    cli(tmp_path, "dm", "new", "t", "--game", "takebacktoe", "--player", "Red", "--player", "Green",
+        "--option", "dice=gm", "--option", "clock={turn: 60, reserve: 0}", "--out", tmp_path)
+    cli(tmp_path, "dm", "act", "t", "--player", "Red", "--at", "2026-01-01T10:00:00Z", "{roll: 1, move: B1-B2}",
+        "--out", tmp_path)
+    extended = cli(tmp_path, "dm", "act", "t", "--player", "GM", "--at", "2026-01-01T10:00:30Z", "extend: 60",
+                   "--out", tmp_path)
+    assert extended.exit_code == 0, extended.output
+    late = cli(tmp_path, "dm", "act", "t", "--player", "Green", "--at", "2026-01-01T10:02:01Z",
+               "{roll: 1, move: B3-B4}", "--out", tmp_path)
+    assert "Red wins: Green ran out of time" in late.output
+
+
+def test_new_from_a_transcript_and_refusals(tmp_path, repo_root):
+    created = cli(tmp_path, "dm", "new", "ex", "--from", repo_root / "turns/dm/takebacktoe-example.yaml",
+                  "--out", tmp_path)
+    assert created.exit_code == 0 and "Red wins: three equal stacks at home" in created.output
+    again = cli(tmp_path, "dm", "new", "ex", "--game", "takebacktoe", "--player", "a", "--player", "b")
+    assert again.exit_code == 1 and "exists already" in again.output
+    unknown = cli(tmp_path, "dm", "act", "nope", "--player", "a", "{move: B1-A1}")
+    assert unknown.exit_code == 1 and "no death match named 'nope'" in unknown.output
+    bad_option = cli(tmp_path, "dm", "new", "x", "--game", "takebacktoe", "--player", "a", "--player", "b",
+                     "--option", "dice=loaded")
+    assert bad_option.exit_code == 1 and "option dice must be" in bad_option.output
+    bad_game = cli(tmp_path, "dm", "new", "y", "--game", "chess", "--player", "a", "--player", "b")
+    assert bad_game.exit_code == 1 and "unknown game 'chess'" in bad_game.output
+    gm_player = cli(tmp_path, "dm", "new", "z", "--game", "takebacktoe", "--player", "GM", "--player", "b")
+    assert gm_player.exit_code == 1 and "game master" in gm_player.output
+    no_game = cli(tmp_path, "dm", "new", "w", "--player", "a", "--player", "b")
+    assert no_game.exit_code == 2 and "give --game" in no_game.output

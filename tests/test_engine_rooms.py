@@ -1,0 +1,114 @@
+"""Room files (DESIGN.md "Room"): every refusal names file, line and field; `pbem room check` (with G8)."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pbem.formats.rooms import read_room
+from pbem.formats.yamlfile import FormatError
+
+
+def problems_of(tmp_path, text, name="room.yaml"):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    with pytest.raises(FormatError) as caught:
+        read_room(path)
+    return [(p.source, p.line, p.field, p.message) for p in caught.value.problems]
+
+
+def test_unknown_type_names_file_line_and_field(tmp_path):
+    found = problems_of(tmp_path, """\
+        size: 5x5
+        elements:
+          - {type: wall, at: r1c1, side: N}
+          - {type: lava, at: r2c2}
+        """)
+    assert [(line, field) for _, line, field, _ in found] == [(4, "elements[1].type")]
+    assert found[0][0].endswith("room.yaml") and "lava" in found[0][3]
+
+
+def test_square_off_the_board_and_bad_field(tmp_path):
+    found = problems_of(tmp_path, """\
+        size: 5x4
+        elements:
+          - {type: pit, at: r2c5}
+          - type: gear
+            at: r3c3
+            turn: sideways
+        """)
+    assert {(line, field) for _, line, field, _ in found} == {(3, "elements[0].at"), (6, "elements[1].turn")}
+
+
+def test_dangling_control_duplicate_colour_and_start_on_pit(tmp_path):
+    found = problems_of(tmp_path, """\
+        size: 6x6
+        starts: [r6c1, r4c4]
+        elements:
+          - {type: switch, at: r2c2, id: s1}
+          - {type: trapdoor, at: r3c3, control: s2}
+          - {type: teleporter, at: r1c1, colour: Red}
+          - {type: teleporter, at: r1c6, colour: red}
+          - {type: pit, at: r4c4}
+        """)
+    by_field = {field: (line, message) for _, line, field, message in found}
+    assert by_field["elements[1].control"][0] == 5 and "s2" in by_field["elements[1].control"][1]
+    assert by_field["elements[3].colour"][0] == 7 and "line 6" in by_field["elements[3].colour"][1]
+    assert by_field["starts[1]"][0] == 2 and "pit" in by_field["starts[1]"][1]
+
+
+def test_missing_required_field_and_unknown_field(tmp_path):
+    found = problems_of(tmp_path, """\
+        size: 5x5
+        elements:
+          - {type: pusher, at: r2c1, wall: W}
+          - {type: wall, at: r2c1, side: W, colour: red}
+        """)
+    assert {(line, field) for _, line, field, _ in found} == {(3, "elements[0].stages"), (4, "elements[1].colour")}
+
+
+def test_yaml_11_on_key_is_the_on_field(tmp_path):
+    path = tmp_path / "room.yaml"
+    path.write_text("size: 5x5\nelements:\n  - {type: switch, at: r1c1, id: s1}\n"
+                    "  - {type: blaser, at: r2c1, wall: W, control: s1, on: true}\n")
+    room = read_room(path)
+    assert room.elements[1].get("on") is True
+
+
+def run_check(*args):
+    return subprocess.run([sys.executable, "-m", "pbem", "room", "check", *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def test_room_check_lists_every_reason_and_exits_1(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("size: 5x5\nelements:\n  - {type: lava, at: r1c1}\n  - {type: pit, at: r9c9}\n")
+    good = tmp_path / "good.yaml"
+    good.write_text("size: 5x6\nstarts: [r5c1]\nelements:\n  - {type: wall, at: r2c2, side: N}\n")
+    result = run_check(good, bad)
+    assert result.returncode == 1
+    assert f"OK {good}" in result.stdout and f"REFUSED {bad}" in result.stdout
+    assert "bad.yaml:3: elements[0].type" in result.stdout and "bad.yaml:4: elements[1].at" in result.stdout
+
+
+def test_g8_entry_fee_applies_to_7x7_boards(tmp_path):
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("size: 7x7\nstarts: [r7c1]\nelements:\n  - {type: flag, at: r1c1, number: 1}\n"
+                     "  - {type: switch, at: r4c4, id: s1}\n")
+    walled = tmp_path / "walled.yaml"
+    walled.write_text("size: 7x7\nstarts: [r7c1]\nelements:\n  - {type: wall, at: r7c1, side: N}\n"
+                      "  - {type: wall, at: r7c1, side: E}\n  - {type: flag, at: r1c1, number: 1}\n")
+    result = run_check(plain, walled)
+    assert result.returncode == 1
+    out = result.stdout
+    assert "controls nothing" in out  # a switch that links to nothing
+    assert "cannot move anywhere" in out and "flag 1 on r1c1 cannot be reached" in out
+    assert run_check("--no-entry-fee", walled).returncode == 0
+
+
+def test_g8_forced_on_other_sizes(tmp_path):
+    room = tmp_path / "big.yaml"
+    room.write_text("size: 8x8\nstarts: [r8c1]\nelements:\n  - {type: pit, at: r3c3}\n")
+    assert run_check(room).returncode == 0
+    result = run_check("--entry-fee", room)
+    assert result.returncode == 1 and "an entry-fee board is 7x7" in result.stdout

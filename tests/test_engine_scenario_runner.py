@@ -1,0 +1,89 @@
+"""The scenario runner (DESIGN.md "Rule scenario"): check_scenario, `pbem scenario check|run`."""
+import subprocess
+import sys
+import textwrap
+
+import yaml
+
+from pbem.formats.scenario import check_scenario
+
+PUSH = textwrap.dedent("""\
+    rules: [B6.3]
+    title: a push
+    ruleset: geeko
+    seed: 1
+    room: {name: Lab, size: 5x5, starts: [r5c1], elements: [{type: switch, at: r3c4, id: s1}]}
+    robots:
+      - {name: Red, at: r3c2, facing: E}
+      - {name: Blue, at: r3c3, facing: N}
+    programs: {Red: [FWD1#500]}
+    expect:
+      robots:
+        Red: {at: r3c3, facing: E, hp: 10, mode: real, hand_size: 9}
+        Blue: {at: r3c4, upgrades: [], options: []}
+      elements: {s1: on}
+    """)
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def pbem(*args):
+    return subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True)
+
+
+def test_passing_scenario_has_no_differences(tmp_path):
+    assert check_scenario(write(tmp_path, "push.yaml", PUSH)) == []
+
+
+def test_differences_name_the_field_and_both_values(tmp_path):
+    path = write(tmp_path, "wrong.yaml", PUSH.replace("Blue: {at: r3c4", "Blue: {at: r3c5")
+                 .replace("{s1: on}", "{s1: off}"))
+    assert check_scenario(path) == ["robots.Blue.at: expected r3c5, got r3c4", "elements.s1: expected off, got on"]
+
+
+def test_format_problems_come_with_file_line_and_field(tmp_path):
+    text = PUSH.replace("facing: N}", "facing: up}").replace("FWD1#500", "FWD9#500").replace("hand_size: 9", "hands: 9")
+    problems = check_scenario(write(tmp_path, "bad.yaml", text))
+    assert any(p.endswith("bad.yaml:8: robots[1].facing: not a direction (N, E, S or W): 'up'") for p in problems)
+    assert any(":9: programs.Red[0]:" in p for p in problems)
+    assert any(":12: expect.robots.Red.hands:" in p for p in problems)
+
+
+def test_cli_check_prints_pass_and_fail_and_exits_nonzero(tmp_path):
+    good = write(tmp_path, "good.yaml", PUSH)
+    bad = write(tmp_path, "bad.yaml", PUSH.replace("Red: {at: r3c3", "Red: {at: r3c2"))
+    result = pbem("scenario", "check", good, bad)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [f"PASS {good}", f"FAIL {bad}: robots.Red.at: expected r3c2, got r3c3"]
+    assert pbem("scenario", "check", good).returncode == 0
+
+
+def test_cli_run_prints_the_state_in_the_expect_shape(tmp_path):
+    result = pbem("scenario", "run", write(tmp_path, "push.yaml", PUSH))
+    assert result.returncode == 0
+    state = yaml.safe_load(result.stdout)
+    assert state["robots"]["Red"] == {"at": "r3c3", "facing": "E", "hp": 10, "mode": "real", "upgrades": [],
+                                      "options": []}
+    assert state["robots"]["Blue"]["at"] == "r3c4" and state["elements"] == {"s1": "on"}
+
+
+def test_turn_and_reinstatement_follow_the_room_starts(tmp_path):
+    """DESIGN: a robot destroyed in the turn is reinstated only if the room lists starts (B8, B9 turn count)."""
+    text = textwrap.dedent("""\
+        rules: [B8.1, B9]
+        title: fall and come back virtual
+        ruleset: botwars
+        turn: 6
+        room: {size: 4x4, starts: [r4c1], elements: [{type: pit, at: r1c1}]}
+        robots: [{name: Red, at: r2c1, facing: N}]
+        programs: {Red: [FWD1#500]}
+        expect: {robots: {Red: {at: r4c1, mode: virtual, hp: 8, lives: 2}}}
+        """)
+    assert check_scenario(write(tmp_path, "fall.yaml", text)) == []
+    no_starts = text.replace("starts: [r4c1], ", "").replace("{at: r4c1, mode: virtual, hp: 8, lives: 2}",
+                                                             "{at: null, mode: destroyed, hand_size: 0}")
+    assert check_scenario(write(tmp_path, "gone.yaml", no_starts)) == []

@@ -1,0 +1,95 @@
+"""`pbem ice solve|generate|render` (DESIGN.md "DM commands") and the Ice drawer."""
+import io
+import json
+
+from PIL import Image
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.dm.icemaze import solve
+from pbem.formats.icemaze import read_maze_file
+from pbem.render.dm import draw, png_bytes
+
+runner = CliRunner()
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_solve_json_reports_moves_or_null(tmp_path):
+    easy = write(tmp_path, "easy.yaml", "map: [S...., ....., ..#.., ....., ....G]\n")
+    walled = write(tmp_path, "walled.yaml", "map: [S...., ....., ...#., ..#G#, ...#.]\n")
+    result = runner.invoke(app, ["ice", "solve", str(easy), str(walled), "--json"])
+    assert result.exit_code == 0
+    reports = json.loads(result.stdout)
+    assert [(r["file"], r["moves"]) for r in reports] == [(str(easy), 2), (str(walled), None)]
+    assert reports[0]["solution"] in ("RD", "DR") and reports[1]["solution"] is None
+    assert all(set(r) == {"file", "moves", "solution", "seconds"} for r in reports)
+
+
+def test_solve_refuses_a_bad_maze_with_its_line_and_solves_the_rest(tmp_path):
+    good = write(tmp_path, "good.yaml", "map: [S...., ....., ..#.., ....., ....G]\n")
+    bad = write(tmp_path, "bad.yaml", "name: x\nmap: |\n  S....\n  ..Q..\n  .....\n  .....\n  ....G\n")
+    result = runner.invoke(app, ["ice", "solve", str(bad), str(good)])
+    assert result.exit_code == 1
+    assert f"{bad}:4: map row 2: column 3: unknown symbol 'Q'" in result.stderr
+    assert f"{good}: 2 orders" in result.stdout
+
+
+def test_generate_writes_a_maze_with_the_minimum_asked_for(tmp_path):
+    out = tmp_path / "g.yaml"
+    result = runner.invoke(app, ["ice", "generate", "--size", "8x9", "--moves", "7", "--snoms", "2", "--seed", "4", "--out", str(out)])
+    assert result.exit_code == 0
+    maze = read_maze_file(out)
+    assert (maze.rows, maze.cols, len(maze.snoms)) == (8, 9, 2)
+    assert solve(maze).moves == 7
+    again = runner.invoke(app, ["ice", "generate", "--size", "8x9", "--moves", "7", "--snoms", "2", "--seed", "4"])
+    assert again.stdout == out.read_text()
+
+
+def test_generate_refuses_an_impossible_size():
+    result = runner.invoke(app, ["ice", "generate", "--size", "4x30", "--moves", "3"])
+    assert result.exit_code == 2 and "5x5 to 20x20" in result.stderr
+
+
+def test_drawer_colours_each_square_and_is_byte_stable(tmp_path):
+    data = {"rows": ["S#...", "..*..", "....G", ".....", "....."], "title": "t", "lines": ["x"]}
+    image = draw("ice", data)
+    assert png_bytes(image) == png_bytes(draw("ice", data))
+    # the grid starts below the two text lines: 12 + 2 * 18 + 6 = 54 px from the top, 12 px from the left
+    def at(row, col, dx=16, dy=16):
+        return image.getpixel((12 + col * 32 + dx, 54 + row * 32 + dy))
+    assert at(0, 1) == (0x1F, 0x1F, 0x1F)  # rock
+    assert at(2, 4) == (0xD6, 0x45, 0x45)  # goal
+    assert at(3, 3) == (0xCD, 0xE9, 0xF7)  # ice
+    assert at(0, 0) == (0x2F, 0x9E, 0x44)  # snom
+    assert at(1, 2, 3, 16) == (0xD6, 0x45, 0x45)  # a locked snom keeps its goal square
+
+
+def test_render_command_writes_a_png(tmp_path):
+    maze = write(tmp_path, "m.yaml", "map: [S...., ....., ..#.., ....., ....G]\n")
+    out = tmp_path / "m.png"
+    assert runner.invoke(app, ["ice", "render", str(maze), "--out", str(out)]).exit_code == 0
+    assert Image.open(io.BytesIO(out.read_bytes())).size == (360, 12 + 18 + 6 + 5 * 32 + 12)
+
+
+def test_b13_generate_and_solve_ignore_the_hash_seed(tmp_path):
+    """Same inputs, same bytes, whatever PYTHONHASHSEED (RULES B13)."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        made = subprocess.run([sys.executable, "-m", "pbem", "ice", "generate", "--size", "9x9", "--moves", "8",
+                               "--snoms", "3", "--seed", "5"], capture_output=True, text=True, env=env, check=True)
+        maze = write(tmp_path, f"m{hash_seed}.yaml", made.stdout)
+        solved = subprocess.run([sys.executable, "-m", "pbem", "ice", "solve", str(maze), "--json"],
+                                capture_output=True, text=True, env=env, check=True)
+        report = json.loads(solved.stdout)[0]
+        outputs.append((made.stdout, report["moves"], report["solution"]))
+    assert outputs[0] == outputs[1] and outputs[0][1] == 8

@@ -1,0 +1,24 @@
+"""The bundled sample match replays to the result its comments describe (RULES D2.3)."""
+from pbem.dm.base import Action, Config, replay
+from pbem.formats.icemaze import read_maze_file
+from pbem.formats.yamlfile import read_yaml_file
+from pbem.dm.icemaze import solve
+
+
+def test_sample_transcript(repo_root):
+    data = read_yaml_file(repo_root / "turns/dm/ice-sample.yaml")
+    config = Config(data["game"], tuple(data["players"]), options=data["options"], seed=data["seed"], puzzles=tuple(data["puzzles"]))
+    actions = [Action(a.pop("player"), a, a.pop("at", None)) for a in (dict(x) for x in data["actions"])]
+    run = replay(config, actions)
+    # ann's skip at 12:14:00 is refused: she trails 0-2
+    assert run.errors == [(5, "only the leader may skip a maze (ann 0 - bob 2)")]
+    assert run.result.over and run.result.winner == "bob"
+    assert run.result.scores == {"ann": 0, "bob": 3}
+    assert run.state.rounds == 4  # maze 4 was skipped, not played
+    assert run.state.history[1] == "round 2: maze 2: nobody buzzed, round junked"
+
+
+def test_sample_mazes_have_the_minimum_in_their_name(repo_root):
+    for path in sorted((repo_root / "rooms/ice").glob("*.yaml")):
+        expected = int(path.stem.rsplit("min", 1)[1])
+        assert solve(read_maze_file(path)).moves == expected, path.name
