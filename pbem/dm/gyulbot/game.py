@@ -96,7 +96,8 @@ class Gyulbot(Game):
         return {
             "rows": puzzle.rows,
             "cols": puzzle.cols,
-            "walls": sorted([s.row, s.col, side.name] for s, side in puzzle.walls if puzzle.on_board(s)),
+            "walls": sorted([s.row, s.col, side.name] for s, side in puzzle.walls  # each wall once
+                            if puzzle.on_board(s) and (side.name in "NW" or not puzzle.on_board(s.step(side)))),
             "robots": [{"colour": c, "squares": [[s.row, s.col] for s in squares]}
                        for c, squares in zip(puzzle.colours, puzzle.start)],
             "goal": {"at": [puzzle.goal.row, puzzle.goal.col], "colour": puzzle.goal_colour},
