@@ -1,12 +1,14 @@
 """The exact Gyulbot solver: IDA* in numba over packed integer positions.
 
 Why it is exact:
-- The bound is admissible. A robot's `reach` distance counts the moves it
-  needs to the goal if it could stop on ANY square along a slide (walls
-  only). Other robots can only shorten a slide, never lengthen it, and a
-  robot moving with its rigid body (D1.2) also stops somewhere along its
-  own slide (perhaps at once), so no real sequence is shorter. The bound is
-  the least reach of the robots allowed to finish.
+- The bound is admissible. A robot's `reach` counts the moves it needs to
+  the goal, per direction of its last move, if it could stop on ANY square
+  along a slide (walls only). Other robots can only shorten a slide, never
+  lengthen it, and a robot moving with its rigid body (D1.2) also stops
+  somewhere along its own slide (perhaps at once), so no real sequence is
+  shorter. A lone robot also needs other robots as stoppers where no wall
+  stops it (`stoppers`); each one missing costs another colour a move. The
+  bound is the least over the robots allowed to finish (any colour: all).
 - Moving the same colour straight back is never needed: the body retraces
   free squares to where it was and then slides on exactly as a direct move
   would, so the result is the earlier position or one move from it.
