@@ -8,7 +8,8 @@
 - `shared`: every puzzle of the shared data file (proven optima 1–13): must match;
   seconds per optimal length (median, max).
 - `deep`: deeper puzzles made by our generator (random 16x16 boards, 4 single robots,
-  coloured goal): seconds per minimum length (median and max of the per-puzzle
+  coloured goal on a wall corner; `benchmarks/data/gyulbot-deep.jsonl`, or with
+  `--deep benchmarks/data/gyulbot-deep-anygoal.jsonl` goals on any square): seconds per minimum length (median and max of the per-puzzle
   medians over --repeat runs), CPU seconds and positions expanded.
 - `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
 Other processes share this 2-core machine: `load` gives the load average before/after.

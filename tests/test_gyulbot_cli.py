@@ -92,6 +92,7 @@ def test_position_picture_is_deterministic():
     puzzle = load_yaml(PUZZLE)
     game = get_game("gyulbot")
     state = game.new_state(Config("gyulbot", ("ann", "bob"), puzzles=(puzzle,) * 5))
+    assert game.render_data(state)["walls"] == [[1, 3, "W"]]  # each wall once
     first = png_bytes(draw("gyulbot", game.render_data(state)))
     assert first == png_bytes(draw("gyulbot", game.render_data(state)))
     image = Image.open(io.BytesIO(first))

@@ -16,7 +16,7 @@ from pbem.render.model import NONE, board_report
 from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from pbem.render.message import message_bytes
-from pbem.render.site import GameHistory, Standing, write_site
+from pbem.render.site import GameHistory, write_site
 from tests.render_support import SCRIPT, link_targets, sample_board_turn
 
 
@@ -145,7 +145,7 @@ def test_render_report_turn_folder(tmp_path):
 
 def test_render_report_site_navigation(board_turn, tmp_path):
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
-    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [Standing(1, "alice", 2, 7)])])
+    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
     pages = sorted(tmp_path.rglob("*.html"))
     assert len(pages) == 1 + 1 + 2 * 5
     for page in pages:
@@ -155,6 +155,7 @@ def test_render_report_site_navigation(board_turn, tmp_path):
     last_of_first = link_targets(game / "turn-001" / "final.html")
     assert "../turn-002/stage-1.html" in last_of_first  # "next" runs on into the next turn
     assert "../turn-001/final.html" in link_targets(game / "turn-002" / "stage-1.html")
+    assert "legend.png" in link_targets(game / "turn-002" / "stage-1.html")  # what the pictures show
     index = (game / "index.html").read_text()
     assert "Geek-o standings" in index and "<td>alice</td>" in index
 
@@ -226,3 +227,13 @@ def test_render_report_text_table_of_many_robots_comes_in_blocks():
     assert sum(line.startswith("| NAME ") for line in lines) > 1  # several blocks, each labelled
     text = "\n".join(lines)
     assert all(name in text for name in names) and text.count("FWD1#") == 8
+
+
+def test_render_report_buzzsaw_note_says_what_the_number_is():
+    """B6b.6: a saw spins when its draw is above the threshold; the note says the number is the draw."""
+    from pbem.engine.events import SawSpun
+    from pbem.engine.geometry import Square
+    from pbem.render.model import describe
+
+    assert describe(SawSpun(2, None, Square.parse("r4c9"), "buzzsaw@r4c9", "0.7682")) == \
+        "buzzsaw at r4c9 spins (drew 0.7682)"

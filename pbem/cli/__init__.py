@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import typer
 
-from .common import app
+from .common import EXIT_REFUSED, app
 from . import room, scenario, game, turn, report, dm, gyulbot, ice, mail  # noqa: F401,E402  (each registers its commands)
 
 
 def main() -> None:
-    app()
+    """Run the command line; a file or folder that cannot be read or written is a refusal, not a traceback."""
+    try:
+        app()
+    except OSError as err:
+        where = f"{err.filename}: " if err.filename else ""
+        typer.echo(f"{where}{err.strerror or err}", err=True)
+        raise SystemExit(EXIT_REFUSED) from None
 
 
 __all__ = ["app", "main", "typer"]

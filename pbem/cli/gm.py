@@ -22,7 +22,7 @@ def open_store(ctx: typer.Context) -> Iterator[Store]:
     """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1."""
     try:
         store = Store(db_url(ctx))
-    except (SQLAlchemyError, OSError, ValueError) as err:  # a bad URL or an unreachable server
+    except (SQLAlchemyError, OSError, ValueError, ImportError) as err:  # a bad URL, an unreachable server, no driver
         refuse([f"cannot open the database {db_url(ctx)}: {err}"])
     try:
         yield store
@@ -43,4 +43,4 @@ def refuse(reasons: list[str]) -> None:
 def progress() -> Progress:
     """A progress bar on stderr (hidden when stderr is not a terminal)."""
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=stderr, transient=True)
+                    console=stderr, transient=True, disable=not stderr.is_terminal)

@@ -5,25 +5,9 @@ from pathlib import Path
 
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
-from ..render import (BoardTurn, Recipient, build_turn_report, turn_sheet_html, turn_sheet_text,
-                      write_turn_report)
-from ..render.turn import TurnReport
+from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
+from ..render.history import outcome_report
 from ..store.cycle import TurnSheet
-
-
-def board_turns(before: GameState, outcome: TurnOutcome) -> list[BoardTurn]:
-    """One BoardTurn per board resolved: a Geek-o player's room (for that player) or the shared board."""
-    boards = []
-    for key, final in outcome.finals.items():
-        room = before.boards[key].room
-        title, players = (f"{key}: {room.name}", (key,)) if before.geeko else (room.name, tuple(before.players))
-        events = [event for board, event in outcome.events if board == key]
-        boards.append(BoardTurn(title, room, outcome.stages[key], events, final, players))
-    return boards
-
-
-def turn_report(game: str, turn: int, before: GameState, outcome: TurnOutcome) -> TurnReport:
-    return build_turn_report(game, turn, board_turns(before, outcome))
 
 
 def campaign_templates() -> tuple[str, ...]:
@@ -34,7 +18,7 @@ def campaign_templates() -> tuple[str, ...]:
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
                   recipients: list[Recipient], templates: tuple[str, ...] = ()) -> list[Path]:
     """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml)."""
-    report = turn_report(game, turn, before, outcome)
+    report = outcome_report(game, before, outcome, list(before.players))
     return write_turn_report(out / game / turn_folder_name(turn), report, recipients, templates=templates)
 
 

@@ -8,6 +8,7 @@ from typing import List, Optional
 import typer
 
 from ..formats.game import turn_folder_name
+from ..formats.yamlfile import FormatError, read_limited
 from ..store import cycle
 from ..render import Recipient
 from ..store.games import get_game, players_of
@@ -41,9 +42,9 @@ def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
     read, problems = [], []
     for path in files:
         try:
-            read.append((str(path), path.read_bytes()))
-        except OSError as err:
-            problems.append(f"{path}: cannot read: {err.strerror}")
+            read.append((str(path), read_limited(path)))
+        except FormatError as err:
+            problems += [str(p) for p in err.problems]
     if problems:
         refuse(problems)
     return read

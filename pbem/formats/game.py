@@ -23,8 +23,9 @@ from typing import Any
 
 import yaml
 
+from ..engine.ruleset import get_ruleset
 from ..resources import find_file
-from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_yaml_file
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns")
 PLAYER_FIELDS = ("name", "email", "robots", "secret")
@@ -95,6 +96,11 @@ def read_description(path: str | Path) -> GameDescription:
     if not isinstance(options, dict):
         problem(document, "ruleset_options", "ruleset_options", "must map ruleset fields to values")
         options = {}
+    for key, value in options.items() if ruleset in RULESETS else ():
+        try:
+            get_ruleset(ruleset, {key: value})
+        except ValueError as err:
+            problem(options, key, f"ruleset_options.{key}", str(err))
     seed = document.get("seed")
     if not isinstance(seed, (int, str)) or isinstance(seed, bool):
         problem(document, "seed", "seed", "must be a number or a word")
@@ -147,10 +153,7 @@ def data_files(entries: list[str], folder: str, base: Path | None = None) -> lis
             name = Path(entry) / file.name if path.is_dir() else Path(entry)
             if name.is_absolute() or ".." in name.parts:
                 name = Path(folder) / file.name
-            try:
-                text = decode(file.read_bytes(), str(file))
-            except OSError as err:
-                raise FileNotFoundError(f"{file}: {err.strerror}") from None
+            text = decode(read_limited(file), str(file))
             files.append(SourceFile(name.as_posix(), text))
     return files
 

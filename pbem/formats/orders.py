@@ -6,7 +6,8 @@ so is a mail signature after the orders (from a `-- ` line on).
 An optional `secret:` carries the player's secret from the turn sheet; the
 mail layer requires it (an address alone is easy to forge), files given to
 `pbem turn submit` by the GM need none. Structure problems are found here; card problems come from
-`engine.orders.check_programs` and get their lines from `lines_for`.
+`engine.orders.check_programs` and get their lines from `lines_for`. Only a file whose game, turn or
+player cannot be read is refused at once; its other structure problems are reported with the card problems.
 """
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ from typing import Any
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml, read_limited
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
-_SIGNATURE = re.compile(r"^-- ?$", re.MULTILINE)  # a mail signature's separator line
+_SIGNATURE = re.compile(r"^-- ?\r?$", re.MULTILINE)  # a mail signature's separator line (CRLF too)
 
 
 @dataclass(frozen=True)
@@ -36,20 +37,16 @@ class OrderFile:
     data: LinedDict  # the parsed document, for line numbers
     text: str  # the whole text, as given
     secret: str | None = None  # the player's secret from the turn sheet (checked by the mail layer)
+    format_problems: tuple[Problem, ...] = ()  # found reading the file, but not in the way of checking the cards
 
     def problems(self, engine_problems: list[OrderProblem]) -> list[Problem]:
-        """The engine's problems with this file's name and lines."""
-        return [Problem(self.source, line_for(self.data, p.path), _field_name(p.path), p.message)
-                for p in engine_problems]
+        """This file's own problems, then the engine's with this file's name and lines."""
+        return list(self.format_problems) + [Problem(self.source, line_for(self.data, p.path), _field_name(p.path),
+                                                     p.message) for p in engine_problems]
 
 
 def read_order_file(path: str | Path) -> OrderFile:
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
-    return parse_orders(data, str(path))
+    return parse_orders(read_limited(path), str(path))
 
 
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
@@ -70,6 +67,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     for key in document:
         if key not in FIELDS:
             problem(str(key), f"unknown field (expected {', '.join(FIELDS[:6])})")
+    unknown_fields = len(problems)
     for key in ("game", "player"):
         if key not in document:
             problem(key, "missing")
@@ -79,6 +77,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
         problem("turn", "missing")
     elif isinstance(document["turn"], bool) or not isinstance(document["turn"], int):
         problem("turn", "must be a whole number")
+    header_problems = len(problems) - unknown_fields  # without game, turn and player the cards cannot be checked
     programs = _programs(document, problem)
     reboot = document.get("reboot") or []
     if isinstance(reboot, str):
@@ -93,11 +92,12 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     secret = document.get("secret")
     if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
         problem("secret", "must be the secret from your turn sheet")
-    if problems:
+        secret = None
+    if header_problems:
         raise FormatError(problems)
     return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
                      Submission(programs, list(reboot), option_hp), document, text,
-                     None if secret is None else str(secret))
+                     None if secret is None else str(secret), tuple(problems))
 
 
 def _programs(document: LinedDict, problem) -> dict[str, list]:

@@ -36,6 +36,7 @@ from ..engine.ruleset import BOTWARS
 from .yamlfile import FormatError, LinedDict, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("name", "size", "starts", "elements", "notes", "map")
+MAX_SIDE = 100  # rows or columns: the largest board the reports can draw
 
 
 def read_room(path: str | Path) -> Room:
@@ -70,6 +71,8 @@ def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]
             size = Size.parse(data["size"])
             if size.rows < 1 or size.cols < 1:
                 raise ValueError("a room needs at least one row and one column")
+            if size.rows > MAX_SIDE or size.cols > MAX_SIDE:
+                raise ValueError(f"{size} is too large: at most {MAX_SIDE} rows and {MAX_SIDE} columns")
         except ValueError as err:
             problem(data, "size", "size", str(err))
             size = None

@@ -13,7 +13,7 @@ Entry points for the turn cycle and the command line:
   `message_bytes(message)` → the `.eml` bytes.
 - `turn_sheet_html(sheet)`, `turn_sheet_text(sheet)`, `turn_sheet_message(sheet, sender)`: the turn
   cycle's `TurnSheet` (HP, fused registers, hands, pre-filled order file) as a page, text, email.
-- `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=[Standing…])])`: the static site.
+- `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=campaign.standings(state))])`: the static site.
 - From the turn cycle (`history.py`): `outcome_report(game, state_before, outcome, players)` for a turn
   just played by `campaign.play_turn` (stored or a `--preview`); `stored_turn_report(session, game, n)`
   and `game_history(session, name, with_mail=False)` rebuild reports from the store;
@@ -29,11 +29,11 @@ from .legend import draw_legend
 from .message import message_bytes
 from .model import Position
 from .sheet import turn_sheet_html, turn_sheet_message, turn_sheet_text
-from .site import GameHistory, Standing, write_site
+from .site import GameHistory, write_site
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report, player_message, write_turn_report
 
 __all__ = [
-    "BoardTurn", "GameHistory", "Position", "Recipient", "Standing", "TurnReport",
+    "BoardTurn", "GameHistory", "Position", "Recipient", "TurnReport",
     "build_turn_report", "draw_board", "draw_legend", "draw_position", "message_bytes", "player_message",
     "position_png", "turn_sheet_html", "turn_sheet_message", "turn_sheet_text", "write_site",
     "write_turn_report",

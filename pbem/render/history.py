@@ -2,8 +2,8 @@
 
 Everything comes from what the turn cycle stored for the turn (DESIGN.md "Determinism and
 history"): the state before and after, the board at the start of every stage and at the end
-(per board), and the events in order. Rooms come from the state before the turn, so a Geek-o
-player who moved on to the next room is still shown in the room the turn was played in.
+(per board), each board as the turn left it, and the events in order. A Geek-o player who moved
+on to the next room is shown in the room the turn was played in, with the robots as they ended there.
 """
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import json
 
 from sqlmodel import Session, col, select
 
-from ..engine import campaign  # noqa: F401  (registers the turn cycle's event types)
+from ..engine.campaign import standings  # also registers the turn cycle's event types
 from ..engine.events import EVENT_TYPES, Event
+from ..engine.state import Board
 from ..engine.turn import Snapshot
 from ..formats.canonical import from_data
-from ..store.games import get_game, players_of, processed_turns, read_state, snapshot
+from ..store.games import final_boards, get_game, players_of, processed_turns, read_state, snapshot
 from ..store.tables import EventRecord, Game, StateSnapshot
-from .site import GameHistory, Standing
+from .site import GameHistory
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
 
 
@@ -40,16 +41,17 @@ def _events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
     return events
 
 
-def turn_report(game: str, turn: int, before, after, stages: dict[str, list[Snapshot]],
+def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], stages: dict[str, list[Snapshot]],
                 events: dict[str, list[Event]], players: list[str]) -> TurnReport:
-    """A turn's report from the states before and after it, and per board its snapshots and events."""
+    """A turn's report from the states before and after it, and per board the board as the turn left
+    it (`finals`), its snapshots and events."""
     boards = []
     for key, board in before.boards.items():
         if key not in stages:
             continue  # nothing was played on it (a Geek-o player who has finished)
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
-        boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), after.boards[key],
-                                (key,) if before.geeko else tuple(players)))
+        boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), finals[key],
+                                (key,) if before.geeko else tuple(players), after.boards[key]))
     return build_turn_report(game, turn, boards)
 
 
@@ -59,34 +61,19 @@ def outcome_report(game: str, before, outcome, players: list[str]) -> TurnReport
     events: dict[str, list[Event]] = {}
     for board, event in outcome.events:
         events.setdefault(board, []).append(event)
-    return turn_report(game, before.turn, before, outcome.state, outcome.stages, events, players)
+    return turn_report(game, before.turn, before, outcome.state, outcome.finals, outcome.stages, events, players)
 
 
 def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
     before = read_state(game, snapshot(session, game, turn, "before").state)
     after = read_state(game, snapshot(session, game, turn, "after").state)
-    return turn_report(game.name, turn, before, after, _stage_snapshots(session, game, turn),
-                       _events(session, game, turn), [p.name for p in players_of(session, game)])
+    return turn_report(game.name, turn, before, after, final_boards(session, game, turn),
+                       _stage_snapshots(session, game, turn), _events(session, game, turn),
+                       [p.name for p in players_of(session, game)])
 
 
 def recipients(session: Session, game: Game) -> list[Recipient]:
     return [Recipient(p.name, p.email) for p in players_of(session, game)]
-
-
-def standings(state) -> list[Standing]:
-    """Geek-o (RULES G1): finished players by fewest turns, then the others by rooms completed;
-    equal records share a place."""
-    if not state.geeko:
-        return []
-    played = state.turn - 1
-    rows = [(p.finished is None, p.finished or 0, -(p.room - 1), p.name, p.finished or played)
-            for p in state.players.values()]
-    rows.sort()
-    result: list[Standing] = []
-    for i, (unfinished, finished, rooms, name, turns) in enumerate(rows):
-        same = i and rows[i - 1][:3] == (unfinished, finished, rooms)
-        result.append(Standing(result[-1].place if same else i + 1, name, -rooms, turns))
-    return result
 
 
 def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:

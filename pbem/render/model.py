@@ -33,6 +33,10 @@ _MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun
 _MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
 # The DAMAGE row: hit points lost and what they cost (B7.1).
 _DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
+# End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
+# of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
+_END_RESULTS = {"RoomCompleted", "Won"}
+_END_REINSTATE = {"Reinstated", "InTransit"}
 
 
 @dataclass(frozen=True)
@@ -147,7 +151,7 @@ def describe(event: Event) -> str:
     if k == "Crushed":
         return f"crushed at {e.at}"
     if k == "SawSpun":
-        return f"buzzsaw at {e.at} spins ({e.draw})"
+        return f"buzzsaw at {e.at} spins (drew {e.draw})"
     if k == "SwitchFlipped":
         if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
             return f"presses {e.source}: {e.state}"
@@ -208,13 +212,18 @@ def _mechanism_start(events: Sequence[Event]) -> int:
 
 
 def _lines(events: list[Event]) -> list[str]:
-    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1)."""
+    """Report lines for one robot's events; the steps of one card make one line (r6c1 → r4c1), and
+    registers unfused together one line (registers 1, 2, 3 unfused)."""
     lines: list[str] = []
     last: Event | None = None
     for event in events:
-        if (type(event).__name__ == "Moved" and last is not None and type(last).__name__ == "Moved"
+        kind = type(event).__name__
+        if (kind == "Moved" and last is not None and type(last).__name__ == "Moved"
                 and last.card == event.card and last.to_sq == event.from_sq):
             lines[-1] = f"{lines[-1].split(' → ')[0]} → {event.to_sq}"
+        elif kind == "RegisterUnfused" and last is not None and type(last).__name__ == "RegisterUnfused":
+            registers = lines[-1].removeprefix("registers ").removeprefix("register ").removesuffix(" unfused")
+            lines[-1] = f"registers {registers}, {event.register} unfused"
         else:
             lines.append(describe(event))
         last = event
@@ -235,13 +244,19 @@ def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 
+def mode(robot: Any) -> str:
+    """The robot's mode as players read it: off the board and neither destroyed nor in transit means
+    it went through a gate (G3)."""
+    return "left the room" if robot.at is None and robot.mode in ("real", "virtual", "rebooting") else robot.mode
+
+
 def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
     names = [r.name for r in before.robots]
     robots_after = [after.robot(r.name) or r for r in before.robots]
     split = _mechanism_start(events)
     moving, mechanisms = events[:split], events[split:]
     rows = [
-        _robot_row("MODE", robots_after, lambda r: r.mode),
+        _robot_row("MODE", robots_after, mode),
         Row("CARDS", _cells(names, moving, {"CardPlayed"})),
         Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
         Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
@@ -255,9 +270,10 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
 def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     names = list(final.robots)
     robots = list(final.robots.values())
+    results = _cells(names, events, _END_RESULTS)
     rows = [
-        _robot_row("MODE", robots, lambda r: r.mode),
-        Row("REINSTATE", _cells(names, events, {"Reinstated", "InTransit"})),
+        Row("MODE", [[mode(r), *(x for x in more if x != NONE)] for r, more in zip(robots, results)]),
+        Row("REINSTATE", _cells(names, events, _END_REINSTATE)),
     ]
     if any(r.upgrades for r in robots):
         rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
@@ -267,16 +283,19 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     if flags:  # botwars: the flag each robot must touch next (B5.9)
         rows.append(_robot_row("NEXT FLAG", robots,
                                lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
-    extra = _cells(names, events, {"Repaired", "RebootStarted", "RebootEnded"})
+    extra = _cells(names, events, exclude=_END_RESULTS | _END_REINSTATE)  # repairs, reboots, registers …
     rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
                                   for r, more in zip(robots, extra)]))
     notes = [describe(e) for e in events if e.robot is None]
     return Table("End of turn", names, rows, notes)
 
 
-def fused_table(final: Board) -> Table | None:
-    """Seed 003: a reference table of every fused register's card, when any robot has one."""
-    robots = [r for r in final.robots.values() if r.registers]
+def fused_table(final: Board, following: Board | None = None) -> Table | None:
+    """Seed 003: a reference table of every fused register's card, when any robot has one. The cards
+    come from `following`, the board the next turn starts from, when given: dealing fills fused
+    empty registers (B7.2) after the turn has ended, and all players should see those cards."""
+    registers = following.robots if following is not None else final.robots
+    robots = [registers[name] for name in final.robots if registers[name].registers]
     if not robots:
         return None
     numbers = sorted({n for r in robots for n in r.registers}, reverse=True)
@@ -285,10 +304,30 @@ def fused_table(final: Board) -> Table | None:
     return Table("Fused registers", [r.name for r in robots], rows)
 
 
+def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
+    """The robots as the last stage ends. The snapshot after it is taken after the end-of-turn steps
+    (B12: repairs, reinstatement, reboots), so the stage's own events are applied to its start."""
+    robots = {r.name: r for r in start.robots}
+    for event in events:
+        robot, kind = robots.get(event.robot), type(event).__name__
+        if robot is None:
+            continue
+        if kind == "Damaged":
+            robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
+        elif kind == "Destroyed":
+            robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+        elif kind == "BecameReal":
+            robots[robot.name] = dataclasses.replace(robot, mode="real")
+        elif kind == "LeftRoom":
+            robots[robot.name] = dataclasses.replace(robot, at=None)
+    return Position(start.room, tuple(robots.values()), start.elements)
+
+
 def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Sequence[Event],
-                 final: Board) -> BoardReport:
+                 final: Board, following: Board | None = None) -> BoardReport:
     """`snapshots`: the board at the start of stage 1, 2, …, then at the end of the turn (engine
-    `Snapshot`s or `Board`s); `final`: the board after the turn (robots with registers, upgrades …)."""
+    `Snapshot`s or `Board`s); `final`: the board as the turn left it, in `room` (robots with
+    registers, upgrades …); `following`: the board the next turn starts from (see `fused_table`)."""
     if not snapshots:
         raise ValueError("a board report needs at least the end-of-turn snapshot")
     by_stage: dict[int, list[Event]] = {}
@@ -299,7 +338,10 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
         positions.append(Position.of(room, snap).with_wrecks(wrecks))
         wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
                        if type(e).__name__ == "Destroyed" and e.at is not None})
+    ends = positions[1:]
+    if ends:  # the last stage ends before the end-of-turn snapshot
+        ends[-1] = _last_stage_end(positions[-2], by_stage.get(len(ends), []))
     stages = [StageReport(i, before, stage_table(i, before, after, by_stage.get(i, [])))
-              for i, (before, after) in enumerate(zip(positions, positions[1:]), start=1)]
+              for i, (before, after) in enumerate(zip(positions, ends), start=1)]
     end = by_stage.get(0, [])
-    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final))
+    return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))

@@ -11,21 +11,11 @@ from . import html
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 
-@dataclass(frozen=True)
-class Standing:
-    """One line of the Geek-o standings (RULES G1: fewest turns wins; the caller ranks)."""
-
-    place: int
-    player: str
-    rooms: int  # rooms completed
-    turns: int  # turns played so far (the final count once all five rooms are done)
-
-
 @dataclass
 class GameHistory:
     name: str
     turns: list[TurnReport]  # in turn order
-    standings: list[Standing] = field(default_factory=list)
+    standings: list[dict] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
 
 

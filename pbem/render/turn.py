@@ -31,8 +31,9 @@ DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"
 @dataclass(frozen=True)
 class BoardTurn:
     """The engine's output for one board (a `TurnResult`): the snapshots taken at the start of each
-    stage and at the end of the turn, the turn's events, and the board after the turn; `players`
-    are those who receive this board's report."""
+    stage and at the end of the turn, the turn's events, and the board as the turn left it (in
+    `room`, before a Geek-o player moves on); `players` are those who receive this board's report;
+    `following`, the board the next turn starts from (fused registers as dealt), when known."""
 
     title: str
     room: Room
@@ -40,6 +41,7 @@ class BoardTurn:
     events: Sequence[Event]
     final: Board
     players: tuple[str, ...] = ()
+    following: Board | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def image_file(index: int, stage: int | str) -> str:
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn]) -> TurnReport:
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
-    reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final) for b in boards]
+    reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
     result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards])
     for i, report in enumerate(reports):
         for stage in report.stages:
@@ -151,7 +153,7 @@ def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
     pages = stage_pages(report)
     prev = pages[position - 1][1] if position > 0 else before
     nxt = pages[position + 1][1] if position + 1 < len(pages) else after
-    return [("← previous", prev), ("whole turn", up), ("next →", nxt)]
+    return [("← previous", prev), ("whole turn", up), ("next →", nxt), ("legend", "legend.png")]
 
 
 def stage_pages(report: TurnReport) -> list[tuple[int | None, str]]:

@@ -15,9 +15,11 @@ from typing import Callable
 
 from sqlmodel import select
 
-from ..formats.game import DESCRIPTION, description_text, read_description, turn_folder_name, turn_folders
+from ..formats.game import (DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name,
+                            turn_folders)
+from ..formats.yamlfile import read_limited
 from .cycle import ProcessResult, TurnSheet, deal, process, submit
-from .games import Refused, Store, create_game, description_of, get_game, players_of, processed_turns
+from .games import Refused, Store, create_game, delete_game, description_of, get_game, players_of, processed_turns
 from .tables import OrderVersion
 
 
@@ -39,6 +41,17 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
     with store.session() as session:
         create_game(session, description)
         session.commit()
+    try:
+        return _play_turns(store, folder, description, on_turn, on_deal, turns)
+    except BaseException:  # a refused turn (or an interruption) leaves no half-imported game behind
+        with store.session() as session:
+            delete_game(session, get_game(session, description.name))
+            session.commit()
+        raise
+
+
+def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
+                turns: int | None) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
     last = max([description.turns or 0, *folders])
@@ -48,7 +61,7 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
             _, sheets = deal(session, description.name)
             if on_deal:
                 on_deal(sheets)
-            files = [(str(path), path.read_bytes()) for path in sorted(turn_folder.glob("*.yaml"))] \
+            files = [(str(path), read_limited(path)) for path in sorted(turn_folder.glob("*.yaml"))] \
                 if turn_folder else []
             refused = [r for r in submit(session, description.name, files, store=True) if not r.accepted]
             if refused:

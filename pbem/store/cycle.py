@@ -121,10 +121,8 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
             continue
         result = SubmissionResult(source, False, order.player, order.turn)
         problems = _header_problems(order, game, state, players, is_dealt)
-        checked = None
-        if not problems:
-            checked = check_orders(state, order.player, order.submission)
-            problems = order.problems(checked.problems)
+        checked = None if problems else check_orders(state, order.player, order.submission)
+        problems += order.problems(checked.problems if checked else [])
         result.problems = [str(p) for p in problems]
         if checked is not None and not problems:
             result.accepted = True

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
@@ -19,9 +19,9 @@ from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
 from ..formats.rooms import load_room
-from ..formats.yamlfile import load_yaml
+from ..formats.yamlfile import FormatError, load_yaml
 from .db import open_database
-from .tables import Game, Player, Robot, StateSnapshot, Turn
+from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
 
 
 class Refused(Exception):
@@ -69,8 +69,18 @@ def setup_document(description: GameDescription) -> str:
 def load_setup(document: str) -> GameSetup:
     """A GameSetup from `games.setup` (cached: parsing rooms is the slow part)."""
     data = json.loads(document)
-    rooms = tuple(load_room(load_yaml(r["text"], r["source"]), r["source"]) for r in data["rooms"])
-    deck = parse_deck(load_yaml(data["deck"]["text"], data["deck"]["source"]), data["deck"]["source"])
+    problems: list = []
+
+    def parsed(read, entry):
+        try:
+            return read(load_yaml(entry["text"], entry["source"]), entry["source"])
+        except FormatError as err:
+            problems.extend(err.problems)
+
+    rooms = tuple(parsed(load_room, r) for r in data["rooms"])
+    deck = parsed(parse_deck, data["deck"])
+    if problems:  # every bad room and the deck, not only the first
+        raise FormatError(problems)
     players = tuple(PlayerSetup(p["name"], tuple(p["robots"])) for p in data["players"])
     return GameSetup(data["name"], data["ruleset"], data["seed"], rooms, deck, players,
                      dict(data.get("ruleset_options") or {}))
@@ -110,12 +120,24 @@ def create_game(session: Session, description: GameDescription) -> tuple[Game, G
     return game, state
 
 
+def delete_game(session: Session, game: Game) -> None:
+    """Remove a game and everything stored for it (an import that was refused half-way)."""
+    for table in (EventRecord, StateSnapshot, DealtHand, OrderVersion, Turn, Robot, Player):
+        session.exec(delete(table).where(table.game_id == game.id))
+    session.delete(game)
+
+
 def _check_roster(setup: GameSetup) -> None:
-    rules = setup.rules()
+    try:
+        rules = setup.rules()
+    except ValueError as err:  # a ruleset option the ruleset does not know, or of the wrong kind
+        raise Refused([str(err)]) from None
     names = [robot for p in setup.players for robot in p.robots]
     problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
                 for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
                                    *(("robot", n) for n in names)] if not valid_name(name)]
+    players = [p.name for p in setup.players]
+    problems += [f"player {name} is listed twice" for name in sorted({n for n in players if players.count(n) > 1})]
     for duplicate in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"robot name {duplicate} is used twice")
     for player in setup.players:

@@ -96,7 +96,8 @@ class Gyulbot(Game):
         return {
             "rows": puzzle.rows,
             "cols": puzzle.cols,
-            "walls": sorted([s.row, s.col, side.name] for s, side in puzzle.walls if puzzle.on_board(s)),
+            "walls": sorted([s.row, s.col, side.name] for s, side in puzzle.walls  # each wall once
+                            if puzzle.on_board(s) and (side.name in "NW" or not puzzle.on_board(s.step(side)))),
             "robots": [{"colour": c, "squares": [[s.row, s.col] for s in squares]}
                        for c, squares in zip(puzzle.colours, puzzle.start)],
             "goal": {"at": [puzzle.goal.row, puzzle.goal.col], "colour": puzzle.goal_colour},
@@ -166,7 +167,7 @@ def _utc(value: Any) -> datetime | None:
 
 
 def _step(state: State, action: Action) -> tuple[str | None, State]:
-    """(why the action is illegal, None) or (None, the state after it)."""
+    """(why the action is illegal, the unchanged state) or (None, the state after it)."""
     players = state.settings.players
     if action.player not in players:
         return f"{action.player!r} does not play in this match ({' and '.join(players)})", state

@@ -2,9 +2,9 @@
 
 A board in the Ricochet Robots style (a walled centre block, L-shaped wall
 corners, stubs on the edges) gets random robots and a goal on a corner; then
-a hill climb moves one robot, the goal or the goal's colour at a time and
-keeps a change when the proven minimum does not drop, until it is exactly
-the requested length. All randomness comes from the caller's seeded RNG.
+a hill climb moves one robot, moves the goal to another corner or changes the
+goal's colour, one at a time, and keeps a change when the proven minimum does
+not drop, until it is exactly the requested length. All randomness comes from the caller's seeded RNG.
 """
 from __future__ import annotations
 
@@ -76,10 +76,11 @@ def generate(moves: int, rng: random.Random, rows: int = 16, cols: int = 16,
     puzzle = random_puzzle(rng, rows, cols, colours, coloured_goal)
     best = minimum(puzzle, moves)
     closed = centre(rows, cols)
+    corners = _corners(puzzle, closed)
     for _ in range(attempts):
         if best == moves:
             return puzzle
-        candidate = _mutate(puzzle, rng, closed, coloured_goal)
+        candidate = _mutate(puzzle, rng, closed, corners, coloured_goal)
         if candidate is None:
             continue
         length = minimum(candidate, moves)
@@ -88,14 +89,26 @@ def generate(moves: int, rng: random.Random, rows: int = 16, cols: int = 16,
     raise ValueError(f"no {moves}-move puzzle found in {attempts} attempts")
 
 
-def _mutate(puzzle: Puzzle, rng: random.Random, closed: set[Square], coloured_goal: bool) -> Puzzle | None:
+def _corners(puzzle: Puzzle, closed: set[Square]) -> list[Square]:
+    """Squares with a wall on a north or south side and one on an east or west side (goal spots)."""
+    walled = {}
+    for square, side in puzzle.walls:
+        if puzzle.on_board(square) and square not in closed:
+            walled.setdefault(square, set()).add(side in (Dir.N, Dir.S))
+    found = sorted(square for square, kinds in walled.items() if len(kinds) == 2)
+    return found or [Square(r, c) for r in range(1, puzzle.rows + 1) for c in range(1, puzzle.cols + 1)
+                     if Square(r, c) not in closed]
+
+
+def _mutate(puzzle: Puzzle, rng: random.Random, closed: set[Square], corners: list[Square],
+            coloured_goal: bool) -> Puzzle | None:
     """The puzzle with one robot, the goal or the goal colour changed; None if the change is void."""
     robots = {c: list(s) for c, s in zip(puzzle.colours, puzzle.start)}
     goal, goal_colour = puzzle.goal, puzzle.goal_colour
     held = {s for squares in puzzle.start for s in squares}
-    target = Square(rng.randint(1, puzzle.rows), rng.randint(1, puzzle.cols))
     kind = rng.randrange(3 if coloured_goal else 2)
-    if target in closed or (kind < 2 and target in held):
+    target = rng.choice(corners) if kind == 1 else Square(rng.randint(1, puzzle.rows), rng.randint(1, puzzle.cols))
+    if target in closed or (kind < 2 and target in held) or (kind == 0 and target == goal):
         return None
     if kind == 0:
         robots[rng.choice(puzzle.colours)] = [target]

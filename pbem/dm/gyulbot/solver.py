@@ -1,12 +1,14 @@
 """The exact Gyulbot solver: IDA* in numba over packed integer positions.
 
 Why it is exact:
-- The bound is admissible. A robot's `reach` distance counts the moves it
-  needs to the goal if it could stop on ANY square along a slide (walls
-  only). Other robots can only shorten a slide, never lengthen it, and a
-  robot moving with its rigid body (D1.2) also stops somewhere along its
-  own slide (perhaps at once), so no real sequence is shorter. The bound is
-  the least reach of the robots allowed to finish.
+- The bound is admissible. A robot's `reach` counts the moves it needs to
+  the goal, per direction of its last move, if it could stop on ANY square
+  along a slide (walls only). Other robots can only shorten a slide, never
+  lengthen it, and a robot moving with its rigid body (D1.2) also stops
+  somewhere along its own slide (perhaps at once), so no real sequence is
+  shorter. A lone robot also needs other robots as stoppers where no wall
+  stops it (`stoppers`); each one missing costs another colour a move. The
+  bound is the least over the robots allowed to finish (any colour: all).
 - Moving the same colour straight back is never needed: the body retraces
   free squares to where it was and then slides on exactly as a direct move
   would, so the result is the earlier position or one move from it.
@@ -93,12 +95,35 @@ def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
     return table
 
 
-def beyond(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
-    """beyond[d]: the square past the goal in direction d, where a robot must stand to stop
-    a robot moving d on the goal; -1 where a wall or the edge stops it anyway."""
+def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where other robots must stand for a lone robot to finish with a last move in direction d.
+
+    beyond[d]: the square past the goal that must hold a robot to stop it on the goal,
+    -1 where a wall or the edge stops it anyway. Before the last move it must stop on
+    the line behind the goal, and the first time it does it comes in from the side
+    (or through the goal, then the line's walled end stops it). free[d]: some side
+    entry is stopped by a wall (or the line is entered through the goal), so no
+    robot is needed. flank[d, cell]: otherwise a robot on `cell` stops a side entry.
+    """
     goal = cell_of(puzzle, puzzle.goal)
+    cells = puzzle.rows * puzzle.cols
     deltas = (-puzzle.cols, 1, puzzle.cols, -1)
-    return np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    beyond = np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    free = np.zeros(4, dtype=np.bool_)
+    flank = np.zeros((4, cells), dtype=np.bool_)
+    for last in range(4):
+        behind = (last + 2) % 4
+        free[last] = run[goal * 4 + last] > 0  # through the goal: the line's end is walled
+        for k in range(1, run[goal * 4 + behind] + 1):
+            cell = goal + deltas[behind] * k
+            for side in ((last + 1) % 4, (last + 3) % 4):
+                if run[cell * 4 + (side + 2) % 4] == 0:
+                    continue  # nothing can come in moving `side`
+                if run[cell * 4 + side] == 0:
+                    free[last] = True
+                else:
+                    flank[last, cell + deltas[side]] = True
+    return beyond, free, flank
 
 
 def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] | None:
@@ -114,6 +139,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     run = runs(puzzle)
     rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
     cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
+    line = np.stack([cols_of, rows_of, cols_of, rows_of])  # per direction N E S W
+    axis = np.stack([-rows_of, cols_of, rows_of, -cols_of])
     positions = np.array([cell_of(puzzle, s) for squares in puzzle.start for s in squares], dtype=np.int64)
     bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
     finishers = set(puzzle.finishers())
@@ -121,9 +148,9 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
     pooled = lone & ~finisher
     group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
-    length, groups, directions, nodes = _ida(run, rows_of, cols_of, puzzle.cols, positions, bounds, group_of,
-                                             finisher, lone, pooled, reach(puzzle, run), cell_of(puzzle, puzzle.goal),
-                                             beyond(puzzle, run), bits, max_moves)
+    length, groups, directions, nodes = _ida(run, line, axis, puzzle.cols, positions, bounds, group_of,
+                                             finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
+                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves)
     STATS["nodes"] = int(nodes)
     if length < 0:
         return None
@@ -136,63 +163,63 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True)
-def _bound(pos, group_of, finisher, lone, reach, goal, beyond):
-    """The least moves to finish: per finishing robot and last direction, its reach,
-    plus one for a lone robot when nothing stands past the goal to stop it there
-    yet (another colour must move in). A rigid body's robot may instead be
-    stopped by another robot of its body, so it gets no such extra move."""
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
+    """The least moves to finish: per finishing robot and last direction d, its reach,
+    plus, for a lone robot, a move of another colour for each stopper it still
+    lacks (see `stoppers`): past the goal, and beside the line behind it. Two
+    missing stoppers are two moves when every robot is lone (a move places one
+    robot), else one. A robot of a rigid body may be stopped by its own body,
+    so it gets no extra moves."""
     best = UNREACHABLE
-    for i in range(pos.shape[0]):
+    for i in range(n):
         if not finisher[i]:
             continue
-        p = pos[i]
+        p = pos[at + i]
         if p == goal:
             return 0
         for d in range(4):
             moves = reach[d, p]
             if moves >= best:
                 continue
-            if beyond[d] >= 0 and lone[i]:
-                stopper = False
-                for j in range(pos.shape[0]):
-                    if pos[j] == beyond[d] and group_of[j] != group_of[i]:
-                        stopper = True
-                if not stopper:
-                    moves += 1
+            if lone[i]:
+                last = 0
+                if beyond[d] >= 0:
+                    last = 1
+                    for j in range(n):
+                        if pos[at + j] == beyond[d] and group_of[j] != group_of[i]:
+                            last = 0
+                side = 0
+                if moves >= 2 and not free[d]:
+                    side = 1
+                    for j in range(n):
+                        if flank[d, pos[at + j]] and group_of[j] != group_of[i]:
+                            side = 0
+                moves += last + side if all_lone else max(last, side)
             if moves < best:
                 best = moves
     return best
 
 
 @numba.njit(cache=True)
-def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
-    """How far the body pos[lo:hi] slides: the least free run of its robots,
-    each cut short by the nearest robot of another colour ahead of it."""
-    n = pos.shape[0]
+def _slide(pos, at, n, lo, hi, direction, run, line, axis):
+    """How far the body pos[at + lo:at + hi] slides: the least free run of its robots,
+    each cut short by the nearest robot of another colour ahead of it. `line` names
+    a cell's row or column across the direction, `axis` its place along it."""
     dist = UNREACHABLE
     for i in range(lo, hi):
-        p = pos[i]
+        p = pos[at + i]
         steps = run[p * 4 + direction]
         if steps == 0:
             return 0
-        r = rows_of[p]
-        c = cols_of[p]
+        here_line = line[direction, p]
+        here_axis = axis[direction, p]
         for j in range(n):
             if lo <= j < hi:
                 continue
-            q = pos[j]
-            if direction == 0:
-                if cols_of[q] == c and rows_of[q] < r and r - rows_of[q] - 1 < steps:
-                    steps = r - rows_of[q] - 1
-            elif direction == 2:
-                if cols_of[q] == c and rows_of[q] > r and rows_of[q] - r - 1 < steps:
-                    steps = rows_of[q] - r - 1
-            elif direction == 1:
-                if rows_of[q] == r and cols_of[q] > c and cols_of[q] - c - 1 < steps:
-                    steps = cols_of[q] - c - 1
-            else:
-                if rows_of[q] == r and cols_of[q] < c and c - cols_of[q] - 1 < steps:
-                    steps = c - cols_of[q] - 1
+            q = pos[at + j]
+            ahead = axis[direction, q] - here_axis
+            if line[direction, q] == here_line and 0 < ahead <= steps:
+                steps = ahead - 1
         if steps < dist:
             dist = steps
             if dist == 0:
@@ -201,21 +228,21 @@ def _slide(pos, lo, hi, direction, run, rows_of, cols_of):
 
 
 @numba.njit(cache=True)
-def _pack(pos, bits, pooled, scratch):
+def _pack(pos, at, n, bits, pooled, scratch):
     """The position's key: robots in order, except that the `pooled` ones (lone
     robots that may not finish, interchangeable as mere blockers) come sorted."""
     key = np.uint64(0)
     k = 0
-    for i in range(pos.shape[0]):
+    for i in range(n):
         if pooled[i]:
             j = k
-            while j > 0 and scratch[j - 1] > pos[i]:
+            while j > 0 and scratch[j - 1] > pos[at + i]:
                 scratch[j] = scratch[j - 1]
                 j -= 1
-            scratch[j] = pos[i]
+            scratch[j] = pos[at + i]
             k += 1
         else:
-            key = (key << np.uint64(bits)) | np.uint64(pos[i])
+            key = (key << np.uint64(bits)) | np.uint64(pos[at + i])
     for j in range(k):
         key = (key << np.uint64(bits)) | np.uint64(scratch[j])
     return key + np.uint64(1)  # 0 marks an empty slot
@@ -263,29 +290,35 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True)
-def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, pooled, reach, goal, beyond, bits, max_moves):
+def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
+         free, flank, bits, max_moves):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
+    stopping = np.zeros(run.shape[0] // 4, dtype=np.bool_)  # squares where a robot counts in the bound
+    for d in range(4):
+        if beyond[d] >= 0:
+            stopping[beyond[d]] = True
+        stopping |= flank[d]
     scratch = np.zeros(n, dtype=np.int64)
     nodes = 0
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     path_group = np.zeros(max_moves + 1, dtype=np.int64)
     path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, group_of, finisher, lone, reach, goal, beyond)
+    h0 = _bound(start, 0, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
     if h0 == 0:
         return 0, path_group, path_dir, nodes
     if h0 > max_moves:
         return -1, path_group, path_dir, nodes
-    pos = np.zeros((max_moves + 1, n), dtype=np.int64)
+    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
     heur = np.zeros(max_moves + 1, dtype=np.int64)
     next_move = np.zeros(max_moves + 1, dtype=np.int64)
-    pos[0, :] = start
+    pos[:n] = start
     heur[0] = h0
     log2 = _TT_START_LOG2
     table = np.zeros(1 << log2, dtype=np.uint64)
     used = 0
     for limit in range(h0, max_moves + 1):
-        _visit(table, log2, _pack(start, bits, pooled, scratch), limit)
+        _visit(table, log2, _pack(start, 0, n, bits, pooled, scratch), limit)
         depth = 0
         next_move[0] = 0
         while depth >= 0:
@@ -303,14 +336,22 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
             hi = bounds[g + 1]
             if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
                 continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
-            dist = _slide(pos[depth], lo, hi, d, run, rows_of, cols_of)
+            at = depth * n
+            dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
             if dist == 0:
                 continue
-            child = pos[depth + 1]
-            child[:] = pos[depth]
-            for i in range(lo, hi):
-                child[i] += dist * deltas[d]
-            h = _bound(child, group_of, finisher, lone, reach, goal, beyond)
+            below = at + n  # the child's robots
+            for i in range(n):
+                pos[below + i] = pos[at + i]
+            moved_stopper = finisher[lo]
+            for i in range(below + lo, below + hi):
+                moved_stopper |= stopping[pos[i]]
+                pos[i] += dist * deltas[d]
+                moved_stopper |= stopping[pos[i]]
+            if moved_stopper:
+                h = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+            else:
+                h = heur[depth]  # the bound only sees finishers and robots on stopper squares
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
@@ -319,7 +360,7 @@ def _ida(run, rows_of, cols_of, cols, start, bounds, group_of, finisher, lone, p
                 continue
             fresh = False
             if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
-                explore, fresh = _visit(table, log2, _pack(child, bits, pooled, scratch), left)
+                explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
                 if not explore:
                     continue
             if fresh:
