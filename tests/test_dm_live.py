@@ -84,7 +84,7 @@ def test_new_from_a_transcript_and_refusals(tmp_path, repo_root):
     assert unknown.exit_code == 1 and "no death match named 'nope'" in unknown.output
     bad_option = cli(tmp_path, "dm", "new", "x", "--game", "takebacktoe", "--player", "a", "--player", "b",
                      "--option", "dice=loaded")
-    assert bad_option.exit_code == 1 and "option dice must be" in bad_option.output
+    assert bad_option.exit_code == 1 and "options.dice: must be one of engine, gm" in bad_option.output
     bad_game = cli(tmp_path, "dm", "new", "y", "--game", "chess", "--player", "a", "--player", "b")
     assert bad_game.exit_code == 1 and "unknown game 'chess'" in bad_game.output
     gm_player = cli(tmp_path, "dm", "new", "z", "--game", "takebacktoe", "--player", "GM", "--player", "b")
