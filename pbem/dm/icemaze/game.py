@@ -24,11 +24,11 @@ from typing import Any
 
 from ...engine.geometry import Size
 from ..base import Action, Config, Game, Result, Setup, register
+from ..clock import GM
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
 
-GM = "GM"  # the name DM transcripts give the game master
 DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600,
             "moves": 8, "snoms": 2}
 OPTIONS = (*DEFAULTS, "size", "start")
