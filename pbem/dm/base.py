@@ -127,6 +127,23 @@ class Game(ABC):
         """What a renderer needs to draw the position (plain data, no rules)."""
 
 
+class JudgedGame(Game):
+    """A game whose rules are one function judging an action: its `check` and `apply` both come from `judge`."""
+
+    @abstractmethod
+    def judge(self, state: Any, action: Action) -> tuple[str | None, Any]:
+        """(why `action` is illegal, `state`) or (None, the state after it)."""
+
+    def check(self, state: Any, action: Action) -> str | None:
+        return self.judge(state, action)[0]
+
+    def apply(self, state: Any, action: Action) -> Any:
+        reason, after = self.judge(state, action)
+        if reason is not None:
+            raise ValueError(reason)
+        return after
+
+
 GAMES: dict[str, Game] = {}
 
 

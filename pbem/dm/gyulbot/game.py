@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.rng import derive_rng
-from ..base import Action, Config, Game, Result, Setup, register
+from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..clock import utc
 from .board import Puzzle, parse_solution, solved_after
 
 DEFAULTS = {"rounds": 5, "claim_seconds": 600, "undercut_seconds": 60, "demo_seconds": 120, "moves": 8}
@@ -66,22 +67,16 @@ class State:
 
 
 @register
-class Gyulbot(Game):
+class Gyulbot(JudgedGame):
     name = "gyulbot"
 
     def new_state(self, config: Config) -> State:
         settings = _settings(config)
-        state = State(settings, started=_utc(config.options.get("start")))
+        state = State(settings, started=_start_time(config.options.get("start")))
         return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
 
-    def check(self, state: State, action: Action) -> str | None:
-        return _step(state, action)[0]
-
-    def apply(self, state: State, action: Action) -> State:
-        reason, new = _step(state, action)
-        if reason is not None:
-            raise ValueError(reason)
-        return new
+    def judge(self, state: State, action: Action) -> tuple[str | None, State]:
+        return _step(state, action)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
@@ -121,7 +116,7 @@ def _settings(config: Config) -> Settings:
     opponent = config.players[-1] if config.players else None
     if "opponent" in config.options:
         opponent = setup.choice("opponent", opponent, config.players)
-    if "start" in config.options and _utc(config.options["start"]) is None:
+    if "start" in config.options and _start_time(config.options["start"]) is None:
         setup.problem("options.start", "must be a time stamp")
     for i, puzzle in enumerate(config.puzzles):
         if not isinstance(puzzle, Puzzle):
@@ -141,15 +136,14 @@ def _puzzle(settings: Settings, number: int) -> Puzzle:
     return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
 
 
-def _utc(value: Any) -> datetime | None:
+def _start_time(value: Any) -> datetime | None:
+    """The `start` option as a time stamp (None when it is not one)."""
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
             return None
-    if not isinstance(value, datetime):
-        return None
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return utc(value) if isinstance(value, datetime) else None
 
 
 def _step(state: State, action: Action) -> tuple[str | None, State]:
@@ -157,7 +151,7 @@ def _step(state: State, action: Action) -> tuple[str | None, State]:
     players = state.settings.players
     if action.player not in players:
         return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
-    at = _utc(action.at)
+    at = utc(action.at)
     if at and state.last_at and at < state.last_at:
         return f"time stamp {at.isoformat()} is earlier than the previous action's", state
     before = state

@@ -18,13 +18,13 @@ transcript's own puzzles the engine deals mazes it generates from the seed
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from ...engine.geometry import Size
-from ..base import Action, Config, Game, Result, Setup, register
-from ..clock import GM
+from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..clock import GM, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
@@ -94,7 +94,7 @@ def minimum(maze: Maze) -> int | None:
 
 
 @register
-class IceMaze(Game):
+class IceMaze(JudgedGame):
     name = "ice"
 
     def new_state(self, config: Config) -> IceMatch:
@@ -108,14 +108,8 @@ class IceMaze(Game):
         setup.done()
         return IceMatch(tuple(config.players), tuple(config.puzzles), rules, Round(0, start))
 
-    def check(self, state: IceMatch, action: Action) -> str | None:
-        return _judge(state, action)[0]
-
-    def apply(self, state: IceMatch, action: Action) -> IceMatch:
-        reason, after = _judge(state, action)
-        if reason is not None:
-            raise ValueError(reason)
-        return after
+    def judge(self, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
+        return _judge(state, action)
 
     def is_over(self, state: IceMatch) -> bool:
         return state.over
@@ -140,7 +134,7 @@ def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
     """(why the action is illegal, None if legal; the state after it)."""
     if state.over:
         return "the match is over", state
-    at = _utc(action.at)
+    at = utc(action.at)
     if at is not None and state.now is not None and at < state.now:
         return f"time stamp {at.isoformat()} is earlier than the previous action ({state.now.isoformat()})", state
     payload = dict(action.payload)
@@ -299,7 +293,7 @@ def _rules(setup: Setup) -> tuple[Rules, datetime | None]:
     if start is not None and not isinstance(start, datetime):
         setup.problem("options.start", f"must be a time stamp, not {start!r}")
         start = None
-    return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), _utc(start)
+    return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), utc(start)
 
 
 def _size(text: Any) -> Size:
@@ -349,10 +343,3 @@ def _status(state: IceMatch) -> str:
     if round_.presented is None:
         return f"round {state.rounds + 1}: {buzzer} buzzed {round_.claim} and presents"
     return f"round {state.rounds + 1}: {buzzer} presented {len(round_.presented)}; {state.players[1 - round_.buzzer]} may answer shorter"
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    """Time stamps without a zone are read as UTC, so all of them compare."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=timezone.utc)
