@@ -162,6 +162,10 @@ def test_a_bad_puzzle_is_placed_in_the_file():
      ["t.yaml:2: variant: unknown Flower Field variant 'daisy'; known: classic, genius4, grunkle, pan, primary",
       "t.yaml:5: options.lives: must be a whole number of at least 1, not 0",
       "t.yaml:6: options.adjacent: must be one of True, False, not 1"]),
+    ("game: takebacktoe\nvariant: classic\nplayers: [a, b]\n",
+     ["t.yaml:2: variant: Take-Back-Toe has no variants, not 'classic'"]),
+    ("game: gyulbot\nplayers: [a, b]\nvariant: fast\n", ["t.yaml:3: variant: Gyulbot has no variants, not 'fast'"]),
+    ("game: ice\nvariant: v\nplayers: [a, b]\n", ["t.yaml:2: variant: The Ice maze has no variants, not 'v'"]),
 ])
 def test_a_games_set_up_lists_every_problem(text, expected):
     assert problems(text) == expected

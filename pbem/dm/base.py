@@ -43,6 +43,10 @@ class Setup:
         if len(players) != 2 or players[0] == players[1]:
             self.problem("players", f"{title} needs two different players")
 
+    def no_variant(self, title: str) -> None:
+        if self.config.variant is not None:
+            self.problem("variant", f"{title} has no variants, not {self.config.variant!r}")
+
     def choice(self, name: str, default: Any, allowed: tuple) -> Any:
         value = self.config.options.get(name, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):

@@ -84,6 +84,7 @@ class TakeBackToe(TurnGame):
     def new_state(self, config: Config) -> State:
         setup = Setup(config, OPTIONS)
         setup.two_players("Take-Back-Toe")
+        setup.no_variant("Take-Back-Toe")
         setup.choice("dice", "engine", ("engine", "gm"))
         setup.choice("both_win", "mover", ("mover", "opponent"))
         setup.whole("turns", 40)

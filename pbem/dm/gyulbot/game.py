@@ -111,6 +111,7 @@ class Gyulbot(JudgedGame):
 def _settings(config: Config) -> Settings:
     setup = Setup(config, OPTIONS)
     setup.two_players("Gyulbot")
+    setup.no_variant("Gyulbot")
     values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
     tiebreak = setup.choice("tiebreak", "round" if values["rounds"] == 10 else "opponent", ("round", "opponent"))
     opponent = config.players[-1] if config.players else None

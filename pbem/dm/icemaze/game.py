@@ -287,6 +287,7 @@ def _rules(setup: Setup) -> tuple[Rules, datetime | None]:
     """The match's rules from its options, each problem with them recorded in `setup`."""
     options = setup.config.options
     setup.two_players("the Ice maze")
+    setup.no_variant("The Ice maze")
     values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
     size = setup.checked("options.size", lambda: _size(options.get("size", "10x10")), Size(10, 10))
     start = options.get("start")
