@@ -84,10 +84,24 @@ def test_new_from_a_transcript_and_refusals(tmp_path, repo_root):
     assert unknown.exit_code == 1 and "no death match named 'nope'" in unknown.output
     bad_option = cli(tmp_path, "dm", "new", "x", "--game", "takebacktoe", "--player", "a", "--player", "b",
                      "--option", "dice=loaded")
-    assert bad_option.exit_code == 1 and "option dice must be" in bad_option.output
+    assert bad_option.exit_code == 1 and "options.dice: must be one of engine, gm" in bad_option.output
     bad_game = cli(tmp_path, "dm", "new", "y", "--game", "chess", "--player", "a", "--player", "b")
     assert bad_game.exit_code == 1 and "unknown game 'chess'" in bad_game.output
     gm_player = cli(tmp_path, "dm", "new", "z", "--game", "takebacktoe", "--player", "GM", "--player", "b")
     assert gm_player.exit_code == 1 and "game master" in gm_player.output
     no_game = cli(tmp_path, "dm", "new", "w", "--player", "a", "--player", "b")
     assert no_game.exit_code == 2 and "give --game" in no_game.output
+
+
+def test_a_puzzle_match_keeps_its_mazes_in_the_store(tmp_path):
+    """The store writes the transcript's maze back as file data and reads it into a Maze for the next action."""
+    transcript = tmp_path / "ice.yaml"
+    transcript.write_text("game: ice\nplayers: [ann, bob]\noptions: {target: 2}\n"
+                          "puzzles:\n  - {map: [S...., ....., ..#.., ....., ....G]}\nactions: []\n")
+    assert cli(tmp_path, "dm", "new", "ice1", "--from", transcript, "--out", tmp_path).exit_code == 0
+    cli(tmp_path, "dm", "act", "ice1", "--player", "ann", "{claim: 2}", "--out", tmp_path)
+    solved = cli(tmp_path, "dm", "act", "ice1", "--player", "ann", "{solution: RD}", "--out", tmp_path)
+    assert solved.exit_code == 0, solved.output
+    shown = json.loads(cli(tmp_path, "dm", "show", "ice1", "--json").output)
+    assert shown["position"]["scores"] == [1, 0]  # RD is the first maze's minimum (D2.3)
+    assert shown["position"]["history"][0].startswith("round 1: ann solved it in 2 (RD)")

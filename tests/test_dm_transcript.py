@@ -6,6 +6,8 @@ from datetime import datetime, timezone
 import pytest
 
 from pbem.dm import Action, Config
+from pbem.dm.gyulbot.board import Puzzle
+from pbem.dm.icemaze import Maze
 from pbem.formats.flowerboard import parse_flower_board
 from pbem.formats.transcript import dump_transcript, load_transcript
 from pbem.formats.yamlfile import FormatError, load_yaml
@@ -39,9 +41,25 @@ def test_a_transcript_becomes_config_and_actions():
     assert type(first.payload) is dict
 
 
-def test_puzzles_stay_raw():
+def test_puzzles_are_read_into_the_games_own_objects():
+    """The dm layer never parses files: the transcript reader hands the game a Puzzle / Maze."""
+    gyulbot = "game: gyulbot\nplayers: [a, b]\npuzzles:\n  - {size: 4, robots: {red: [r4c1]}, goal: r1c4}\n"
+    [puzzle] = load_transcript(gyulbot).config.puzzles
+    assert isinstance(puzzle, Puzzle) and (puzzle.rows, puzzle.cols, str(puzzle.goal)) == (4, 4, "r1c4")
+    ice = "game: ice\nplayers: [a, b]\npuzzles:\n  - {map: [S...., ....., ..#.., ....., ....G]}\n"
+    [maze] = load_transcript(ice).config.puzzles
+    assert isinstance(maze, Maze) and maze.to_rows()[2] == "..#.."
+
+
+def test_a_game_without_puzzles_refuses_them():
     text = "game: flowerfield\nplayers: [a, b]\npuzzles:\n  - {size: 16, walls: [r1c1 N]}\nactions: []\n"
-    assert load_transcript(text).config.puzzles == ({"size": 16, "walls": ["r1c1 N"]},)
+    assert problems(text) == ["t.yaml:3: puzzles: flowerfield takes no puzzles"]
+
+
+def test_a_puzzle_transcript_dumps_and_reads_back():
+    text = "game: ice\nplayers: [a, b]\npuzzles:\n  - {map: [S...., ....., ..#.., ....., ....G]}\nactions: []\n"
+    transcript = load_transcript(text)
+    assert load_transcript(dump_transcript(transcript.config, [])).config == transcript.config
 
 
 def test_dump_reads_back_the_same():
@@ -65,7 +83,7 @@ def test_dump_reads_back_the_same():
      "t.yaml:4: actions[0].at: a time stamp needs a time of day"),
     ("game: takebacktoe\nplayers: [a, b]\nactions:\n  - {player: a}\n",
      "t.yaml:4: actions[0]: the action says nothing to do"),
-    ("game: takebacktoe\nplayers: [a, b]\noptions: {dice: loaded}\n", "t.yaml:3: options: option dice must be"),
+    ("game: takebacktoe\nplayers: [a, b]\noptions: {dice: loaded}\n", "t.yaml:3: options.dice: must be one of engine, gm"),
     ("game: flowerfield\nvariant: daisy\nplayers: [a, b]\n", "t.yaml:2: variant: unknown Flower Field variant"),
 ])
 def test_errors_name_file_line_and_field(text, expected):
@@ -114,19 +132,50 @@ def test_flower_board_errors(text, expected):
 
 
 def test_a_games_own_setup_problems_are_placed_in_the_file(monkeypatch):
-    """A game may refuse its set-up with a FormatError whose source names the header part (e.g. a puzzle)."""
+    """A game refuses its set-up with a SetupError of (field, message); each gets its line in the file."""
     from pbem.dm import base
-    from pbem.formats.yamlfile import Problem
 
     class Picky(base.Game):
         name = "picky"
 
         def new_state(self, config):
-            raise FormatError([Problem("puzzles[0]", None, "walls", "not a wall"),
-                               Problem("options", None, "rounds", "must be a whole number")])
+            raise base.SetupError([("options.rounds", "must be a whole number"), ("variant", "no such variant")])
 
         check = apply = is_over = result = render_data = lambda self, *a: None
 
     monkeypatch.setitem(base.GAMES, "picky", Picky())
-    found = problems("game: picky\nplayers: [a, b]\noptions: {rounds: x}\npuzzles:\n  - {walls: 1}\n")
-    assert found == ["t.yaml:4: puzzles[0].walls: not a wall", "t.yaml:3: options.rounds: must be a whole number"]
+    found = problems("game: picky\nplayers: [a, b]\nvariant: x\noptions:\n  turns: 3\n  rounds: x\n")
+    assert found == ["t.yaml:6: options.rounds: must be a whole number", "t.yaml:3: variant: no such variant"]
+
+
+def test_a_bad_puzzle_is_placed_in_the_file():
+    found = problems("game: gyulbot\nplayers: [a, b]\npuzzles:\n  - {size: 4, walls: [x], robots: {red: [r1c1]},"
+                     " goal: r1c4}\n")
+    assert found == ["t.yaml:4: puzzles[0].walls[0]: 'x' is not 'r#c# SIDE' (e.g. 'r3c4 W')"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("game: takebacktoe\nplayers: [a, b]\noptions: {bogus: 1, dice: x}\n",
+     ["t.yaml:3: options.bogus: unknown option (known: dice, both_win, turns, clock)",
+      "t.yaml:3: options.dice: must be one of engine, gm, not 'x'"]),
+    ("game: flowerfield\nvariant: daisy\nplayers: [a, b]\noptions:\n  lives: 0\n  adjacent: 1\n",
+     ["t.yaml:2: variant: unknown Flower Field variant 'daisy'; known: classic, genius4, grunkle, pan, primary",
+      "t.yaml:5: options.lives: must be a whole number of at least 1, not 0",
+      "t.yaml:6: options.adjacent: must be one of True, False, not 1"]),
+    ("game: takebacktoe\nvariant: classic\nplayers: [a, b]\n",
+     ["t.yaml:2: variant: Take-Back-Toe has no variants, not 'classic'"]),
+    ("game: gyulbot\nplayers: [a, b]\nvariant: fast\n", ["t.yaml:3: variant: Gyulbot has no variants, not 'fast'"]),
+    ("game: ice\nvariant: v\nplayers: [a, b]\n", ["t.yaml:2: variant: The Ice maze has no variants, not 'v'"]),
+])
+def test_a_games_set_up_lists_every_problem(text, expected):
+    assert problems(text) == expected
+
+
+def test_variant_and_options_are_checked_when_other_header_fields_are_bad():
+    found = problems("game: takebacktoe\nplayers: [a]\nseed: x\noptions:\n  dice: x\n  turns: 0\n")
+    assert found == [
+        "t.yaml:2: players: required: a list of at least two player names, in turn order",
+        "t.yaml:3: seed: must be a whole number",
+        "t.yaml:5: options.dice: must be one of engine, gm, not 'x'",
+        "t.yaml:6: options.turns: must be a whole number of at least 1, not 0",
+    ]

@@ -89,7 +89,7 @@ def test_cli_generate_makes_a_puzzle_of_that_minimum(tmp_path):
 
 
 def test_position_picture_is_deterministic():
-    puzzle = load_yaml(PUZZLE)
+    puzzle = parse_puzzle(load_yaml(PUZZLE))
     game = get_game("gyulbot")
     state = game.new_state(Config("gyulbot", ("ann", "bob"), puzzles=(puzzle,) * 5))
     assert game.render_data(state)["walls"] == [[1, 3, "W"]]  # each wall once

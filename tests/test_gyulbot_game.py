@@ -9,10 +9,13 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pbem.dm.base import Action, Config, get_game, replay
+from pbem.dm.base import Action, Config, SetupError, get_game, replay
+from pbem.formats.gyulbot import parse_puzzle
+from pbem.formats.transcript import load_transcript
 from pbem.formats.yamlfile import FormatError
 
-PUZZLE = {"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]}, "goal": {"at": "r1c4", "colour": "red"}}
+PUZZLE = parse_puzzle({"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]},
+                       "goal": {"at": "r1c4", "colour": "red"}})
 T0 = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
 GOOD, BAD = "Red UR", "Red U"
 
@@ -186,13 +189,20 @@ def test_match_over_refuses_more_actions():
     assert r.errors == [(3, "the match is over")]
 
 
-def test_bad_options_and_puzzles_are_reported_together():
-    with pytest.raises(FormatError) as err:
+def test_bad_options_are_reported_together():
+    with pytest.raises(SetupError) as err:
         get_game("gyulbot").new_state(Config("gyulbot", ("ann", "bob"), options={"rounds": 0, "tiebreak": "coin",
-                                                                                   "colour": 1},
-                                             puzzles=({"size": 4, "robots": {"red": ["r9c9"]}, "goal": "r1c1"},)))
-    fields = sorted(p.field for p in err.value.problems)
-    assert fields == ["colour", "robots.red", "rounds", "tiebreak"]
+                                                                                   "colour": 1}))
+    assert [field for field, _ in err.value.problems] == ["options.colour", "options.rounds", "options.tiebreak"]
+
+
+def test_bad_options_and_puzzles_of_a_transcript_are_reported_together():
+    text = ("game: gyulbot\nplayers: [ann, bob]\noptions: {rounds: 0, tiebreak: coin, colour: 1}\n"
+            "puzzles:\n  - {size: 4, robots: {red: [r9c9]}, goal: r1c1}\n")
+    with pytest.raises(FormatError) as err:
+        load_transcript(text, "t.yaml")
+    assert sorted(p.field for p in err.value.problems) == [
+        "options.colour", "options.rounds", "options.tiebreak", "puzzles[0].robots.red"]
 
 
 def test_render_data_describes_the_position():

@@ -10,11 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.dm.base import Action, Config, get_game, replay
+from pbem.dm.base import Action, Config, SetupError, get_game, replay
 from pbem.dm.icemaze import Maze, solve
+from pbem.formats.icemaze import parse_maze
+from pbem.formats.transcript import load_transcript
 from pbem.formats.yamlfile import FormatError
 
-MAZE = {"map": "S....\n.....\n..#..\n.....\n....G"}
+MAZE = parse_maze({"map": "S....\n.....\n..#..\n.....\n....G"})
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 GAME = get_game("ice")
 
@@ -233,21 +235,27 @@ def test_render_data_shows_the_current_maze_and_scores():
 
 
 def test_bad_set_up_is_refused():
-    with pytest.raises(FormatError) as caught:
+    with pytest.raises(SetupError) as caught:
         GAME.new_state(Config("ice", ("ann",), options={"lives": 3, "target": 0, "size": "4x4"}, puzzles=(MAZE,)))
-    assert [str(p) for p in caught.value.problems] == [
-        "options: lives: unknown option; known: target, max_rounds, present_seconds, answer_seconds, junk_seconds, moves, snoms, size, start",
-        "players: players: the Ice maze is for two different players",
-        "options: target: must be a whole number of at least 1, not 0",
-        "options: size: 4x4 is not 5x5 to 20x20",
+    assert caught.value.problems == [
+        ("options.lives", "unknown option (known: target, max_rounds, present_seconds, answer_seconds, junk_seconds,"
+                          " moves, snoms, size, start)"),
+        ("players", "the Ice maze needs two different players"),
+        ("options.target", "must be a whole number of at least 1, not 0"),
+        ("options.size", "4x4 is not 5x5 to 20x20"),
     ]
+
+
+def test_a_bad_maze_in_a_transcript_is_refused_with_its_line():
+    text = "game: ice\nplayers: [ann, bob]\npuzzles:\n  - {map: [S...., ....., ....G]}\n  - {map: [S...G]}\n"
     with pytest.raises(FormatError) as caught:
-        GAME.new_state(Config("ice", ("ann", "bob"), puzzles=(MAZE, {"map": ["S...G"] * 4})))
-    assert [str(p) for p in caught.value.problems] == ["puzzles[1]: map: 4 rows; a maze has 5 to 20"]
+        load_transcript(text, "t.yaml")
+    assert [str(p) for p in caught.value.problems] == ["t.yaml:4: puzzles[0].map: 3 rows; a maze has 5 to 20",
+                                                       "t.yaml:5: puzzles[1].map: 1 rows; a maze has 5 to 20"]
 
 
 def test_render_data_after_the_match_shows_the_last_maze_played():
-    other = {"map": ["S...G", ".....", ".....", ".....", "....."]}
+    other = Maze.from_rows(["S...G", ".....", ".....", ".....", "....."])
     cfg = Config("ice", ("ann", "bob"), options={"target": 1}, puzzles=(MAZE, other))
     run = replay(cfg, [act("ann", 0, claim=2), act("ann", 10, solution="RD")])
     data = GAME.render_data(run.state)

@@ -1,15 +1,13 @@
 """The bundled sample match replays to the result its comments describe (RULES D2.3)."""
-from pbem.dm.base import Action, Config, replay
+from pbem.dm.base import replay
 from pbem.formats.icemaze import read_maze_file
-from pbem.formats.yamlfile import read_yaml_file
+from pbem.formats.transcript import read_transcript
 from pbem.dm.icemaze import solve
 
 
 def test_sample_transcript(repo_root):
-    data = read_yaml_file(repo_root / "turns/dm/ice-sample.yaml")
-    config = Config(data["game"], tuple(data["players"]), options=data["options"], seed=data["seed"], puzzles=tuple(data["puzzles"]))
-    actions = [Action(a.pop("player"), a, a.pop("at", None)) for a in (dict(x) for x in data["actions"])]
-    run = replay(config, actions)
+    transcript = read_transcript(repo_root / "turns/dm/ice-sample.yaml")
+    run = replay(transcript.config, list(transcript.actions))
     # ann's skip at 12:14:00 is refused: she trails 0-2
     assert run.errors == [(5, "only the leader may skip a maze (ann 0 - bob 2)")]
     assert run.result.over and run.result.winner == "bob"

@@ -193,7 +193,7 @@ def test_d3_4_no_action_after_the_end():
 def test_options_are_checked():
     with pytest.raises(ValueError, match="dice"):
         GAME.new_state(Config("takebacktoe", ("Red", "Green"), options={"dice": "loaded"}))
-    with pytest.raises(ValueError, match="unknown option 'dise'"):
+    with pytest.raises(ValueError, match="options.dise: unknown option"):
         GAME.new_state(Config("takebacktoe", ("Red", "Green"), options={"dise": "gm"}))
     with pytest.raises(ValueError, match="two different players"):
         GAME.new_state(Config("takebacktoe", ("Red", "Red")))

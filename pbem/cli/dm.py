@@ -8,7 +8,7 @@ from typing import Any, Optional
 import typer
 from sqlmodel import Session
 
-from ..dm.base import Action, Config, get_game, replay
+from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
@@ -206,10 +206,10 @@ def new_command(
     try:
         rules = get_game(config.game)
         state = rules.new_state(config)
+    except SetupError as err:
+        _refuse("\n".join(f"{field}: {message}" for field, message in err.problems))
     except (KeyError, ValueError) as err:
         _refuse(str(err.args[0]))
-    except FormatError as err:
-        _refuse("\n".join(_problems(err)))
     engine = store.open_engine(db_url(ctx))
     with Session(engine) as session:
         if store.find_match(session, name) is not None:

@@ -11,7 +11,67 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
+
+
+class SetupError(ValueError):
+    """A game refusing its set-up, with every (field, message) problem at once.
+
+    Fields are `players`, `variant`, `options.NAME` or `puzzles[I]`; the
+    transcript reader turns them into file/line problems.
+    """
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{field}: {message}" for field, message in self.problems))
+
+
+class Setup:
+    """Reads a match's players, variant and options, collecting every problem (raised by `done`)."""
+
+    def __init__(self, config: "Config", known: tuple[str, ...]):
+        self.config = config
+        self.problems: list[tuple[str, str]] = [
+            (f"options.{key}", f"unknown option (known: {', '.join(known)})")
+            for key in sorted(map(str, config.options)) if key not in known]
+
+    def problem(self, field: str, message: str) -> None:
+        self.problems.append((field, message))
+
+    def two_players(self, title: str) -> None:
+        players = self.config.players
+        if len(players) != 2 or players[0] == players[1]:
+            self.problem("players", f"{title} needs two different players")
+
+    def no_variant(self, title: str) -> None:
+        if self.config.variant is not None:
+            self.problem("variant", f"{title} has no variants, not {self.config.variant!r}")
+
+    def choice(self, name: str, default: Any, allowed: tuple) -> Any:
+        value = self.config.options.get(name, default)
+        if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
+            self.problem(f"options.{name}", f"must be one of {', '.join(map(str, allowed))}, not {value!r}")
+            return default
+        return value
+
+    def whole(self, name: str, default: int) -> int:
+        value = self.config.options.get(name, default)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            self.problem(f"options.{name}", f"must be a whole number of at least 1, not {value!r}")
+            return default
+        return value
+
+    def checked(self, field: str, read: Callable[[], Any], fallback: Any) -> Any:
+        """`read()`, or `fallback` with its ValueError recorded as a problem of `field`."""
+        try:
+            return read()
+        except ValueError as err:
+            self.problem(field, str(err))
+            return fallback
+
+    def done(self) -> None:
+        if self.problems:
+            raise SetupError(self.problems)
 
 
 @dataclass(frozen=True)
@@ -69,6 +129,23 @@ class Game(ABC):
     @abstractmethod
     def render_data(self, state: Any) -> dict[str, Any]:
         """What a renderer needs to draw the position (plain data, no rules)."""
+
+
+class JudgedGame(Game):
+    """A game whose rules are one function judging an action: its `check` and `apply` both come from `judge`."""
+
+    @abstractmethod
+    def judge(self, state: Any, action: Action) -> tuple[str | None, Any]:
+        """(why `action` is illegal, `state`) or (None, the state after it)."""
+
+    def check(self, state: Any, action: Action) -> str | None:
+        return self.judge(state, action)[0]
+
+    def apply(self, state: Any, action: Action) -> Any:
+        reason, after = self.judge(state, action)
+        if reason is not None:
+            raise ValueError(reason)
+        return after
 
 
 GAMES: dict[str, Game] = {}

@@ -13,7 +13,7 @@ Answer windows (Gyulbot, Ice maze) use `within`.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Mapping
 
 from .base import Action
@@ -101,6 +101,13 @@ def charge(control: TimeControl, clock: Clock, player: str, at: datetime | None,
     used = reserve_used(control, clock, at, kind)
     reserves = tuple((p, s - used if p == player else s) for p, s in clock.reserves)
     return replace(clock, reserves=reserves, started=at if at is not None else clock.started, extra=0)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """Time stamps without a zone are read as UTC, so all of them compare."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
 
 
 def within(opened: datetime | None, at: datetime | None, window: int, extra: int = 0) -> bool:

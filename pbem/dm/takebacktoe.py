@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.rng import derive_rng
 from . import clock as clocks
-from .base import Action, Config, Result, register
+from .base import Action, Config, Result, Setup, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 
@@ -58,11 +58,9 @@ class State:
         return self.winner is not None
 
 
-def _option(config: Config, name: str, default: Any, allowed: tuple | None = None) -> Any:
-    value = config.options.get(name, default)
-    if allowed is not None and value not in allowed:
-        raise ValueError(f"option {name} must be one of {', '.join(map(str, allowed))}, not {value!r}")
-    return value
+def _option(config: Config, name: str, default: Any) -> Any:
+    """An option's value (checked when the match was set up)."""
+    return config.options.get(name, default)
 
 
 def home_pieces(stacks: tuple[int, ...], row: int) -> int:
@@ -84,17 +82,15 @@ class TakeBackToe(TurnGame):
     name = "takebacktoe"
 
     def new_state(self, config: Config) -> State:
-        if len(config.players) != 2 or len(set(config.players)) != 2:
-            raise ValueError("Take-Back-Toe needs two different players")
-        unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
-        if unknown:
-            raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
-        _option(config, "dice", "engine", ("engine", "gm"))
-        _option(config, "both_win", "mover", ("mover", "opponent"))
-        limit = _option(config, "turns", 40)
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-            raise ValueError("option turns must be a positive whole number")
-        control = clocks.TimeControl.from_options(config.options, DEFAULT_CLOCK)
+        setup = Setup(config, OPTIONS)
+        setup.two_players("Take-Back-Toe")
+        setup.no_variant("Take-Back-Toe")
+        setup.choice("dice", "engine", ("engine", "gm"))
+        setup.choice("both_win", "mover", ("mover", "opponent"))
+        setup.whole("turns", 40)
+        control = setup.checked("options.clock", lambda: clocks.TimeControl.from_options(config.options, DEFAULT_CLOCK),
+                                DEFAULT_CLOCK)
+        setup.done()
         stacks = (0,) * COLS + (10,) * COLS + (0,) * COLS
         state = State(config, stacks, clock=clocks.start(control, config.players))
         return self._next_roll(state)

@@ -3,8 +3,8 @@
 The header is checked here (every problem with its line and field) and the
 game is asked to set up once, so a bad variant or option is reported as an
 input problem. Payloads stay as written: legality is the game's business
-(`replay` lists illegal actions with their reasons). Puzzles stay raw data in
-`Config.puzzles` for the puzzle games to parse.
+(`replay` lists illegal actions with their reasons). Puzzles are read into the
+game's own objects here (`dmpuzzles`), so the games never see file data.
 """
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from typing import Any
 
 import yaml
 
-from ..dm.base import Action, Config, get_game
+from ..dm.base import Action, Config, SetupError, get_game
 from ..dm.clock import GM
+from .dmpuzzles import puzzle_documents, read_puzzles
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, load_yaml, read_yaml_file
 
 HEADER_KEYS = ("name", "notes", "game", "variant", "options", "players", "seed", "puzzles", "actions")
@@ -50,23 +51,23 @@ def parse_transcript(document: Any, source: str) -> Transcript:
         if key not in HEADER_KEYS:
             problem(document, key, str(key), f"unknown field (known: {', '.join(HEADER_KEYS)})")
     game = document.get("game")
-    if not isinstance(game, str):
-        problem(document, "game", "game", "required: the game's name")
-    else:
-        try:
-            get_game(game)
-        except KeyError as err:
-            problem(document, "game", "game", err.args[0])
+    game_problem = _unknown_game(game) if isinstance(game, str) else "required: the game's name"
+    if game_problem:
+        problem(document, "game", "game", game_problem)
+    known_game = not game_problem
     players = document.get("players")
-    if (not isinstance(players, list) or len(players) < 2
-            or not all(isinstance(p, str) and p.strip() for p in players)):
+    players_ok = (isinstance(players, list) and len(players) >= 2
+                  and all(isinstance(p, str) and p.strip() for p in players))
+    if not players_ok:
         problem(document, "players", "players", "required: a list of at least two player names, in turn order")
         players = []
     elif len(set(players)) != len(players) or GM in players:
         problem(document, "players", "players", f"player names must differ and not be {GM!r}")
+        players_ok = False
     variant = document.get("variant")
     if variant is not None and not isinstance(variant, str):
         problem(document, "variant", "variant", "must be a name")
+        variant = None
     options = document.get("options", {})
     if not isinstance(options, dict):
         problem(document, "options", "options", "must be a mapping")
@@ -74,28 +75,56 @@ def parse_transcript(document: Any, source: str) -> Transcript:
     seed = document.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool):
         problem(document, "seed", "seed", "must be a whole number")
-    puzzles = document.get("puzzles", [])
-    if not isinstance(puzzles, list):
+        seed = 0
+    raw_puzzles = document.get("puzzles", [])
+    if not isinstance(raw_puzzles, list):
         problem(document, "puzzles", "puzzles", "must be a list")
-        puzzles = []
+        raw_puzzles = []
+    config = None
+    if known_game:  # the game's own set-up checks run whatever else is wrong, so one run lists every problem
+        puzzles, puzzle_problems = read_puzzles(game, raw_puzzles)
+        problems.extend(_placed(p, document, source) for p in puzzle_problems)
+        config = Config(game, tuple(players), variant, plain(options), seed, puzzles)
+        for field, message in _setup_problems(config):
+            if players_ok or field != "players":  # a bad players list is reported once, above
+                problems.append(Problem(source, _line_of_field(document, field), field, message))
     actions, lines = _actions(document, players, problem)
     if problems:
         raise FormatError(problems)
-    config = Config(game, tuple(players), variant, plain(options), seed, tuple(plain(p) for p in puzzles))
-    try:
-        get_game(game).new_state(config)
-    except ValueError as err:
-        field = "variant" if "variant" in str(err) else "options"
-        raise FormatError([Problem(source, line_of(document, field), field, str(err))]) from None
-    except FormatError as err:  # a game refusing its set-up (say, a puzzle): place each problem in the file
-        raise FormatError([_placed(problem, document, source) for problem in err.problems]) from None
     return Transcript(source, config, tuple(actions), tuple(lines))
 
 
+def _unknown_game(name: str) -> str:
+    """Why `name` is no game ("" when it is one)."""
+    try:
+        get_game(name)
+    except KeyError as err:
+        return err.args[0]
+    return ""
+
+
+def _setup_problems(config: Config) -> list[tuple[str, str]]:
+    """What the game refuses in this set-up (nothing when it can start)."""
+    try:
+        get_game(config.game).new_state(config)
+    except SetupError as err:
+        return err.problems
+    return []
+
+
+def _line_of_field(document: Any, field: str) -> int | None:
+    """The line of a set-up field like `variant`, `options.dice` or `puzzles[1]`."""
+    top, _, key = field.split("[")[0].partition(".")
+    if top == "options" and key:
+        line = line_of(document.get("options"), key)
+        if line is not None:
+            return line
+    return line_of(document, top)
+
+
 def _placed(problem: Problem, document: Any, source: str) -> Problem:
-    """A game's problem with its set-up (source like `options` or `puzzles[0]`) as a problem of this file."""
-    top = problem.source.split("[")[0].split(".")[0]
-    line = problem.line or (line_of(document, top) if top in HEADER_KEYS else None)
+    """A puzzle's problem (source like `puzzles[0]`) as a problem of this file."""
+    line = problem.line or _line_of_field(document, problem.source)
     field = problem.source
     if problem.field and problem.field != problem.source:
         field = f"{problem.source}.{problem.field}"
@@ -164,7 +193,7 @@ def dump_transcript(config: Config, actions: list[Action]) -> str:
     document["players"] = list(config.players)
     document["seed"] = config.seed
     if config.puzzles:
-        document["puzzles"] = list(config.puzzles)
+        document["puzzles"] = puzzle_documents(config.game, config.puzzles)
     document["actions"] = [
         {"player": a.player, **({"at": a.at.isoformat()} if a.at else {}), **plain(a.payload)} for a in actions
     ]

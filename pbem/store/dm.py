@@ -15,6 +15,8 @@ from sqlalchemy import Column, DateTime, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from ..dm.base import Action, Config, get_game, replay
+from ..formats.dmpuzzles import puzzle_documents, read_puzzles
+from ..formats.yamlfile import FormatError
 
 
 class DmMatch(SQLModel, table=True):
@@ -53,7 +55,7 @@ def open_engine(url: str):
 
 def config_document(config: Config) -> dict[str, Any]:
     return {"game": config.game, "players": list(config.players), "variant": config.variant,
-            "options": dict(config.options), "seed": config.seed, "puzzles": list(config.puzzles)}
+            "options": dict(config.options), "seed": config.seed, "puzzles": puzzle_documents(config.game, config.puzzles)}
 
 
 def create_match(session: Session, name: str, config: Config) -> DmMatch:
@@ -69,8 +71,11 @@ def find_match(session: Session, name: str) -> DmMatch | None:
 
 def config_of(match: DmMatch) -> Config:
     document = json.loads(match.config)
+    puzzles, problems = read_puzzles(document["game"], document["puzzles"])
+    if problems:
+        raise FormatError(problems)
     return Config(document["game"], tuple(document["players"]), document["variant"], document["options"],
-                  document["seed"], tuple(document["puzzles"]))
+                  document["seed"], puzzles)
 
 
 def record_action(session: Session, match: DmMatch, action: Action, reason: str | None) -> DmAction:

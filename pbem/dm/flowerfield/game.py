@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import Action, Config, Result
+from ..base import Action, Config, Result, Setup
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
@@ -56,32 +56,25 @@ class State:
         return EMPTY not in self.board
 
 
-def options(config: Config) -> tuple[Variant, int, bool, str]:
-    """The variant, lives, adjacency rule and missed-latest ruling of a match."""
-    chosen = variant(config.variant)
-    unknown = sorted(set(map(str, config.options)) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"unknown option {unknown[0]!r} (known: {', '.join(OPTIONS)})")
-    lives = config.options.get("lives", 3)
-    if not isinstance(lives, int) or isinstance(lives, bool) or lives < 1:
-        raise ValueError("option lives must be a positive whole number")
-    adjacent = config.options.get("adjacent", chosen.adjacent)
-    if not isinstance(adjacent, bool):
-        raise ValueError("option adjacent must be true or false")
-    missed = config.options.get("missed_latest", "lose_life")
-    if missed not in ("lose_life", "refuse"):
-        raise ValueError("option missed_latest must be lose_life or refuse")
-    return chosen, lives, adjacent, missed
+def options(config: Config) -> tuple[Variant, int, bool, str, TimeControl]:
+    """The variant, lives, adjacency rule, missed-latest ruling and clock of a match; SetupError lists every problem."""
+    setup = Setup(config, OPTIONS)
+    setup.two_players("Flower Field")
+    chosen = setup.checked("variant", lambda: variant(config.variant), variant(None))
+    lives = setup.whole("lives", 3)
+    adjacent = setup.choice("adjacent", chosen.adjacent, (True, False))
+    missed = setup.choice("missed_latest", "lose_life", ("lose_life", "refuse"))
+    control = setup.checked("options.clock", lambda: TimeControl.from_options(config.options, chosen.clock),
+                            chosen.clock)
+    setup.done()
+    return chosen, lives, adjacent, missed, control
 
 
 class FlowerField(TurnGame):
     name = "flowerfield"
 
     def new_state(self, config: Config) -> State:
-        if len(config.players) != 2 or len(set(config.players)) != 2:
-            raise ValueError("Flower Field needs two different players")
-        chosen, lives, _, _ = options(config)
-        control = TimeControl.from_options(config.options, chosen.clock)
+        chosen, lives, _, _, control = options(config)
         board = [EMPTY] * (SIZE * SIZE)
         if chosen.centre:
             board[CENTRE] = chosen.centre
@@ -128,7 +121,7 @@ class FlowerField(TurnGame):
 
     def parse_plant(self, state: State, entries: Any) -> tuple[tuple[int, str], ...]:
         """The flowers of a plant order; ValueError saying what is wrong."""
-        chosen, _, adjacent, _ = options(state.config)
+        chosen, _, adjacent, _, _ = options(state.config)
         if state.full:
             raise ValueError("the board is full: challenge or pass")
         if isinstance(entries, str):

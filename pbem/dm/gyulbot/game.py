@@ -18,17 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.rng import derive_rng
-from ...formats.gyulbot import parse_puzzle
-from ...formats.yamlfile import FormatError, Problem
-from ..base import Action, Config, Game, Result, register
+from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..clock import utc
 from .board import Puzzle, parse_solution, solved_after
 
 DEFAULTS = {"rounds": 5, "claim_seconds": 600, "undercut_seconds": 60, "demo_seconds": 120, "moves": 8}
-OPTIONS = set(DEFAULTS) | {"tiebreak", "opponent", "start"}
+OPTIONS = (*DEFAULTS, "tiebreak", "opponent", "start")
 
 
 @dataclass(frozen=True)
@@ -68,22 +67,16 @@ class State:
 
 
 @register
-class Gyulbot(Game):
+class Gyulbot(JudgedGame):
     name = "gyulbot"
 
     def new_state(self, config: Config) -> State:
         settings = _settings(config)
-        state = State(settings, started=_utc(config.options.get("start")))
+        state = State(settings, started=_start_time(config.options.get("start")))
         return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
 
-    def check(self, state: State, action: Action) -> str | None:
-        return _step(state, action)[0]
-
-    def apply(self, state: State, action: Action) -> State:
-        reason, new = _step(state, action)
-        if reason is not None:
-            raise ValueError(reason)
-        return new
+    def judge(self, state: State, action: Action) -> tuple[str | None, State]:
+        return _step(state, action)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
@@ -116,34 +109,23 @@ class Gyulbot(Game):
 
 
 def _settings(config: Config) -> Settings:
-    options = dict(config.options or {})
-    problems = [Problem("options", None, str(k), f"unknown option (known: {', '.join(sorted(OPTIONS))})")
-                for k in sorted(set(options) - OPTIONS, key=str)]
-    if len(config.players) != 2 or config.players[0] == config.players[1]:
-        problems.append(Problem("players", None, "players", "Gyulbot needs two different players"))
-    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            problems.append(Problem("options", None, key, f"must be a whole number of at least 1, not {value!r}"))
-    tiebreak = options.get("tiebreak", "round" if values["rounds"] == 10 else "opponent")
-    if tiebreak not in ("round", "opponent"):
-        problems.append(Problem("options", None, "tiebreak", "must be 'round' or 'opponent'"))
-    opponent = options.get("opponent", config.players[-1] if config.players else None)
-    if opponent not in config.players:
-        problems.append(Problem("options", None, "opponent", f"{opponent!r} is not a player"))
-    if "start" in options and _utc(options["start"]) is None:
-        problems.append(Problem("options", None, "start", "must be a time stamp"))
-    puzzles = []
-    for i, raw in enumerate(config.puzzles):
-        try:
-            puzzles.append(parse_puzzle(raw, f"puzzles[{i}]"))
-        except FormatError as err:
-            problems.extend(err.problems)
-    if problems:
-        raise FormatError(problems)
+    setup = Setup(config, OPTIONS)
+    setup.two_players("Gyulbot")
+    setup.no_variant("Gyulbot")
+    values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
+    tiebreak = setup.choice("tiebreak", "round" if values["rounds"] == 10 else "opponent", ("round", "opponent"))
+    opponent = config.players[-1] if config.players else None
+    if "opponent" in config.options:
+        opponent = setup.choice("opponent", opponent, config.players)
+    if "start" in config.options and _start_time(config.options["start"]) is None:
+        setup.problem("options.start", "must be a time stamp")
+    for i, puzzle in enumerate(config.puzzles):
+        if not isinstance(puzzle, Puzzle):
+            setup.problem(f"puzzles[{i}]", f"not a Gyulbot puzzle: {type(puzzle).__name__}")
+    setup.done()
     return Settings(tuple(config.players), values["rounds"], tiebreak, opponent,
                     timedelta(seconds=values["claim_seconds"]), timedelta(seconds=values["undercut_seconds"]),
-                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(puzzles))
+                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(config.puzzles))
 
 
 def _puzzle(settings: Settings, number: int) -> Puzzle:
@@ -155,15 +137,14 @@ def _puzzle(settings: Settings, number: int) -> Puzzle:
     return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
 
 
-def _utc(value: Any) -> datetime | None:
+def _start_time(value: Any) -> datetime | None:
+    """The `start` option as a time stamp (None when it is not one)."""
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
             return None
-    if not isinstance(value, datetime):
-        return None
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return utc(value) if isinstance(value, datetime) else None
 
 
 def _step(state: State, action: Action) -> tuple[str | None, State]:
@@ -171,7 +152,7 @@ def _step(state: State, action: Action) -> tuple[str | None, State]:
     players = state.settings.players
     if action.player not in players:
         return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
-    at = _utc(action.at)
+    at = utc(action.at)
     if at and state.last_at and at < state.last_at:
         return f"time stamp {at.isoformat()} is earlier than the previous action's", state
     before = state

@@ -18,19 +18,17 @@ transcript's own puzzles the engine deals mazes it generates from the seed
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from ...engine.geometry import Size
-from ...formats.icemaze import parse_maze
-from ...formats.yamlfile import FormatError, Problem
-from ..base import Action, Config, Game, Result, register
+from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..clock import GM, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
 
-GM = "GM"  # the name DM transcripts give the game master
 DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600,
             "moves": 8, "snoms": 2}
 OPTIONS = (*DEFAULTS, "size", "start")
@@ -96,34 +94,22 @@ def minimum(maze: Maze) -> int | None:
 
 
 @register
-class IceMaze(Game):
+class IceMaze(JudgedGame):
     name = "ice"
 
     def new_state(self, config: Config) -> IceMatch:
-        rules, start, problems = _rules(config)
-        mazes = []
-        for i, raw in enumerate(config.puzzles):
-            try:
-                mazes.append(raw if isinstance(raw, Maze) else parse_maze(raw, f"puzzles[{i}]"))
-            except FormatError as err:
-                problems.extend(err.problems)
-        if not problems:
-            try:
-                _generated(rules, len(mazes))  # the first generated maze: proves the options can be met
-            except ValueError as err:
-                problems.append(Problem("options", None, "moves", str(err)))
-        if problems:
-            raise FormatError(problems)
-        return IceMatch(tuple(config.players), tuple(mazes), rules, Round(0, start))
+        setup = Setup(config, OPTIONS)
+        rules, start = _rules(setup)
+        for i, maze in enumerate(config.puzzles):
+            if not isinstance(maze, Maze):
+                setup.problem(f"puzzles[{i}]", f"not an Ice maze: {type(maze).__name__}")
+        if not setup.problems:  # the first generated maze proves the options can be met
+            setup.checked("options.moves", lambda: _generated(rules, len(config.puzzles)), None)
+        setup.done()
+        return IceMatch(tuple(config.players), tuple(config.puzzles), rules, Round(0, start))
 
-    def check(self, state: IceMatch, action: Action) -> str | None:
-        return _judge(state, action)[0]
-
-    def apply(self, state: IceMatch, action: Action) -> IceMatch:
-        reason, after = _judge(state, action)
-        if reason is not None:
-            raise ValueError(reason)
-        return after
+    def judge(self, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
+        return _judge(state, action)
 
     def is_over(self, state: IceMatch) -> bool:
         return state.over
@@ -148,7 +134,7 @@ def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
     """(why the action is illegal, None if legal; the state after it)."""
     if state.over:
         return "the match is over", state
-    at = _utc(action.at)
+    at = utc(action.at)
     if at is not None and state.now is not None and at < state.now:
         return f"time stamp {at.isoformat()} is earlier than the previous action ({state.now.isoformat()})", state
     payload = dict(action.payload)
@@ -297,32 +283,25 @@ def _generated(rules: Rules, index: int) -> Maze:
     return generate(rules.rows, rules.cols, rules.moves, rules.snoms, f"{rules.seed}/maze {index + 1}")[0]
 
 
-def _rules(config: Config) -> tuple[Rules, datetime | None, list[Problem]]:
-    """The match's rules from its options, and every problem with them."""
-    options = config.options
-    problems = [Problem("options", None, str(key), f"unknown option; known: {', '.join(OPTIONS)}")
-                for key in sorted(options, key=str) if key not in OPTIONS]
-    if len(config.players) != 2 or config.players[0] == config.players[1]:
-        problems.append(Problem("players", None, "players", "the Ice maze is for two different players"))
-    values = {key: options.get(key, default) for key, default in DEFAULTS.items()}
-    for key, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            problems.append(Problem("options", None, key, f"must be a whole number of at least 1, not {value!r}"))
-    try:
-        size = Size.parse(options.get("size", "10x10"))
-        if not (MIN_SIDE <= size.rows <= MAX_SIDE and MIN_SIDE <= size.cols <= MAX_SIDE):
-            raise ValueError(f"{size} is not {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
-    except ValueError as err:
-        problems.append(Problem("options", None, "size", str(err)))
-        size = Size(10, 10)
+def _rules(setup: Setup) -> tuple[Rules, datetime | None]:
+    """The match's rules from its options, each problem with them recorded in `setup`."""
+    options = setup.config.options
+    setup.two_players("the Ice maze")
+    setup.no_variant("The Ice maze")
+    values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
+    size = setup.checked("options.size", lambda: _size(options.get("size", "10x10")), Size(10, 10))
     start = options.get("start")
     if start is not None and not isinstance(start, datetime):
-        problems.append(Problem("options", None, "start", f"must be a time stamp, not {start!r}"))
+        setup.problem("options.start", f"must be a time stamp, not {start!r}")
         start = None
-    if problems:
-        return Rules(), None, problems
-    rules = Rules(**values, rows=size.rows, cols=size.cols, seed=config.seed)
-    return rules, _utc(start), problems
+    return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), utc(start)
+
+
+def _size(text: Any) -> Size:
+    size = Size.parse(text)
+    if not (MIN_SIDE <= size.rows <= MAX_SIDE and MIN_SIDE <= size.cols <= MAX_SIDE):
+        raise ValueError(f"{size} is not {MIN_SIDE}x{MIN_SIDE} to {MAX_SIDE}x{MAX_SIDE}")
+    return size
 
 
 def _end_round(state: IceMatch, scorer: int | None, why: str, at: datetime | None) -> IceMatch:
@@ -365,10 +344,3 @@ def _status(state: IceMatch) -> str:
     if round_.presented is None:
         return f"round {state.rounds + 1}: {buzzer} buzzed {round_.claim} and presents"
     return f"round {state.rounds + 1}: {buzzer} presented {len(round_.presented)}; {state.players[1 - round_.buzzer]} may answer shorter"
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    """Time stamps without a zone are read as UTC, so all of them compare."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=timezone.utc)

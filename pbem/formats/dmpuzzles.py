@@ -1,0 +1,41 @@
+"""The puzzles of death-match transcripts, per game: raw file data ↔ the game's own puzzle objects.
+
+The games (below this layer) take only their domain objects in `Config.puzzles`;
+everything that builds a Config from a file or the store converts through here.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, NamedTuple
+
+from .gyulbot import parse_puzzle, puzzle_data
+from .icemaze import parse_maze
+from .yamlfile import FormatError, Problem
+
+
+class PuzzleFormat(NamedTuple):
+    read: Callable[[Any, str], Any]  # raw data, source → puzzle; FormatError listing every problem
+    write: Callable[[Any], Any]  # puzzle → raw data that `read` reads back
+
+
+FORMATS: dict[str, PuzzleFormat] = {
+    "gyulbot": PuzzleFormat(parse_puzzle, puzzle_data),
+    "ice": PuzzleFormat(parse_maze, lambda maze: {"map": maze.to_rows()}),
+}
+
+
+def read_puzzles(game: str, raw: list[Any]) -> tuple[tuple[Any, ...], list[Problem]]:
+    """The puzzles `raw` holds for `game` (sources `puzzles[I]`), and every problem with them."""
+    if raw and game not in FORMATS:
+        return (), [Problem("puzzles", None, "puzzles", f"{game} takes no puzzles")]
+    puzzles, problems = [], []
+    for index, data in enumerate(raw):
+        try:
+            puzzles.append(FORMATS[game].read(data, f"puzzles[{index}]"))
+        except FormatError as err:
+            problems.extend(err.problems)
+    return tuple(puzzles), problems
+
+
+def puzzle_documents(game: str, puzzles: tuple[Any, ...]) -> list[Any]:
+    """The raw form of a Config's puzzles, for transcripts and the store."""
+    return [FORMATS[game].write(puzzle) for puzzle in puzzles]
