@@ -12,9 +12,9 @@ The element types and their fields come from the mechanism registry
 registered. Checked: the top-level keys, the size, start squares (on the
 board, not on a pit or raised drawbridge), every element's type, square
 and fields, unique switch/eye ids, every `control` naming a switch or eye,
-no two elements of one type in one place (a wall
-on r3c4 W is the same as one on r3c3 E), and each family's own room rules (one
-teleporter per colour). `map:` may be
+no two elements of one type in one place (`Mechanism.place`: a wall on r3c4
+W is the one on r3c3 E; a mounted device is its square and wall side), and
+each family's own room rules (one teleporter per colour). `map:` may be
 present as a picture for people; the element list is what counts.
 
 Rulings a room author should know: pushers, lasers, blasers and eyes are
