@@ -112,3 +112,62 @@ def test_g8_forced_on_other_sizes(tmp_path):
     assert run_check(room).returncode == 0
     result = run_check("--entry-fee", room)
     assert result.returncode == 1 and "an entry-fee board is 7x7" in result.stdout
+
+
+# (name, elements, every (line, field, words of the message) the refusal must hold); the room is 6x6, elements
+# start on line 3. RULES B6b.2/B6b.4 stages are registers 1..9; B6.1/B6.2 an edge is one edge from either side.
+ROOM_REFUSALS = [
+    ("pusher-stages-out-of-range-and-repeated", ["{type: pusher, at: r2c1, wall: W, stages: [99, 1, 1]}"],
+     [(3, "elements[0].stages", ["99", "stage 1 is listed twice"])]),
+    ("crusher-stages-every-bad-one", ["{type: crusher, at: r2c2, stages: [0, 10, 3, -1]}"],
+     [(3, "elements[0].stages", ["[0] 0", "[1] 10", "[3] -1"])]),
+    ("crusher-single-stage-too-high", ["{type: crusher, at: r2c2, stages: 12}"],
+     [(3, "elements[0].stages", ["12", "1..9"])]),
+    ("two-pits-on-one-square", ["{type: pit, at: r3c3}", "{type: pit, at: r3c3}"],
+     [(4, "elements[1].at", ["second pit", "line 3"])]),
+    ("two-wrenches-on-one-square", ["{type: wrench, at: r1c1}", "{type: pit, at: r2c2}", "{type: wrench, at: r1c1}"],
+     [(5, "elements[2].at", ["second wrench", "line 3"])]),
+    ("same-wall-twice", ["{type: wall, at: r3c4, side: W}", "{type: wall, at: r3c4, side: W}"],
+     [(4, "elements[1].at", ["second wall", "line 3"])]),
+    ("same-wall-from-the-other-side", ["{type: wall, at: r3c4, side: W}", "{type: wall, at: r3c3, side: E}"],
+     [(4, "elements[1].at", ["second wall", "line 3"])]),
+    ("same-fence-from-the-other-side", ["{type: fence, at: r2c2, side: N}", "{type: fence, at: r1c2, side: S}"],
+     [(4, "elements[1].at", ["second fence", "line 3"])]),
+    ("two-lasers-on-one-mount", ["{type: laser, at: r4c1, wall: W}", "{type: laser, at: r4c1, wall: W}"],
+     [(4, "elements[1].at", ["second laser", "line 3"])]),
+    ("two-pushers-on-one-mount", ["{type: pusher, at: r4c1, wall: W, stages: [1]}",
+                                  "{type: pusher, at: r4c1, wall: W, stages: [2]}"],
+     [(4, "elements[1].at", ["second pusher", "line 3"])]),
+    ("teleporter-colour-a-number", ["{type: teleporter, at: r1c1, colour: 5}"],
+     [(3, "elements[0].colour", ["word"])]),
+    ("teleporter-colour-a-list", ["{type: teleporter, at: r1c1, colour: [red]}"],
+     [(3, "elements[0].colour", ["word"])]),
+    ("every-problem-at-once", ["{type: pit, at: r3c3}", "{type: pit, at: r3c3}",
+                               "{type: crusher, at: r5c5, stages: [99, 1, 1]}",
+                               "{type: teleporter, at: r6c6, colour: 7}"],
+     [(4, "elements[1].at", ["second pit"]), (5, "elements[2].stages", ["99", "listed twice"]),
+      (6, "elements[3].colour", ["word"])]),
+]
+
+
+@pytest.mark.parametrize("name, elements, expected", ROOM_REFUSALS, ids=[c[0] for c in ROOM_REFUSALS])
+def test_room_refuses_bad_stages_duplicates_and_colours(tmp_path, name, elements, expected):
+    text = "size: 6x6\nelements:\n" + "".join(f"  - {e}\n" for e in elements)
+    found = problems_of(tmp_path, text)
+    assert sorted((line, field) for _, line, field, _ in found) == [(line, field) for line, field, _ in expected]
+    for line, field, words in expected:
+        message = next(m for _, ln, f, m in found if (ln, f) == (line, field))
+        assert all(word in message for word in words), (words, message)
+
+
+@pytest.mark.parametrize("elements", [
+    ["{type: wall, at: r3c4, side: W}", "{type: fence, at: r3c4, side: W}"],  # different types
+    ["{type: wall, at: r3c4, side: W}", "{type: wall, at: r3c4, side: E}"],
+    ["{type: laser, at: r4c1, wall: N}", "{type: pusher, at: r4c1, wall: N, stages: [1, 3, 5]}"],
+    ["{type: pit, at: r3c3}", "{type: flag, at: r3c3, number: 1}"],
+    ["{type: crusher, at: r1c1, stages: [9, 1]}", "{type: teleporter, at: r2c2, colour: Dark-blue}"],
+], ids=["wall-and-fence", "two-sides-of-a-square", "two-devices-on-one-mount", "pit-and-flag", "edge-values"])
+def test_room_accepts_distinct_elements_sharing_a_place(tmp_path, elements):
+    path = tmp_path / "room.yaml"
+    path.write_text("size: 6x6\nelements:\n" + "".join(f"  - {e}\n" for e in elements))
+    assert len(read_room(path).elements) == 2

@@ -3,6 +3,7 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
 import yaml
 
 from pbem.formats.scenario import check_scenario
@@ -51,6 +52,18 @@ def test_format_problems_come_with_file_line_and_field(tmp_path):
     assert any(p.endswith("bad.yaml:8: robots[1].facing: not a direction (N, E, S or W): 'up'") for p in problems)
     assert any(":9: programs.Red[0]:" in p for p in problems)
     assert any(":12: expect.robots.Red.hands:" in p for p in problems)
+
+
+@pytest.mark.parametrize("options, wheres", [
+    ("ruleset_options:\n  max_hp: 0\n  laser_damage: -1\n  fence_damage: 3\n",
+     [":6: ruleset_options.max_hp:", ":7: ruleset_options.laser_damage:"]),
+    ("ruleset_options: {buzzsaw_threshold: 2, registers_max: -5}\n",
+     [":5: ruleset_options.buzzsaw_threshold:", ":5: ruleset_options.registers_max:"]),
+], ids=["block", "flow"])
+def test_every_ruleset_option_out_of_range_is_named_with_its_line(tmp_path, options, wheres):
+    """RULES B1: each numeric option has a range; a scenario names every value outside it (seed is line 4)."""
+    problems = check_scenario(write(tmp_path, "bad.yaml", PUSH.replace("seed: 1\n", "seed: 1\n" + options)))
+    assert len(problems) == len(wheres) and all(any(w in p for p in problems) for w in wheres), problems
 
 
 def test_cli_check_prints_pass_and_fail_and_exits_nonzero(tmp_path):

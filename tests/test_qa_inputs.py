@@ -207,6 +207,18 @@ def test_game_import_names_each_bad_ruleset_option_with_its_line(tmp_path):
     assert "game.yaml:6: ruleset_options.bogus" in result.output
 
 
+def test_game_import_names_every_ruleset_option_out_of_range_with_its_line(tmp_path):
+    """RULES B1: every numeric option has a range; each value outside it is named with its own line."""
+    (tmp_path / "game.yaml").write_text(description().replace("players:", (
+        "ruleset_options:\n  registers_max: -5\n  max_hp: 0\n  buzzsaw_threshold: 2\n  laser_damage: -1\n"
+        "  fence_damage: 3\nplayers:")))
+    result = CliRunner().invoke(app, ["--db", f"sqlite:///{tmp_path / 'x.db'}", "game", "import", str(tmp_path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output
+    for line, option in [(7, "registers_max"), (8, "max_hp"), (9, "buzzsaw_threshold"), (10, "laser_damage")]:
+        assert f"game.yaml:{line}: ruleset_options.{option}" in result.output, (option, result.output)
+    assert "fence_damage" not in result.output
+
+
 def test_game_new_refuses_a_player_listed_twice(tmp_path):
     result = CliRunner().invoke(app, ["--db", f"sqlite:///{tmp_path / 'x.db'}", "game", "new", "g", "--ruleset",
                                       "geeko", "--player", "a:a@x.org:Z,S", "--player", "a:b@x.org:B,N"])

@@ -29,11 +29,13 @@ never changes.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
 from .geometry import Dir, Square
 from .room import Element, Room
+from .ruleset import MAX_REGISTERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import TurnContext
@@ -71,6 +73,11 @@ class Mechanism:
     def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
         """The cell edges the element stands on (each is also indexed from its other side)."""
         return ()
+
+    def place(self, element: Element) -> Any:
+        """Where the element stands: two elements of one type in one place are a duplicate (refused on
+        loading). A square element's square; an edge element's edges."""
+        return self.edges(element) or element.at
 
     def initial_state(self, element: Element) -> str | None:
         """The state word as the room file gives it (for a controlled element: while its control is off),
@@ -180,11 +187,21 @@ def positive_int(value: Any) -> int:
 
 
 def stages(value: Any) -> tuple[int, ...]:
+    """Register stages 1..MAX_REGISTERS, each once; every bad entry is named in one message."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = [value]
     if not isinstance(value, list) or not value:
         raise ValueError(f"must be a list of stage numbers, not {value!r}")
-    return tuple(sorted({positive_int(v) for v in value}))
+    reasons, seen = [], set()
+    for i, stage in enumerate(value):
+        if isinstance(stage, bool) or not isinstance(stage, int) or not 1 <= stage <= MAX_REGISTERS:
+            reasons.append(f"[{i}] {stage!r} is not a stage 1..{MAX_REGISTERS}")
+        elif stage in seen:
+            reasons.append(f"[{i}] stage {stage} is listed twice")
+        seen.add(stage)
+    if reasons:
+        raise ValueError("; ".join(reasons))
+    return tuple(sorted(seen))
 
 
 def boolean(value: Any) -> bool:
@@ -197,6 +214,13 @@ def text(value: Any) -> str:
     if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
         raise ValueError(f"must be a name, not {value!r}")
     return str(value).strip()
+
+
+def word(value: Any) -> str:
+    """A name made of letters (a teleporter colour: amber, blue …)."""
+    if not isinstance(value, str) or not re.fullmatch(r"[^\W\d_]+(?:[- ][^\W\d_]+)*", value.strip()):
+        raise ValueError(f"must be a word such as amber or blue, not {value!r}")
+    return value.strip()
 
 
 def choice(*words: str) -> Callable[[Any], str]:

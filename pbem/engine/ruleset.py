@@ -2,56 +2,76 @@
 
 A game (or a scenario) names a preset, `botwars` or `geeko`, and may override
 single fields by name (`ruleset_options` in a scenario). The field comments
-cite the rule each one comes from.
+cite the rule each one comes from. Each numeric field carries its valid range
+(`ranged(default, low, high)`, kept in the field's metadata) so an override
+outside it is refused by name.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
+
+MAX_REGISTERS = 9  # B1/G: programs of up to nine registers, so stages run 1..9
+
+
+def ranged(default: Any, low: float, high: float | None) -> Any:
+    """A numeric field with its default and valid range low..high (None: no upper bound)."""
+    return field(default=default, metadata={"range": (low, high)})
+
+
+def out_of_range(spec: Any, value: Any) -> str | None:
+    """Why `value` lies outside the field's range, or None (also for unranged fields and None values)."""
+    bounds = spec.metadata.get("range")
+    if bounds is None or value is None:
+        return None
+    low, high = bounds
+    if value < low or (high is not None and value > high):
+        return f"must be {'at least ' + str(low) if high is None else f'from {low} to {high}'}"
+    return None
 
 
 @dataclass(frozen=True)
 class Ruleset:
     name: str = "botwars"
     # B1 / B2 / B3
-    robots_per_player: int = 1        # B1
-    registers: int = 5                # B1: program registers per robot (geeko 9)
-    max_hp: int = 10                  # B2.1
+    robots_per_player: int = ranged(1, 1, None)        # B1
+    registers: int = ranged(5, 1, MAX_REGISTERS)     # B1: program registers per robot (geeko 9)
+    max_hp: int = ranged(10, 1, None)                  # B2.1
     virtual: bool = True              # B1/B9: reinstated robots are virtual
     robot_lasers: bool = True         # B1: every robot fires a forward main laser
     flags: bool = True                # B1: flags are touched in order
     # B4 dealing and programming
-    registers_max: int = 9            # B4.1: hand size = registers_max - damage
+    registers_max: int = ranged(9, 1, None)            # B4.1: hand size = registers_max - damage
     deck_order: str = "shuffled"      # B4.2 shuffled each turn | B4.3 preset (also B7.2: random | deck fills)
     shared_hand: bool = False         # B4.3: one hand for a player's robots
     equal_length_programs: bool = False  # B4.5 geeko: both programs of one length
     fill_free_registers: bool = True  # B4.5 botwars: a program fills every free register
     missing_orders: str = "fill"      # B4.6: fill (from the hand, in order) | idle
     # B6 / B6b mechanisms
-    fence_damage: int = 2             # B6.2: per attempted step across a fence
-    laser_damage: int = 1             # B6b.5: per beam
-    buzzsaw_threshold: float = 0.75   # B6b.6: a draw above this spins the saw
-    buzzsaw_damage: int = 1           # B6b.6
+    fence_damage: int = ranged(2, 0, None)             # B6.2: per attempted step across a fence
+    laser_damage: int = ranged(1, 0, None)             # B6b.5: per beam
+    buzzsaw_threshold: float = ranged(0.75, 0, 1)         # B6b.6: a draw above this spins the saw
+    buzzsaw_damage: int = ranged(1, 0, None)           # B6b.6
     # B7 damage and fused registers
-    fuse_from_damage: int = 5         # B7.1: the damage at which the top register fuses
+    fuse_from_damage: int = ranged(5, 1, None)         # B7.1: the damage at which the top register fuses
     # B8 destruction and reinstatement
-    reinstate_damage: int = 2         # B8.2: damage a reinstated robot comes back with
-    lives: int | None = 3             # B8.2: robots per player; None = unlimited (geeko)
+    reinstate_damage: int = ranged(2, 0, None)         # B8.2: damage a reinstated robot comes back with
+    lives: int | None = ranged(3, 1, None)             # B8.2: robots per player; None = unlimited (geeko)
     wrench_is_checkpoint: bool = True  # B8.1 botwars: a wrench square becomes the reinstatement square; G6 geeko: no
     # B9 virtual robots
-    virtual_turns: int = 1            # B9: complete turns a reinstated robot stays virtual at least
+    virtual_turns: int = ranged(1, 0, None)            # B9: complete turns a reinstated robot stays virtual at least
     # B10 rebooting
     reboot_restores_hp: bool = True   # B10
     # B11 options
     options_absorb_damage: bool = True  # B11: botwars may give up an option to cancel one point
-    option_hp: int = 6                # B11: default HP at which an option is given up
+    option_hp: int = ranged(6, 0, None)                # B11: default HP at which an option is given up
     # B12 end of turn / G6 / G7
-    wrench_repair: int = 1            # B12: HP per wrench on the square
-    upgrade_rooms: int = 2            # G7: computers in this many different rooms unlock a card set
+    wrench_repair: int = ranged(1, 0, None)            # B12: HP per wrench on the square
+    upgrade_rooms: int = ranged(2, 1, None)            # G7: computers in this many different rooms unlock a card set
     # G rules
-    rooms: int = 5                    # G1: rooms in a Geek-o campaign
-    entry_fee_size: int = 7           # G8: entry-fee boards are 7x7
-    transit_turns_per_room: int = 1   # G5: turns in transit per room already completed
+    rooms: int = ranged(5, 1, None)                    # G1: rooms in a Geek-o campaign
+    entry_fee_size: int = ranged(7, 1, None)               # G8: entry-fee boards are 7x7
+    transit_turns_per_room: int = ranged(1, 0, None)   # G5: turns in transit per room already completed
 
     def with_options(self, options: Mapping[str, Any]) -> "Ruleset":
         """This ruleset with some fields overridden by name; unknown names or wrong types raise ValueError."""
@@ -63,6 +83,9 @@ class Ruleset:
             current = getattr(self, key)
             if not _same_kind(current, value):
                 raise ValueError(f"ruleset option {key!r} must be like {current!r}, not {value!r}")
+            reason = out_of_range(known[key], value)
+            if reason:
+                raise ValueError(f"ruleset option {key!r} {reason}, not {value!r}")
             changes[key] = value
         return replace(self, **changes)
 

@@ -12,7 +12,9 @@ The element types and their fields come from the mechanism registry
 registered. Checked: the top-level keys, the size, start squares (on the
 board, not on a pit or raised drawbridge), every element's type, square
 and fields, unique switch/eye ids, every `control` naming a switch or eye,
-and each family's own room rules (one teleporter per colour). `map:` may be
+no two elements of one type in one place (`Mechanism.place`: a wall on r3c4
+W is the one on r3c3 E; a mounted device is its square and wall side), and
+each family's own room rules (one teleporter per colour). `map:` may be
 present as a picture for people; the element list is what counts.
 
 Rulings a room author should know: pushers, lasers, blasers and eyes are
@@ -207,8 +209,13 @@ def _room_rules(room: Room, data: dict, index_of: dict[int, int], problem) -> No
             problem(raw, index_of[id(element)], f"{field_of[id(element)]}.control",
                     f"{control!r} names no switch or eye (ids: {names})")
     by_type: dict[str, list[Element]] = {}
+    placed: dict[tuple[str, Any], Element] = {}
     for element in room.elements:
         by_type.setdefault(element.type, []).append(element)
+        first = placed.setdefault((element.type, mechanism(element.type).place(element)), element)
+        if first is not element:
+            problem(raw, index_of[id(element)], f"{field_of[id(element)]}.at",
+                    f"a second {element.type} in the same place as the one on line {first.line}")
     for type_name, group in by_type.items():
         for element, field, message in mechanism(type_name).check_room(room, group):
             problem(raw, index_of[id(element)], f"{field_of[id(element)]}.{field}", message)

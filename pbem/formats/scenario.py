@@ -220,11 +220,18 @@ def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
         out.add(container, key, key, "must map ruleset fields to values")
         options = {}
     try:
-        return get_ruleset(str(name), options)
+        preset = get_ruleset(str(name))
     except ValueError as err:
-        field_name = key if "option" in str(err) else "ruleset"
-        out.add(container, field_name if field_name in container else None, field_name, str(err))
+        out.add(container, "name" if isinstance(spec, dict) else "ruleset", "ruleset", str(err))
         return None
+    refused = False
+    for option, value in options.items():
+        try:
+            preset.with_options({option: value})
+        except ValueError as err:
+            out.add(options, option, f"{key}.{option}", str(err))
+            refused = True
+    return None if refused else preset.with_options(options)
 
 
 def _room(data: dict, folder: Path, out: _Collector):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..events import Teleported
-from ..mechanism import Field, register, text
+from ..mechanism import Field, register, word
 from ..room import Room
 from .base import Controlled, controlled_fields
 
@@ -13,7 +13,7 @@ class Teleporter(Controlled):
     words = ("inactive", "active")
     flag = "active"
     flag_default = True
-    fields = {"colour": Field(text), **controlled_fields("active", True)}
+    fields = {"colour": Field(word), **controlled_fields("active", True)}
     enter_order = 20  # after the square's switch is pressed
 
     def check_room(self, room: Room, elements):

@@ -16,6 +16,11 @@ class Wall(Mechanism):
     def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
         return ((element.at, element.get("side")),)
 
+    def place(self, element: Element) -> tuple[Square, Dir]:
+        """The edge, named the same from either side (r3c4 W is r3c3 E)."""
+        at, side = element.at, element.get("side")
+        return min((at, side), (at.step(side), side.opposite))
+
     def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
         return Block("wall", element.key)
 
