@@ -12,7 +12,6 @@ from __future__ import annotations
 import imaplib
 import mailbox
 import os
-import ssl
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from email import policy
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from .config import Server
+from .connect import connect
 from .letters import message_key, parse_message_id
 
 
@@ -69,27 +69,9 @@ def mbox_messages(path: Path) -> Iterator[Incoming]:
         box.close()
 
 
-def tls_context(server: Server) -> ssl.SSLContext:
-    """Certificates verified (against `cafile` when given, else the system's)."""
-    return ssl.create_default_context(cafile=server.cafile)
-
-
-def imap_connect(server: Server) -> imaplib.IMAP4:
-    if server.tls == "ssl":
-        connection = imaplib.IMAP4_SSL(server.host, server.port, ssl_context=tls_context(server),
-                                       timeout=server.timeout)
-    else:
-        connection = imaplib.IMAP4(server.host, server.port, timeout=server.timeout)
-        if server.tls == "starttls":
-            connection.starttls(ssl_context=tls_context(server))
-    if server.user:
-        connection.login(server.user, server.password or "")
-    return connection
-
-
 def imap_messages(server: Server, known: Callable[[str], bool]) -> Iterator[Incoming]:
     """Every message in the folder not handled before; done() flags it \\Seen."""
-    connection = imap_connect(server)
+    connection = connect(server, imaplib.IMAP4, imaplib.IMAP4_SSL, "ssl_context")
     origin = f"imap {server.host}:{server.port}/{server.folder}"
     try:
         _ok(connection.select(_quoted(server.folder)), f"cannot open folder {server.folder}")

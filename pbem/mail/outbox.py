@@ -26,7 +26,7 @@ from ..render.message import message_bytes
 from ..store.games import now
 from ..store.mail import PENDING, REFUSED, SENT, MailOutgoing
 from .config import Server
-from .inbox import tls_context
+from .connect import connect
 from .letters import clean, parse_message_id, sender_address
 
 
@@ -134,25 +134,12 @@ class SmtpTransport:
             except (smtplib.SMTPException, OSError):
                 self.connection.close()
 
-    def _connect(self) -> smtplib.SMTP:
-        server = self.server
-        if server.tls == "ssl":
-            connection = smtplib.SMTP_SSL(server.host, server.port, timeout=server.timeout,
-                                          context=tls_context(server))
-        else:
-            connection = smtplib.SMTP(server.host, server.port, timeout=server.timeout)
-            if server.tls == "starttls":
-                connection.starttls(context=tls_context(server))
-        if server.user:
-            connection.login(server.user, server.password or "")
-        return connection
-
     def send(self, row: MailOutgoing, data: bytes) -> None:
         if self.unreachable is not None:
             raise self.unreachable
         if self.connection is None:
             try:
-                self.connection = self._connect()
+                self.connection = connect(self.server, smtplib.SMTP, smtplib.SMTP_SSL, "context")
             except (smtplib.SMTPException, OSError) as err:
                 self.unreachable = err
                 raise
