@@ -7,10 +7,10 @@ be acknowledged, or announced, twice.
 """
 from __future__ import annotations
 
-import hashlib
 from email.message import EmailMessage
 from email.policy import SMTP
 
+from ..render.message import message_id
 from .letters import Letter, clean
 
 
@@ -20,7 +20,7 @@ def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str])
     message["From"] = sender
     message["To"] = letter.sender
     message["Subject"] = clean(f"[pbem: {verdict}] {letter.subject or 'your message'}", 120)
-    message["Message-ID"] = _message_id("ack", letter.key)
+    message["Message-ID"] = message_id("ack", letter.key)
     if letter.message_id:
         message["In-Reply-To"] = letter.message_id
         message["References"] = letter.message_id
@@ -36,11 +36,7 @@ def notice(letter: Letter, sender: str, recipient: str, subject: str, lines: lis
     message["From"] = sender
     message["To"] = recipient
     message["Subject"] = clean(f"[pbem] {subject}", 120)
-    message["Message-ID"] = _message_id("notice", letter.key, recipient)
+    message["Message-ID"] = message_id("notice", letter.key, recipient)
     message["Auto-Submitted"] = "auto-generated"
     message.set_content("\n".join(lines) + "\n")
     return message
-
-
-def _message_id(*parts: str) -> str:
-    return f"<{hashlib.sha256(chr(0).join(parts).encode('utf-8')).hexdigest()[:32]}@pbem>"

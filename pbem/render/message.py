@@ -22,8 +22,9 @@ def cid(name: str) -> str:
     return f"{name}@pbem"
 
 
-def _message_id(token: str, sender: str, recipient: str, subject: str) -> str:
-    digest = hashlib.sha256("\0".join((token, sender, recipient, subject)).encode("utf-8")).hexdigest()
+def message_id(*parts: str) -> str:
+    """A Message-ID made from `parts` alone (the same parts, the same ID: a message is never queued twice)."""
+    digest = hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
     return f"<{digest[:32]}@pbem>"
 
 
@@ -31,7 +32,7 @@ def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, t
     message["From"] = sender
     message["To"] = recipient
     message["Subject"] = subject
-    message["Message-ID"] = _message_id(token, sender, recipient, subject)
+    message["Message-ID"] = message_id(token, sender, recipient, subject)
     message["MIME-Version"] = "1.0"
 
 
