@@ -79,7 +79,8 @@ class ImageNames:
         return f"cid:{cid(name)}" if self.inline else name
 
     def anchor(self, report: BoardReport, stage: int | str) -> str:
-        return f"board{self._index(report) + 1}-{'stage' if stage != 'final' else ''}{stage}"
+        """The heading's id on the page: the picture's file name without `.png`."""
+        return self.file(report, stage).removesuffix(".png")
 
 
 def image_file(index: int, stage: int | str) -> str:
