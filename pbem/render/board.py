@@ -99,29 +99,29 @@ def _label_sprite(names: str) -> Image.Image:
 
 
 def _beam_end(layer: RoomLayer, board: Position, start: Square, heading: Dir,
-              occupied: set[Square]) -> tuple[Square, bool]:
-    """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there."""
-    raised = {e.at for e in board.room.of_type("drawbridge") if state_of(e, board.elements) == "raised"}
-    closed = {e.at for e in board.room.of_type("gate") if state_of(e, board.elements) == "closed"}
+              occupied: set[Square], shut: set[Square]) -> tuple[Square, bool]:
+    """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there;
+    `shut`: the squares of raised drawbridges and closed gates, which stop it before it enters."""
     square = start
     while True:
         if square in occupied:
             return square, True
         ahead = square.step(heading)
-        if ((square, heading) in layer.blocked or not board.room.size.contains(ahead)
-                or ahead in raised or ahead in closed):
+        if (square, heading) in layer.blocked or not board.room.size.contains(ahead) or ahead in shut:
             return square, False
         square = ahead
 
 
 def _draw_beams(image: Image.Image, layer: RoomLayer, board: Position, occupied: set[Square]) -> None:
     draw = ImageDraw.Draw(image, "RGBA")
+    shut = {e.at for e in board.room.of_type("drawbridge", "gate")
+            if state_of(e, board.elements) in ("raised", "closed")}
     for turret in board.room.of_type("laser", "blaser"):
         if turret.type == "blaser" and state_of(turret, board.elements) != "on":
             continue
         wall = mount(turret)
         heading = wall.opposite
-        end, hit = _beam_end(layer, board, turret.at, heading, occupied)
+        end, hit = _beam_end(layer, board, turret.at, heading, occupied, shut)
         (dr, dc), (pr, pc) = heading.delta, heading.turned(1).delta
         x0, y0 = origin(turret.at)
         x1, y1 = origin(end)
