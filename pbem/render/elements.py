@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..engine.geometry import Dir
+from ..engine.mechanism import mechanism
 from ..engine.room import Element
 from . import style as s
 from .pen import Pen
 
-# Element types whose look depends on the board's element-state dict, with the state they start in.
+# Element types whose look depends on the board's element-state dict.
 STATEFUL = ("switch", "eye", "trapdoor", "drawbridge", "teleporter", "gate", "blaser")
 # Types mounted on a square's edge (their `wall`/`side` field names the edge).
 EDGE_TYPES = ("wall", "fence")
@@ -31,21 +32,13 @@ class Looks:
 
 
 def state_of(element: Element, states: dict[str, str]) -> str:
-    """An element's state word: the board's, else the one its room file starts it in."""
+    """An element's state word: the board's, else the one the engine starts it in ("" when stateless)."""
     if element.key in states:
         return states[element.key]
-    t, a = element.type, element.attrs
-    if t == "trapdoor":
-        return "open" if a.get("open") else "closed"
-    if t == "drawbridge":
-        return "lowered" if a.get("lowered") else "raised"
-    if t == "teleporter":
-        return "active" if a.get("active", True) else "inactive"
-    if t == "gate":
-        return "open" if a.get("open") else "closed"
-    if t in ("switch", "eye", "blaser"):
-        return "on" if a.get("on") else "off"
-    return ""
+    try:
+        return mechanism(element.type).initial_state(element) or ""
+    except KeyError:  # a type no mechanism is registered for
+        return ""
 
 
 def as_dir(value: object) -> Dir:
