@@ -244,6 +244,16 @@ def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 
+def _headed(heads: Iterable[str], cells: list[list[str]]) -> list[list[str]]:
+    """Each column's cell led by its head line (the robot's mode, its HP), without the "—" of an empty one."""
+    return [[head, *(x for x in cell if x != NONE)] for head, cell in zip(heads, cells)]
+
+
+def _notes(events: Iterable[Event]) -> list[str]:
+    """The events that belong to no robot (a switch flipped by a mechanism …)."""
+    return [describe(e) for e in events if e.robot is None]
+
+
 def mode(robot: Any) -> str:
     """The robot's mode as players read it: off the board and neither destroyed nor in transit means
     it went through a gate (G3)."""
@@ -263,16 +273,14 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
         Row("DAMAGE", _cells(names, events, _DAMAGE)),
         _robot_row("HP", robots_after, lambda r: str(r.hp)),
     ]
-    notes = [describe(e) for e in events if e.robot is None]
-    return Table(f"Stage {number}", names, rows, notes)
+    return Table(f"Stage {number}", names, rows, _notes(events))
 
 
 def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
     names = list(final.robots)
     robots = list(final.robots.values())
-    results = _cells(names, events, _END_RESULTS)
     rows = [
-        Row("MODE", [[mode(r), *(x for x in more if x != NONE)] for r, more in zip(robots, results)]),
+        Row("MODE", _headed(map(mode, robots), _cells(names, events, _END_RESULTS))),
         Row("REINSTATE", _cells(names, events, _END_REINSTATE)),
     ]
     if any(r.upgrades for r in robots):
@@ -284,10 +292,8 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
         rows.append(_robot_row("NEXT FLAG", robots,
                                lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
     extra = _cells(names, events, exclude=_END_RESULTS | _END_REINSTATE)  # repairs, reboots, registers …
-    rows.append(Row("REBOOT/HP", [[f"HP {r.hp}", *(x for x in more if x != NONE)]
-                                  for r, more in zip(robots, extra)]))
-    notes = [describe(e) for e in events if e.robot is None]
-    return Table("End of turn", names, rows, notes)
+    rows.append(Row("REBOOT/HP", _headed((f"HP {r.hp}" for r in robots), extra)))
+    return Table("End of turn", names, rows, _notes(events))
 
 
 def fused_table(final: Board, following: Board | None = None) -> Table | None:
