@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..formats.yamlfile import FormatError, Problem, line_of, read_yaml_file
+from ..render.message import DEFAULT_SENDER
 
 TLS_MODES = ("ssl", "starttls", "none")
 PORTS = {"imap": {"ssl": 993, "starttls": 143, "none": 143}, "smtp": {"ssl": 465, "starttls": 587, "none": 25}}
 DEFAULT_TLS = {"imap": "ssl", "smtp": "starttls"}
 SERVER_KEYS = ("host", "port", "user", "password", "tls", "cafile", "timeout", "folder")
 TOP_KEYS = ("from", "max_bytes", "archive", "imap", "smtp", "name", "notes")
-DEFAULT_FROM = "Game Master <gm@pbem.invalid>"
+DEFAULT_FROM = DEFAULT_SENDER  # the From of the reports `pbem report` writes, too
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import css_inline
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
+DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"  # when the GM gives no From address
 
 
 def cid(name: str) -> str:

@@ -20,12 +20,10 @@ from ..engine.state import Board
 from . import html
 from .board import position_png
 from .legend import legend_png
-from .message import body_of, cid, message_bytes, readdressed, report_message
+from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report
 from .style import owner_colours
 from .text import turn_text
-
-DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"
 
 
 @dataclass(frozen=True)
