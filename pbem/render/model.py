@@ -117,86 +117,72 @@ def _damage_source(cause: str, source: str | None) -> str:
     return cause
 
 
+# One line of report text per event kind whose text is its fields put in place (the others: `describe`).
+# The turn cycle's events (pbem.engine.campaign) come last.
+_TEXT = {
+    "Moved": "{from_sq} → {to_sq}",
+    "Pushed": "pushed by {by} {from_sq} → {to_sq}",
+    "DamageAbsorbed": "{option} absorbs {amount} ({left} left)",
+    "OptionSacrificed": "gives up {option}",
+    "Teleported": "teleports {source} {from_sq} → {target} {to_sq}",
+    "PushedByPusher": "pusher {from_sq} → {to_sq}",
+    "Crushed": "crushed at {at}",
+    "SawSpun": "buzzsaw at {at} spins (drew {draw})",
+    "FlagTouched": "touches flag {number}",
+    "OptionGained": "gains option {option}",
+    "BecameReal": "becomes real",
+    "LeftRoom": "leaves {room}",
+    "RegisterUnfused": "register {register} unfused",
+    "RegisterFilled": "register {register} filled with {card}",
+    "Repaired": "+{amount} HP (wrench)",
+    "RebootStarted": "rebooting next turn (HP {hp})",
+    "RebootEnded": "back online",
+    "RoomCompleted": "completes room {room} ({room_name})",
+    "RoomOpened": "room {room} opens: {room_name}",
+    "PlayerFinished": "{player} has finished, in {turns} turns",
+    "Won": "touches the last flag: place {place}",
+}
+
+
 def describe(event: Event) -> str:
     """One line of report text for an event (without the robot's name: it heads the column)."""
     k, e = type(event).__name__, event
+    if k in _TEXT:
+        return _TEXT[k].format(**vars(e))
     g = lambda name: getattr(e, name, None)  # noqa: E731
     if k == "CardPlayed":
         return f"{e.card}" + (" (fused)" if g("fused") else "")
-    if k == "Moved":
-        return f"{e.from_sq} → {e.to_sq}"
     if k == "Turned":
         return f"turns {_text(e.from_facing)} → {_text(e.to_facing)}"
-    if k == "Pushed":
-        return f"pushed by {e.by} {e.from_sq} → {e.to_sq}"
     if k == "Obstacle":
         what = e.cause + (f" {e.source}" if e.cause == "robot" and g("source") else "")
         return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
     if k == "Damaged":
         return f"-{e.amount} HP ({_damage_source(e.cause, g('source'))})"
-    if k == "DamageAbsorbed":
-        return f"{e.option} absorbs {e.amount} ({e.left} left)"
-    if k == "OptionSacrificed":
-        return f"gives up {e.option}"
     if k == "Fell":
         return f"falls into the {_word(e.cause)} at {e.at}"
-    if k == "Teleported":
-        return f"teleports {e.source} {e.from_sq} → {e.target} {e.to_sq}"
     if k == "Conveyed":
         return f"{'express ' if e.express else ''}conveyor {e.from_sq} → {e.to_sq}"
     if k == "Rotated":
         return f"turned {_text(e.from_facing)} → {_text(e.to_facing)} by the {e.cause}"
-    if k == "PushedByPusher":
-        return f"pusher {e.from_sq} → {e.to_sq}"
-    if k == "Crushed":
-        return f"crushed at {e.at}"
-    if k == "SawSpun":
-        return f"buzzsaw at {e.at} spins (drew {e.draw})"
     if k == "SwitchFlipped":
         if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
             return f"presses {e.source}: {e.state}"
         return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
     if k == "ElementChanged":
         return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
-    if k == "FlagTouched":
-        return f"touches flag {e.number}"
-    if k == "OptionGained":
-        return f"gains option {e.option}"
     if k == "UpgradeGained":
         return f"upgrade {e.upgrade}" + (" — set unlocked" if g("unlocked") else "")
-    if k == "BecameReal":
-        return "becomes real"
     if k == "EnteredGate":
         return f"enters the gate at {e.at}" + (" (locked until the other gate is held)" if g("locked") else "")
-    if k == "LeftRoom":
-        return f"leaves {e.room}"
     if k == "RegisterFused":
         return f"register {e.register} fuses" + (f" with {e.card}" if g("card") else " (empty)")
-    if k == "RegisterUnfused":
-        return f"register {e.register} unfused"
-    if k == "RegisterFilled":
-        return f"register {e.register} filled with {e.card}"
     if k == "Destroyed":
         return "DESTROYED" + (f" ({_word(e.cause)})" if g("cause") else "")
-    if k == "Repaired":
-        return f"+{e.amount} HP (wrench)"
     if k == "Reinstated":
         return f"{e.at} facing {_text(e.facing)}"
-    if k == "RebootStarted":
-        return f"rebooting next turn (HP {e.hp})"
-    if k == "RebootEnded":
-        return "back online"
-    # events the turn cycle adds (pbem.engine.campaign)
     if k == "InTransit":
         return f"in transit, {e.turns} turn{'s' if e.turns != 1 else ''} to go"
-    if k == "RoomCompleted":
-        return f"completes room {e.room} ({e.room_name})"
-    if k == "RoomOpened":
-        return f"room {e.room} opens: {e.room_name}"
-    if k == "PlayerFinished":
-        return f"{e.player} has finished, in {e.turns} turns"
-    if k == "Won":
-        return f"touches the last flag: place {e.place}"
     # A mechanism the renderer has not met (RULES G9): its type and fields, in field order.
     details = ", ".join(f"{n}={v}" for n, v in vars(e).items() if n not in ("stage", "robot"))
     return f"{k}: {details}" if details else k
