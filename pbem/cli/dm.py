@@ -16,7 +16,7 @@ from ..formats.transcript import dump_transcript, parse_time, plain, read_transc
 from ..formats.yamlfile import FormatError, load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
-from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_or_refuse, refuse, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -117,16 +117,8 @@ def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None
 OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
 
 
-def _refuse(message: str, code: int = EXIT_REFUSED) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(code)
-
-
 def _yaml_value(text: str, what: str) -> Any:
-    try:
-        return plain(load_yaml(text, what))
-    except FormatError as err:
-        _refuse("\n".join(_problems(err)))
+    return plain(read_or_refuse(load_yaml, text, what))
 
 
 def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
@@ -167,7 +159,7 @@ def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
     match = store.find_match(session, name)
     if match is None:
         session.close()
-        _refuse(f"no death match named {name!r}")
+        refuse([f"no death match named {name!r}"])
     return session, match
 
 
@@ -186,34 +178,31 @@ def new_command(
     """Start a live death match in the database (or take over a transcript) and show its position."""
     actions: list[Action] = []
     if source is not None:
-        try:
-            transcript = read_transcript(source)
-        except FormatError as err:
-            _refuse("\n".join(_problems(err)))
+        transcript = read_or_refuse(read_transcript, source)
         config, actions = transcript.config, list(transcript.actions)
     else:
         if game is None:
-            _refuse("give --game (or --from TRANSCRIPT)", EXIT_USAGE)
+            refuse(["give --game (or --from TRANSCRIPT)"], EXIT_USAGE)
         options = {}
         for item in option:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                _refuse(f"--option takes KEY=VALUE, not {item!r}", EXIT_USAGE)
+                refuse([f"--option takes KEY=VALUE, not {item!r}"], EXIT_USAGE)
             options[key.strip()] = _yaml_value(value, f"--option {key.strip()}")
         if GM in players:
-            _refuse(f"{GM!r} is the game master, not a player")
+            refuse([f"{GM!r} is the game master, not a player"])
         config = Config(game, tuple(players), variant, options, seed)
     try:
         rules = get_game(config.game)
         state = rules.new_state(config)
     except SetupError as err:
-        _refuse("\n".join(f"{field}: {message}" for field, message in err.problems))
+        refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
-        _refuse(str(err.args[0]))
+        refuse([str(err.args[0])])
     engine = store.open_engine(db_url(ctx))
     with Session(engine) as session:
         if store.find_match(session, name) is not None:
-            _refuse(f"a death match named {name!r} exists already")
+            refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)
         accepted = 0
         for action in actions:
@@ -239,11 +228,11 @@ def act_command(
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
     payload = _yaml_value(action_text, "ACTION")
     if not isinstance(payload, dict) or not payload:
-        _refuse("ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'")
+        refuse(["ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'"])
     try:
         stamp = parse_time(at) if at else datetime.now(timezone.utc)
     except ValueError as err:
-        _refuse(f"--at: {err}")
+        refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
     with session:
         row, state = store.submit_action(session, match, Action(player, payload, stamp))
@@ -251,7 +240,7 @@ def act_command(
         if row.reason is not None:
             if as_json:
                 print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
-            _refuse(f"refused: {row.reason}")
+            refuse([f"refused: {row.reason}"])
         accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
         _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.seq, "accepted": True})
 

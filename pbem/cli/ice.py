@@ -13,7 +13,7 @@ from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
 from ..formats.yamlfile import FormatError
 from ..render.dm import draw, png_bytes
-from .common import EXIT_REFUSED, EXIT_USAGE, print_json, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, sub_app
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
 
@@ -78,10 +78,5 @@ def render_command(
     out: Path = typer.Option(..., "--out", help="The PNG to write."),
 ) -> None:
     """A picture of the maze as players see it."""
-    try:
-        maze = read_maze_file(maze_file)
-    except FormatError as err:
-        for problem in err.problems:
-            typer.echo(str(problem), err=True)
-        raise typer.Exit(EXIT_REFUSED)
+    maze = read_or_refuse(read_maze_file, maze_file)
     out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))

@@ -12,8 +12,8 @@ from ..formats.yamlfile import FormatError, read_limited
 from ..store import cycle
 from ..render import Recipient
 from ..store.games import get_game, players_of
-from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
-from .gm import open_store, refuse
+from .common import EXIT_OK, EXIT_REFUSED, print_json, refuse, sub_app
+from .gm import open_store
 from .reports import campaign_templates, write_reports, write_sheets
 from .texts import submission_text, turn_summary
 
