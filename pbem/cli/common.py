@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, NoReturn, TypeVar
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import typer
 
@@ -60,3 +61,21 @@ def read_or_refuse(read: Callable[..., T], *args: Any) -> T:
         return read(*args)
     except FormatError as err:
         refuse([str(p) for p in err.problems])
+
+
+def read_each(paths: Iterable[Path], read: Callable[[Path], T], documents: list[dict[str, Any]],
+              key: str = "problems", echo: bool = False) -> Iterator[tuple[Path, T]]:
+    """Each file that `read` accepts, with its path. A refused one is added to `documents` as
+    {"file": …, key: [its problems]} (the problems also printed on stderr when `echo`) and skipped,
+    so the documents keep the order of `paths`."""
+    for path in paths:
+        try:
+            item = read(path)
+        except FormatError as err:
+            problems = [str(p) for p in err.problems]
+            if echo:
+                for problem in problems:
+                    typer.echo(problem, err=True)
+            documents.append({"file": str(path), key: problems})
+            continue
+        yield path, item

@@ -13,20 +13,16 @@ from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
-from ..formats.yamlfile import FormatError, load_yaml
+from ..formats.yamlfile import load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
-from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
 
 FILES = typer.Argument(..., exists=False, help="Files to read.")
 JSON = typer.Option(False, "--json", help="Print one JSON document.")
-
-
-def _problems(err: FormatError) -> list[str]:
-    return [str(p) for p in err.problems]
 
 
 @dm_app.command("replay")
@@ -36,14 +32,7 @@ def replay_command(transcripts: list[Path] = FILES, as_json: bool = JSON) -> Non
     Exits 1 when a file is refused or any action was illegal.
     """
     documents: list[dict[str, Any]] = []
-    refused = False
-    for path in transcripts:
-        try:
-            transcript = read_transcript(path)
-        except FormatError as err:
-            refused = True
-            documents.append({"file": str(path), "problems": _problems(err)})
-            continue
+    for path, transcript in read_each(transcripts, read_transcript, documents):
         outcome = replay(transcript.config, list(transcript.actions))
         result = outcome.result
         document: dict[str, Any] = {
@@ -56,22 +45,28 @@ def replay_command(transcripts: list[Path] = FILES, as_json: bool = JSON) -> Non
             document["lives"] = dict(result.lives)
         else:
             document["scores"] = None if result.scores is None else dict(result.scores)
-        refused = refused or bool(outcome.errors)
         documents.append(document)
     if as_json:
         print_json(documents)
     else:
         for document in documents:
             _print_replay(document)
-    if refused:
+    if any("problems" in document or document["errors"] for document in documents):
         raise typer.Exit(EXIT_REFUSED)
 
 
+def _print_refusal(document: dict[str, Any]) -> bool:
+    """Print a refused file's problems; False when the file was read."""
+    if "problems" not in document:
+        return False
+    typer.echo(f"{document['file']}: refused")
+    for problem in document["problems"]:
+        typer.echo(f"  {problem}")
+    return True
+
+
 def _print_replay(document: dict[str, Any]) -> None:
-    if "problems" in document:
-        typer.echo(f"{document['file']}: refused")
-        for problem in document["problems"]:
-            typer.echo(f"  {problem}")
+    if _print_refusal(document):
         return
     tally = document.get("lives") or document.get("scores") or {}
     label = "lives" if "lives" in document else "scores"
@@ -87,28 +82,18 @@ def _print_replay(document: dict[str, Any]) -> None:
 def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None:
     """Every duplicate pair of flower fields on each board (RULES D4.6)."""
     documents: list[dict[str, Any]] = []
-    refused = False
-    for path in boards:
-        try:
-            board = read_flower_board(path)
-        except FormatError as err:
-            refused = True
-            documents.append({"file": str(path), "problems": _problems(err)})
-            continue
+    for path, board in read_each(boards, read_flower_board, documents):
         documents.append({"file": str(path), "pairs": named_pairs(board.board)})
     if as_json:
         print_json(documents)
     else:
         for document in documents:
-            if "problems" in document:
-                typer.echo(f"{document['file']}: refused")
-                for problem in document["problems"]:
-                    typer.echo(f"  {problem}")
+            if _print_refusal(document):
                 continue
             typer.echo(f"{document['file']}: {len(document['pairs'])} duplicate pair(s)")
             for first, second in document["pairs"]:
                 typer.echo(f"  {'-'.join(first)} = {'-'.join(second)}")
-    if refused:
+    if any("problems" in document for document in documents):
         raise typer.Exit(EXIT_REFUSED)
 
 
