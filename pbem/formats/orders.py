@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml, read_limited
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml, read_limited
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
@@ -61,8 +61,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     problems: list[Problem] = []
 
     def problem(field: str, message: str, container: Any = document, key: Any = None) -> None:
-        line = container.line_of(key if key is not None else field) if hasattr(container, "line_of") else None
-        problems.append(Problem(source, line, field, message))
+        problems.append(Problem(source, line_of(container, field if key is None else key), field, message))
 
     for key in document:
         if key not in FIELDS:
