@@ -16,6 +16,7 @@ from ..formats.transcript import dump_transcript, parse_time, plain, read_transc
 from ..formats.yamlfile import load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
+from ..store.db import open_database
 from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
@@ -140,7 +141,7 @@ def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
 
 
 def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
-    session = Session(store.open_engine(db_url(ctx)))
+    session = Session(open_database(db_url(ctx)))
     match = store.find_match(session, name)
     if match is None:
         session.close()
@@ -184,8 +185,7 @@ def new_command(
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
         refuse([str(err.args[0])])
-    engine = store.open_engine(db_url(ctx))
-    with Session(engine) as session:
+    with Session(open_database(db_url(ctx))) as session:
         if store.find_match(session, name) is not None:
             refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)

@@ -18,7 +18,7 @@ from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queu
 from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
 from ..store.mail import PENDING, REFUSED, MailDmPlayer
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
 from .gm import open_store
 from .reports import campaign_templates
 
@@ -53,7 +53,6 @@ def fetch(
     config = _config(config_file)
     if archive is not None:
         config = MailConfig(config.sender, config.max_bytes, archive, config.imap, config.smtp)
-    dm_store.open_engine(db_url(ctx)).dispose()  # the death-match tables, as `pbem dm` makes them
     with open_store(ctx) as store, store.session() as session:
         if maildir is not None:
             messages = maildir_messages(maildir)
@@ -180,7 +179,6 @@ def dm_player(
         typer.echo(f"{email!r} is not a plain mail address (like alice@example.org)", err=True)
         raise typer.Exit(EXIT_USAGE)
     with open_store(ctx) as store, store.session() as session:
-        dm_store.open_engine(db_url(ctx)).dispose()
         found = dm_store.find_match(session, match)
         if found is None:
             refuse([f"no death match named {match}"])

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import Column, DateTime, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel import Field, Session, SQLModel, select
 
 from ..dm.base import Action, Config, get_game, replay
 from ..formats.dmpuzzles import puzzle_documents, read_puzzles
@@ -44,13 +44,6 @@ class DmAction(SQLModel, table=True):
 
 def canonical(document: Any) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def open_engine(url: str):
-    """An engine with the DM tables created (until they join the main store's migrations)."""
-    engine = create_engine(url)
-    SQLModel.metadata.create_all(engine, tables=[DmMatch.__table__, DmAction.__table__])
-    return engine
 
 
 def config_document(config: Config) -> dict[str, Any]:
