@@ -107,11 +107,6 @@ def _yaml_value(text: str, what: str) -> Any:
     return plain(read_or_refuse(load_yaml, text, what))
 
 
-def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
-    """The match's config, its state rebuilt from the accepted actions, and those actions."""
-    return store.position(session, match)
-
-
 def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
              as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
     """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
@@ -179,8 +174,7 @@ def new_command(
             refuse([f"{GM!r} is the game master, not a player"])
         config = Config(game, tuple(players), variant, options, seed)
     try:
-        rules = get_game(config.game)
-        state = rules.new_state(config)
+        state = get_game(config.game).new_state(config)
     except SetupError as err:
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
@@ -189,13 +183,7 @@ def new_command(
         if store.find_match(session, name) is not None:
             refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)
-        accepted = 0
-        for action in actions:
-            reason = rules.check(state, action)
-            store.record_action(session, match, action, reason)
-            if reason is None:
-                state = rules.apply(state, action)
-                accepted += 1
+        state, accepted = store.submit_actions(session, match, state, actions)
         session.commit()
         _publish(match, config, state, accepted, out)
 
@@ -241,7 +229,7 @@ def show_command(
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
     session, match = _open_match(ctx, name)
     with session:
-        config, state, accepted = _position(session, match)
+        config, state, accepted = store.position(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
