@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml, read_limited
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
@@ -43,10 +42,6 @@ class OrderFile:
         """This file's own problems, then the engine's with this file's name and lines."""
         return list(self.format_problems) + [Problem(self.source, line_for(self.data, p.path), _field_name(p.path),
                                                      p.message) for p in engine_problems]
-
-
-def read_order_file(path: str | Path) -> OrderFile:
-    return parse_orders(read_limited(path), str(path))
 
 
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
