@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
 
 import typer
 
+from ..formats.yamlfile import FormatError
+
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 DEFAULT_DB = "sqlite:///pbem.db"
 
 app = typer.Typer(
@@ -42,3 +46,36 @@ def sub_app(name: str, help: str) -> typer.Typer:
     group = typer.Typer(name=name, help=help, no_args_is_help=True)
     app.add_typer(group, name=name)
     return group
+
+
+def refuse(reasons: list[str], code: int = EXIT_REFUSED) -> NoReturn:
+    """Print every reason on stderr and exit with `code`."""
+    for reason in reasons:
+        typer.echo(reason, err=True)
+    raise typer.Exit(code)
+
+
+def read_or_refuse(read: Callable[..., T], *args: Any) -> T:
+    """`read(*args)`; when it raises FormatError, every problem on stderr and exit 1."""
+    try:
+        return read(*args)
+    except FormatError as err:
+        refuse([str(p) for p in err.problems])
+
+
+def read_each(paths: Iterable[Path], read: Callable[[Path], T], documents: list[dict[str, Any]],
+              key: str = "problems", echo: bool = False) -> Iterator[tuple[Path, T]]:
+    """Each file that `read` accepts, with its path. A refused one is added to `documents` as
+    {"file": …, key: [its problems]} (the problems also printed on stderr when `echo`) and skipped,
+    so the documents keep the order of `paths`."""
+    for path in paths:
+        try:
+            item = read(path)
+        except FormatError as err:
+            problems = [str(p) for p in err.problems]
+            if echo:
+                for problem in problems:
+                    typer.echo(problem, err=True)
+            documents.append({"file": str(path), key: problems})
+            continue
+        yield path, item

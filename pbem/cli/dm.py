@@ -13,20 +13,17 @@ from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
-from ..formats.yamlfile import FormatError, load_yaml
+from ..formats.yamlfile import load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
-from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
+from ..store.db import open_database
+from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
 
 FILES = typer.Argument(..., exists=False, help="Files to read.")
 JSON = typer.Option(False, "--json", help="Print one JSON document.")
-
-
-def _problems(err: FormatError) -> list[str]:
-    return [str(p) for p in err.problems]
 
 
 @dm_app.command("replay")
@@ -36,14 +33,7 @@ def replay_command(transcripts: list[Path] = FILES, as_json: bool = JSON) -> Non
     Exits 1 when a file is refused or any action was illegal.
     """
     documents: list[dict[str, Any]] = []
-    refused = False
-    for path in transcripts:
-        try:
-            transcript = read_transcript(path)
-        except FormatError as err:
-            refused = True
-            documents.append({"file": str(path), "problems": _problems(err)})
-            continue
+    for path, transcript in read_each(transcripts, read_transcript, documents):
         outcome = replay(transcript.config, list(transcript.actions))
         result = outcome.result
         document: dict[str, Any] = {
@@ -56,22 +46,28 @@ def replay_command(transcripts: list[Path] = FILES, as_json: bool = JSON) -> Non
             document["lives"] = dict(result.lives)
         else:
             document["scores"] = None if result.scores is None else dict(result.scores)
-        refused = refused or bool(outcome.errors)
         documents.append(document)
     if as_json:
         print_json(documents)
     else:
         for document in documents:
             _print_replay(document)
-    if refused:
+    if any("problems" in document or document["errors"] for document in documents):
         raise typer.Exit(EXIT_REFUSED)
 
 
+def _print_refusal(document: dict[str, Any]) -> bool:
+    """Print a refused file's problems; False when the file was read."""
+    if "problems" not in document:
+        return False
+    typer.echo(f"{document['file']}: refused")
+    for problem in document["problems"]:
+        typer.echo(f"  {problem}")
+    return True
+
+
 def _print_replay(document: dict[str, Any]) -> None:
-    if "problems" in document:
-        typer.echo(f"{document['file']}: refused")
-        for problem in document["problems"]:
-            typer.echo(f"  {problem}")
+    if _print_refusal(document):
         return
     tally = document.get("lives") or document.get("scores") or {}
     label = "lives" if "lives" in document else "scores"
@@ -87,28 +83,18 @@ def _print_replay(document: dict[str, Any]) -> None:
 def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None:
     """Every duplicate pair of flower fields on each board (RULES D4.6)."""
     documents: list[dict[str, Any]] = []
-    refused = False
-    for path in boards:
-        try:
-            board = read_flower_board(path)
-        except FormatError as err:
-            refused = True
-            documents.append({"file": str(path), "problems": _problems(err)})
-            continue
+    for path, board in read_each(boards, read_flower_board, documents):
         documents.append({"file": str(path), "pairs": named_pairs(board.board)})
     if as_json:
         print_json(documents)
     else:
         for document in documents:
-            if "problems" in document:
-                typer.echo(f"{document['file']}: refused")
-                for problem in document["problems"]:
-                    typer.echo(f"  {problem}")
+            if _print_refusal(document):
                 continue
             typer.echo(f"{document['file']}: {len(document['pairs'])} duplicate pair(s)")
             for first, second in document["pairs"]:
                 typer.echo(f"  {'-'.join(first)} = {'-'.join(second)}")
-    if refused:
+    if any("problems" in document for document in documents):
         raise typer.Exit(EXIT_REFUSED)
 
 
@@ -117,21 +103,8 @@ def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None
 OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
 
 
-def _refuse(message: str, code: int = EXIT_REFUSED) -> None:
-    typer.echo(message, err=True)
-    raise typer.Exit(code)
-
-
 def _yaml_value(text: str, what: str) -> Any:
-    try:
-        return plain(load_yaml(text, what))
-    except FormatError as err:
-        _refuse("\n".join(_problems(err)))
-
-
-def _position(session: Session, match: store.DmMatch) -> tuple[Config, Any, list[Action]]:
-    """The match's config, its state rebuilt from the accepted actions, and those actions."""
-    return store.position(session, match)
+    return plain(read_or_refuse(load_yaml, text, what))
 
 
 def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
@@ -163,11 +136,11 @@ def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
 
 
 def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
-    session = Session(store.open_engine(db_url(ctx)))
+    session = Session(open_database(db_url(ctx)))
     match = store.find_match(session, name)
     if match is None:
         session.close()
-        _refuse(f"no death match named {name!r}")
+        refuse([f"no death match named {name!r}"])
     return session, match
 
 
@@ -186,42 +159,31 @@ def new_command(
     """Start a live death match in the database (or take over a transcript) and show its position."""
     actions: list[Action] = []
     if source is not None:
-        try:
-            transcript = read_transcript(source)
-        except FormatError as err:
-            _refuse("\n".join(_problems(err)))
+        transcript = read_or_refuse(read_transcript, source)
         config, actions = transcript.config, list(transcript.actions)
     else:
         if game is None:
-            _refuse("give --game (or --from TRANSCRIPT)", EXIT_USAGE)
+            refuse(["give --game (or --from TRANSCRIPT)"], EXIT_USAGE)
         options = {}
         for item in option:
             key, sep, value = item.partition("=")
             if not sep or not key.strip():
-                _refuse(f"--option takes KEY=VALUE, not {item!r}", EXIT_USAGE)
+                refuse([f"--option takes KEY=VALUE, not {item!r}"], EXIT_USAGE)
             options[key.strip()] = _yaml_value(value, f"--option {key.strip()}")
         if GM in players:
-            _refuse(f"{GM!r} is the game master, not a player")
+            refuse([f"{GM!r} is the game master, not a player"])
         config = Config(game, tuple(players), variant, options, seed)
     try:
-        rules = get_game(config.game)
-        state = rules.new_state(config)
+        state = get_game(config.game).new_state(config)
     except SetupError as err:
-        _refuse("\n".join(f"{field}: {message}" for field, message in err.problems))
+        refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
-        _refuse(str(err.args[0]))
-    engine = store.open_engine(db_url(ctx))
-    with Session(engine) as session:
+        refuse([str(err.args[0])])
+    with Session(open_database(db_url(ctx))) as session:
         if store.find_match(session, name) is not None:
-            _refuse(f"a death match named {name!r} exists already")
+            refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)
-        accepted = 0
-        for action in actions:
-            reason = rules.check(state, action)
-            store.record_action(session, match, action, reason)
-            if reason is None:
-                state = rules.apply(state, action)
-                accepted += 1
+        state, accepted = store.submit_actions(session, match, state, actions)
         session.commit()
         _publish(match, config, state, accepted, out)
 
@@ -239,11 +201,11 @@ def act_command(
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
     payload = _yaml_value(action_text, "ACTION")
     if not isinstance(payload, dict) or not payload:
-        _refuse("ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'")
+        refuse(["ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'"])
     try:
         stamp = parse_time(at) if at else datetime.now(timezone.utc)
     except ValueError as err:
-        _refuse(f"--at: {err}")
+        refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
     with session:
         row, state = store.submit_action(session, match, Action(player, payload, stamp))
@@ -251,7 +213,7 @@ def act_command(
         if row.reason is not None:
             if as_json:
                 print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
-            _refuse(f"refused: {row.reason}")
+            refuse([f"refused: {row.reason}"])
         accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
         _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.seq, "accepted": True})
 
@@ -267,7 +229,7 @@ def show_command(
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
     session, match = _open_match(ctx, name)
     with session:
-        config, state, accepted = _position(session, match)
+        config, state, accepted = store.position(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return

@@ -16,9 +16,9 @@ from ..engine.campaign import standings
 from ..store import cycle
 from ..store.archive import export_game, import_game
 from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
-from .common import EXIT_OK, EXIT_REFUSED, app, print_json, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, app, print_json, refuse, sub_app
 from .demo import run_demo
-from .gm import open_store, progress, refuse
+from .gm import open_store, progress
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
 

@@ -1,4 +1,4 @@
-"""What the game and turn commands share: the store, refusals as exit 1, progress on stderr."""
+"""What the game and turn commands share: the store (its refusals as exit 1), progress on stderr."""
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -12,7 +12,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..formats.yamlfile import FormatError
 from ..store.games import Refused, Store
-from .common import EXIT_REFUSED, db_url
+from .common import db_url, refuse
 
 stderr = Console(stderr=True)
 
@@ -32,12 +32,6 @@ def open_store(ctx: typer.Context) -> Iterator[Store]:
         refuse([str(p) for p in err.problems])
     finally:
         store.close()
-
-
-def refuse(reasons: list[str]) -> None:
-    for reason in reasons:
-        typer.echo(reason, err=True)
-    raise typer.Exit(EXIT_REFUSED)
 
 
 def progress() -> Progress:

@@ -13,8 +13,7 @@ from ..dm.gyulbot.generator import generate as generate_puzzle
 from ..dm.gyulbot.solver import MAX_MOVES, solve as solve_puzzle, warm_up
 from ..engine.rng import derive_rng
 from ..formats.gyulbot import puzzle_data, read_puzzle
-from ..formats.yamlfile import FormatError
-from .common import EXIT_REFUSED, print_json, sub_app
+from .common import EXIT_REFUSED, print_json, read_each, sub_app
 
 gyulbot_app = sub_app("gyulbot", "Solve and generate Gyulbot puzzles.")
 
@@ -26,15 +25,9 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
-    results, refused = [], False
+    results: list[dict] = []
     warm_up()
-    for path in puzzles:
-        try:
-            puzzle = read_puzzle(path)
-        except FormatError as err:
-            refused = True
-            results.append({"file": str(path), "errors": [str(p) for p in err.problems]})
-            continue
+    for path, puzzle in read_each(puzzles, read_puzzle, results, key="errors"):
         started = time.perf_counter()
         moves = solve_puzzle(puzzle, max_moves)
         seconds = round(time.perf_counter() - started, 3)
@@ -51,7 +44,7 @@ def solve(
                 typer.echo(f"{result['file']}: no solution within {max_moves} moves ({result['seconds']} s)")
             else:
                 typer.echo(f"{result['file']}: {result['moves']} moves: {result['solution']} ({result['seconds']} s)")
-    if refused:
+    if any("errors" in result for result in results):
         raise typer.Exit(EXIT_REFUSED)
 
 

@@ -11,9 +11,8 @@ from ..dm.icemaze.solver import warm_up
 from ..dm.icemaze.generate import generate as generate_maze
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
-from ..formats.yamlfile import FormatError
 from ..render.dm import draw, png_bytes
-from .common import EXIT_REFUSED, EXIT_USAGE, print_json, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, print_json, read_each, read_or_refuse, sub_app
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
 
@@ -24,17 +23,9 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """The proven shortest solution of each maze, or none within 15 orders."""
-    reports, refused = [], False
+    reports: list[dict] = []
     warm_up()
-    for path in mazes:
-        try:
-            maze = read_maze_file(path)
-        except FormatError as err:
-            refused = True
-            for problem in err.problems:
-                typer.echo(str(problem), err=True)
-            reports.append({"file": str(path), "errors": [str(p) for p in err.problems]})
-            continue
+    for path, maze in read_each(mazes, read_maze_file, reports, key="errors", echo=True):
         began = time.perf_counter()
         solution = solve(maze)
         seconds = round(time.perf_counter() - began, 4)
@@ -44,7 +35,7 @@ def solve_command(
             typer.echo(f"{path}: {found} ({seconds:.3f} s)")
     if as_json:
         print_json(reports)
-    if refused:
+    if any("errors" in report for report in reports):
         raise typer.Exit(EXIT_REFUSED)
 
 
@@ -78,10 +69,5 @@ def render_command(
     out: Path = typer.Option(..., "--out", help="The PNG to write."),
 ) -> None:
     """A picture of the maze as players see it."""
-    try:
-        maze = read_maze_file(maze_file)
-    except FormatError as err:
-        for problem in err.problems:
-            typer.echo(str(problem), err=True)
-        raise typer.Exit(EXIT_REFUSED)
+    maze = read_or_refuse(read_maze_file, maze_file)
     out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))

@@ -18,9 +18,8 @@ from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queu
 from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
 from ..store.mail import PENDING, REFUSED, MailDmPlayer
-from ..formats.yamlfile import FormatError
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, db_url, print_json, sub_app
-from .gm import open_store, refuse
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
+from .gm import open_store
 from .reports import campaign_templates
 
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
@@ -31,10 +30,7 @@ JSON = typer.Option(False, "--json", help="Print one JSON document.")
 
 
 def _config(path: Optional[Path]) -> MailConfig:
-    try:
-        return load_config(path)
-    except FormatError as err:
-        refuse([str(p) for p in err.problems])
+    return read_or_refuse(load_config, path)
 
 
 @mail_app.command("fetch")
@@ -57,7 +53,6 @@ def fetch(
     config = _config(config_file)
     if archive is not None:
         config = MailConfig(config.sender, config.max_bytes, archive, config.imap, config.smtp)
-    dm_store.open_engine(db_url(ctx)).dispose()  # the death-match tables, as `pbem dm` makes them
     with open_store(ctx) as store, store.session() as session:
         if maildir is not None:
             messages = maildir_messages(maildir)
@@ -83,10 +78,7 @@ def fetch(
 
 
 def _server(config: MailConfig, kind: str):
-    try:
-        return config.server(kind)
-    except FormatError as err:
-        refuse([str(p) for p in err.problems])
+    return read_or_refuse(config.server, kind)
 
 
 def _eml_files(paths: list[Path]) -> list[Path]:
@@ -187,7 +179,6 @@ def dm_player(
         typer.echo(f"{email!r} is not a plain mail address (like alice@example.org)", err=True)
         raise typer.Exit(EXIT_USAGE)
     with open_store(ctx) as store, store.session() as session:
-        dm_store.open_engine(db_url(ctx)).dispose()
         found = dm_store.find_match(session, match)
         if found is None:
             refuse([f"no death match named {match}"])

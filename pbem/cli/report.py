@@ -9,15 +9,14 @@ import typer
 from ..engine.elements import new_board
 from ..formats.game import turn_folder_name
 from ..formats.rooms import read_room
-from ..formats.yamlfile import FormatError
 from ..render.board import position_png
 from ..render.history import game_history, recipients, stored_turn_report
 from ..render.model import Position
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
 from ..store.games import get_game, processed_turns
-from .common import EXIT_REFUSED, app, print_json
-from .gm import open_store, refuse
+from .common import app, print_json, read_or_refuse, refuse
+from .gm import open_store
 from .room import room_app
 
 
@@ -28,12 +27,7 @@ def render_room(
     as_json: bool = typer.Option(False, "--json", help="Print {file, out, bytes} as JSON."),
 ) -> None:
     """Draw a room as it stands at the start of a game (every element in its starting state)."""
-    try:
-        room = read_room(file)
-    except FormatError as err:
-        for problem in err.problems:
-            typer.echo(str(problem), err=True)
-        raise typer.Exit(EXIT_REFUSED)
+    room = read_or_refuse(read_room, file)
     board = new_board(room)
     data = position_png(Position.of(room, board))
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,7 @@ from typing import List
 import typer
 
 from ..formats.scenario import check_scenario, outcome_yaml, read_scenario, run_scenario
-from ..formats.yamlfile import FormatError
-from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, sub_app
 
 scenario_app = sub_app("scenario", "Run rule scenarios.")
 
@@ -34,10 +33,5 @@ def check(
 @scenario_app.command("run")
 def run(file: Path = typer.Argument(..., help="A scenario file (YAML).")) -> None:
     """Run a scenario's turn and print the resulting state as YAML, in the `expect` shape."""
-    try:
-        scenario = read_scenario(file)
-    except FormatError as err:
-        for problem in err.problems:
-            typer.echo(str(problem), err=True)
-        raise typer.Exit(EXIT_REFUSED)
+    scenario = read_or_refuse(read_scenario, file)
     typer.echo(outcome_yaml(scenario, run_scenario(scenario)), nl=False)

@@ -9,11 +9,11 @@ import typer
 
 from ..formats.game import turn_folder_name
 from ..formats.yamlfile import FormatError, read_limited
+from ..render.history import recipients as recipients_of
 from ..store import cycle
-from ..render import Recipient
-from ..store.games import get_game, players_of
-from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
-from .gm import open_store, refuse
+from ..store.games import get_game
+from .common import EXIT_OK, EXIT_REFUSED, print_json, refuse, sub_app
+from .gm import open_store
 from .reports import campaign_templates, write_reports, write_sheets
 from .texts import submission_text, turn_summary
 
@@ -115,7 +115,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     """
     with open_store(ctx) as store, store.session() as session:
         result = cycle.process(session, game, preview=preview, turn=turn)
-        recipients = [Recipient(p.name, p.email) for p in players_of(session, get_game(session, game))]
+        recipients = recipients_of(session, get_game(session, game))
     summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")
     if out is not None:

@@ -45,11 +45,3 @@ def parse_deck(document, source: str) -> Deck:
     if problems:
         raise FormatError(problems)
     return Deck(str(document.get("name") or Path(source).stem), order, tuple(cards))
-
-
-def deck_text(deck: Deck) -> str:
-    """A deck file for `deck`, eight cards a line."""
-    lines = [f"name: {deck.name}", f"order: {deck.order}", "cards:"]
-    for start in range(0, len(deck.cards), 8):
-        lines.append("  - " + "\n  - ".join(str(card) for card in deck.cards[start:start + 8]))
-    return "\n".join(lines) + "\n"

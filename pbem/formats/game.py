@@ -25,7 +25,7 @@ import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
-from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_limited, read_yaml_file
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns")
 PLAYER_FIELDS = ("name", "email", "robots", "secret")
@@ -78,8 +78,7 @@ def read_description(path: str | Path) -> GameDescription:
     problems: list[Problem] = []
 
     def problem(container, key, name: str, message: str) -> None:
-        problems.append(Problem(source, container.line_of(key) if hasattr(container, "line_of") else None,
-                                name, message))
+        problems.append(Problem(source, line_of(container, key), name, message))
 
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(source, None, "", "a game description is a mapping (name, ruleset, …)")])

@@ -14,13 +14,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml, read_limited
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
@@ -45,10 +44,6 @@ class OrderFile:
                                                      p.message) for p in engine_problems]
 
 
-def read_order_file(path: str | Path) -> OrderFile:
-    return parse_orders(read_limited(path), str(path))
-
-
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     """An order file (or a pasted turn sheet) → OrderFile; FormatError lists every structural problem."""
     text = decode(data, source, MAX_BYTES) if isinstance(data, bytes) else data
@@ -61,8 +56,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     problems: list[Problem] = []
 
     def problem(field: str, message: str, container: Any = document, key: Any = None) -> None:
-        line = container.line_of(key if key is not None else field) if hasattr(container, "line_of") else None
-        problems.append(Problem(source, line, field, message))
+        problems.append(Problem(source, line_of(container, field if key is None else key), field, message))
 
     for key in document:
         if key not in FIELDS:

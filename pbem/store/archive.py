@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from sqlmodel import select
-
 from ..formats.game import (DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name,
                             turn_folders)
 from ..formats.yamlfile import read_limited
 from .cycle import ProcessResult, TurnSheet, deal, process, submit
-from .games import Refused, Store, create_game, delete_game, description_of, get_game, players_of, processed_turns
-from .tables import OrderVersion
+from .games import (Refused, Store, create_game, delete_game, description_of, get_game, order_versions,
+                    processed_turns)
 
 
 @dataclass
@@ -82,9 +80,7 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     with store.session() as session:
         game = get_game(session, name)
         description = description_of(session, game)
-        players = {p.id: p.name for p in players_of(session, game)}
-        versions = {(v.turn, players[v.player_id], v.version): v.text
-                    for v in session.exec(select(OrderVersion).where(OrderVersion.game_id == game.id)).all()}
+        versions = {key: v.text for key, v in order_versions(session, game).items()}
         turns = [(t.number, json.loads(t.orders)) for t in processed_turns(session, game)]
     written = []
 

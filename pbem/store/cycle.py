@@ -19,8 +19,8 @@ from ..engine.orders import Checked, Submission
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, now, players_of, read_state, save_snapshot,
-                    snapshot)
+from .games import (Refused, current_state, first_state, get_game, now, order_versions, players_of, processed_turns,
+                    read_state, save_snapshot, snapshot)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -378,17 +378,15 @@ def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, T
 def replay(session: Session, name: str, progress=None) -> ReplayResult:
     """Rebuild every processed turn from the first state and the orders used; compare state hashes."""
     game = get_game(session, name)
-    players = {p.id: p.name for p in players_of(session, game)}
-    versions = {(v.turn, players[v.player_id], v.version): v.submission
-                for v in session.exec(select(OrderVersion).where(OrderVersion.game_id == game.id)).all()}
+    versions = order_versions(session, game)
     state = first_state(session, game)
     turns = []
-    for row in session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all():
+    for row in processed_turns(session, game):
         used = json.loads(row.orders)
         orders = {}
         for player, version in used.items():
             if version is not None:
-                orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)]))
+                orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)].submission))
         state = play_turn(state, orders, row.seed).state
         turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state)))
         if progress:

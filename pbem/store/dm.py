@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import Column, DateTime, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel import Field, Session, SQLModel, select
 
 from ..dm.base import Action, Config, get_game, replay
 from ..formats.dmpuzzles import puzzle_documents, read_puzzles
@@ -44,13 +44,6 @@ class DmAction(SQLModel, table=True):
 
 def canonical(document: Any) -> str:
     return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def open_engine(url: str):
-    """An engine with the DM tables created (until they join the main store's migrations)."""
-    engine = create_engine(url)
-    SQLModel.metadata.create_all(engine, tables=[DmMatch.__table__, DmAction.__table__])
-    return engine
 
 
 def config_document(config: Config) -> dict[str, Any]:
@@ -110,7 +103,20 @@ def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmA
     """Check one action against the position and record it, accepted or refused (`row.reason`);
     returns the row and the position after it. The caller commits."""
     config, state, _ = position(session, match)
-    rules = get_game(config.game)
+    return _submit(session, match, get_game(config.game), state, action)
+
+
+def submit_actions(session: Session, match: DmMatch, state: Any, actions: list[Action]) -> tuple[Any, int]:
+    """Check and record a run of actions from `state` (a transcript taken over), without replaying
+    for each; returns the position after them and how many were accepted. The caller commits."""
+    rules, accepted = get_game(match.game), 0
+    for action in actions:
+        row, state = _submit(session, match, rules, state, action)
+        accepted += row.accepted
+    return state, accepted
+
+
+def _submit(session: Session, match: DmMatch, rules: Any, state: Any, action: Action) -> tuple[DmAction, Any]:
     reason = rules.check(state, action)
     row = record_action(session, match, action, reason)
     return row, state if reason is not None else rules.apply(state, action)

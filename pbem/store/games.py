@@ -89,11 +89,10 @@ def load_setup(document: str) -> GameSetup:
 def description_of(session: Session, game: Game) -> GameDescription:
     """The game's description again (for export)."""
     data = json.loads(game.setup)
-    players = session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all()
     robots = {p["name"]: p["robots"] for p in data["players"]}
     return GameDescription(game.name, game.ruleset, game.seed, [SourceFile(r["source"], r["text"]) for r in data["rooms"]],
                            SourceFile(data["deck"]["source"], data["deck"]["text"]),
-                           [PlayerEntry(p.name, p.email, list(robots[p.name]), p.secret) for p in players],
+                           [PlayerEntry(p.name, p.email, list(robots[p.name]), p.secret) for p in players_of(session, game)],
                            dict(data.get("ruleset_options") or {}))
 
 
@@ -170,6 +169,13 @@ def list_games(session: Session) -> list[Game]:
 
 def players_of(session: Session, game: Game) -> list[Player]:
     return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all())
+
+
+def order_versions(session: Session, game: Game) -> dict[tuple[int, str, int], OrderVersion]:
+    """Every submission to the game, keyed by (turn, player's name, version)."""
+    players = {p.id: p.name for p in players_of(session, game)}
+    return {(v.turn, players[v.player_id], v.version): v
+            for v in session.exec(select(OrderVersion).where(OrderVersion.game_id == game.id)).all()}
 
 
 def processed_turns(session: Session, game: Game) -> list[Turn]:
