@@ -40,9 +40,14 @@ def hand_size(robot: Robot, ruleset) -> int:
     return max(0, ruleset.registers_max - damage(robot, ruleset))
 
 
+def fused_count(hp: int, ruleset) -> int:
+    """B7.1: how many registers, from the top, are fused at this HP."""
+    return min(ruleset.registers, max(0, ruleset.max_hp - hp - ruleset.fuse_from_damage + 1))
+
+
 def fused_registers(robot: Robot, ruleset) -> list[int]:
     """B7.1: the fused register numbers for the robot's damage, highest register fusing first."""
-    count = min(ruleset.registers, max(0, damage(robot, ruleset) - ruleset.fuse_from_damage + 1))
+    count = fused_count(robot.hp, ruleset)
     return list(range(ruleset.registers - count + 1, ruleset.registers + 1))
 
 

@@ -43,9 +43,6 @@ class Robot:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
         return self.at is not None and self.mode not in ("destroyed", "in-transit") and not self.left_room
 
-    def damage(self, max_hp: int) -> int:
-        return max_hp - self.hp
-
     def copy(self) -> "Robot":
         return Robot(self.name, self.owner, self.at, self.facing, self.hp, self.mode, dict(self.registers),
                      list(self.upgrades), list(self.options), self.next_flag, self.lives, self.reinstate_at,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Collection, Mapping, Sequence
 
+from . import deal
 from .cards import Card
 from .context import TurnContext
 from .end_of_turn import END_OF_TURN, EndStep
@@ -127,6 +128,4 @@ def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
 
 def hand_size(board: Board, name: str, ruleset: Ruleset) -> int:
     """B4.1: registers_max − damage for a robot that receives cards, else 0."""
-    if not receives_cards(board, name, ruleset):
-        return 0
-    return max(0, ruleset.registers_max - board.robots[name].damage(ruleset.max_hp))
+    return deal.hand_size(board.robots[name], ruleset) if receives_cards(board, name, ruleset) else 0
