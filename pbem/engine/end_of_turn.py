@@ -15,24 +15,16 @@ seed, turn, and `declared_reboots`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from .cards import Card, standard_cards
 from .context import TurnContext
 from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
 from .geometry import Dir, Square
-from .phases import run_mechanisms
+from .phases import Phase, StepFn, run_mechanisms
 from .state import Robot
 
-
-@dataclass(frozen=True)
-class EndStep:
-    name: str
-    rule: str
-    run: Callable[[TurnContext, str], None]
-
-
+EndStep = Phase  # an end-of-turn step is a named step like a stage's phases, run at stage 0
 Reinstate = Callable[[TurnContext, Robot], None]
 
 
@@ -57,7 +49,7 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
     ctx.emit(Reinstated(ctx.stage, robot.name, square, facing, robot.mode, robot.hp))
 
 
-def reinstate_step(reinstate: Reinstate) -> Callable[[TurnContext, str], None]:
+def reinstate_step(reinstate: Reinstate) -> StepFn:
     def run(ctx: TurnContext, step: str) -> None:
         for robot in ctx.robots:
             if robot.mode == "destroyed":
