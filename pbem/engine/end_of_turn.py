@@ -68,7 +68,7 @@ def reboots(ctx: TurnContext, step: str) -> None:
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
     for name in sorted(ctx.declared_reboots):
         robot = ctx.board.robots.get(name)
-        if robot is None or not robot.on_board or robot.mode not in ("real", "virtual"):
+        if robot is None or not robot.runs_program:
             continue
         robot.mode = "rebooting"
         if ctx.ruleset.reboot_restores_hp:

@@ -44,7 +44,7 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
     playing.sort(key=lambda item: (-item[0], item[1]))
     for _, name, card in playing:
         robot = ctx.board.robots[name]
-        if robot.on_board and robot.mode in ("real", "virtual"):
+        if robot.runs_program:
             play_card(ctx, robot, card, ctx.stage)
 
 

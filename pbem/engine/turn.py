@@ -73,11 +73,6 @@ def register_sequence(robot: Robot, program: Sequence[Card], ruleset: Ruleset) -
             for k in range(1, max(ruleset.registers, max(robot.registers)) + 1)]
 
 
-def runs_program(robot: Robot) -> bool:
-    """Rebooting, destroyed, in-transit and departed robots run nothing (B8, B10, G3, G5)."""
-    return robot.on_board and robot.mode in ("real", "virtual")
-
-
 def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, *,
                  seed: int | str, turn: int, reboots: Collection[str] = (),
                  option_hp: Mapping[str, int] | None = None,
@@ -99,7 +94,7 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
         work.elements.setdefault(key, word)
     sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
-                 for name, robot in work.robots.items() if runs_program(robot)}
+                 for name, robot in work.robots.items() if robot.runs_program}
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
                       option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
     stages = max((len(seq) for seq in sequences.values()), default=0)
@@ -120,7 +115,7 @@ def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
     """B4.1: destroyed, in-transit, rebooting and departed robots receive no cards, nor one locked in a gate
     (G3: a waiting robot)."""
     robot = board.robots[name]
-    if not runs_program(robot):
+    if not robot.runs_program:
         return False
     ctx = TurnContext(board, ruleset, index_for(board.room), seed=0, turn=0)
     return not ctx.locked(robot)
