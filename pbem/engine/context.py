@@ -59,7 +59,7 @@ class TurnContext:
 
     def solid_at(self, square: Square) -> Robot | None:
         for robot in self.board.robots.values():
-            if robot.at == square and robot.mode != "virtual" and robot.on_board:
+            if robot.at == square and self.solid(robot):
                 return robot
         return None
 
