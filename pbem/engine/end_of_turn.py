@@ -19,6 +19,7 @@ from typing import Callable
 
 from .cards import Card, standard_cards
 from .context import TurnContext
+from .deal import cards_in_registers
 from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
 from .geometry import Dir, Square
 from .phases import Phase, StepFn, run_mechanisms
@@ -82,7 +83,7 @@ def fill_at_random(ctx: TurnContext, robot: Robot) -> None:
     empty = sorted(n for n, card in robot.registers.items() if card is None)
     if not empty:
         return
-    held = {card for r in ctx.robots for card in r.registers.values() if card is not None}
+    held = cards_in_registers(ctx.robots)
     pool: list[Card] = [card for card in standard_cards() if card not in held]
     rng = ctx.rng("register-fill", robot.name)
     for register in empty:
