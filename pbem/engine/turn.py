@@ -52,7 +52,11 @@ class TurnResult:
     board: Board
     events: list[Event]
     snapshots: list[Snapshot]
-    stages: int
+
+    @property
+    def stages(self) -> int:
+        """How many stages ran (B7.3): one snapshot each, then the final one."""
+        return len(self.snapshots) - 1
 
 
 def snapshot(board: Board, stage: int) -> Snapshot:
@@ -108,7 +112,7 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     for step in end_of_turn:
         step.run(ctx, step.name)
     snapshots.append(snapshot(work, 0))
-    return TurnResult(work, ctx.events, snapshots, stages)
+    return TurnResult(work, ctx.events, snapshots)
 
 
 def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
