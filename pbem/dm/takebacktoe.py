@@ -15,7 +15,7 @@ from typing import Any
 
 from ..engine.rng import derive_rng
 from . import clock as clocks
-from .base import Action, Config, Result, Setup, register
+from .base import Action, Config, Result, Setup, opponent, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 
@@ -142,13 +142,13 @@ class TakeBackToe(TurnGame):
         return self._after_turn(state, Turn(action.player, roll, move), tuple(stacks))
 
     def lose_on_time(self, state: State, player: str) -> State:
-        other = self._other(state, player)
+        other = opponent(state.players, player)
         return replace(state, winner=other, ending=f"{player} ran out of time")
 
     def _after_turn(self, state: State, turn: Turn, stacks: tuple[int, ...]) -> State:
         """D3.3 win check after every turn, then the D3.4 limit, then the next roll."""
         state = replace(state, stacks=stacks, turns=state.turns + (turn,), roll=None)
-        mover, other = turn.player, self._other(state, turn.player)
+        mover, other = turn.player, opponent(state.players, turn.player)
         qualified = [p for p in (mover, other) if three_equal(stacks, self._home(state, p))]
         if len(qualified) == 2:
             both_win = _option(state.config, "both_win")
@@ -200,10 +200,6 @@ class TakeBackToe(TurnGame):
             "winner": state.winner,
             "ending": state.ending,
         }
-
-    @staticmethod
-    def _other(state: State, player: str) -> str:
-        return state.players[1] if player == state.players[0] else state.players[0]
 
     @staticmethod
     def _home(state: State, player: str) -> int:
