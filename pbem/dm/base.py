@@ -148,6 +148,12 @@ class JudgedGame(Game):
         return after
 
 
+def opponent(players: tuple[str, ...], player: str) -> str:
+    """The other player of a two-player match."""
+    first, second = players
+    return second if player == first else first
+
+
 GAMES: dict[str, Game] = {}
 
 

@@ -15,11 +15,12 @@ from typing import Any
 
 from ..engine.rng import derive_rng
 from . import clock as clocks
-from .base import Action, Config, Result, Setup, register
+from .base import Action, Config, Result, Setup, opponent, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 
 OPTIONS = ("dice", "both_win", "turns", "clock")
+DEFAULTS = {"dice": "engine", "both_win": "mover", "turns": 40}
 ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
 DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
@@ -58,9 +59,9 @@ class State:
         return self.winner is not None
 
 
-def _option(config: Config, name: str, default: Any) -> Any:
+def _option(config: Config, name: str) -> Any:
     """An option's value (checked when the match was set up)."""
-    return config.options.get(name, default)
+    return config.options.get(name, DEFAULTS[name])
 
 
 def home_pieces(stacks: tuple[int, ...], row: int) -> int:
@@ -85,9 +86,9 @@ class TakeBackToe(TurnGame):
         setup = Setup(config, OPTIONS)
         setup.two_players("Take-Back-Toe")
         setup.no_variant("Take-Back-Toe")
-        setup.choice("dice", "engine", ("engine", "gm"))
-        setup.choice("both_win", "mover", ("mover", "opponent"))
-        setup.whole("turns", 40)
+        setup.choice("dice", DEFAULTS["dice"], ("engine", "gm"))
+        setup.choice("both_win", DEFAULTS["both_win"], ("mover", "opponent"))
+        setup.whole("turns", DEFAULTS["turns"])
         control = setup.checked("options.clock", lambda: clocks.TimeControl.from_options(config.options, DEFAULT_CLOCK),
                                 DEFAULT_CLOCK)
         setup.done()
@@ -141,21 +142,21 @@ class TakeBackToe(TurnGame):
         return self._after_turn(state, Turn(action.player, roll, move), tuple(stacks))
 
     def lose_on_time(self, state: State, player: str) -> State:
-        other = self._other(state, player)
+        other = opponent(state.players, player)
         return replace(state, winner=other, ending=f"{player} ran out of time")
 
     def _after_turn(self, state: State, turn: Turn, stacks: tuple[int, ...]) -> State:
         """D3.3 win check after every turn, then the D3.4 limit, then the next roll."""
         state = replace(state, stacks=stacks, turns=state.turns + (turn,), roll=None)
-        mover, other = turn.player, self._other(state, turn.player)
+        mover, other = turn.player, opponent(state.players, turn.player)
         qualified = [p for p in (mover, other) if three_equal(stacks, self._home(state, p))]
         if len(qualified) == 2:
-            both_win = _option(state.config, "both_win", "mover")
+            both_win = _option(state.config, "both_win")
             winner = mover if both_win == "mover" else other
             return replace(state, winner=winner, ending="both have three equal stacks (D3.3 ruling)")
         if qualified:
             return replace(state, winner=qualified[0], ending="three equal stacks at home")
-        if len(state.turns) >= 2 * _option(state.config, "turns", 40):
+        if len(state.turns) >= 2 * _option(state.config, "turns"):
             first, second = state.players
             pieces = {p: home_pieces(stacks, self._home(state, p)) for p in state.players}
             winner = second if pieces[second] > pieces[first] else first
@@ -165,7 +166,7 @@ class TakeBackToe(TurnGame):
 
     def _next_roll(self, state: State) -> State:
         """Engine dice: roll for the player to move; skip the turn at once when no stack is big enough."""
-        if _option(state.config, "dice", "engine") != "engine":
+        if _option(state.config, "dice") != "engine":
             return state
         turn_number = len(state.turns) + 1
         roll = derive_rng(state.config.seed, turn_number, 0, "die", state.to_move).randint(1, 6)
@@ -189,7 +190,7 @@ class TakeBackToe(TurnGame):
             "to_move": None if state.over else state.to_move,
             "roll": state.roll,
             "turns": {p: sum(1 for t in state.turns if t.player == p) for p in state.players},
-            "turn_limit": _option(state.config, "turns", 40),
+            "turn_limit": _option(state.config, "turns"),
             "clock": self.clock_data(state),
             "last": None if last is None else {
                 "player": last.player,
@@ -199,10 +200,6 @@ class TakeBackToe(TurnGame):
             "winner": state.winner,
             "ending": state.ending,
         }
-
-    @staticmethod
-    def _other(state: State, player: str) -> str:
-        return state.players[1] if player == state.players[0] else state.players[0]
 
     @staticmethod
     def _home(state: State, player: str) -> int:

@@ -10,6 +10,7 @@ import random
 from typing import Mapping, Sequence
 
 from .cards import Card
+from .deal import fused_count
 from .events import (DamageAbsorbed, Damaged, Destroyed, ElementChanged, Event, OptionSacrificed, RegisterFused,
                      RegisterUnfused, SwitchFlipped)
 from .geometry import Square
@@ -58,7 +59,7 @@ class TurnContext:
 
     def solid_at(self, square: Square) -> Robot | None:
         for robot in self.board.robots.values():
-            if robot.at == square and robot.mode != "virtual" and robot.on_board:
+            if robot.at == square and self.solid(robot):
                 return robot
         return None
 
@@ -138,15 +139,10 @@ class TurnContext:
                 amount -= 1
         return amount
 
-    def fused_count(self, hp: int) -> int:
-        """B7.1: how many registers (from the top) are fused at this HP."""
-        damage = self.ruleset.max_hp - hp
-        return max(0, min(self.ruleset.registers, damage - self.ruleset.fuse_from_damage + 1))
-
     def refuse(self, robot: Robot, hp_before: int) -> None:
         """Fuse (B7.1, keeping this turn's card, B7.2) or unfuse (B7.4, lowest first) after an HP change."""
         top = self.ruleset.registers
-        old, new = self.fused_count(hp_before), self.fused_count(robot.hp)
+        old, new = fused_count(hp_before, self.ruleset), fused_count(robot.hp, self.ruleset)
         for register in range(top - old, top - new, -1):
             if register not in robot.registers:
                 card = self.program_card(robot, register)

@@ -40,9 +40,14 @@ def hand_size(robot: Robot, ruleset) -> int:
     return max(0, ruleset.registers_max - damage(robot, ruleset))
 
 
+def fused_count(hp: int, ruleset) -> int:
+    """B7.1: how many registers, from the top, are fused at this HP."""
+    return min(ruleset.registers, max(0, ruleset.max_hp - hp - ruleset.fuse_from_damage + 1))
+
+
 def fused_registers(robot: Robot, ruleset) -> list[int]:
     """B7.1: the fused register numbers for the robot's damage, highest register fusing first."""
-    count = min(ruleset.registers, max(0, damage(robot, ruleset) - ruleset.fuse_from_damage + 1))
+    count = fused_count(robot.hp, ruleset)
     return list(range(ruleset.registers - count + 1, ruleset.registers + 1))
 
 
@@ -89,11 +94,7 @@ def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[st
     """
     walker = _Cursor(deck.cards, cursor, cards_in_registers(robots))
     dealt = Dealt()
-    for robot in robots:
-        for number in empty_fused(robot, ruleset):
-            card = walker.next(lambda c, r=robot: can_use(r, c, ruleset))
-            if card is not None:
-                dealt.fills.setdefault(robot.name, {})[number] = card
+    _fill_fused(dealt, robots, ruleset, walker.next)
     takers = [r for r in robots if r.name in receiving]
     size = sum(hand_size(r, ruleset) for r in takers)
     cards = (walker.next(lambda c: any(can_use(r, c, ruleset) for r in takers)) for _ in range(size))
@@ -110,16 +111,22 @@ def deal_shuffled(deck: Deck, robots: list[Robot], receiving: list[str], ruleset
     rng.shuffle(pool)
     dealt = Dealt()
     by_name = sorted(robots, key=lambda r: r.name)
-    for robot in by_name:
-        for number in empty_fused(robot, ruleset):
-            card = _take(pool, lambda c, r=robot: can_use(r, c, ruleset))
-            if card is not None:
-                dealt.fills.setdefault(robot.name, {})[number] = card
+    _fill_fused(dealt, by_name, ruleset, lambda wanted: _take(pool, wanted))
     for robot in by_name:
         if robot.name in receiving:
             cards = (_take(pool, lambda c, r=robot: can_use(r, c, ruleset)) for _ in range(hand_size(robot, ruleset)))
             dealt.hands[robot.name] = [card for card in cards if card is not None]
     return dealt
+
+
+def _fill_fused(dealt: Dealt, robots: list[Robot], ruleset,
+                take: Callable[[Callable[[Card], bool]], Card | None]) -> None:
+    """B7.2: each robot's fused empty registers, in robot order, get the next card `take` finds it can use."""
+    for robot in robots:
+        for number in empty_fused(robot, ruleset):
+            card = take(lambda c, r=robot: can_use(r, c, ruleset))
+            if card is not None:
+                dealt.fills.setdefault(robot.name, {})[number] = card
 
 
 class _Cursor:

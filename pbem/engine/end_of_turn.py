@@ -15,24 +15,17 @@ seed, turn, and `declared_reboots`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from .cards import Card, standard_cards
 from .context import TurnContext
+from .deal import cards_in_registers
 from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
 from .geometry import Dir, Square
-from .phases import run_mechanisms
+from .phases import Phase, StepFn, run_mechanisms
 from .state import Robot
 
-
-@dataclass(frozen=True)
-class EndStep:
-    name: str
-    rule: str
-    run: Callable[[TurnContext, str], None]
-
-
+EndStep = Phase  # an end-of-turn step is a named step like a stage's phases, run at stage 0
 Reinstate = Callable[[TurnContext, Robot], None]
 
 
@@ -57,7 +50,7 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
     ctx.emit(Reinstated(ctx.stage, robot.name, square, facing, robot.mode, robot.hp))
 
 
-def reinstate_step(reinstate: Reinstate) -> Callable[[TurnContext, str], None]:
+def reinstate_step(reinstate: Reinstate) -> StepFn:
     def run(ctx: TurnContext, step: str) -> None:
         for robot in ctx.robots:
             if robot.mode == "destroyed":
@@ -76,7 +69,7 @@ def reboots(ctx: TurnContext, step: str) -> None:
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
     for name in sorted(ctx.declared_reboots):
         robot = ctx.board.robots.get(name)
-        if robot is None or not robot.on_board or robot.mode not in ("real", "virtual"):
+        if robot is None or not robot.runs_program:
             continue
         robot.mode = "rebooting"
         if ctx.ruleset.reboot_restores_hp:
@@ -90,7 +83,7 @@ def fill_at_random(ctx: TurnContext, robot: Robot) -> None:
     empty = sorted(n for n, card in robot.registers.items() if card is None)
     if not empty:
         return
-    held = {card for r in ctx.robots for card in r.registers.values() if card is not None}
+    held = cards_in_registers(ctx.robots)
     pool: list[Card] = [card for card in standard_cards() if card not in held]
     rng = ctx.rng("register-fill", robot.name)
     for register in empty:

@@ -37,7 +37,8 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
     return None
 
 
-def _obstacle(ctx: TurnContext, robot: Robot, direction: Dir, block: Block) -> None:
+def obstacle(ctx: TurnContext, robot: Robot, direction: Dir, block: Block) -> None:
+    """A step that did not happen: its event, then the HP the block costs (B6.2 fences)."""
     ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, direction, block.cause, block.source))
     if block.damage:
         ctx.damage(robot, block.damage, block.cause, block.source)
@@ -51,7 +52,7 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         return BLOCKED
     block = blocked(ctx, robot, frm, direction)
     if block:
-        _obstacle(ctx, robot, direction, block)
+        obstacle(ctx, robot, direction, block)
         return BLOCKED
     to = frm.step(direction)
     chain: list[Robot] = []
@@ -64,7 +65,7 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
             block = blocked(ctx, other, square, direction)
             if block:  # B6.3: nothing in the chain moves; a fence hurts the robot that would cross it
                 ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, "robot", other.name))
-                _obstacle(ctx, other, direction, block)
+                obstacle(ctx, other, direction, block)
                 return BLOCKED
             chain.append(other)
             square = square.step(direction)

@@ -44,7 +44,7 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
     playing.sort(key=lambda item: (-item[0], item[1]))
     for _, name, card in playing:
         robot = ctx.board.robots[name]
-        if robot.on_board and robot.mode in ("real", "virtual"):
+        if robot.runs_program:
             play_card(ctx, robot, card, ctx.stage)
 
 
@@ -104,20 +104,20 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     for robot in ctx.board.robots.values():
         if robot.on_board:
             occupancy.setdefault(robot.at, []).append(robot)
+
+    def shoot(start: Square, direction: Dir, damage: int, cause: str, source: str, shooter: Robot | None) -> None:
+        target, ends = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
+        if target is not None:
+            hits.append((target, damage, cause, source))
+        for end in ends:
+            eye_hits.setdefault(end[1].key, (*end, direction))
+
     for mech, element in ctx.index.beam_sources:
         for start, direction, damage in mech.beams(ctx, element):
-            target, ends = trace(ctx, start, direction, shooter=None, occupancy=occupancy)
-            if target is not None:
-                hits.append((target, damage, "laser", element.key))
-            for end in ends:
-                eye_hits.setdefault(end[1].key, (*end, direction))
+            shoot(start, direction, damage, "laser", element.key, None)
     for robot in ctx.robots:
         for direction, damage, _ in robot_beams(ctx, robot):
-            target, ends = trace(ctx, robot.at, direction, shooter=robot, occupancy=occupancy)
-            if target is not None:
-                hits.append((target, damage, "robot-laser", robot.name))
-            for end in ends:
-                eye_hits.setdefault(end[1].key, (*end, direction))
+            shoot(robot.at, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
     for mech, element, square, direction in eye_hits.values():

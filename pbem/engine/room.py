@@ -48,9 +48,3 @@ class Room:
 
     def of_type(self, *types: str) -> tuple[Element, ...]:
         return tuple(e for e in self.elements if e.type in types)
-
-    def element(self, key: str) -> Element:
-        for e in self.elements:
-            if e.key == key:
-                return e
-        raise KeyError(key)

@@ -43,8 +43,10 @@ class Robot:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
         return self.at is not None and self.mode not in ("destroyed", "in-transit") and not self.left_room
 
-    def damage(self, max_hp: int) -> int:
-        return max_hp - self.hp
+    @property
+    def runs_program(self) -> bool:
+        """Plays cards: rebooting, destroyed, in-transit and departed robots run nothing (B8, B10, G3, G5)."""
+        return self.on_board and self.mode in ("real", "virtual")
 
     def copy(self) -> "Robot":
         return Robot(self.name, self.owner, self.at, self.facing, self.hp, self.mode, dict(self.registers),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Collection, Mapping, Sequence
 
+from . import deal
 from .cards import Card
 from .context import TurnContext
 from .end_of_turn import END_OF_TURN, EndStep
@@ -51,7 +52,11 @@ class TurnResult:
     board: Board
     events: list[Event]
     snapshots: list[Snapshot]
-    stages: int
+
+    @property
+    def stages(self) -> int:
+        """How many stages ran (B7.3): one snapshot each, then the final one."""
+        return len(self.snapshots) - 1
 
 
 def snapshot(board: Board, stage: int) -> Snapshot:
@@ -70,11 +75,6 @@ def register_sequence(robot: Robot, program: Sequence[Card], ruleset: Ruleset) -
         return list(program)
     return [robot.registers[k] if k in robot.registers else (program[k - 1] if k <= len(program) else None)
             for k in range(1, max(ruleset.registers, max(robot.registers)) + 1)]
-
-
-def runs_program(robot: Robot) -> bool:
-    """Rebooting, destroyed, in-transit and departed robots run nothing (B8, B10, G3, G5)."""
-    return robot.on_board and robot.mode in ("real", "virtual")
 
 
 def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, *,
@@ -98,7 +98,7 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
         work.elements.setdefault(key, word)
     sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
-                 for name, robot in work.robots.items() if runs_program(robot)}
+                 for name, robot in work.robots.items() if robot.runs_program}
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
                       option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
     stages = max((len(seq) for seq in sequences.values()), default=0)
@@ -112,14 +112,14 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     for step in end_of_turn:
         step.run(ctx, step.name)
     snapshots.append(snapshot(work, 0))
-    return TurnResult(work, ctx.events, snapshots, stages)
+    return TurnResult(work, ctx.events, snapshots)
 
 
 def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
     """B4.1: destroyed, in-transit, rebooting and departed robots receive no cards, nor one locked in a gate
     (G3: a waiting robot)."""
     robot = board.robots[name]
-    if not runs_program(robot):
+    if not robot.runs_program:
         return False
     ctx = TurnContext(board, ruleset, index_for(board.room), seed=0, turn=0)
     return not ctx.locked(robot)
@@ -127,6 +127,4 @@ def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
 
 def hand_size(board: Board, name: str, ruleset: Ruleset) -> int:
     """B4.1: registers_max − damage for a robot that receives cards, else 0."""
-    if not receives_cards(board, name, ruleset):
-        return 0
-    return max(0, ruleset.registers_max - board.robots[name].damage(ruleset.max_hp))
+    return deal.hand_size(board.robots[name], ruleset) if receives_cards(board, name, ruleset) else 0

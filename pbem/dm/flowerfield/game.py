@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import Action, Config, Result, Setup
+from ..base import Action, Config, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
@@ -164,7 +164,7 @@ class FlowerField(TurnGame):
                 board[cell] = kind
             planted = " ".join(f"{kind} {cell_name(cell, SIZE)}" for cell, kind in flowers)
             return replace(state, board="".join(board), plants=state.plants + (Plant(player, flowers),),
-                           to_move=self.other(state, player), event=f"{player} plants {planted}")
+                           to_move=opponent(state.config.players, player), event=f"{player} plants {planted}")
         if "pass" in payload:
             return self.end_by_lives(replace(state, event=f"{player} passes on the full board"))
         baskets = parse_baskets(payload["challenge"]) if "challenge" in payload else None
@@ -202,7 +202,7 @@ class FlowerField(TurnGame):
 
     def challenge_succeeded(self, state: State, challenger: str) -> State:
         """The opponent loses a life and their latest move is undone; they move again."""
-        victim = self.other(state, challenger)
+        victim = opponent(state.config.players, challenger)
         undone = state.plants[-1]
         board = list(state.board)
         for cell in undone.cells:
@@ -215,7 +215,7 @@ class FlowerField(TurnGame):
         lives = tuple((p, n - 1 if p == player else n) for p, n in state.lives)
         state = replace(state, lives=lives, event=event)
         if dict(lives)[player] == 0:
-            return replace(state, winner=self.other(state, player), ending=f"{player} has no lives left")
+            return replace(state, winner=opponent(state.config.players, player), ending=f"{player} has no lives left")
         return state
 
     def end_by_lives(self, state: State) -> State:
@@ -228,7 +228,7 @@ class FlowerField(TurnGame):
 
     def lose_on_time(self, state: State, player: str) -> State:
         ending = f"{player} ran out of time"
-        return replace(state, winner=self.other(state, player), ending=ending, event=ending)
+        return replace(state, winner=opponent(state.config.players, player), ending=ending, event=ending)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -237,11 +237,6 @@ class FlowerField(TurnGame):
         if state.plants and state.plants[-1].player != state.to_move:
             return state.plants[-1]
         return None
-
-    @staticmethod
-    def other(state: State, player: str) -> str:
-        first, second = state.config.players
-        return second if player == first else first
 
     def is_over(self, state: State) -> bool:
         return state.over
@@ -306,7 +301,7 @@ def missed_duplicates(state: State) -> list[dict[str, Any]]:
             "pair": [list(first.names), list(second.names)],
             "move": number,
             "player": player,
-            "missed_by": FlowerField.other(state, player) if player else None,
+            "missed_by": opponent(state.config.players, player) if player else None,
         })
     report.sort(key=lambda entry: (entry["move"], entry["pair"]))
     return report

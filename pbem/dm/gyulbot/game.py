@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.rng import derive_rng
-from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..base import Action, Config, JudgedGame, Result, Setup, opponent, register
 from ..clock import utc
 from .board import Puzzle, parse_solution, solved_after
 
@@ -174,9 +174,9 @@ def _step(state: State, action: Action) -> tuple[str | None, State]:
     return (reason, before) if reason else (None, new)
 
 
-def _other(state: State, player: str) -> str:
-    first, second = state.settings.players
-    return second if player == first else first
+def _undercut_deadline(state: State, claimant: str, at: datetime | None) -> datetime | None:
+    """When the opponent's window to undercut a claim made `at` closes (None when untimed)."""
+    return at + _window(state, opponent(state.settings.players, claimant), state.settings.undercut) if at else None
 
 
 def _window(state: State, player: str, full: timedelta) -> timedelta:
@@ -202,7 +202,7 @@ def _claim(state: State, player: str, value: Any, at: datetime | None) -> tuple[
     deadline = _claim_deadline(state, player)
     if at and deadline and at > deadline:  # only a halved player can get here: the round is still open
         return f"your answer time is halved this round (D1.4): claims closed for you at {deadline.isoformat()}", state
-    window_end = at + _window(state, _other(state, player), state.settings.undercut) if at else None
+    window_end = _undercut_deadline(state, player, at)
     return None, dataclasses.replace(state, phase="undercut", claimant=player, claim=count, deadline=window_end)
 
 
@@ -217,7 +217,7 @@ def _undercut(state: State, player: str, value: Any, at: datetime | None) -> tup
     if player == state.claimant:
         if state.self_undercut:
             return "you have already undercut yourself once this round (D1.4)", state
-        window_end = at + _window(state, _other(state, player), state.settings.undercut) if at else None
+        window_end = _undercut_deadline(state, player, at)
         return None, dataclasses.replace(state, claim=count, self_undercut=True, deadline=window_end)
     deadline = state.deadline + state.settings.demo if state.deadline else None
     return None, dataclasses.replace(state, phase="demo", demonstrator=player, demo_moves=count, deadline=deadline)
@@ -226,7 +226,8 @@ def _undercut(state: State, player: str, value: Any, at: datetime | None) -> tup
 def _solution(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
     if state.phase != "demo":
         if state.phase == "undercut" and player == state.claimant:
-            return f"{_other(state, player)} may still undercut; demonstrate when the window closes", state
+            other = opponent(state.settings.players, player)
+            return f"{other} may still undercut; demonstrate when the window closes", state
         return "nobody has to demonstrate now", state
     if player != state.demonstrator:
         return f"{state.demonstrator} is demonstrating, not you", state
@@ -250,7 +251,7 @@ def _skip(state: State, player: str, value: Any, at: datetime | None) -> tuple[s
         return None, (_end_round(state, None, "both passed; nobody scores", at) if len(passed) == 2 else state)
     if state.phase == "undercut":
         if player == state.claimant:
-            return f"waiting for {_other(state, player)} to undercut or pass", state
+            return f"waiting for {opponent(state.settings.players, player)} to undercut or pass", state
         deadline = at + state.settings.demo if at else None
         return None, dataclasses.replace(state, phase="demo", demonstrator=state.claimant,
                                          demo_moves=state.claim, deadline=deadline)
@@ -265,7 +266,7 @@ _ACTIONS = {"claim": _claim, "undercut": _undercut, "solution": _solution, "skip
 def _demonstrated(state: State, success: bool, how: str, at: datetime | None) -> State:
     """Score a demonstration (D1.4); a failed undercut by B halves B's time next round."""
     demonstrator = state.demonstrator
-    scorer = demonstrator if success else _other(state, demonstrator)
+    scorer = demonstrator if success else opponent(state.settings.players, demonstrator)
     state = dataclasses.replace(state, halve_next=None if success or demonstrator == state.claimant else demonstrator)
     return _end_round(state, scorer, f"{demonstrator} demonstrated {state.demo_moves}: {how}", at)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..events import Conveyed, Obstacle, Rotated
 from ..mechanism import Field, Mechanism, choice, direction, register
-from ..movement import blocked, enter
+from ..movement import blocked, enter, obstacle
 
 
 @register
@@ -31,9 +31,7 @@ class Conveyor(Mechanism):
             way = belt.get("dir")
             block = blocked(ctx, robot, robot.at, way)
             if block:
-                ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, way, block.cause, block.source))
-                if block.damage:
-                    ctx.damage(robot, block.damage, block.cause, block.source)
+                obstacle(ctx, robot, way, block)
                 continue
             movers[robot.name] = (robot, robot.at.step(way), way, belt)
         self._cancel_conflicts(ctx, movers)
