@@ -1,13 +1,21 @@
 """Reading incoming messages: where the orders are, what is ignored, what is refused; mail settings."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
 
 from mail_fixtures import mail
 from pbem.formats.yamlfile import FormatError
 from pbem.mail.ack import acknowledgement
 from pbem.mail.config import load_config
-from pbem.mail.letters import clean, orders_in_body, read_letter
+from pbem.mail.letters import clean, orders_in_body, read_letter as read_letter_at
+
+READ_AT = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
+
+
+def read_letter(data: bytes, max_bytes: int):
+    return read_letter_at(data, max_bytes, READ_AT)
 
 ORDERS = "game: halls\nturn: 1\nplayer: alice\nsecret: s-alice\nrobots:\n  Zapper: {program: [FWD1]}\n"
 
@@ -43,16 +51,19 @@ def test_a_text_attachment_holding_an_order_file_is_read_whatever_its_name():
     assert letter.problems == [] and letter.source == "attachment orders.txt" and letter.orders == ORDERS
 
 
-def test_non_text_attachments_refuse_the_message_politely():
+def test_non_text_attachments_are_left_unread_and_named_but_the_orders_still_count():
     letter = read_letter(mail("alice@example.org", ORDERS, "<m2@x>",
                               attachments=(("board.png", "image/png", b"\x89PNG..."),)), 10_000)
-    assert letter.problems and "board.png (image/png) refused: only text is read" in letter.problems[0]
+    assert letter.problems == [] and letter.kind == "orders" and letter.ignored == ["board.png (image/png)"]
+    alone = read_letter(mail("alice@example.org", "see the picture", "<m2b@x>",
+                             attachments=(("board.png", "image/png", b"\x89PNG..."),)), 10_000)
+    assert "no orders found" in alone.problems[0] and "not read: board.png (image/png)" in alone.problems[0]
 
 
 def test_a_message_over_the_size_limit_is_refused_without_being_parsed():
     data = mail("alice@example.org", ORDERS, "<m3@x>", attachments=(("big.yaml", "text/plain", b"x" * 5000),))
     letter = read_letter(data, 2000)
-    assert letter.orders is None and letter.sender == "alice@example.org" and letter.key == "<m3@x>"
+    assert letter.orders is None and letter.sender == "alice@example.org" and letter.key.startswith("<m3@x> sha256:")
     assert letter.problems == [f"the message is {len(data):,} bytes; the limit is 2,000: "
                                "please send only the order file, as text"]
 
@@ -105,5 +116,5 @@ def test_config_problems_name_the_file_line_and_setting(tmp_path):
     with pytest.raises(FormatError) as caught:
         load_config(path, {})
     assert [str(p) for p in caught.value.problems] == [
-        f"{path}:4: smpt: unknown setting (known: from, max_bytes, archive, imap, smtp)",
+        f"{path}:4: smpt: unknown setting (known: from, max_bytes, archive, imap, smtp, answer_unknown)",
         f"{path}:3: imap.tls: must be one of ssl, starttls, none"]

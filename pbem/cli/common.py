@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NoReturn, TypeVar
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
 
 import typer
 
@@ -26,8 +27,27 @@ app = typer.Typer(
 def _global_options(
     ctx: typer.Context,
     db: str = typer.Option(DEFAULT_DB, "--db", envvar="PBEM_DB", help="Database URL (SQLite file or PostgreSQL)."),
+    now: Optional[str] = typer.Option(None, "--now", envvar="PBEM_NOW", metavar="TIME",
+                                      help="Act as if the time were TIME (ISO 8601, e.g. 2026-12-01T20:00Z): "
+                                           "to rehearse a schedule, or replay mail at its own times."),
 ) -> None:
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "now": read_clock(now)}
+
+
+def read_clock(given: str | None) -> datetime:
+    """The command's one reading of the clock (UTC), or the time given by --now / PBEM_NOW."""
+    if not given:
+        return datetime.now(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(given.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise typer.BadParameter(f"{given!r} is not a time like 2026-12-01T20:00Z", param_hint="--now") from None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+
+
+def clock(ctx: typer.Context) -> datetime:
+    """The time this command runs at: read once, when the command started."""
+    return (ctx.find_root().obj or {}).get("now") or read_clock(None)
 
 
 def db_url(ctx: typer.Context) -> str:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import imaplib
+import re
 import secrets
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import List, Optional
 
@@ -11,17 +12,18 @@ import typer
 from sqlmodel import select
 
 from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, is_known
+from ..mail.fetch import UNKNOWN, fetch as fetch_messages, is_seen
 from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
-from ..mail.letters import sender_address
+from ..formats.names import address_problem
 from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queue
 from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
-from ..store.mail import PENDING, REFUSED, MailDmPlayer
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
+from ..store.mail import PENDING, REFUSED, MailDmPlayer, MailReceived
+from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
 from .gm import open_store
 from .reports import campaign_templates
 
+SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -52,16 +54,16 @@ def fetch(
         raise typer.Exit(EXIT_USAGE)
     config = _config(config_file)
     if archive is not None:
-        config = MailConfig(config.sender, config.max_bytes, archive, config.imap, config.smtp)
+        config = replace(config, archive=archive)
     with open_store(ctx) as store, store.session() as session:
         if maildir is not None:
             messages = maildir_messages(maildir)
         elif mbox is not None:
             messages = mbox_messages(mbox)
         else:
-            messages = imap_messages(_server(config, "imap"), lambda key: is_known(session, key))
+            messages = imap_messages(_server(config, "imap"), lambda message_id, size: is_seen(session, message_id, size))
         try:
-            handled = fetch_messages(session, messages, config)
+            handled = fetch_messages(session, messages, config, clock(ctx))
         except (OSError, imaplib.IMAP4.error) as err:
             refuse([f"cannot read the inbox: {err}"])
     if as_json:
@@ -73,8 +75,29 @@ def fetch(
             for reason in h.reasons:
                 typer.echo(f"  {reason}")
         seen = sum(h.outcome == "duplicate" for h in handled)
-        typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before", err=True)
+        strangers = sum(h.outcome == UNKNOWN for h in handled)
+        typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before"
+                   + (f"; {strangers} from unknown senders, not answered (pbem mail unknown)" if strangers else ""),
+                   err=True)
     raise typer.Exit(EXIT_REFUSED if any(h.outcome == "refused" for h in handled) else EXIT_OK)
+
+
+@mail_app.command("unknown")
+def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
+    """Messages from senders who are not players (or with no valid From): recorded and archived, never answered
+    (unless the config says `answer_unknown: true`). Newest last."""
+    with open_store(ctx) as store, store.session() as session:
+        rows = session.exec(select(MailReceived).where(MailReceived.outcome == UNKNOWN)
+                            .order_by(MailReceived.received_at, MailReceived.id)).all()
+        found = [{"received_at": row.received_at.isoformat(), "sender": row.sender or None, "size": row.size,
+                  "archived": row.archived, "origin": row.origin} for row in rows]
+    if as_json:
+        print_json(found)
+        return
+    for entry in found:
+        typer.echo(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
+                   f"{entry['size']:,} bytes  archive: {entry['archived']}")
+    typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 
 def _server(config: MailConfig, kind: str):
@@ -175,9 +198,10 @@ def dm_player(
     as_json: bool = JSON,
 ) -> None:
     """Let a death-match player act by mail: their address and the secret their mails must carry."""
-    if sender_address(email) != email.lower():
-        typer.echo(f"{email!r} is not a plain mail address (like alice@example.org)", err=True)
-        raise typer.Exit(EXIT_USAGE)
+    if address_problem(email):
+        refuse([address_problem(email)], EXIT_USAGE)
+    if secret is not None and not SECRET.fullmatch(secret):
+        refuse([f"--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
     with open_store(ctx) as store, store.session() as session:
         found = dm_store.find_match(session, match)
         if found is None:

@@ -25,7 +25,7 @@ TLS_MODES = ("ssl", "starttls", "none")
 PORTS = {"imap": {"ssl": 993, "starttls": 143, "none": 143}, "smtp": {"ssl": 465, "starttls": 587, "none": 25}}
 DEFAULT_TLS = {"imap": "ssl", "smtp": "starttls"}
 SERVER_KEYS = ("host", "port", "user", "password", "tls", "cafile", "timeout", "folder")
-TOP_KEYS = ("from", "max_bytes", "archive", "imap", "smtp", "name", "notes")
+TOP_KEYS = ("from", "max_bytes", "archive", "imap", "smtp", "answer_unknown", "name", "notes")
 DEFAULT_FROM = DEFAULT_SENDER  # the From of the reports `pbem report` writes, too
 
 
@@ -49,6 +49,7 @@ class MailConfig:
     archive: Path = Path("mail-archive")
     imap: Server | None = None
     smtp: Server | None = None
+    answer_unknown: bool = False  # reply to senders who are not players (off: replies to forged senders are spam)
 
     def server(self, kind: str) -> Server:
         found = getattr(self, kind)
@@ -72,16 +73,19 @@ def load_config(path: str | Path | None, environ: Mapping[str, str] = os.environ
     for key in document:
         if key not in TOP_KEYS:
             problems.append(Problem(source, line_of(document, key), str(key),
-                                    f"unknown setting (known: {', '.join(TOP_KEYS[:5])})"))
+                                    f"unknown setting (known: {', '.join(TOP_KEYS[:6])})"))
     sender = environ.get("PBEM_MAIL_FROM") or document.get("from") or DEFAULT_FROM
     max_bytes = document.get("max_bytes", MailConfig.max_bytes)
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1000:
         problems.append(Problem(source, line_of(document, "max_bytes"), "max_bytes", "must be a whole number ≥ 1000"))
     archive = Path(str(document.get("archive", MailConfig.archive)))
+    answer_unknown = document.get("answer_unknown", False)
+    if not isinstance(answer_unknown, bool):
+        problems.append(Problem(source, line_of(document, "answer_unknown"), "answer_unknown", "must be true or false"))
     servers = {kind: _server(kind, document.get(kind), environ, source, problems) for kind in ("imap", "smtp")}
     if problems:
         raise FormatError(problems)
-    return MailConfig(str(sender), max_bytes, archive, servers["imap"], servers["smtp"])
+    return MailConfig(str(sender), max_bytes, archive, servers["imap"], servers["smtp"], answer_unknown is True)
 
 
 def _server(kind: str, section: Any, environ: Mapping[str, str], source: str, problems: list[Problem]) -> Server | None:

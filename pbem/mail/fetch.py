@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from datetime import datetime
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -27,15 +28,16 @@ from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..render.dm import write as position_text
 from ..store import cycle
 from ..store import dm as dm_store
-from ..store.games import Refused, get_game, now, players_of
+from ..store.games import Refused, get_game, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
 from .ack import acknowledgement, notice
 from .config import MailConfig
 from .inbox import Incoming, archive
-from .letters import Letter, read_letter
+from .letters import Letter, clean, letter_key, read_letter
 from .outbox import queue
 
+UNKNOWN = "unknown"
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -46,7 +48,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | duplicate
+    outcome: str  # accepted | refused | unknown (sender not on file) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -54,60 +56,91 @@ class Handled:
     understood: list[str] = field(default_factory=list)  # the orders as taken, when accepted
     archived: str | None = None
     notified: list[str] = field(default_factory=list)  # the other players told (a death match's accepted action)
+    recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
+
+    @property
+    def nothing_stored(self) -> str:
+        return "Your action was recorded as refused; it changes nothing." if self.recorded else "Nothing was stored."
 
 
 def is_known(session: Session, key: str) -> bool:
     return session.exec(select(MailReceived.id).where(MailReceived.key == key)).first() is not None
 
 
-def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig) -> list[Handled]:
-    """Handle each message in turn; a handled one is marked read in its inbox."""
+def is_seen(session: Session, message_id: str, size: int) -> bool:
+    """A message with this Message-ID and size was handled: what an IMAP fetch asks before downloading one."""
+    return session.exec(select(MailReceived.id).where(MailReceived.message_id == message_id,
+                                                      MailReceived.size == size)).first() is not None
+
+
+def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime) -> list[Handled]:
+    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock."""
     results = []
     for incoming in messages:
-        results.append(handle(session, incoming, config))
+        results.append(handle(session, incoming, config, read_at))
         incoming.done()
     return results
 
 
-def handle(session: Session, incoming: Incoming, config: MailConfig) -> Handled:
+def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime) -> Handled:
+    """One message, whatever it holds: a message the parser chokes on is archived and recorded as refused with
+    the reason, like any other, so it never stops the messages behind it nor comes back on the next fetch."""
     if incoming.seen is not None:
         return Handled(incoming.origin, incoming.seen, None, "duplicate")
-    letter = read_letter(incoming.data, config.max_bytes)
-    if is_known(session, letter.key):
-        return Handled(incoming.origin, letter.key, letter.sender, "duplicate")
-    handled = Handled(incoming.origin, letter.key, letter.sender, "refused", letter.kind,
-                      archived=archive(config.archive, incoming.data))
+    key = letter_key(incoming.data)
+    if is_known(session, key):
+        return Handled(incoming.origin, key, None, "duplicate")
+    handled = Handled(incoming.origin, key, None, "refused", archived=archive(config.archive, incoming.data))
+    letter = None
+    store_orders = None
     try:
+        letter = read_letter(incoming.data, config.max_bytes, read_at)
+        handled.sender, handled.kind = letter.sender, letter.kind
         store_orders = _judge(session, letter, handled)
-    except Exception as err:  # one message that breaks something must not block the inbox behind it
+    except Exception as err:  # noqa: BLE001 - one message that breaks something must not block the inbox
         session.rollback()
         store_orders, handled.outcome, handled.understood = None, "refused", []
-        handled.reasons = [f"pbem could not handle this message ({type(err).__name__}: {err}); "
-                           "the game master will look into it"]
+        handled.reasons = [f"pbem could not read this message ({type(err).__name__}: {clean(str(err), 160)}); "
+                           "it is kept in the archive for the game master"]
     try:
-        _record(session, letter, handled, incoming.origin, config)
+        _record(session, incoming, letter, handled, config, read_at)
         if store_orders is not None:
             store_orders()  # commits the orders with the record and the acknowledgement
         else:
             session.commit()
     except IntegrityError:  # another `mail fetch` running at the same time recorded it first
         session.rollback()
-        return Handled(incoming.origin, letter.key, letter.sender, "duplicate", archived=handled.archived)
+        return Handled(incoming.origin, key, handled.sender, "duplicate", archived=handled.archived)
+    except Refused as err:  # the turn was processed between the check and the store: say so, store nothing
+        session.rollback()
+        handled.outcome, handled.understood, handled.reasons = "refused", [], list(err.reasons)
+        _record(session, incoming, letter, handled, config, read_at)
+        session.commit()
     return handled
 
 
-def _record(session: Session, letter: Letter, handled: Handled, origin: str, config: MailConfig) -> None:
-    """The message's record, its acknowledgement and any notices (not committed)."""
-    session.add(MailReceived(key=letter.key, received_at=now(), origin=origin, archived=handled.archived,
-                             sender=letter.sender or "", size=letter.size, outcome=handled.outcome,
-                             kind=handled.kind, game=handled.game, player=handled.player,
+def _record(session: Session, incoming: Incoming, letter: Letter | None, handled: Handled, config: MailConfig,
+            read_at: datetime) -> None:
+    """The message's record, its acknowledgement and any notices (not committed). A sender who is not on file
+    is never answered unless the config asks for it: a forged From would turn replies into backscatter."""
+    session.add(MailReceived(key=handled.key, message_id=letter.message_id if letter else None,
+                             received_at=letter.received_at if letter else read_at, read_at=read_at,
+                             origin=incoming.origin, archived=handled.archived, sender=handled.sender or "",
+                             size=len(incoming.data), outcome=handled.outcome, kind=handled.kind,
+                             game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
     session.flush()  # a message recorded meanwhile by another run stops here
-    if letter.sender is None or letter.automatic:
+    if letter is None or letter.sender is None or letter.automatic:
+        return
+    if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
     verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
-    lines = handled.understood if handled.outcome == "accepted" else \
-        ["Nothing was stored. Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+    if handled.outcome == "accepted":
+        lines = list(handled.understood)
+    else:
+        lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+    if letter.ignored:
+        lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
     for address in handled.notified:
         queue(session, notice(letter, config.sender, address, f"{handled.game}: {handled.player} has acted",
@@ -117,8 +150,9 @@ def _record(session: Session, letter: Letter, handled: Handled, origin: str, con
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
     """Fill in `handled`; for accepted orders, return what stores them (and commits)."""
     if letter.sender is None:
-        handled.reasons = ["no single valid From address"]
+        handled.outcome, handled.reasons = UNKNOWN, ["no single valid From address"]
     elif not _known_sender(session, letter.sender):
+        handled.outcome = UNKNOWN
         handled.reasons = [f"{letter.sender} is not the address of any player here. If you play, "
                            "send from the address the game master has for you."]
     elif letter.problems:
@@ -178,7 +212,15 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
         handled.understood.append(f"  reboot next turn: {', '.join(result.reboot)}")
     if result.option_hp is not None:
         handled.understood.append(f"  give up an option at HP {result.option_hp}")
-    return lambda: cycle.submit(session, game.name, files, store=True)
+    return lambda: _store(session, game.name, files, letter.received_at)
+
+
+def _store(session: Session, game: str, files: list[tuple[str, bytes]], at: datetime) -> None:
+    """Store the orders checked a moment ago; the check is made again under the game's lock, so orders for a turn
+    processed in between are refused, never acknowledged as accepted."""
+    result = cycle.submit(session, game, files, store=True, at=at)[0]
+    if not result.accepted:
+        raise Refused(result.problems)
 
 
 def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
@@ -208,9 +250,10 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if handled.reasons:
         return None
     payload = plain(payload)
-    row, state = dm_store.submit_action(session, match, Action(entry.player, payload, now()))
+    row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     if row.reason is not None:
+        handled.recorded = True
         handled.reasons = [f"action {shown}: {row.reason}"]
         return None
     config = dm_store.config_of(match)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import imaplib
 import mailbox
 import os
+import re
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
 from email import policy
@@ -20,7 +21,9 @@ from typing import Callable, Iterator
 
 from .config import Server
 from .connect import connect
-from .letters import message_key, parse_message_id
+from .letters import parse_message_id
+
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 
 
 @dataclass
@@ -32,8 +35,11 @@ class Incoming:
 
 
 def archive(folder: Path, data: bytes) -> str:
-    """Keep the message in the archive Maildir; its file name there (made by `mailbox`, never from the message)."""
-    return mailbox.Maildir(str(folder), create=True).add(data)
+    """Keep the message in the archive Maildir; its file name there (made by `mailbox`, never from the message).
+    A folder the GM made beforehand (empty, or holding only some of new/ cur/ tmp/) is completed, not refused."""
+    for sub in ("tmp", "new", "cur"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return mailbox.Maildir(str(folder), create=False).add(data)
 
 
 def maildir_messages(folder: Path) -> Iterator[Incoming]:
@@ -69,19 +75,20 @@ def mbox_messages(path: Path) -> Iterator[Incoming]:
         box.close()
 
 
-def imap_messages(server: Server, known: Callable[[str], bool]) -> Iterator[Incoming]:
-    """Every message in the folder not handled before; done() flags it \\Seen."""
+def imap_messages(server: Server, known: Callable[[str, int], bool]) -> Iterator[Incoming]:
+    """Every message in the folder not handled before (`known(message_id, size)` asks, so a handled message is
+    not downloaded again); done() flags it \\Seen."""
     connection = connect(server, imaplib.IMAP4, imaplib.IMAP4_SSL, "ssl_context")
     origin = f"imap {server.host}:{server.port}/{server.folder}"
     try:
         _ok(connection.select(_quoted(server.folder)), f"cannot open folder {server.folder}")
         uids = _ok(connection.uid("SEARCH", None, "ALL"), "search failed")[0].split()
         for uid in uids:
-            header = _fetched(connection, uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
-            message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header)
-                                          .get("Message-ID"))
-            seen = message_id if message_id and known(message_key(message_id, b"")) else None
-            data = b"" if seen else _fetched(connection, uid, "(BODY.PEEK[])")
+            envelope, header = _fetched(connection, uid, "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+            size = _SIZE.search(envelope)
+            message_id = _message_id(header)
+            seen = message_id if message_id and size and known(message_id, int(size.group(1))) else None
+            data = b"" if seen else _fetched(connection, uid, "(BODY.PEEK[])")[1]
             yield Incoming(origin, data, lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"), seen)
     finally:
         try:
@@ -101,8 +108,16 @@ def _ok(reply: tuple, what: str) -> list:
     return data
 
 
-def _fetched(connection: imaplib.IMAP4, uid: bytes, items: str) -> bytes:
+def _message_id(header: bytes) -> str | None:
+    try:
+        return parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header).get("Message-ID"))
+    except Exception:  # noqa: BLE001 - unreadable: the message is downloaded and judged like any other
+        return None
+
+
+def _fetched(connection: imaplib.IMAP4, uid: bytes, items: str) -> tuple[bytes, bytes]:
+    """The FETCH response's item line and its literal (the requested bytes)."""
     for part in _ok(connection.uid("FETCH", uid, items), f"cannot fetch message {uid.decode()}"):
         if isinstance(part, tuple):
-            return part[1]
+            return part[0], part[1]
     raise imaplib.IMAP4.error(f"message {uid.decode()} came back empty")

@@ -14,28 +14,40 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from email import policy
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses
+from email.utils import getaddresses, parsedate_to_datetime
+from typing import Iterator
+
+from ..formats.names import valid_address
+from .decode import html_text, part_text
 
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 _FIRST = re.compile(r"^(game|match)\s*:", re.MULTILINE)
 _TOP_KEY = re.compile(r"^[A-Za-z_][\w-]*\s*:")
-_ADDRESS = re.compile(r"^[^@\s<>()\[\],;:\"\\]+@[A-Za-z0-9.-]+$")
+_COMMENT = re.compile(r"(^|\s)#")  # a YAML comment (a card's `FWD1#500` is not one)
+MAX_NESTING = 20
+# Parts that ride along with a message and are never orders: skipped without a word.
+PASSENGERS = {"application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature",
+              "application/pgp-keys", "application/ms-tnef", "text/vcard", "text/x-vcard", "text/directory",
+              "text/calendar"}
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 
 
 @dataclass
 class Letter:
-    key: str  # the Message-ID, or a digest of the bytes when it has none
+    key: str  # see letter_key
     size: int
     sender: str | None  # the From address (lower case), None when missing or malformed
     subject: str
     message_id: str | None
+    received_at: datetime  # when the GM's server received it (RULES D5)
     orders: str | None = None  # the order text (attachment or cleaned body)
     source: str = "your message"  # how errors name where the orders were
     problems: list[str] = field(default_factory=list)  # reasons to refuse before reading any orders
+    ignored: list[str] = field(default_factory=list)  # attachments not read (not text), named for the reply
     automatic: bool = False  # an auto-reply or a bounce: never answered, so two robots cannot mail each other forever
 
     @property
@@ -62,18 +74,20 @@ def parse_message_id(value: object) -> str | None:
 
 def sender_address(value: object) -> str | None:
     addresses = [address for _, address in getaddresses([str(value or "")]) if address]
-    if len(addresses) != 1 or not _ADDRESS.match(addresses[0]):
+    if len(addresses) != 1 or not valid_address(addresses[0]):
         return None
     return addresses[0].lower()
 
 
-def read_letter(data: bytes, max_bytes: int) -> Letter:
+def read_letter(data: bytes, max_bytes: int, read_at: datetime) -> Letter:
+    """Parse one message. Anything the parser raises is the caller's to catch (`fetch.handle` guards each message);
+    `letter_key` works on any bytes, so even a message that cannot be parsed is recorded and never read twice."""
     too_big = len(data) > max_bytes
     parser = BytesHeaderParser if too_big else BytesParser
     message = parser(policy=policy.default).parsebytes(data)
     message_id = parse_message_id(_header(message, "Message-ID"))
-    letter = Letter(message_key(message_id, data), len(data), sender_address(_header(message, "From")),
-                    clean(_header(message, "Subject")), message_id)
+    letter = Letter(letter_key(data), len(data), sender_address(_header(message, "From")),
+                    clean(_header(message, "Subject")), message_id, received_at=received_time(message, read_at))
     letter.automatic = _header(message, "Auto-Submitted").strip().lower() not in ("", "no") \
         or _header(message, "Precedence").strip().lower() in ("bulk", "junk", "list") \
         or _header(message, "Return-Path").strip() == "<>"
@@ -85,64 +99,112 @@ def read_letter(data: bytes, max_bytes: int) -> Letter:
     return letter
 
 
+def letter_key(data: bytes) -> str:
+    """What makes a message the same message: its Message-ID with a digest of its body, or, without a usable
+    Message-ID, a digest of all its bytes. A relay adding headers leaves the key alone; a broken client reusing a
+    Message-ID for a new message does not make it a duplicate."""
+    try:
+        message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(data).get("Message-ID"))
+    except Exception:  # noqa: BLE001 - a header too broken to read: the bytes alone identify the message
+        message_id = None
+    if message_id is None:
+        return message_key(None, data)
+    split = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=len(data))
+    body = data[split:].lstrip(b"\r\n")
+    return f"{message_id} sha256:{hashlib.sha256(body).hexdigest()[:32]}"
+
+
+def received_time(message: EmailMessage, read_at: datetime) -> datetime:
+    """When the GM's server received the message (RULES D5): the topmost `Received:` header's date, else `Date:`,
+    never later than `read_at` (the time the CLI read its clock)."""
+    for text in (_header(message, "Received").rpartition(";")[2], _header(message, "Date")):
+        try:
+            stamp = parsedate_to_datetime(text.strip())
+        except (TypeError, ValueError, IndexError, OverflowError):
+            continue
+        if stamp is None:
+            continue
+        stamp = stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
+        return min(stamp.astimezone(timezone.utc), read_at)
+    return read_at
+
+
 def _header(message: EmailMessage, name: str) -> str:
     try:
         return str(message.get(name) or "")
-    except (ValueError, TypeError, IndexError):  # a header too broken to parse
+    except Exception:  # noqa: BLE001 - a header too broken to parse reads as absent
         return ""
 
 
+def _leaves(message: Message, depth: int = 0) -> Iterator[Message]:
+    """The message's non-multipart parts, in order; nesting deeper than MAX_NESTING is refused (no client nests
+    more than a few levels, and the standard library recurses per level)."""
+    if depth > MAX_NESTING:
+        raise ValueError(f"parts nested more than {MAX_NESTING} levels deep")
+    if message.is_multipart():
+        for part in message.get_payload():
+            if isinstance(part, Message):
+                yield from _leaves(part, depth + 1)
+    else:
+        yield message
+
+
 def _read_parts(message: EmailMessage, letter: Letter) -> None:
-    body: str | None = None
+    bodies: list[str] = []
+    html: list[str] = []
     attachments: list[tuple[str, str]] = []
-    for number, part in enumerate(message.walk()):
-        if part.is_multipart():
-            continue
+    for number, part in enumerate(_leaves(message)):
         content_type, name = part.get_content_type(), clean(part.get_filename() or "", 60)
         is_attachment = part.get_content_disposition() == "attachment" or bool(name)
         is_yaml = content_type in YAML_TYPES or name.lower().endswith((".yaml", ".yml"))
+        if content_type in PASSENGERS or (part.get_content_maintype() == "image" and not is_attachment):
+            continue  # a signature's logo, a vCard, a cryptographic signature, Outlook's winmail.dat
         if part.get_content_maintype() != "text" and not is_yaml:
-            letter.problems.append(f"attachment {name or number} ({content_type}) refused: "
-                                   "only text is read; send the order file as text")
+            letter.ignored.append(f"{name or f'part {number}'} ({content_type})")
             continue
-        try:
-            text = _text_of(part)
-        except (LookupError, UnicodeError, ValueError):
-            letter.problems.append(f"part {name or number} ({content_type}) is not readable text")
-            continue
+        text = part_text(part)
         if is_yaml or (is_attachment and _FIRST.search(text)):  # an order file, whatever its name
             attachments.append((name or f"attachment {number}", text))
-        elif not is_attachment and content_type == "text/plain" and body is None:
-            body = text
-    if letter.problems:
-        return
+        elif not is_attachment and content_type == "text/plain":
+            bodies.append(text)
+        elif not is_attachment and content_type == "text/html":
+            html.append(text)
     if len(attachments) > 1:
         letter.problems.append(f"{len(attachments)} YAML attachments: send one order file per message")
     elif attachments:
         letter.source, letter.orders = f"attachment {attachments[0][0]}", from_first_line(attachments[0][1])
-    elif body is not None:
-        letter.source, letter.orders = "your message", orders_in_body(body)
+    else:
+        texts = bodies or [html_text(page) for page in html]  # a webmail's HTML-only message, read as text
+        body = next((text for text in texts if _FIRST.search(text)), texts[0] if texts else None)
+        if body is not None:
+            letter.source, letter.orders = "your message", orders_in_body(body)
     if not letter.problems and not letter.kind:
+        not_read = f" (not read: {', '.join(letter.ignored)}; only text is read)" if letter.ignored else ""
         letter.problems.append("no orders found: send the order file from your turn sheet, "
-                               "from its `game:` line on (quoted text is ignored)")
-
-
-def _text_of(part: EmailMessage) -> str:
-    content = part.get_content()
-    return content.decode("utf-8") if isinstance(content, bytes) else content
+                               f"from its `game:` line on (quoted text is ignored){not_read}")
 
 
 def orders_in_body(body: str) -> str:
-    """The YAML in a mail body, other lines blanked (so line numbers stay the body's)."""
+    """The YAML in a mail body, other lines blanked (so line numbers stay the body's). A line that a client's
+    hard wrap cut from the end of a comment (`# … share it` / `with nobody`) is blanked too, not taken as the end."""
     lines = body.replace("\r\n", "\n").split("\n")
     kept = ["" if line.lstrip().startswith(">") else line for line in lines]
     start = next((i for i, line in enumerate(kept) if _FIRST.match(line)), None)
     if start is None:
         return ""
     end = start + 1
-    while end < len(kept) and _yaml_line(kept[end]):
+    while end < len(kept):
+        if not _yaml_line(kept[end]):
+            if not _wrapped_comment(kept[end - 1], kept[end]):
+                break
+            kept[end] = ""
         end += 1
     return "\n".join([""] * start + kept[start:end]) + "\n"
+
+
+def _wrapped_comment(previous: str, line: str) -> bool:
+    """`line` is the tail of a comment a mail client wrapped: it follows a line with a comment and is plain words."""
+    return bool(_COMMENT.search(previous)) and line.rstrip() != "--" and ":" not in line and bool(line.strip())
 
 
 def from_first_line(text: str) -> str:

@@ -20,13 +20,15 @@ PENDING, SENT, REFUSED = "pending", "sent", "refused"
 class MailReceived(SQLModel, table=True):
     __tablename__ = "mail_received"
     id: int | None = Field(default=None, primary_key=True)
-    key: str = Field(unique=True, index=True)
-    received_at: datetime
+    key: str = Field(unique=True, index=True)  # mail.letters.letter_key
+    message_id: str | None = Field(default=None, index=True)
+    received_at: datetime  # by the GM's server (RULES D5)
+    read_at: datetime | None = None  # by pbem
     origin: str  # the inbox it came from
     archived: str  # its file name in the archive
     sender: str
     size: int
-    outcome: str  # accepted | refused
+    outcome: str  # accepted | refused | unknown (a sender who is not a player: recorded, never answered)
     kind: str  # orders | dm | ""
     game: str | None = None
     player: str | None = None
