@@ -22,9 +22,11 @@ def halls_description(name: str = "halls", seed: str = "5") -> GameDescription:
     return GameDescription(name, "geeko", seed, rooms, SourceFile("decks/geeko.yaml", DECK.read_text()), players)
 
 
-def order(game: str, turn: int, player: str, programs: dict[str, list], reboot=()) -> bytes:
+def order(game: str, turn: int, player: str, programs: dict[str, list], reboot=(), no_cards: bool = False) -> bytes:
     lines = [f"game: {game}", f"turn: {turn}", f"player: {player}", "robots:"]
     lines += [f"  {robot}: {{program: [{', '.join(str(c) for c in cards)}]}}" for robot, cards in programs.items()]
     if reboot:
         lines.append(f"reboot: [{', '.join(reboot)}]")
+    if no_cards:
+        lines.append("no_cards: true")
     return ("\n".join(lines) + "\n").encode()

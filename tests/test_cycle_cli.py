@@ -107,6 +107,7 @@ def test_init_makes_a_campaign_folder_with_the_bundled_data(gm, tmp_path):
 def test_game_new_refuses_bad_names_and_rosters_with_every_reason(gm):
     code, _, err = gm("game", "new", "my game", "--ruleset", "geeko", "--rooms", "halls", "--player", "a b:x@y:Zap")
     assert code == 1
-    assert err.splitlines() == ["game name 'my game': use letters, digits, '-', '_' or '.'",
-                                "player name 'a b': use letters, digits, '-', '_' or '.'",
+    rule = "letters, digits, '-', '_' or '.', at most 40 characters, starting with a letter or digit"
+    assert err.splitlines() == [f"game name 'my game': use {rule}", f"player name 'a b': use {rule}",
+                                "player a b: 'x@y' is not a plain mail address (like alice@example.org)",
                                 "player a b has 1 robots; geeko gives each player 2"]

@@ -43,11 +43,11 @@ def robots(**programs: str) -> str:
 # (name, content, every "line: field" the refusal must name)
 ORDERS = [
     ("unknown-kind", robots(Zapper="BLAH, RT90, FWD2", Spanner="FWD1, LF90, FWD1#560"),
-     ["5: robots.Zapper.program[0]"]),
+     ["5: robots.Zapper register 1"]),
     ("not-in-hand", robots(Zapper="FWD3, RT90, 99999", Spanner="FWD1, LF90, FWD1#560"),
-     ["5: robots.Zapper.program[0]", "5: robots.Zapper.program[2]"]),
+     ["5: robots.Zapper register 1", "5: robots.Zapper register 3"]),
     ("used-twice", robots(Zapper="580, RT90, FWD2", Spanner="FWD1#580, LF90, FWD1#560"),
-     ["6: robots.Spanner.program[0]"]),
+     ["6: robots.Spanner register 1"]),
     ("unequal-lengths", robots(Zapper="FWD2, RT90", Spanner="FWD1, LF90, FWD1#560"), ["6: robots.Spanner.program"]),
     ("too-long", robots(Zapper="FWD2, RT90, 580, 630, 220, 700, 640, 70, 370, 440",
                         Spanner="FWD1, LF90, FWD1#560, 410, 260, 110, 430, 660, 300, 290"),
@@ -58,7 +58,7 @@ ORDERS = [
      ["1: game", "2: turn", "4: robots", "5: reboot", "6: extra"]),
     ("structure-and-cards-together", HEADER + "extra: 1\nrobots:\n  Zapper: {program: [FWD3], reboot: yes}\n"
      "  Spanner: {program: [FWD1]}\nreboot: [Zapper, Zapper]\n",
-     ["4: extra", "6: robots.Zapper.reboot", "6: robots.Zapper.program[0]", "8: reboot[1]"]),
+     ["4: extra", "6: robots.Zapper.reboot", "6: robots.Zapper register 1", "8: reboot item 2"]),
     ("keys-given-twice", HEADER + "player: bob\nrobots:\n  Zapper: {program: []}\n  Zapper: {program: []}\n",
      ["4: player: given twice", "7: Zapper: given twice"]),
     ("tab-indent", HEADER + "robots:\n\tZapper: {program: [FWD2]}\n", ["5: not valid YAML", "indent with spaces"]),
@@ -175,7 +175,7 @@ def test_a_game_import_refused_at_a_later_turn_leaves_no_game_behind(tmp_path):
                                                       "  Z: {program: [FWD3]}\n")
     db = f"sqlite:///{tmp_path / 'x.db'}"
     result = CliRunner().invoke(app, ["--db", db, "game", "import", str(tmp_path)])
-    assert result.exit_code == 1 and "turn-001/alice.yaml:5: robots.Z.program[0]" in result.output
+    assert result.exit_code == 1 and "turn-001/alice.yaml:5: robots.Z register 1" in result.output
     assert "No games yet" in CliRunner().invoke(app, ["--db", db, "game", "list"]).output
     (tmp_path / "turn-001" / "alice.yaml").unlink()  # the GM fixes the folder: the same import now works
     assert CliRunner().invoke(app, ["--db", db, "game", "import", str(tmp_path)]).exit_code == 0

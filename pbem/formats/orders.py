@@ -21,7 +21,7 @@ import yaml
 from ..engine.orders import OrderProblem, Submission
 from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml
 
-FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "secret", "name", "notes")
+FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "no_cards", "secret", "name", "notes")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
 _SIGNATURE = re.compile(r"^-- ?\r?$", re.MULTILINE)  # a mail signature's separator line (CRLF too)
 
@@ -38,10 +38,23 @@ class OrderFile:
     secret: str | None = None  # the player's secret from the turn sheet (checked by the mail layer)
     format_problems: tuple[Problem, ...] = ()  # found reading the file, but not in the way of checking the cards
 
-    def problems(self, engine_problems: list[OrderProblem]) -> list[Problem]:
-        """This file's own problems, then the engine's with this file's name and lines."""
-        return list(self.format_problems) + [Problem(self.source, line_for(self.data, p.path), _field_name(p.path),
-                                                     p.message) for p in engine_problems]
+    no_cards: bool = False  # the player means every program to be empty (an unedited sheet is refused instead)
+
+    def problems(self, engine_problems: list[OrderProblem], header: list[Problem] = ()) -> list[Problem]:
+        """Every problem of the file in line order: the header's, the file's own, and the engine's with this
+        file's name and lines."""
+        found = list(header) + list(self.format_problems) + [
+            Problem(self.source, line_for(self.data, p.path), _field_name(p.path), p.message) for p in engine_problems]
+        return sorted(found, key=lambda p: (p.line is None, p.line or 0))
+
+    def unedited(self) -> Problem | None:
+        """The turn sheet's order file sent back as it was: no card in any program, no reboot declared, and no
+        `no_cards: true`."""
+        if self.no_cards or self.submission.reboot or any(self.submission.programs.values()):
+            return None
+        return Problem(self.source, self.data.line_of("robots"), "robots",
+                       "no cards chosen: fill in each robot's program from your hand (to send empty programs on "
+                       "purpose, add the line `no_cards: true`)")
 
 
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
@@ -83,6 +96,10 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     if option_hp is not None and (isinstance(option_hp, bool) or not isinstance(option_hp, int)):
         problem("option_hp", "must be a whole number")
         option_hp = None
+    no_cards = document.get("no_cards", False)
+    if not isinstance(no_cards, bool):
+        problem("no_cards", "must be true or false")
+        no_cards = False
     secret = document.get("secret")
     if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
         problem("secret", "must be the secret from your turn sheet")
@@ -91,7 +108,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
         raise FormatError(problems)
     return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
                      Submission(programs, list(reboot), option_hp), document, text,
-                     None if secret is None else str(secret), tuple(problems))
+                     None if secret is None else str(secret), tuple(problems), no_cards)
 
 
 def _programs(document: LinedDict, problem) -> dict[str, list]:
@@ -150,9 +167,16 @@ def line_for(document: Any, path: tuple) -> int | None:
 
 
 def _field_name(path: tuple) -> str:
+    """A problem's field as the player sees it: registers and list items counted from 1, as on the turn sheet
+    (`robots.Zapper register 1`, `reboot item 2`)."""
     text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    for number, part in enumerate(path):
+        if isinstance(part, int):
+            text += f" register {part + 1}" if path[number - 1] == "program" else f" item {part + 1}"
+            if path[number - 1] == "program":
+                text = text.replace(".program register", " register")
+        else:
+            text += f".{part}" if text else str(part)
     return text
 
 
@@ -160,28 +184,16 @@ def order_template(game: str, turn: int, player: str, robots: list[str], *,
                    reboot: bool = True, option_hp: bool = False, secret: str | None = None) -> str:
     """A pre-filled order file for a turn sheet: the player fills in the programs."""
     lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}"]
-    if secret:
-        lines.append(f"secret: {json.dumps(secret)}   # proves these orders are yours: keep it, share it with nobody")
+    if secret:  # short lines only: a client that wraps at 72 (or sends format=flowed) must not break one
+        lines += ["# the secret proves these orders are yours:", "# keep it, share it with nobody",
+                  f"secret: {json.dumps(secret)}"]
     lines.append("robots:")
     lines += [f"  {_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
     if reboot:
-        lines.append("reboot: []          # robots to reboot next turn")
+        lines += ["# robots to reboot next turn:", "reboot: []"]
     if option_hp:
-        lines.append("option_hp: 6        # give up an option at this HP")
+        lines += ["# give up an option at this HP:", "option_hp: 6"]
     return "\n".join(lines) + "\n"
-
-
-def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: list[str] = (),
-               option_hp: int | None = None) -> str:
-    """An order file with the programs written out as `KIND#NUMBER`."""
-    document: dict[str, Any] = {"game": game, "turn": turn, "player": player,
-                                "robots": {name: {"program": [str(card) for card in cards]}
-                                           for name, cards in programs.items()}}
-    if reboot:
-        document["reboot"] = list(reboot)
-    if option_hp is not None:
-        document["option_hp"] = option_hp
-    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
 def _scalar(value: str) -> str:

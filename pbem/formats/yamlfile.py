@@ -152,4 +152,8 @@ def _build(node: yaml.Node, loader, source: str, problems: list[Problem]) -> Any
         result = LinedList(_build(item, loader, source, problems) for item in node.value)
         result.line, result.lines = line, [item.start_mark.line + 1 for item in node.value]
         return result
-    return loader.construct_object(node, deep=True)
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError:  # a number of thousands of digits (Python refuses to convert more than 4,300)
+        problems.append(Problem(source, line, "", f"a value too long to read ({len(str(node.value)):,} characters)"))
+        return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
@@ -19,8 +20,8 @@ from ..engine.orders import Checked, Submission
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, now, order_versions, players_of, processed_turns,
-                    read_state, save_snapshot, snapshot)
+from .games import (Refused, current_state, first_state, get_game, lock_game, now, order_versions, players_of,
+                    processed_turns, read_state, save_snapshot, snapshot)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -106,8 +107,13 @@ class SubmissionResult:
     problems: list[str] = field(default_factory=list)
 
 
-def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store: bool) -> list[SubmissionResult]:
-    """Check each order file against the current turn; with `store`, keep every accepted one as a new version."""
+def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store: bool,
+           at: datetime | None = None) -> list[SubmissionResult]:
+    """Check each order file against the current turn; with `store`, keep every accepted one as a new version,
+    stamped `at` (when it was received). Storing first takes the game's lock, and only then reads the turn, so an
+    order accepted here is one `process` will use: a turn processed meanwhile refuses it."""
+    if store:
+        lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
     players = {p.name: p for p in players_of(session, game)}
@@ -120,16 +126,19 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
             results.append(SubmissionResult(source, False, problems=[str(p) for p in err.problems]))
             continue
         result = SubmissionResult(source, False, order.player, order.turn)
-        problems = _header_problems(order, game, state, players, is_dealt)
-        checked = None if problems else check_orders(state, order.player, order.submission)
-        problems += order.problems(checked.problems if checked else [])
+        header = _header_problems(order, game, state, players, is_dealt)
+        checkable = order.player in players and state.expects_orders(order.player)
+        checked = check_orders(state, order.player, order.submission) if checkable else None
+        unedited = order.unedited()
+        problems = order.problems(checked.problems if checked else [], header + ([unedited] if unedited else []))
         result.problems = [str(p) for p in problems]
         if checked is not None and not problems:
             result.accepted = True
             result.programs = {robot: [str(c) for c in cards] for robot, cards in checked.programs.items()}
             result.reboot, result.option_hp = list(checked.reboot), checked.option_hp
             if store:
-                result.version = _store_version(session, game, players[order.player], state.turn, order, checked)
+                result.version = _store_version(session, game, players[order.player], state.turn, order, checked,
+                                                at or now())
         results.append(result)
     if store:
         session.commit()
@@ -157,13 +166,13 @@ def _header_problems(order: OrderFile, game: Game, state: GameState, players: di
 
 
 def _store_version(session: Session, game: Game, player: Player, turn: int, order: OrderFile,
-                   checked: Checked) -> int:
+                   checked: Checked, at: datetime) -> int:
     latest = session.exec(select(OrderVersion.version).where(
         OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == player.id)
         .order_by(col(OrderVersion.version).desc())).first()
     version = (latest or 0) + 1
     session.add(OrderVersion(game_id=game.id, turn=turn, player_id=player.id, version=version, source=order.source,
-                             text=order.text, submission=_submission_json(checked), submitted_at=now()))
+                             text=order.text, submission=_submission_json(checked), submitted_at=at))
     session.flush()
     return version
 
@@ -259,8 +268,12 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
     return orders, used, stale
 
 
-def process(session: Session, name: str, *, preview: bool = False, turn: int | None = None) -> ProcessResult:
-    """Resolve the current turn and store everything in one transaction (nothing with `preview`)."""
+def process(session: Session, name: str, *, preview: bool = False, turn: int | None = None,
+            at: datetime | None = None) -> ProcessResult:
+    """Resolve the current turn and store everything in one transaction (nothing with `preview`), under the game's
+    lock: an order stored while this runs waits for it, then finds the turn processed and is refused."""
+    if not preview:
+        lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
     if turn is not None and turn != state.turn:
@@ -281,7 +294,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
     if preview:
         session.rollback()
         return result
-    _store_turn(session, game, state, outcome, used, before, after, events_hash)
+    _store_turn(session, game, state, outcome, used, before, after, events_hash, at or now())
     try:
         session.commit()
     except IntegrityError:  # another `turn process` stored this turn first
@@ -291,7 +304,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
 
 
 def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOutcome, used: dict,
-                before: str, after: str, events_hash: str) -> None:
+                before: str, after: str, events_hash: str, at: datetime) -> None:
     number = state.turn
     if snapshot(session, game, number, "before") is None:
         save_snapshot(session, game, number, "before", state)
@@ -305,7 +318,7 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
         session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
     session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
-                     events_hash=events_hash, orders=dumps(used), processed_at=now()))
+                     events_hash=events_hash, orders=dumps(used), processed_at=at))
 
 
 def _events_hash(outcome: TurnOutcome) -> str:

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from sqlalchemy.engine import Engine
+from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
@@ -17,7 +18,8 @@ from ..engine.room import Room
 from ..engine.state import Board
 from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
-from ..formats.game import GameDescription, PlayerEntry, SourceFile, valid_name
+from ..formats.game import GameDescription, PlayerEntry, SourceFile
+from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, load_yaml
 from .db import open_database
@@ -53,6 +55,14 @@ def now() -> datetime:
 
 
 # --- games -------------------------------------------------------------------------------------
+
+def lock_game(session: Session, name: str) -> None:
+    """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
+    first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
+    game (an order being stored, a turn being processed) run one after the other, each seeing the other's work."""
+    session.execute(update(Game).where(Game.name == name).values(name=Game.name))
+    session.expire_all()  # whatever was read before the lock is read again under it
+
 
 def setup_document(description: GameDescription) -> str:
     """What `games.setup` keeps: the description with its room and deck files as text."""
@@ -102,10 +112,10 @@ def create_game(session: Session, description: GameDescription) -> tuple[Game, G
         raise Refused([f"a game named {description.name} already exists"])
     document = setup_document(description)
     setup = load_setup(document)
-    _check_roster(setup)
+    _check_roster(setup, description.players)
     state = new_game(setup)
     game = Game(name=description.name, ruleset=description.ruleset, seed=description.seed, setup=document,
-                created_at=now())
+                created_at=description.created_at or now())
     session.add(game)
     session.flush()
     for position, entry in enumerate(description.players):
@@ -126,15 +136,16 @@ def delete_game(session: Session, game: Game) -> None:
     session.delete(game)
 
 
-def _check_roster(setup: GameSetup) -> None:
+def _check_roster(setup: GameSetup, entries: list[PlayerEntry]) -> None:
     try:
         rules = setup.rules()
     except ValueError as err:  # a ruleset option the ruleset does not know, or of the wrong kind
         raise Refused([str(err)]) from None
     names = [robot for p in setup.players for robot in p.robots]
-    problems = [f"{kind} name {name!r}: use letters, digits, '-', '_' or '.'"
+    problems = [f"{kind} name {name!r}: use {NAME_RULE}"
                 for kind, name in [("game", setup.name), *(("player", p.name) for p in setup.players),
                                    *(("robot", n) for n in names)] if not valid_name(name)]
+    problems += [f"player {p.name}: {address_problem(p.email)}" for p in entries if address_problem(p.email)]
     players = [p.name for p in setup.players]
     problems += [f"player {name} is listed twice" for name in sorted({n for n in players if players.count(n) > 1})]
     for duplicate in sorted({n for n in names if names.count(n) > 1}):
