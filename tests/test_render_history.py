@@ -74,9 +74,9 @@ def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
     with store.session() as session:
         game = get_game(session, "geeko-demo")
         before = read_state(game, snapshot(session, game, 3, "before").state)
-        orders, _, _ = cycle.turn_orders(session, game, before)
+        orders, used, _ = cycle.turn_orders(session, game, before)
         fresh = outcome_report(game.name, before, play_turn(before, orders, game.seed),
-                               [p.name for p in players_of(session, game)])
+                               [p.name for p in players_of(session, game)], used)
         stored = stored_turn_report(session, game, 3)
     assert fresh.images == stored.images
     assert [r.stages[0].table for r in fresh.reports] == [r.stages[0].table for r in stored.reports]
@@ -110,7 +110,7 @@ def test_render_history_end_of_turn_is_the_room_left_not_the_next_one():
     outcome = play_turn(before, {"alice": Checked(programs=programs)}, "5")
     assert outcome.state.boards["alice"].room.name == works.name  # both robots are out: room 2 is open
 
-    report = outcome_report("t", before, outcome, ["alice"])
+    report = outcome_report("t", before, outcome, ["alice"], {"alice": 1})
     (board,) = report.reports
     assert board.final.room.name == intake.name
     assert [row.label for row in board.end_of_turn.rows] == ["MODE", "REINSTATE", "REBOOT/HP"]

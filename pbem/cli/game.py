@@ -186,7 +186,9 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
 @game_app.command("export")
 def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
            directory: Path = typer.Argument(..., help="The folder to write (game.yaml, rooms, deck, turn-NNN/)."),
-           with_secrets: bool = typer.Option(False, "--secrets", help="Also write the players' secrets."),
+           with_secrets: bool = typer.Option(True, "--secrets/--no-secrets",
+                                             help="Write the players' secrets (leave them out for an archive to "
+                                                  "share: an import then gives the players new ones)."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
     with open_store(ctx) as store:

@@ -16,9 +16,11 @@ def campaign_templates() -> tuple[str, ...]:
 
 
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
-                  recipients: list[Recipient], templates: tuple[str, ...] = ()) -> list[Path]:
-    """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml)."""
-    report = outcome_report(game, before, outcome, list(before.players))
+                  recipients: list[Recipient], used: dict[str, int | None],
+                  templates: tuple[str, ...] = ()) -> list[Path]:
+    """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml); `used`: the order version
+    each player's turn used (None: their orders were missing, and their mail says what was played for them)."""
+    report = outcome_report(game, before, outcome, list(before.players), used)
     return write_turn_report(out / game / turn_folder_name(turn), report, recipients, templates=templates)
 
 

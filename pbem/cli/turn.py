@@ -119,7 +119,8 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")
     if out is not None:
-        write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates())
+        write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
+                      campaign_templates())
         (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})

@@ -245,6 +245,13 @@ def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
             for name in state.receiving(player)}
 
 
+def missed_orders(state: GameState, used: Mapping[str, int | None]) -> dict[str, dict[str, list[Card]]]:
+    """The players who owed orders this turn and had none that counted (`used`: player -> order version used),
+    each with what B4.6 played for them (no cards at all: their robots idled)."""
+    return {player: missing_programs(state, player) for player in state.players
+            if state.expects_orders(player) and used.get(player) is None}
+
+
 # --- a turn -------------------------------------------------------------------------------------
 
 def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) -> TurnOutcome:

@@ -9,15 +9,25 @@
     players:
       - {name: alice, email: alice@example.org, robots: [Zapper, Spanner]}
     turns: 4                        # optional: turns to play on import (default: to the last turn folder)
+    open_turn: 5                    # optional: a turn dealt but not processed; its orders are submitted only
+    created_at: "2026-11-01T20:00:00+00:00"   # optional, as written by export
+
+Next to it, one folder per turn (`turn-001/`, `turn-002/` …) holds that turn's
+order files, submitted in name order — or, when the folder has an `orders.yaml`
+(written by export), in the order it lists them, each with the time it was
+submitted, so every version a player sent comes back as it was:
+
+    processed_at: "2026-11-08T20:00:00+00:00"   # absent for the open turn
+    submissions:
+      - {file: alice.v1.yaml, source: alice.yaml, submitted_at: "2026-11-03T09:12:00+00:00"}
 
 Paths are relative to the file's folder, else the bundled data folders.
-Next to it, one folder per turn (`turn-001/`, `turn-002/` …) holds that turn's
-order files, submitted in name order.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +35,16 @@ import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
+from .names import NAME_RULE, address_problem, valid_name
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
-FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns")
+FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",
+          "created_at")
+MANIFEST = "orders.yaml"
 PLAYER_FIELDS = ("name", "email", "robots", "secret")
 RULESETS = ("geeko", "botwars")
 DESCRIPTION = "game.yaml"
 _TURN_FOLDER = re.compile(r"^turn-(\d+)$")
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
 @dataclass(frozen=True)
@@ -61,11 +73,8 @@ class GameDescription:
     players: list[PlayerEntry]
     ruleset_options: dict[str, Any] = field(default_factory=dict)
     turns: int | None = None  # how many turns to play on import (default: up to the last turn folder)
-
-
-def valid_name(text: object) -> bool:
-    """Game, player and robot names: letters, digits, '-', '_' and '.' (they name files and folders)."""
-    return isinstance(text, str) and bool(_NAME.match(text))
+    open_turn: int | None = None  # dealt but not processed: its orders are submitted, not played
+    created_at: datetime | None = None
 
 
 def read_description(path: str | Path) -> GameDescription:
@@ -87,7 +96,7 @@ def read_description(path: str | Path) -> GameDescription:
             problem(document, key, str(key), f"unknown field (expected {', '.join(FIELDS)})")
     name = document.get("name")
     if not valid_name(name):
-        problem(document, "name", "name", "must be a name of letters, digits, '-', '_' or '.'")
+        problem(document, "name", "name", f"must be a name of {NAME_RULE}")
     ruleset = document.get("ruleset")
     if ruleset not in RULESETS:
         problem(document, "ruleset", "ruleset", f"must be one of {', '.join(RULESETS)}")
@@ -110,9 +119,75 @@ def read_description(path: str | Path) -> GameDescription:
     turns = document.get("turns")
     if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 0):
         problem(document, "turns", "turns", "must be a whole number of turns")
+    open_turn = document.get("open_turn")
+    if open_turn is not None and (isinstance(open_turn, bool) or not isinstance(open_turn, int)
+                                  or open_turn != (turns or 0) + 1):
+        problem(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
+    created_at = _time(document, "created_at", problem)
     if problems:
         raise FormatError(problems)
-    return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns)
+    return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns, open_turn,
+                           created_at)
+
+
+def _time(container: Any, key: str, problem) -> datetime | None:
+    """An ISO 8601 time with its zone (export writes them quoted), or None when absent."""
+    value = container.get(key)
+    if value is None:
+        return None
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        problem(container, key, key, "must be a time with its zone, like 2026-11-01T20:00:00+00:00")
+        return None
+    return moment.astimezone(timezone.utc)
+
+
+@dataclass(frozen=True)
+class TurnManifest:
+    """A turn folder's `orders.yaml`: its order files in submission order with their times."""
+
+    submissions: list[tuple[str, str | None, datetime | None]]  # file, the name it was sent under, when
+    processed_at: datetime | None = None
+
+
+def read_manifest(folder: Path) -> TurnManifest | None:
+    path = folder / MANIFEST
+    if not path.is_file():
+        return None
+    document = read_yaml_file(path)
+    problems: list[Problem] = []
+
+    def problem(container, key, name: str, message: str) -> None:
+        problems.append(Problem(str(path), line_of(container, key), name, message))
+
+    if not isinstance(document, LinedDict) or not isinstance(document.get("submissions", []), list):
+        raise FormatError([Problem(str(path), None, "", "a mapping with submissions: [{file, submitted_at}]")])
+    submissions = []
+    for index, entry in enumerate(document.get("submissions") or []):
+        name = entry.get("file") if isinstance(entry, LinedDict) else None
+        if not isinstance(name, str) or "/" in name or "\\" in name or not (folder / name).is_file():
+            problem(document["submissions"], index, f"submissions item {index + 1}.file",
+                    "must name an order file in this folder")
+            continue
+        source = entry.get("source")
+        submissions.append((name, None if source is None else str(source), _time(entry, "submitted_at", problem)))
+    processed_at = _time(document, "processed_at", problem)
+    if problems:
+        raise FormatError(problems)
+    return TurnManifest(submissions, processed_at)
+
+
+def manifest_text(manifest: TurnManifest) -> str:
+    document: dict[str, Any] = {}
+    if manifest.processed_at is not None:
+        document["processed_at"] = manifest.processed_at.isoformat()
+    document["submissions"] = [{"file": name, **({"source": source} if source else {}),
+                                **({"submitted_at": at.isoformat()} if at else {})}
+                               for name, source, at in manifest.submissions]
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
 def _room_files(value, base: Path, problem) -> list[SourceFile]:
@@ -173,12 +248,12 @@ def _players(value, problem, document) -> list[PlayerEntry]:
         name, email = entry.get("name"), entry.get("email", "")
         robots = entry.get("robots")
         if not valid_name(name):
-            problem(entry, "name", f"{where}.name", "must be a name of letters, digits, '-', '_' or '.'")
+            problem(entry, "name", f"{where}.name", f"must be a name of {NAME_RULE}")
         elif name in seen:
             problem(entry, "name", f"{where}.name", f"{name} is listed twice")
         seen.add(name)
-        if not isinstance(email, str):
-            problem(entry, "email", f"{where}.email", "must be an address")
+        if address_problem(email):
+            problem(entry, "email", f"{where}.email", address_problem(email))
         if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
             problem(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []
@@ -205,10 +280,15 @@ def description_text(description: GameDescription, room_paths: list[str], deck_p
     document: dict[str, Any] = {"name": description.name, "ruleset": description.ruleset}
     if description.ruleset_options:
         document["ruleset_options"] = dict(sorted(description.ruleset_options.items()))
-    document.update(seed=description.seed, rooms=room_paths, deck=deck_path,
+    seed: int | str = int(description.seed) if description.seed.isdigit() else description.seed
+    document.update(seed=seed, rooms=room_paths, deck=deck_path,
                     players=[_player_document(p) for p in description.players])
     if description.turns is not None:
         document["turns"] = description.turns
+    if description.open_turn is not None:
+        document["open_turn"] = description.open_turn
+    if description.created_at is not None:
+        document["created_at"] = description.created_at.isoformat()
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 

@@ -8,10 +8,11 @@ on to the next room is shown in the room the turn was played in, with the robots
 from __future__ import annotations
 
 import json
+from typing import Mapping
 
 from sqlmodel import Session, col, select
 
-from ..engine.campaign import standings  # also registers the turn cycle's event types
+from ..engine.campaign import missed_orders, standings  # also registers the turn cycle's event types
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
@@ -42,9 +43,9 @@ def _events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
 
 
 def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], stages: dict[str, list[Snapshot]],
-                events: dict[str, list[Event]], players: list[str]) -> TurnReport:
+                events: dict[str, list[Event]], players: list[str], used: Mapping[str, int | None]) -> TurnReport:
     """A turn's report from the states before and after it, and per board the board as the turn left
-    it (`finals`), its snapshots and events."""
+    it (`finals`), its snapshots and events; `used`: the order version each player's turn used (None: missing)."""
     boards = []
     for key, board in before.boards.items():
         if key not in stages:
@@ -52,24 +53,26 @@ def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], s
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
         boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), finals[key],
                                 (key,) if before.geeko else tuple(players), after.boards[key]))
-    return build_turn_report(game, turn, boards)
+    return build_turn_report(game, turn, boards, missed_orders(before, used))
 
 
-def outcome_report(game: str, before, outcome, players: list[str]) -> TurnReport:
+def outcome_report(game: str, before, outcome, players: list[str], used: Mapping[str, int | None]) -> TurnReport:
     """The report of a turn just played (`pbem.engine.campaign.play_turn`'s outcome), stored or not
     (`turn process --preview`)."""
     events: dict[str, list[Event]] = {}
     for board, event in outcome.events:
         events.setdefault(board, []).append(event)
-    return turn_report(game, before.turn, before, outcome.state, outcome.finals, outcome.stages, events, players)
+    return turn_report(game, before.turn, before, outcome.state, outcome.finals, outcome.stages, events, players,
+                       used)
 
 
 def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
     before = read_state(game, snapshot(session, game, turn, "before").state)
     after = read_state(game, snapshot(session, game, turn, "after").state)
+    record = next(t for t in processed_turns(session, game) if t.number == turn)
     return turn_report(game.name, turn, before, after, final_boards(session, game, turn),
                        _stage_snapshots(session, game, turn), _events(session, game, turn),
-                       [p.name for p in players_of(session, game)])
+                       [p.name for p in players_of(session, game)], json.loads(record.orders))
 
 
 def recipients(session: Session, game: Game) -> list[Recipient]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Sequence
 
 from .model import BoardReport, Table
 
@@ -57,7 +58,8 @@ def board_text(report: BoardReport) -> str:
     return "\n".join(parts)
 
 
-def turn_text(game: str, turn: int, reports: list[BoardReport]) -> str:
+def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence[str] = ()) -> str:
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r) for r in reports)
-    return f"{heading}\n\nThe board pictures are in the HTML part of this message.\n\n{body}\n"
+    told = "".join(f"{line}\n" for line in notice) + ("\n" if notice else "")
+    return f"{heading}\n\n{told}The board pictures are in the HTML part of this message.\n\n{body}\n"

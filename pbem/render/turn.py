@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -21,7 +21,7 @@ from . import html
 from .board import position_png
 from .legend import legend_png
 from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
-from .model import BoardReport, board_report
+from .model import BoardReport, board_report, missed_note
 from .style import owner_colours
 from .text import turn_text
 
@@ -55,6 +55,7 @@ class TurnReport:
     reports: list[BoardReport]
     players: list[tuple[str, ...]]  # per report, who receives it
     images: dict[str, bytes] = field(default_factory=dict)  # file name -> PNG
+    notices: dict[str, list[str]] = field(default_factory=dict)  # player -> lines only they are told (B4.6)
 
     def for_player(self, player: str) -> list[BoardReport]:
         return [r for r, who in zip(self.reports, self.players) if player in who]
@@ -86,10 +87,13 @@ def image_file(index: int, stage: int | str) -> str:
     return f"board{index + 1}-{'stage' if stage != 'final' else ''}{stage}.png"
 
 
-def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn]) -> TurnReport:
+def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
+                      missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> TurnReport:
+    """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)."""
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
     reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
-    result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards])
+    result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards],
+                        notices={player: missed_note(programs) for player, programs in sorted((missed or {}).items())})
     for i, report in enumerate(reports):
         for stage in report.stages:
             result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
@@ -112,13 +116,14 @@ def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAU
                    templates: Sequence[str] = ()) -> EmailMessage:
     """The player's report email: their boards (the body is the same for players with the same boards)."""
     mine = report.for_player(recipient.player)
+    notice = report.notices.get(recipient.player, [])
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       reports=mine, images=names, links=[])
+                       reports=mine, images=names, links=[], notice=notice)
     files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
     return report_message(
         sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
-        text=turn_text(report.game, report.turn, mine), html=page,
+        text=turn_text(report.game, report.turn, mine, notice), html=page,
         images={name: report.images[name] for name in files})
 
 
@@ -129,13 +134,14 @@ def _subject(report: TurnReport, recipient: Recipient) -> str:
 def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,
               templates: Sequence[str] = ()) -> dict[str, bytes]:
     """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
-    for all players who get the same boards. Players with no board this turn (done) get none."""
+    for all players who get the same boards and notices. Players with no board this turn (done) get none."""
     files: dict[str, bytes] = {}
-    bodies: dict[tuple[int, ...], tuple[EmailMessage, bytes]] = {}
+    bodies: dict[tuple, tuple[EmailMessage, bytes]] = {}
     for recipient in recipients:
-        key = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
-        if not key:
+        boards = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
+        if not boards:
             continue
+        key = (boards, tuple(report.notices.get(recipient.player, ())))
         if key not in bodies:
             message = player_message(report, recipient, sender, templates)
             bodies[key] = (message, body_of(message_bytes(message)))

@@ -3,22 +3,23 @@
 A campaign folder is a game description (`game.yaml`) plus one folder of order
 files per turn (`turn-001/` …). Import creates the game and then, turn by turn,
 deals, submits every order file and processes; export writes the stored game
-back in the same shape (its rooms and deck as files, each turn's orders as used),
-so export → import → replay gives the same hashes.
+back in the same shape (its rooms and deck as files, every order version with
+the time it came, the open turn's orders, the secrets), so export → import gives
+the same database content and replay the same hashes.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from ..formats.game import (DESCRIPTION, GameDescription, description_text, read_description, turn_folder_name,
-                            turn_folders)
+from ..formats.game import (DESCRIPTION, MANIFEST, GameDescription, TurnManifest, description_text, manifest_text,
+                            read_description, read_manifest, turn_folder_name, turn_folders)
 from ..formats.yamlfile import read_limited
-from .cycle import ProcessResult, TurnSheet, deal, process, submit
-from .games import (Refused, Store, create_game, delete_game, description_of, get_game, order_versions,
-                    processed_turns)
+from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
+from .games import (Refused, Store, create_game, current_state, delete_game, description_of, get_game,
+                    order_versions, processed_turns)
 
 
 @dataclass
@@ -52,36 +53,55 @@ def _play_turns(store: Store, folder: Path, description: GameDescription, on_tur
                 turns: int | None) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
-    last = max([description.turns or 0, *folders])
-    for number in range(1, min(last, turns if turns is not None else last) + 1):
-        turn_folder = folders.get(number)
+    last = description.turns if description.open_turn else max([description.turns or 0, *folders])
+    last = min(last, turns if turns is not None else last)
+    for number in range(1, last + 1):
         with store.session() as session:
-            _, sheets = deal(session, description.name)
-            if on_deal:
-                on_deal(sheets)
-            files = [(str(path), read_limited(path)) for path in sorted(turn_folder.glob("*.yaml"))] \
-                if turn_folder else []
-            refused = [r for r in submit(session, description.name, files, store=True) if not r.accepted]
-            if refused:
-                raise Refused([problem for r in refused for problem in r.problems])
-            result = process(session, description.name, turn=number)
+            manifest = _deal_and_submit(session, description, folders.get(number), on_deal)
+            result = process(session, description.name, turn=number, at=manifest.processed_at if manifest else None)
         imported.turns.append(result)
         if on_turn:
             on_turn(result)
+    if description.open_turn and turns is None:
+        with store.session() as session:
+            _deal_and_submit(session, description, folders.get(description.open_turn), on_deal)
     return imported
 
 
-def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = False) -> list[Path]:
-    """Write GAME as a campaign folder: game.yaml, rooms/, deck and turn-NNN/PLAYER.yaml for every processed turn.
+def _deal_and_submit(session, description: GameDescription, turn_folder: Path | None, on_deal) -> TurnManifest | None:
+    """Deal the turn and submit its order files: in the manifest's order with their times, else in name order."""
+    _, sheets = deal(session, description.name)
+    if on_deal:
+        on_deal(sheets)
+    manifest = read_manifest(turn_folder) if turn_folder else None
+    if manifest is not None:
+        listed = [(turn_folder / name, source, at) for name, source, at in manifest.submissions]
+    else:
+        listed = [(path, None, None) for path in sorted(turn_folder.glob("*.yaml"))] if turn_folder else []
+    for path, source, at in listed:
+        name = source or str(path)  # the name it was first sent under, as the original database has it
+        refused = [r for r in submit(session, description.name, [(name, read_limited(path))], store=True, at=at)
+                   if not r.accepted]
+        if refused:
+            raise Refused([f"{path}: {problem}" if source else problem for r in refused for problem in r.problems])
+    return manifest
 
-    The players' secrets are written only with `secrets` (an archive is often shared).
-    """
+
+def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = True) -> list[Path]:
+    """Write GAME as a campaign folder: game.yaml, rooms/, deck, and per turn every order version each player sent
+    (with `orders.yaml` listing them in the order and at the times they came), the open turn's too, so that
+    `import_game` rebuilds the same database content. Without `secrets` the players' secrets are left out (an
+    archive to share); such an import gives the players new ones."""
     folder = Path(folder)
     with store.session() as session:
         game = get_game(session, name)
         description = description_of(session, game)
-        versions = {key: v.text for key, v in order_versions(session, game).items()}
-        turns = [(t.number, json.loads(t.orders)) for t in processed_turns(session, game)]
+        description.created_at = game.created_at.replace(tzinfo=game.created_at.tzinfo or timezone.utc)
+        versions = sorted(order_versions(session, game).items(), key=lambda item: (item[0][0], item[1].submitted_at,
+                                                                                   item[0][1], item[0][2]))
+        processed = {t.number: _aware(t.processed_at) for t in processed_turns(session, game)}
+        open_turn = current_state(session, game).turn if dealt(session, game, current_state(session, game).turn) \
+            and not current_state(session, game).is_over else None
     written = []
 
     def write(relative: str, text: str) -> None:
@@ -95,12 +115,25 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
         write(room.source, room.text)
     deck_path = description.deck.source
     write(deck_path, description.deck.text)
-    description.turns = len(turns)
+    description.turns = len(processed)
+    description.open_turn = open_turn if open_turn is not None and open_turn not in processed else None
     for player in description.players:
         player.secret = player.secret if secrets else None
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
-    for number, used in turns:
-        for player, version in used.items():
-            if version is not None:
-                write(f"{turn_folder_name(number)}/{player}.yaml", versions[(number, player, version)])
+    counts: dict[tuple[int, str], int] = {}
+    for (turn, player, _), _ in versions:
+        counts[turn, player] = counts.get((turn, player), 0) + 1
+    listed: dict[int, list[tuple[str, str | None, datetime | None]]] = {}
+    for (turn, player, version), row in versions:
+        file = f"{player}.yaml" if counts[turn, player] == 1 else f"{player}.v{version}.yaml"
+        write(f"{turn_folder_name(turn)}/{file}", row.text)
+        listed.setdefault(turn, []).append((file, row.source, _aware(row.submitted_at)))
+    for turn in sorted(set(listed) | set(processed)):
+        write(f"{turn_folder_name(turn)}/{MANIFEST}", manifest_text(TurnManifest(listed.get(turn, []),
+                                                                               processed.get(turn))))
     return written
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives them back without their zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
