@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from ..formats.yamlfile import FormatError
 from ..store.games import Refused, Store
@@ -30,6 +30,10 @@ def open_store(ctx: typer.Context) -> Iterator[Store]:
         refuse(err.reasons)
     except FormatError as err:
         refuse([str(p) for p in err.problems])
+    except OperationalError as err:  # a read-only database, a full disk, a server gone away
+        reason = str(err.orig or err).strip().splitlines()[0]
+        refuse([f"the database {db_url(ctx)} refused the work: {reason}. Nothing of this command was stored "
+                "(each command stores all of its work or none of it)."])
     finally:
         store.close()
 

@@ -134,7 +134,8 @@ def send(
 ) -> None:
     """Queue the given messages (each once: by Message-ID), then send everything pending over SMTP, with
     acknowledgements queued by `pbem mail fetch`. A failed send stays pending for the next run; a message
-    sent is never sent again. Exit 1 when any message is left unsent."""
+    recorded as sent is not sent again (a crash between the server's acceptance and that record sends it once more,
+    with the same Message-ID). Exit 1 when any message is left unsent."""
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
         queued = 0
@@ -148,12 +149,12 @@ def send(
                                       (str(templates),) if templates else campaign_templates())
         session.flush()
         if dry_run:
-            results = deliver(session, FolderTransport(out), dry_run=True)
+            results = deliver(session, FolderTransport(out), clock(ctx), dry_run=True)
             session.rollback()
         else:
             session.commit()
             with SmtpTransport(_server(config, "smtp"), config.sender) as transport:
-                results = deliver(session, transport)
+                results = deliver(session, transport, clock(ctx))
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
     else:

@@ -15,6 +15,8 @@ from ..render.model import Position
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
 from ..store.games import get_game, processed_turns
+from ..store.cycle import processed_result
+from .texts import turn_summary
 from .common import app, print_json, read_or_refuse, refuse
 from .gm import open_store
 from .room import room_app
@@ -71,6 +73,9 @@ def report(
         folder = _turn_folder(out, record.name, number)
         files = write_turn_report(folder, stored_turn_report(session, record, number), recipients(session, record),
                                   sender, templates=_dirs(templates))
+        summary = folder / "summary.txt"  # as `turn process` writes it
+        summary.write_text(turn_summary(processed_result(session, record.name, number)), encoding="utf-8")
+        files.append(summary)
     if as_json:
         print_json({"game": game, "turn": number, "folder": str(folder), "files": [str(f) for f in files]})
     else:

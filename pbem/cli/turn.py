@@ -119,9 +119,16 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")
     if out is not None:
-        write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
-                      campaign_templates())
-        (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
+        try:
+            write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
+                          campaign_templates())
+            (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
+        except OSError as err:
+            stored = "not stored (preview)" if preview else "stored"
+            refuse([f"turn {result.turn} of {game} is {stored}, but its reports could not be written to "
+                    f"{err.filename or out}: {err.strerror or err}"
+                    + ("" if preview else f". Free the space, then: pbem report {game} --turn {result.turn} "
+                       f"--out {out}")])
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
     else:

@@ -8,6 +8,8 @@ they are how hostile input hurts a parser.
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,8 +80,11 @@ def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
 
 def read_limited(path: str | Path, max_bytes: int = MAX_BYTES) -> bytes:
     """A file's bytes, but never more than one past `max_bytes` (`decode` refuses those): a huge file or a
-    device such as /dev/zero is not read into memory."""
+    device such as /dev/zero is not read into memory. A FIFO is refused unopened: opening one blocks until
+    something writes to it, which may be never."""
     try:
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            raise FormatError([Problem(str(path), None, "", "a named pipe (FIFO), not a file: not read")])
         with open(path, "rb") as file:
             return file.read(max_bytes + 1)
     except OSError as err:

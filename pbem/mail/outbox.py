@@ -1,8 +1,11 @@
 """The outbox: every message to send is queued in the database first, then delivered.
 
 A message is queued under its Message-ID, so queueing the same report or
-acknowledgement again changes nothing and a message sent is never sent again.
-Delivery commits after each message: one that fails for a passing reason
+acknowledgement again changes nothing, and a message recorded as sent is not
+sent again. Delivery is at least once: it commits after each message, so a
+crash between the server's acceptance and that commit sends the message again
+on the next run, with the same Message-ID (mail readers show it once). One
+that fails for a passing reason
 (server down, 4xx) stays pending with its error and is retried on the next
 run; one the server refuses for good (5xx) is marked refused and shown to the
 GM. `--dry-run` writes the pending messages to a folder and changes no state.
@@ -13,10 +16,11 @@ import hashlib
 import smtplib
 import ssl
 from dataclasses import dataclass
+from datetime import datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import formatdate, parseaddr
+from email.utils import format_datetime, parseaddr
 from pathlib import Path
 from typing import Protocol
 
@@ -73,12 +77,13 @@ class Delivery:
     error: str | None = None
 
 
-def deliver(session: Session, transport: Transport, *, dry_run: bool = False) -> list[Delivery]:
-    """Send every pending message, oldest first, committing after each (nothing stored with `dry_run`)."""
+def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bool = False) -> list[Delivery]:
+    """Send every pending message, oldest first, committing after each (nothing stored with `dry_run`); `at` is
+    the time of sending (the CLI's clock), for the Date header and the record."""
     results = []
     for row in pending(session):
         try:
-            transport.send(row, with_date(row.data))
+            transport.send(row, with_date(row.data, at))
             state, error = SENT, None
         except PermanentFailure as err:
             state, error = REFUSED, str(err)
@@ -90,18 +95,18 @@ def deliver(session: Session, transport: Transport, *, dry_run: bool = False) ->
         row.attempts += 1
         row.state, row.last_error = state, error
         if state == SENT:
-            row.sent_at = now()
+            row.sent_at = at
         session.add(row)
         session.commit()
     return results
 
 
-def with_date(data: bytes) -> bytes:
+def with_date(data: bytes, at: datetime) -> bytes:
     """The message with a Date header (reports are written without one, to stay byte-stable)."""
     head = data.split(b"\r\n\r\n", 1)[0]
     if any(line.lower().startswith(b"date:") for line in head.split(b"\r\n")):
         return data
-    return f"Date: {formatdate(localtime=False)}\r\n".encode("ascii") + data
+    return f"Date: {format_datetime(at)}\r\n".encode("ascii") + data
 
 
 class FolderTransport:

@@ -388,6 +388,15 @@ def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, T
     return before, outcome
 
 
+def processed_result(session: Session, name: str, turn: int) -> ProcessResult:
+    """A processed turn as `process` returned it (for `pbem report` to write its summary again)."""
+    game = get_game(session, name)
+    before, outcome = processed_turn(session, name, turn)
+    row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == turn)).one()
+    return ProcessResult(game.name, turn, False, row.before_hash, row.after_hash, row.events_hash,
+                         json.loads(row.orders), [], len(outcome.events), outcome.state.is_over, before, outcome)
+
+
 def replay(session: Session, name: str, progress=None) -> ReplayResult:
     """Rebuild every processed turn from the first state and the orders used; compare state hashes."""
     game = get_game(session, name)

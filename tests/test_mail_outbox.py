@@ -1,0 +1,58 @@
+"""Sending is at least once: a crash after the server accepted a message but before pbem recorded it sends the
+message again on the next run, with the same Message-ID and bytes, so a mail reader shows it once."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from email.message import EmailMessage
+
+from sqlmodel import select
+
+from pbem.mail.outbox import deliver, queue
+from pbem.store.games import Store
+from pbem.store.mail import SENT, MailOutgoing
+
+AT = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+
+
+class Recording:
+    def __init__(self):
+        self.sent: list[tuple[str, bytes]] = []
+
+    def send(self, row, data: bytes) -> None:
+        self.sent.append((row.message_id, data))
+
+
+def message(number: int) -> EmailMessage:
+    message = EmailMessage()
+    message["From"], message["To"] = "gm@example.org", "alice@example.org"
+    message["Subject"], message["Message-ID"] = f"report {number}", f"<r{number}@pbem>"
+    message.set_content("the turn")
+    return message
+
+
+def test_a_crash_between_acceptance_and_record_resends_the_same_message(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    try:
+        with store.session() as session:
+            for number in (1, 2):
+                queue(session, message(number), "report")
+            session.commit()
+        transport = Recording()
+        with store.session() as session:
+            def crash():
+                raise KeyboardInterrupt  # kill -9 between the server's "250 OK" and the commit
+            session.commit = crash
+            with pytest.raises(KeyboardInterrupt):
+                deliver(session, transport, AT)
+        with store.session() as session:
+            deliver(session, transport, AT)
+            again = deliver(session, transport, AT)  # everything recorded as sent now: nothing more goes out
+            states = [row.state for row in session.exec(select(MailOutgoing).order_by(MailOutgoing.id))]
+    finally:
+        store.close()
+    assert [message_id for message_id, _ in transport.sent] == ["<r1@pbem>", "<r1@pbem>", "<r2@pbem>"]
+    assert transport.sent[0][1] == transport.sent[1][1] and b"Date: Tue, 01 Dec 2026 20:00:00 +0000" in \
+        transport.sent[0][1]
+    assert again == [] and states == [SENT, SENT]

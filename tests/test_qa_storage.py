@@ -1,0 +1,80 @@
+"""Storage faults end in a message, not a traceback: a read-only database, a full disk under the reports, a FIFO
+given as an input file; an archive folder made beforehand works; `pbem report` rewrites what `turn process`
+wrote, summary.txt included."""
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cycle_fixtures import order
+from mail_fixtures import new_campaign, order_mail
+from pbem.cli import app
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture
+def game(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    url, hands = new_campaign(tmp_path)
+    return url, hands
+
+
+def run(url: str, *args):
+    result = RUNNER.invoke(app, ["--db", url, *map(str, args)])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_a_read_only_database_refuses_with_a_reason_and_stores_nothing(game, tmp_path):
+    url, hands = game
+    (tmp_path / "alice.yaml").write_bytes(order("halls", 1, "alice", {"Zapper": hands["alice"][:1],
+                                                                       "Spanner": hands["alice"][1:2]}))
+    read_only = f"sqlite:///file:{tmp_path / 'pbem.db'}?mode=ro&uri=true"
+    result = run(read_only, "turn", "submit", "halls", tmp_path / "alice.yaml")
+    assert result.exit_code == 1
+    assert "refused the work: attempt to write a readonly database. Nothing of this command was stored" \
+        in result.stderr
+    status = json.loads(run(url, "turn", "status", "halls", "--json").stdout)
+    assert [p["latest"] for p in status["players"]] == [None, None]
+
+
+def test_a_full_disk_under_the_reports_says_the_turn_is_stored_and_how_to_write_them_again(game, tmp_path):
+    url, _ = game
+    folder = tmp_path / "reports" / "halls" / "turn-001"
+    folder.mkdir(parents=True)
+    (folder / "index.html").symlink_to("/dev/full")  # every write to it fails: no space left on device
+    result = run(url, "turn", "process", "halls")
+    assert result.exit_code == 1
+    assert "turn 1 of halls is stored, but its reports could not be written to" in result.stderr
+    assert "No space left on device" in result.stderr and "pbem report halls --turn 1 --out reports" in result.stderr
+    assert json.loads(run(url, "turn", "status", "halls", "--json").stdout)["turn"] == 2  # turn 1 is stored
+    (folder / "index.html").unlink()
+    rewritten = run(url, "report", "halls", "--turn", "1", "--out", "again")
+    assert rewritten.exit_code == 0
+    written = sorted(p.name for p in (tmp_path / "again" / "halls" / "turn-001").iterdir())
+    assert "summary.txt" in written and "index.html" in written
+    assert (tmp_path / "again" / "halls" / "turn-001" / "summary.txt").read_text().startswith("halls turn 1\n")
+
+
+def test_a_fifo_given_as_a_room_or_an_order_file_is_refused_unread(game, tmp_path):
+    url, _ = game
+    os.mkfifo(tmp_path / "pipe.yaml")  # opening it would block until somebody writes: it must not be opened
+    for args in (("room", "check", tmp_path / "pipe.yaml"), ("turn", "check", "halls", tmp_path / "pipe.yaml")):
+        result = run(url, *args)
+        assert result.exit_code == 1 and "a named pipe (FIFO), not a file: not read" in result.output
+
+
+def test_an_archive_folder_made_beforehand_is_used(game, tmp_path):
+    url, hands = game
+    (tmp_path / "archive").mkdir()  # empty: no new/, cur/, tmp/ yet
+    inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    inbox.add(order_mail("alice", hands["alice"], "<a1@x>"))
+    result = run(url, "mail", "fetch", "--maildir", tmp_path / "inbox", "--archive", tmp_path / "archive")
+    assert result.exit_code == 0, result.output
+    assert len(mailbox.Maildir(str(tmp_path / "archive")).keys()) == 1
