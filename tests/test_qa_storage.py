@@ -78,3 +78,24 @@ def test_an_archive_folder_made_beforehand_is_used(game, tmp_path):
     result = run(url, "mail", "fetch", "--maildir", tmp_path / "inbox", "--archive", tmp_path / "archive")
     assert result.exit_code == 0, result.output
     assert len(mailbox.Maildir(str(tmp_path / "archive")).keys()) == 1
+
+
+def test_names_and_addresses_are_checked_at_the_door(game, tmp_path):
+    url, _ = game
+    long_name = "a" * 300
+    for name, player in (("spring\n", "alice:alice@example.org"), (long_name, "alice:alice@example.org"),
+                         ("spring", "alice:not-an-address"), ("spring", "alice\n:alice@example.org")):
+        result = run(url, "game", "new", name, "--ruleset", "botwars", "--player", player,
+                     "--player", "bob:bob@example.org")
+        assert result.exit_code == 1, (name, player, result.output)
+    assert [g["game"] for g in json.loads(run(url, "game", "list", "--json").stdout)] == ["halls"]
+    assert run(url, "mail", "dm-player", "m1", "Red", "not-an-address").exit_code == 2
+    assert run(url, "dm", "new", "m\n", "--game", "takebacktoe", "--player", "Red", "--player", "Green",
+               "--out", tmp_path).exit_code == 1
+
+
+def test_a_number_of_thousands_of_digits_is_a_problem_with_its_line(game, tmp_path):
+    url, _ = game
+    (tmp_path / "big.yaml").write_text("game: halls\nturn: " + "9" * 5000 + "\nplayer: alice\nrobots: {}\n")
+    result = run(url, "turn", "check", "halls", tmp_path / "big.yaml")
+    assert result.exit_code == 1 and "big.yaml:2: a value too long to read (5,000 characters)" in result.output
