@@ -157,15 +157,19 @@ def sample_sheet():
     """A turn sheet as the turn cycle hands it over (pbem.store.cycle.TurnSheet's fields)."""
     from types import SimpleNamespace
 
+    from pbem.engine.elements import new_board
+
     robots = [SimpleNamespace(name="Zapper", mode="real", hp=9, at="r6c1", facing="N", fused={9: "FWD1#600"},
-                              receives_cards=True, free_registers=8),
-              SimpleNamespace(name=SCRIPT, mode="destroyed", hp=10, at=None, facing="N", fused={},
-                              receives_cards=False, free_registers=9)]
+                              receives_cards=True, free_registers=8, no_cards_reason=""),
+              SimpleNamespace(name=SCRIPT, mode="in-transit", hp=10, at=None, facing="N", fused={},
+                              receives_cards=False, free_registers=9,
+                              no_cards_reason="in transit: 1 turn to go before it is back (G5)")]
     orders = ("game: Geek-o <2026>\nturn: 2\nplayer: alice\nrobots:\n  Zapper: {program: []}\n")
+    board = new_board(sample_room(), [robot("Zapper", "r6c1", "N", owner="alice", hp=9)])
     return SimpleNamespace(game="Geek-o <2026>", turn=2, player="alice", email="alice@example.org",
                            room="Sample Works", robots=robots,
                            hands={"alice": ["FWD3#840", "FWD2#700", "RT90#80", "LF90#70", "UTRN#10", "FWD1#500",
-                                            "RVS1#430", "FWD1#490"]}, orders=orders)
+                                            "RVS1#430", "FWD1#490"]}, orders=orders, exact_program=False, board=board)
 
 
 # Pages compared by screenshot with references (tests/render_refs/page-*.png).
@@ -173,10 +177,12 @@ SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-001/stage-3.html", "page-tur
 
 
 def write_screenshot_pages(folder: Path) -> None:
-    from pbem.render.sheet import turn_sheet_html
+    from pbem.render.sheet import picture_name, sheet_png, turn_sheet_html
 
     write_sample_site(folder)
-    (folder / "sheet.html").write_text(turn_sheet_html(sample_sheet()), encoding="utf-8")
+    sheet = sample_sheet()
+    (folder / "sheet.html").write_text(turn_sheet_html(sheet), encoding="utf-8")
+    (folder / picture_name(sheet)).write_bytes(sheet_png(sheet))
 
 
 class _Links(HTMLParser):

@@ -183,7 +183,8 @@ def test_render_report_turn_sheet_page_text_and_email():
     text = turn_sheet_text(sheet)
     assert "Zapper: real, HP 9, up to 8 cards" in text
     assert "    fused register 9: FWD1#600" in text
-    assert f"{SCRIPT}: destroyed, HP 10, no program this turn (destroyed)" in text
+    assert f"{SCRIPT}: in-transit, HP 10, no program this turn: in transit: 1 turn to go before it is back (G5)" \
+        in text and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
     assert "Hand: FWD3#840 FWD2#700 RT90#80" in text and text.endswith(sheet.orders)
     page = turn_sheet_html(sheet)
     assert "<script" not in page and "game: Geek-o &lt;2026&gt;" in page
@@ -236,4 +237,4 @@ def test_render_report_buzzsaw_note_says_what_the_number_is():
     from pbem.render.model import describe
 
     assert describe(SawSpun(2, None, Square.parse("r4c9"), "buzzsaw@r4c9", "0.7682")) == \
-        "buzzsaw at r4c9 spins (drew 0.7682)"
+        "the buzzsaw at r4c9 spins"

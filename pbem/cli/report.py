@@ -19,6 +19,7 @@ from ..store.cycle import processed_result
 from .texts import turn_summary
 from .common import app, print_json, read_or_refuse, refuse
 from .gm import open_store
+from .reports import campaign_templates
 from .room import room_app
 
 
@@ -40,12 +41,13 @@ def render_room(
         typer.echo(str(out))
 
 
-TEMPLATES = typer.Option(None, "--templates", help="A folder of templates (e.g. a campaign's templates/) "
-                         "used before the bundled ones: a GM can restyle the reports.")
+TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
+                         "GM can restyle the reports (default: the campaign folder's templates/, if any).")
 
 
 def _dirs(templates: Optional[Path]) -> tuple[str, ...]:
-    return (str(templates),) if templates else ()
+    """The templates asked for, else the campaign folder's own templates/ (as `turn process` uses them)."""
+    return (str(templates),) if templates else campaign_templates()
 
 
 def _turn_folder(out: Path, game: str, turn: int) -> Path:

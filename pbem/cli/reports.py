@@ -6,6 +6,7 @@ from pathlib import Path
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
 from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
+from ..render.sheet import picture_name, sheet_png
 from ..render.history import outcome_report
 from ..store.cycle import TurnSheet
 
@@ -36,4 +37,8 @@ def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
                            (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
             path.write_text(text, encoding="utf-8")
             written.append(path)
+        if sheet.board is not None:
+            picture = folder / picture_name(sheet)
+            picture.write_bytes(sheet_png(sheet))
+            written.append(picture)
     return written

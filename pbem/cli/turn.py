@@ -1,7 +1,7 @@
 """`pbem turn …`: deal, submit, check, status, process, rollback."""
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import asdict, replace, fields
 from pathlib import Path
 from typing import List, Optional
 
@@ -29,7 +29,7 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
         turn, sheets = cycle.deal(session, game)
     written = write_sheets(sheets, out, templates=campaign_templates())
     if as_json:
-        print_json({"game": game, "turn": turn, "sheets": [asdict(s) for s in sheets],
+        print_json({"game": game, "turn": turn, "sheets": [_sheet_data(s) for s in sheets],
                     "files": [str(p) for p in written]})
     else:
         typer.echo(f"{game}: turn {turn} dealt; {len(sheets)} turn sheets in {out / game / turn_folder_name(turn)}")
@@ -99,6 +99,13 @@ def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
         else:
             line = f"orders in (version {p.latest} of {p.versions}, {p.submitted_at})"
         typer.echo(f"  {p.player:<16} {line}")
+
+
+def _sheet_data(sheet) -> dict:
+    """A turn sheet as JSON data (its board is drawn on the sheet, not printed)."""
+    data = asdict(replace(sheet, board=None))
+    del data["board"]
+    return data
 
 
 @turn_app.command("process")

@@ -107,6 +107,25 @@ class GameState:
         board = self.board_of(player)
         return [name for name in self.players[player].robots if receives_cards(board, name, rules)]
 
+    def no_cards_reason(self, robot: str) -> str:
+        """Why a robot that receives no cards this turn gets none, as a player would put it (B4.1, B10, G3, G5)."""
+        owner = next(p for p in self.players.values() if robot in p.robots)
+        if owner.finished is not None or self.is_over:
+            return "the challenge is over for you"
+        found = self.board_of(owner.name).robots[robot]
+        if found.left_room:
+            return "left the room: waits off the board for the other robot"
+        if found.mode == "in-transit":
+            left = self.transit.get(robot, 0)
+            return f"in transit: {left} turn{'s' if left != 1 else ''} to go before it is back (G5)"
+        if found.mode == "rebooting":
+            return "rebooting this turn (B10): HP restored, no cards"
+        if found.mode == "destroyed":
+            return "destroyed: it comes back at the end of the turn"
+        if found.at is not None and found.runs_program:
+            return "locked in a gate: waits for the other robot (G3)"
+        return "receives no cards this turn"
+
     def hands_of(self, player: str) -> dict[str, list[Card]]:
         """The player's hands, keyed as `check_programs` wants them."""
         keys = [player] if self.geeko else self.players[player].robots

@@ -168,8 +168,17 @@ def draw_position(position: Position, colours: dict[str, s.Colour] | None = None
     occupied = {r.at for r in robots if r.mode != "destroyed"}
     _draw_beams(image, layer, position, occupied)
     image.alpha_composite(layer.edges)
+    _draw_marks(image, position.marks)
     _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]))
     return image.convert("RGB")
+
+
+def _draw_marks(image: Image.Image, squares: tuple[Square, ...]) -> None:
+    """A bright ring around each square to point out (a robot's next flag on its turn sheet)."""
+    draw = ImageDraw.Draw(image, "RGBA")
+    for square in sorted(set(squares)):
+        x, y = origin(square)
+        draw.rectangle([x + 2, y + 2, x + s.CELL - 3, y + s.CELL - 3], outline=(255, 196, 0, 255), width=4)
 
 
 def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Image.Image:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from . import style
 
 from .dm import drawer, writer
 from .dm_clock import clock_line
@@ -54,7 +56,7 @@ def picture(data: dict[str, Any]) -> Image.Image:
     height = HEADER + MARGIN + CELL * 7 + legend_height
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, letter_font = ImageFont.load_default(size=14), ImageFont.load_default(size=22)
+    small, letter_font = style.font(14), style.font(22)
     draw.text((MARGIN, 10), data["event"] or "No move yet.", fill=(0, 0, 0), font=small)
     draw.text((MARGIN, 32), _status(data), fill=(0, 0, 0), font=small)
     colours = {k["letter"]: COLOURS[k["colour"]] for k in data["kinds"]}

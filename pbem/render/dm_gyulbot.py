@@ -5,7 +5,9 @@ import hashlib
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from . import style
 
 from .dm import drawer
 
@@ -39,7 +41,7 @@ def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
     width, height = 2 * MARGIN + cols * CELL, HEADER + 2 * MARGIN + rows * CELL
     image = Image.new("RGB", (width, height), "white")
     pen = ImageDraw.Draw(image)
-    font = ImageFont.load_default(size=14)
+    font = style.font(14)
 
     def corner(row: int, col: int) -> tuple[int, int]:
         return MARGIN + (col - 1) * CELL, HEADER + MARGIN + (row - 1) * CELL

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from . import style
 
 from .dm import drawer
 
@@ -23,7 +25,7 @@ ICE, ROCK, GOAL, SNOM, RING, GRID, TEXT, PAPER = (
 def draw_ice(data: dict[str, Any]) -> Image.Image:
     rows: list[str] = data["rows"]
     lines = [data.get("title", "Ice maze"), *data.get("lines", [])]
-    font = ImageFont.load_default(size=14)
+    font = style.font(14)
     cols = len(rows[0]) if rows else 0
     top = MARGIN + LINE * len(lines) + MARGIN // 2
     width = max(2 * MARGIN + cols * CELL, 360)

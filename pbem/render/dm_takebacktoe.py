@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from . import style
 
 from .dm import drawer, writer
 from .dm_clock import clock_line
@@ -49,7 +51,7 @@ def picture(data: dict[str, Any]) -> Image.Image:
     height = HEADER + MARGIN + CELL * 3 + FOOTER
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, big = ImageFont.load_default(size=14), ImageFont.load_default(size=30)
+    small, big = style.font(14), style.font(30)
     draw.text((MARGIN, 10), _last(data), fill=(0, 0, 0), font=small)
     draw.text((MARGIN, 30), _status(data), fill=(0, 0, 0), font=small)
     top = HEADER + MARGIN
@@ -93,4 +95,4 @@ def _stack(draw: ImageDraw.ImageDraw, x: int, y: int, count: int) -> None:
         bottom = y + CELL - 8 - level * 9
         draw.ellipse([left, bottom - 8, left + 26, bottom], fill=PIECE, outline=PIECE_EDGE)
     if count > 20:
-        draw.text((x + 72, y + CELL - 20), "+", fill=PIECE_EDGE, font=ImageFont.load_default(size=18))
+        draw.text((x + 72, y + CELL - 20), "+", fill=PIECE_EDGE, font=style.font(18))

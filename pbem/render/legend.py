@@ -97,8 +97,22 @@ def draw_legend() -> Image.Image:
         x = PAD + col * (s.CELL + LABEL_WIDTH + PAD)
         y = PAD + row * (s.CELL + PAD)
         image.alpha_composite(_square(what, state, looks), (x, y))
-        draw.text((x + s.CELL + 8, y + s.CELL / 2), name, font=s.font(13), fill=s.INK, anchor="lm")
+        lines = fitted(name, s.font(13), LABEL_WIDTH - 12)
+        for n, line in enumerate(lines):
+            draw.text((x + s.CELL + 8, y + s.CELL / 2 + (n - (len(lines) - 1) / 2) * 16), line, font=s.font(13),
+                      fill=s.INK, anchor="lm")
     return image.convert("RGB")
+
+
+def fitted(text: str, font, width: float) -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` pixels (a word longer than that stands alone)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(lines[-1] + " " + word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def legend_png() -> bytes:

@@ -50,12 +50,13 @@ class Position:
     room: Room
     robots: tuple[Any, ...]
     elements: Mapping[str, str]
+    marks: tuple[Square, ...] = ()  # squares to point out (a turn sheet's next flag)
 
     @classmethod
-    def of(cls, room: Room, board: Any) -> "Position":
+    def of(cls, room: Room, board: Any, marks: tuple[Square, ...] = ()) -> "Position":
         """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
         robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
-        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)))
+        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)), tuple(marks))
 
     def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
         """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
@@ -127,7 +128,7 @@ _TEXT = {
     "Teleported": "teleports {source} {from_sq} → {target} {to_sq}",
     "PushedByPusher": "pusher {from_sq} → {to_sq}",
     "Crushed": "crushed at {at}",
-    "SawSpun": "buzzsaw at {at} spins (drew {draw})",
+    "SawSpun": "the buzzsaw at {at} spins",
     "FlagTouched": "touches flag {number}",
     "OptionGained": "gains option {option}",
     "BecameReal": "becomes real",

@@ -1,4 +1,5 @@
-"""The turn sheet laid out: HP, fused registers, the dealt hand and the pre-filled order file.
+"""The turn sheet laid out: the board the player programs, HP, fused registers, the dealt hand and the
+pre-filled order file.
 
 The content comes from the turn cycle (`pbem.store.cycle.TurnSheet`: robots with mode, hp,
 fused registers, whether they receive cards and how many registers are free; the hands;
@@ -6,17 +7,61 @@ the order file to edit and send back); this module only presents it, as HTML, te
 """
 from __future__ import annotations
 
+import textwrap
 from email.message import EmailMessage
 from typing import Any, Sequence
 
 from . import html
-from .message import report_message
+from .ascii import LEGEND, ascii_map, robot_letters
+from .board import position_png
+from .message import cid, report_message
+from .model import Position
+from .static import image_size
+from .turn import slug
 
 
-def program_note(robot: Any) -> str:
+def program_note(robot: Any, exact: bool = False) -> str:
+    """What the robot's program may hold: BotWars fills every free register (B4.5), Geek-o up to them."""
     if not robot.receives_cards:
-        return f"no program this turn ({robot.mode})"
-    return f"up to {robot.free_registers} card{'s' if robot.free_registers != 1 else ''}"
+        return f"no program this turn: {robot.no_cards_reason or robot.mode}"
+    cards = f"{robot.free_registers} card{'s' if robot.free_registers != 1 else ''}"
+    return f"exactly {cards}" if exact else f"up to {cards}"
+
+
+def sheet_position(sheet: Any) -> Position:
+    """The board the player programs this turn, as it stands when the turn starts; in BotWars each of the
+    player's robots' next flag is marked."""
+    board = sheet.board
+    marks = () if not sheet.exact_program else tuple(
+        flag.at for robot in sheet.robots for flag in board.room.of_type("flag")
+        if int(flag.get("number", 0) or 0) == board.robots[robot.name].next_flag)
+    return Position.of(board.room, board, marks)
+
+
+def sheet_png(sheet: Any, colours: dict | None = None) -> bytes:
+    """The sheet's board picture (byte-stable, like every picture)."""
+    return position_png(sheet_position(sheet), colours)
+
+
+def picture_name(sheet: Any) -> str:
+    return f"{slug(sheet.player)}-board.png"
+
+
+def board_lines(sheet: Any) -> list[str]:
+    """The text sheet's map: the board, the robots by letter, the legend."""
+    position = sheet_position(sheet)
+    robots = sorted(position.robots, key=lambda r: (r.owner != sheet.player, r.owner, r.name))
+    letters = robot_letters([r for r in robots if r.at is not None])
+    lines = [f"The board: {sheet.room}", "", *ascii_map(position, letters), ""]
+    for robot in robots:
+        if robot.name in letters:
+            whose = "yours" if robot.owner == sheet.player else robot.owner
+            lines.append(f"  {letters[robot.name]} = {robot.name} ({whose}) at {robot.at}, facing "
+                         f"{robot.facing.name}, HP {robot.hp}")
+    lines += [f"  next flag for {r.name}: {flag.get('number')} at {flag.at}" for r in robots
+              if r.owner == sheet.player and sheet.exact_program for flag in position.room.of_type("flag")
+              if int(flag.get("number", 0) or 0) == r.next_flag]
+    return lines + ["", *LEGEND]
 
 
 def fused_lines(robot: Any) -> list[str]:
@@ -24,15 +69,21 @@ def fused_lines(robot: Any) -> list[str]:
 
 
 def _context(sheet: Any) -> dict[str, Any]:
-    robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "note": program_note(r), "fused": fused_lines(r)}
+    robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "note": program_note(r, sheet.exact_program),
+               "fused": fused_lines(r), "at": r.at, "facing": r.facing,
+               "square": f"{r.at}, facing {r.facing}" if r.at else "off the board"}
               for r in sheet.robots]
     shared = list(sheet.hands) == [sheet.player]
     hands = [("" if shared else key, cards) for key, cards in sheet.hands.items()]
     return {"sheet": sheet, "robots": robots, "hands": hands}
 
 
-def turn_sheet_html(sheet: Any, templates: Sequence[str] = ()) -> str:
-    return html.render("turn_sheet.html", templates, **_context(sheet))
+def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None) -> str:
+    """The sheet as a page; `picture` is the board picture's address (a file name, or `cid:` in mail)."""
+    width, height = image_size(sheet.board.room) if sheet.board is not None else (0, 0)
+    src = picture if picture is not None else picture_name(sheet)
+    return html.render("turn_sheet.html", templates, picture=src if sheet.board is not None else None,
+                       width=width, height=height, **_context(sheet))
 
 
 def turn_sheet_text(sheet: Any) -> str:
@@ -41,13 +92,20 @@ def turn_sheet_text(sheet: Any) -> str:
     for robot in context["robots"]:
         lines.append(f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}")
         lines += [f"    fused {line}" for line in robot["fused"]]
-    for holder, cards in context["hands"]:
-        lines.append(f"Hand{' of ' + holder if holder else ''}: {' '.join(cards) or '(none)'}")
+    for holder, cards in context["hands"]:  # wrapped: a mail client would cut a long line anywhere
+        lines += textwrap.wrap(f"Hand{' of ' + holder if holder else ''}: {' '.join(cards) or '(none)'}", 66,
+                               subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+    if sheet.board is not None:
+        lines += ["", *board_lines(sheet)]
     lines += ["", "Your order file (edit the programs and send it back):", "", sheet.orders]
     return "\n".join(lines)
 
 
 def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -> EmailMessage:
+    """The sheet by mail: the text sheet (with its map), and the page with the board picture inline."""
+    name = picture_name(sheet)
+    images = {name: sheet_png(sheet)} if sheet.board is not None else {}
     return report_message(sender=sender, recipient=sheet.email,
                           subject=f"{sheet.game}: turn {sheet.turn} cards for {sheet.player}",
-                          text=turn_sheet_text(sheet), html=turn_sheet_html(sheet, templates), images={})
+                          text=turn_sheet_text(sheet), html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}"),
+                          images=images)

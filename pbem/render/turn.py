@@ -20,6 +20,7 @@ from ..engine.state import Board
 from . import html
 from .board import position_png
 from .legend import legend_png
+from .static import image_size
 from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
 from .style import owner_colours
@@ -76,6 +77,10 @@ class ImageNames:
     def src(self, report: BoardReport, stage: int | str) -> str:
         name = self.file(report, stage)
         return f"cid:{cid(name)}" if self.inline else name
+
+    def size(self, report: BoardReport) -> tuple[int, int]:
+        """The pictures' width and height in pixels (for `<img>`: the page does not jump as they load)."""
+        return image_size(report.final.room)
 
     def anchor(self, report: BoardReport, stage: int | str) -> str:
         """The heading's id on the page: the picture's file name without `.png`."""

@@ -17,6 +17,7 @@ from sqlmodel import Session, col, delete, select
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.deal import free_registers
 from ..engine.orders import Checked, Submission
+from ..engine.state import Board
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
@@ -37,6 +38,7 @@ class RobotSheet:
     fused: dict[int, str | None]
     receives_cards: bool
     free_registers: int
+    no_cards_reason: str = ""  # why it receives no cards (the engine's words), when it receives none
 
 
 @dataclass
@@ -51,6 +53,8 @@ class TurnSheet:
     robots: list[RobotSheet]
     hands: dict[str, list[str]]  # the shared hand under the player's name, else per robot
     orders: str  # a pre-filled order file
+    exact_program: bool = False  # every free register must be filled (BotWars, B4.5), not "up to"
+    board: Board | None = field(default=None, repr=False, compare=False)  # the board the turn starts from
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
@@ -82,13 +86,15 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
             continue
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
                              {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
-                             r.name in receiving, free_registers(r, rules))
+                             r.name in receiving, free_registers(r, rules),
+                             "" if r.name in receiving else state.no_cards_reason(r.name))
                   for r in state.robots_of(player.name)]
         hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
                                   option_hp=rules.options_absorb_damage, secret=player.secret)
-        sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, state.board_of(player.name).room.name,
-                                robots, hands, template))
+        board = state.board_of(player.name)
+        sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, board.room.name, robots, hands,
+                                template, exact_program=not state.geeko, board=board))
     return sheets
 
 

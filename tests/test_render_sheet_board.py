@@ -1,0 +1,54 @@
+"""The board on the turn sheet is the engine's state at the start of that turn: the same robots on the same
+squares facing the same way, the same element states, in the picture, the page and the text map."""
+from __future__ import annotations
+
+from email import message_from_bytes, policy
+
+from cycle_fixtures import halls_description
+from pbem.render.ascii import ARROWS
+from pbem.render.board import position_png
+from pbem.render.message import message_bytes
+from pbem.render.model import Position
+from pbem.render.sheet import board_lines, sheet_png, sheet_position, turn_sheet_html, turn_sheet_message
+from pbem.store import cycle
+from pbem.store.games import Store, create_game, current_state, get_game
+
+
+def sheets_and_state(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        create_game(session, halls_description())
+        session.commit()
+        _, sheets = cycle.deal(session, "halls")
+        state = current_state(session, get_game(session, "halls"))
+    store.close()
+    return sheets, state
+
+
+def test_the_sheet_shows_the_board_the_turn_starts_from(tmp_path):
+    sheets, state = sheets_and_state(tmp_path)
+    for sheet in sheets:
+        board = state.board_of(sheet.player)
+        position = sheet_position(sheet)
+        assert {r.name: (r.at, r.facing, r.hp) for r in position.robots} == \
+            {r.name: (r.at, r.facing, r.hp) for r in board.robots.values()}
+        assert dict(position.elements) == board.elements and position.room == board.room
+        assert sheet_png(sheet) == position_png(Position.of(board.room, board))  # Geek-o: no flag to mark
+        text = "\n".join(board_lines(sheet))
+        for robot in board.robots.values():
+            row = next(line for line in text.splitlines() if line.startswith(f"{robot.at.row:>3} |"))
+            assert ARROWS[robot.facing] in row and f"at {robot.at}, facing {robot.facing.name}" in text
+
+
+def test_the_sheet_page_and_mail_carry_the_picture(tmp_path):
+    sheets, _ = sheets_and_state(tmp_path)
+    sheet = sheets[0]
+    page = turn_sheet_html(sheet)
+    assert f'src="{sheet.player}-board.png"' in page and 'width="' in page and "facing N" in page
+    message = message_from_bytes(message_bytes(turn_sheet_message(sheet, "gm@example.org")), policy=policy.default)
+    pictures = [part for part in message.walk() if part.get_content_type() == "image/png"]
+    assert [p.get_content() for p in pictures] == [sheet_png(sheet)]
+    html = next(p for p in message.walk() if p.get_content_type() == "text/html").get_content()
+    assert f"cid:{pictures[0]['Content-ID'].strip('<>')}" in html
+    text = next(p for p in message.walk() if p.get_content_type() == "text/plain").get_content()
+    assert "The board: Hall 1" in text and max(len(line) for line in text.splitlines()) <= 72
