@@ -4,7 +4,11 @@
   floor already cached (as for every stage after a room's first); `stage_png_cold_ms` the very
   first one, which also draws the floor.
 - `turn_report_ms`: a whole 5-stage BotWars turn resolved by the engine, rendered: the report
-  model, 6 pictures, the turn's HTML pages and one `.eml` per player (8 players), written to disk.
+  model, 6 pictures, the animated turn (GIF), the turn's HTML pages and one `.eml` per player
+  (8 players), written to disk; `turn_report_with_sheets_ms` the same plus the next turn's 8 turn
+  sheets (text, HTML, board picture), as `turn process` and `turn deal` write them.
+- `turn_sheet_ms`: one turn sheet with its picture (text with the map, HTML, PNG).
+- `animation_ms` / `animation_frames` / `animation_kb`: the turn's GIF alone.
 Medians of several runs.
 
     python3 benchmarks/render.py [--room rooms/botwars/foundry.yaml] [--runs 15]
@@ -34,7 +38,10 @@ from pbem.formats.rooms import read_room  # noqa: E402
 from pbem.render import static  # noqa: E402
 from pbem.render.board import position_png  # noqa: E402
 from pbem.render.model import Position  # noqa: E402
+from pbem.render.animation import frames, turn_gif  # noqa: E402
+from pbem.render.sheet import sheet_png, turn_sheet_html, turn_sheet_text  # noqa: E402
 from pbem.render.turn import BoardTurn, Recipient, build_turn_report, legend_bytes, write_turn_report  # noqa: E402
+from pbem.store.cycle import RobotSheet, TurnSheet  # noqa: E402
 
 
 def timed(fn) -> float:
@@ -72,11 +79,32 @@ def main() -> None:
             write_turn_report(Path(folder), build_turn_report("bench", 1, [turn]), recipients)
 
     report = statistics.median(timed(whole_turn) for _ in range(args.runs))
+    sheets = [TurnSheet("bench", 2, player, f"{player}@example.org", room.name,
+                        [RobotSheet(robot.name, robot.mode, robot.hp, str(robot.at), robot.facing.name, {}, True, 5)],
+                        {robot.name: [str(c) for c in cards[40:46]]}, "game: bench\n", True, result.board)
+              for player, robot in zip(players, robots)]
+
+    def one_sheet(sheet) -> None:
+        turn_sheet_text(sheet), turn_sheet_html(sheet), sheet_png(sheet)
+
+    def with_sheets() -> None:
+        whole_turn()
+        for sheet in sheets:
+            one_sheet(sheet)
+
+    sheet_ms = statistics.median(timed(lambda: one_sheet(sheets[0])) for _ in range(args.runs * 2))
+    report_and_sheets = statistics.median(timed(with_sheets) for _ in range(args.runs))
+    gif = turn_gif(room, result.snapshots, result.events)
+    animation = statistics.median(timed(lambda: turn_gif(room, result.snapshots, result.events))
+                                  for _ in range(max(3, args.runs // 3)))
     print(json.dumps({
         "room": f"{room.name} {room.size}", "robots": len(robots), "stages": result.stages, "players": len(players),
         "events": len(result.events), "runs": args.runs,
         "stage_png_ms": round(stage, 2), "stage_png_cold_ms": round(cold, 2), "turn_report_ms": round(report, 1),
-        "targets_ms": {"stage_png": 20, "turn_report": 200},
+        "turn_report_with_sheets_ms": round(report_and_sheets, 1), "turn_sheet_ms": round(sheet_ms, 2),
+        "animation_ms": round(animation, 1), "animation_frames": len(frames(room, result.snapshots, result.events)),
+        "animation_kb": round(len(gif) / 1024, 1),
+        "targets_ms": {"stage_png": 20, "turn_report_with_sheets": 300, "turn_sheet": 20},
         "python": platform.python_version(),
     }, indent=2))
 

@@ -173,7 +173,8 @@ def sample_sheet():
 
 
 # Pages compared by screenshot with references (tests/render_refs/page-*.png).
-SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-001/stage-3.html", "page-turn-sheet": "sheet.html"}
+SCREENSHOT_PAGES = {"page-stage": "Geek-o-2026/turn-001/stage-3.html", "page-turn-sheet": "sheet.html",
+                    "page-report-mail": "mail.html"}
 
 
 def write_screenshot_pages(folder: Path) -> None:
@@ -183,6 +184,26 @@ def write_screenshot_pages(folder: Path) -> None:
     sheet = sample_sheet()
     (folder / "sheet.html").write_text(turn_sheet_html(sheet), encoding="utf-8")
     (folder / picture_name(sheet)).write_bytes(sheet_png(sheet))
+    (folder / "mail.html").write_text(mail_as_shown(sample_board_turn()), encoding="utf-8")
+
+
+def mail_as_shown(board_turn, player: str = "alice") -> str:
+    """A player's report mail's HTML as a mail reader shows it: each cid: picture resolved to its part."""
+    import base64
+    import email
+    import re
+    from email import policy
+
+    from pbem.render.message import message_bytes
+    from pbem.render.turn import Recipient, build_turn_report, player_message
+
+    report = build_turn_report("Geek-o <2026>", 1, [board_turn])
+    message = email.message_from_bytes(message_bytes(player_message(report, Recipient(player, "a@x.org"))),
+                                       policy=policy.default)
+    html = message.get_body(("html",)).get_content()
+    parts = {p["Content-ID"].strip("<>"): p for p in message.walk() if p["Content-ID"]}
+    return re.sub(r'src="cid:([^"]+)"', lambda m: f'src="data:{parts[m[1]].get_content_type()};base64,'
+                  f'{base64.b64encode(parts[m[1]].get_content()).decode()}"', html)
 
 
 class _Links(HTMLParser):

@@ -39,7 +39,7 @@ def site(tmp_path_factory) -> Path:
 
 def test_render_browser_every_page_and_image_loads(browser, site):
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    assert len(pages) == 1 + 1 + 2 * 5 + 1  # site index, game index, 2 turns x 5 pages, the sheet
+    assert len(pages) == 1 + 1 + 2 * 5 + 2  # site index, game index, 2 turns x 5 pages, the sheet, a mail
     with serve(site) as url:
         for page in pages:
             check = browser.open(f"{url}/{page}")
@@ -69,7 +69,7 @@ def test_render_browser_email_html_shows_its_inline_images(browser, tmp_path):
     (tmp_path / "mail.html").write_text(shown, encoding="utf-8")
     with serve(tmp_path) as url:
         check = browser.open(f"{url}/mail.html")
-    assert len(check.images) == 4 and check.broken_images == [] and check.errors == []
+    assert len(check.images) == 5 and check.broken_images == [] and check.errors == []  # 3 stages, end, GIF
 
 
 @pytest.mark.parametrize("name", sorted(SCREENSHOT_PAGES))

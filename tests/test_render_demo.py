@@ -56,3 +56,32 @@ def test_render_demo_main_pages_open_in_chromium(demo):
                 assert check.errors == [] and check.broken_images == [], page
     finally:
         browser.close()
+
+
+def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
+    """One frame at each stage's start, one per movement step, one at the end (render/animation.py)."""
+    from PIL import Image
+    from sqlmodel import Session
+
+    from pbem.render.animation import frames
+    from pbem.render.history import _events, _stage_snapshots
+    from pbem.store.games import get_game, open_database, processed_turns, read_state, snapshot
+
+    engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
+    checked = 0
+    with Session(engine) as session:
+        for name in ("geeko-demo", "botwars-demo"):
+            game = get_game(session, name)
+            for turn in processed_turns(session, game):
+                before = read_state(game, snapshot(session, game, turn.number, "before").state)
+                stages, events = _stage_snapshots(session, game, turn.number), _events(session, game, turn.number)
+                played = [key for key in before.boards if key in stages]
+                for index, key in enumerate(played):
+                    path = demo / name / f"turn-{turn.number:03d}" / f"board{index + 1}-turn.gif"
+                    with Image.open(path) as gif:
+                        expected = frames(before.boards[key].room, stages[key], events.get(key, []))
+                        assert gif.n_frames == len(expected), path
+                        assert gif.info["loop"] == 0
+                    checked += 1
+    engine.dispose()
+    assert checked == 6 * 2 + 4

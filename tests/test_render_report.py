@@ -105,12 +105,13 @@ def test_render_report_email_parts_and_inline_images(turn_report):
     html = html_part.get_content()
     assert "<style" not in html and 'style="' in html  # CSS inlined for mail readers
     cids = re.findall(r'src="cid:([^"]+)"', html)
-    assert len(cids) == 4  # three stages and the end of the turn
+    assert len(cids) == 5  # the animated turn, three stages and the end of the turn
     by_cid = {p["Content-ID"].strip("<>"): p for p in pictures}
     assert set(cids) == set(by_cid)
     for cid in cids:
-        png = by_cid[cid].get_content()
-        assert png.startswith(b"\x89PNG") and png == turn_report.images[cid.removesuffix("@pbem")]
+        picture = by_cid[cid].get_content()
+        assert picture.startswith((b"\x89PNG", b"GIF89a")) and picture == turn_report.images[cid.removesuffix("@pbem")]
+        assert by_cid[cid].get_content_subtype() == ("gif" if cid.endswith(".gif@pbem") else "png")
     assert "&lt;script&gt;" in html and "<script" not in html
 
 

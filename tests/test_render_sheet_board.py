@@ -52,3 +52,30 @@ def test_the_sheet_page_and_mail_carry_the_picture(tmp_path):
     assert f"cid:{pictures[0]['Content-ID'].strip('<>')}" in html
     text = next(p for p in message.walk() if p.get_content_type() == "text/plain").get_content()
     assert "The board: Hall 1" in text and max(len(line) for line in text.splitlines()) <= 72
+
+
+def test_on_a_shared_board_each_players_mail_marks_their_own_robot_and_names_the_owners():
+    from pbem.engine.cards import Card
+    from pbem.engine.elements import new_board
+    from pbem.engine.geometry import Dir
+    from pbem.engine.ruleset import get_ruleset
+    from pbem.engine.state import Robot
+    from pbem.engine.turn import resolve_turn
+    from pbem.formats.rooms import read_room
+    from pbem.render.turn import BoardTurn, Recipient, build_turn_report, eml_files
+    from tests.conftest import ROOT
+
+    room = read_room(ROOT / "rooms" / "botwars" / "foundry.yaml")
+    robots = [Robot("Rusty", "ann", room.starts[0], Dir.N), Robot("Sparky", "ben", room.starts[1], Dir.N)]
+    board = new_board(room, robots)
+    programs = {"Rusty": [Card.parse("FWD1#500")], "Sparky": [Card.parse("FWD1#490")]}
+    result = resolve_turn(board, programs, get_ruleset("botwars"), seed=1, turn=1)
+    report = build_turn_report("bw", 1, [BoardTurn(room.name, room, result.snapshots, result.events, result.board,
+                                                   ("ann", "ben"))])
+    files = eml_files(report, [Recipient("ann", "ann@example.org"), Recipient("ben", "ben@example.org")])
+    for player, mine, other in (("ann", "Rusty", "Sparky"), ("ben", "Sparky", "Rusty")):
+        message = message_from_bytes(files[player], policy=policy.default)
+        html = message.get_body(("html",)).get_content()
+        owner = {"Rusty": "ann", "Sparky": "ben"}[other]
+        assert f'class="mine"' in html and f">{mine}<br><span" in html and ">yours</span>" in html
+        assert f">{other}<br><span" in html and f">{owner}</span>" in html

@@ -144,6 +144,8 @@ def _on_board(robot: Robot) -> bool:  # also a snapshot's robot view
 
 
 def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour]) -> None:
+    """Sprites and name labels onto `image` (RGBA, or an opaque RGB picture such as an animation's frame)."""
+    put = image.alpha_composite if image.mode == "RGBA" else lambda sprite, at: image.paste(sprite, at, sprite)
     by_square: dict[Square, list[Robot]] = {}
     for robot in sorted(robots, key=lambda r: r.name):
         by_square.setdefault(robot.at, []).append(robot)
@@ -152,18 +154,30 @@ def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.C
         for i, robot in enumerate(here):
             dx = round((i - (len(here) - 1) / 2) * 0.3 * s.CELL)
             sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode)
-            image.alpha_composite(sprite, (x + dx, y))
+            put(sprite, (x + dx, y))
         label = _label_sprite(" / ".join(r.name for r in here))
-        image.alpha_composite(label, (x + (s.CELL - label.width) // 2, y + round(0.86 * s.CELL) - label.height // 2))
+        put(label, (x + (s.CELL - label.width) // 2, y + round(0.86 * s.CELL) - label.height // 2))
 
 
-def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
-    """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
+def draw_floor(position: Position) -> Image.Image:
+    """The room with its elements in their states, no robots, no beams (RGBA; an animation's backdrop)."""
     layer = room_layer(position.room)
     image = layer.base.copy()
     for square, elements in layer.dynamic.items():
         states = tuple(state_of(e, position.elements) for e in elements)
         image.paste(_square_picture(layer, square, states), origin(square))
+    return image
+
+
+def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Colour]) -> None:
+    """The position's robots (those on the board, wrecks included) onto `image`."""
+    _draw_robots(image, [r for r in position.robots if _on_board(r)], colours)
+
+
+def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
+    """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
+    layer = room_layer(position.room)
+    image = draw_floor(position)
     robots = [r for r in position.robots if _on_board(r)]
     occupied = {r.at for r in robots if r.mode != "destroyed"}
     _draw_beams(image, layer, position, occupied)

@@ -7,6 +7,9 @@ get the same boards get the same body, so `readdressed` reuses a body's bytes fo
 from __future__ import annotations
 
 import hashlib
+import io
+from email.generator import BytesGenerator
+from functools import lru_cache
 from email.message import EmailMessage
 from email.policy import SMTP
 from typing import Mapping
@@ -39,7 +42,8 @@ def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, t
 
 def report_message(*, sender: str, recipient: str, subject: str, text: str, html: str,
                    images: Mapping[str, bytes]) -> EmailMessage:
-    """`html` refers to each picture as `cid:<cid(name)>`; `images` maps those names to PNG bytes."""
+    """`html` refers to each picture as `cid:<cid(name)>`; `images` maps those names to PNG (or, for a name
+    ending in .gif, GIF) bytes."""
     digest = hashlib.sha256()
     for part in (text, html):
         digest.update(part.encode("utf-8") + b"\0")
@@ -51,17 +55,48 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     message.set_content(text)
     message.add_alternative(_INLINER.inline(html), subtype="html")
     html_part = message.get_payload()[1]
+    if images:
+        html_part.make_related()
     for name in sorted(images):
-        html_part.add_related(images[name], "image", "png", cid=f"<{cid(name)}>", filename=name,
-                              disposition="inline")
+        html_part.attach(_image_part(name, images[name]))
     for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{token}_{i}")
     return message
 
 
+class _Picture(EmailMessage):
+    """An inline picture's part, serialised once: every player's message of a turn carries the same pictures."""
+
+    wire: bytes = b""
+
+
+@lru_cache(maxsize=64)
+def _image_part(name: str, data: bytes) -> EmailMessage:
+    """One inline picture as a MIME part, encoded once however many players' messages carry it (parts are
+    never changed after this, so messages can share them)."""
+    part = _Picture(policy=SMTP)
+    part.set_content(data, "image", "gif" if name.endswith(".gif") else "png", cid=f"<{cid(name)}>",
+                     filename=name, disposition="inline")
+    part.wire = part.as_bytes(policy=SMTP)
+    return part
+
+
+class _Generator(BytesGenerator):
+    """The standard generator, but a picture part is written from its stored bytes (a turn's report mails
+    carry the same pictures: base64 line by line for each of eight players was most of the time)."""
+
+    def _write(self, msg) -> None:
+        if isinstance(msg, _Picture) and msg.wire:
+            self._fp.write(msg.wire)
+        else:
+            super()._write(msg)
+
+
 def message_bytes(message: EmailMessage) -> bytes:
     """The message as an `.eml` file (CRLF line ends, as on the wire)."""
-    return message.as_bytes(policy=SMTP)
+    buffer = io.BytesIO()
+    _Generator(buffer, policy=SMTP).flatten(message)
+    return buffer.getvalue()
 
 
 def readdressed(message: EmailMessage, body: bytes, recipient: str, subject: str) -> bytes:

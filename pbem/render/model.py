@@ -80,6 +80,7 @@ class Table:
     columns: list[str]  # robot names
     rows: list[Row]
     notes: list[str] = field(default_factory=list)  # board events that belong to no robot
+    owners: list[str] = field(default_factory=list)  # each column's robot's owner (a shared board names them)
 
 
 @dataclass
@@ -260,7 +261,7 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
         Row("DAMAGE", _cells(names, events, _DAMAGE)),
         _robot_row("HP", robots_after, lambda r: str(r.hp)),
     ]
-    return Table(f"Stage {number}", names, rows, _notes(events))
+    return Table(f"Stage {number}", names, rows, _notes(events), [r.owner for r in before.robots])
 
 
 def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
@@ -280,7 +281,7 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
                                lambda r: str(r.next_flag) if r.next_flag <= flags else "all touched"))
     extra = _cells(names, events, exclude=_END_RESULTS | _END_REINSTATE)  # repairs, reboots, registers …
     rows.append(Row("REBOOT/HP", _headed((f"HP {r.hp}" for r in robots), extra)))
-    return Table("End of turn", names, rows, _notes(events))
+    return Table("End of turn", names, rows, _notes(events), [r.owner for r in robots])
 
 
 def fused_table(final: Board, following: Board | None = None) -> Table | None:
@@ -294,7 +295,7 @@ def fused_table(final: Board, following: Board | None = None) -> Table | None:
     numbers = sorted({n for r in robots for n in r.registers}, reverse=True)
     rows = [Row(f"REGISTER {n}", [[(str(r.registers[n]) if r.registers[n] else "(empty)")
                                    if n in r.registers else NONE] for r in robots]) for n in numbers]
-    return Table("Fused registers", [r.name for r in robots], rows)
+    return Table("Fused registers", [r.name for r in robots], rows, owners=[r.owner for r in robots])
 
 
 def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:

@@ -69,7 +69,9 @@ EXTRA_COLOURS: dict[str, Colour] = {"amber": (255, 176, 0), "jade": (0, 168, 107
 
 
 @lru_cache(maxsize=64)
+@lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The shipped DejaVu face at `size` pixels (loaded once per size: reading the file is the slow part)."""
     return ImageFont.truetype(str(FONT_DIR / (BOLD if bold else REGULAR)), size)
 
 

@@ -18,6 +18,7 @@ from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
 from . import html
+from .animation import turn_gif
 from .board import position_png
 from .legend import legend_png
 from .static import image_size
@@ -78,6 +79,14 @@ class ImageNames:
         name = self.file(report, stage)
         return f"cid:{cid(name)}" if self.inline else name
 
+    def animation_name(self, report: BoardReport) -> str:
+        return animation_file(self._index(report))
+
+    def animation(self, report: BoardReport) -> str:
+        """The address of the board's animated turn (see `animation.turn_gif`)."""
+        name = self.animation_name(report)
+        return f"cid:{cid(name)}" if self.inline else name
+
     def size(self, report: BoardReport) -> tuple[int, int]:
         """The pictures' width and height in pixels (for `<img>`: the page does not jump as they load)."""
         return image_size(report.final.room)
@@ -92,6 +101,11 @@ def image_file(index: int, stage: int | str) -> str:
     return f"board{index + 1}-{'stage' if stage != 'final' else ''}{stage}.png"
 
 
+def animation_file(index: int) -> str:
+    """`board1-turn.gif`: the board's turn as one animated picture."""
+    return f"board{index + 1}-turn.gif"
+
+
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> TurnReport:
     """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)."""
@@ -103,6 +117,8 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
         for stage in report.stages:
             result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
         result.images[image_file(i, "final")] = position_png(report.final, colours)
+        board = boards[i]
+        result.images[animation_file(i)] = turn_gif(board.room, board.snapshots, board.events, colours)
     return result
 
 
@@ -124,8 +140,9 @@ def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAU
     notice = report.notices.get(recipient.player, [])
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       reports=mine, images=names, links=[], notice=notice)
+                       reports=mine, images=names, links=[], notice=notice, player=recipient.player)
     files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
+    files += [names.animation_name(r) for r in mine]
     return report_message(
         sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
         text=turn_text(report.game, report.turn, mine, notice), html=page,
@@ -139,14 +156,16 @@ def _subject(report: TurnReport, recipient: Recipient) -> str:
 def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,
               templates: Sequence[str] = ()) -> dict[str, bytes]:
     """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
-    for all players who get the same boards and notices. Players with no board this turn (done) get none."""
+    for all players who get the same boards and notices (on a shared board each player's own robots are marked,
+    so each gets a body of their own). Players with no board this turn (done) get none."""
     files: dict[str, bytes] = {}
     bodies: dict[tuple, tuple[EmailMessage, bytes]] = {}
     for recipient in recipients:
         boards = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
         if not boards:
             continue
-        key = (boards, tuple(report.notices.get(recipient.player, ())))
+        shared = any(len({r.owner for r in report.reports[i].final.robots}) > 1 for i in boards)
+        key = (boards, tuple(report.notices.get(recipient.player, ())), recipient.player if shared else "")
         if key not in bodies:
             message = player_message(report, recipient, sender, templates)
             bodies[key] = (message, body_of(message_bytes(message)))

@@ -1,0 +1,118 @@
+"""A turn as one small animated picture: the robots moving square by square through the stages.
+
+Frames come from the engine's own record of the turn — the board at the start of each stage and the events
+in order — never from a second copy of the rules: a frame at the start of every stage, one after every
+movement step (a robot's square or facing changing: a card's step, a push, a belt, a pusher, a gear, a
+teleport), and the board as the turn ends. Each frame carries its stage number. Beams are left out: the
+animation shows where robots go; each stage's picture shows who stands in a beam. GIF, because every mail
+client shows it; the bytes depend only on the frames, so the same turn gives the same file.
+"""
+from __future__ import annotations
+
+import dataclasses
+import io
+from typing import Any, Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from ..engine.events import Event
+from ..engine.room import Room
+from . import style as s
+from .board import draw_floor, draw_robots
+from .static import room_layer
+from .model import Position
+
+# Events that change where a robot is or where it faces: (square field, facing field)
+MOVES = {"Moved": ("to_sq", None), "Pushed": ("to_sq", None), "Teleported": ("to_sq", None),
+         "Conveyed": ("to_sq", None), "PushedByPusher": ("to_sq", None), "Turned": (None, "to_facing"),
+         "Rotated": (None, "to_facing")}
+FOLLOWERS = ("Pushed", "Teleported")  # part of the step that caused them
+FRAME_MS, PAUSE_MS = 350, 900  # a step; the first frame of a stage and the end are held longer
+
+
+def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> list[tuple[str, Position, int]]:
+    """(caption, position, milliseconds) of every frame: `snapshots` are the board at the start of each stage
+    and then at the end of the turn (as stored per turn), `events` the turn's events in order. One step is one
+    frame: a card's step with the robots it pushes (and a teleport it lands on), or one belt, pusher or gear
+    phase moving every robot on them at once."""
+    by_stage: dict[int, list[Event]] = {}
+    for event in events:
+        by_stage.setdefault(event.stage, []).append(event)
+    shown: list[tuple[str, Position, int]] = []
+    for number, snapshot in enumerate(snapshots[:-1], start=1):
+        position = Position.of(room, snapshot)
+        caption = f"stage {number}"
+        shown.append((caption, position, PAUSE_MS))
+        robots = {r.name: r for r in position.robots}
+        elements = dict(position.elements)
+        step: tuple | None = None  # the step the frame being gathered shows
+
+        def flush() -> None:
+            if step is not None:
+                shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))
+
+        for event in by_stage.get(number, []):
+            kind = type(event).__name__
+            robot = robots.get(event.robot) if event.robot else None
+            if kind in ("ElementChanged", "SwitchFlipped"):
+                elements[event.source] = event.state
+            elif robot is not None and kind in ("Destroyed", "Fell", "Crushed"):
+                robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+            elif robot is not None and kind == "LeftRoom":
+                robots[robot.name] = dataclasses.replace(robot, at=None)
+            elif robot is not None and kind in MOVES:
+                if not (kind in FOLLOWERS and step is not None):
+                    key = _step(kind, event)
+                    if key is None or key != step:
+                        flush()
+                        step = key if key is not None else ("card", id(event))
+                square, facing = MOVES[kind]
+                changes = {"at": getattr(event, square)} if square else {"facing": getattr(event, facing)}
+                robots[robot.name] = dataclasses.replace(robot, **changes)
+        flush()
+    shown.append(("end of turn", Position.of(room, snapshots[-1]), PAUSE_MS * 2))
+    return shown
+
+
+def _step(kind: str, event: Event) -> tuple | None:
+    """Which step a movement starts: None for a card's step or turn (each its own), else the mechanism phase
+    whose robots all move at once (pushes and teleports, FOLLOWERS, belong to the step that caused them)."""
+    if kind in ("Conveyed", "PushedByPusher", "Rotated"):
+        return (kind, getattr(event, "express", None))
+    return None
+
+
+def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
+             colours: Mapping[str, s.Colour] | None = None) -> bytes:
+    """The animated GIF of one board's turn (looping)."""
+    shown = frames(room, snapshots, events)
+    palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
+    floors: dict[tuple, Image.Image] = {}  # the room in each set of element states, drawn once
+    pictures: list[Image.Image] = []
+    durations = []
+    for caption, position, milliseconds in shown:
+        key = tuple(sorted(position.elements.items()))
+        if key not in floors:
+            floor = draw_floor(position)
+            floor.alpha_composite(room_layer(room).edges)
+            floors[key] = floor.convert("RGB")
+        image = floors[key].copy()
+        draw_robots(image, position, palette)
+        _caption(image, caption)
+        # one palette for every frame (the first's): the encoder then stores only what changed between frames
+        pictures.append(image.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+                        if not pictures else image.quantize(palette=pictures[0], dither=Image.Dither.NONE))
+        durations.append(milliseconds)
+    buffer = io.BytesIO()
+    pictures[0].save(buffer, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
+                     optimize=False, disposal=1)
+    return buffer.getvalue()
+
+
+def _caption(image: Image.Image, text: str) -> None:
+    """The stage number in the top-left corner, over the coordinates' margin."""
+    draw = ImageDraw.Draw(image)
+    font = s.font(14, bold=True)
+    left, top, right, bottom = draw.textbbox((4, 2), text, font=font)
+    draw.rectangle([left - 3, top - 2, right + 3, bottom + 2], fill=s.INK)
+    draw.text((4, 2), text, font=font, fill=(255, 255, 255))
