@@ -113,7 +113,7 @@ def test_render_history_end_of_turn_is_the_room_left_not_the_next_one():
     report = outcome_report("t", before, outcome, ["alice"], {"alice": 1})
     (board,) = report.reports
     assert board.final.room.name == intake.name
-    assert [row.label for row in board.end_of_turn.rows] == ["MODE", "REINSTATE", "REBOOT/HP"]
+    assert [row.label for row in board.end_of_turn.rows] == ["MODE", "REINSTATE", "UPGRADES", "OPTIONS", "REBOOT/HP"]
     assert [r.at for r in board.final.robots] == [None, None]  # both went out through the gate
     final = outcome.finals["alice"]
     assert report.images["board1-final.png"] == position_png(Position.of(intake, final), owner_colours(["alice"]))

@@ -64,7 +64,8 @@ def test_render_report_stage_rows_follow_seed_003(report):
 
 def test_render_report_end_of_turn_and_fused_tables(report):
     end = rows(report.end_of_turn)
-    assert list(end) == ["MODE", "REINSTATE", "REBOOT/HP"]  # no upgrades or options: those lines are left out
+    assert list(end) == ["MODE", "REINSTATE", "UPGRADES", "OPTIONS", "REBOOT/HP"]  # as DESIGN.md "Reports" lists them
+    assert end["UPGRADES"] == end["OPTIONS"] == [["—"], ["—"]]
     assert end["REBOOT/HP"] == [["HP 9"], ["HP 9"]]
     fused = report.fused
     assert fused.columns == ["Zapper", SCRIPT]

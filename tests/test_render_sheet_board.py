@@ -79,3 +79,28 @@ def test_on_a_shared_board_each_players_mail_marks_their_own_robot_and_names_the
         owner = {"Rusty": "ann", "Sparky": "ben"}[other]
         assert f'class="mine"' in html and f">{mine}<br><span" in html and ">yours</span>" in html
         assert f">{other}<br><span" in html and f">{owner}</span>" in html
+
+
+def test_a_botwars_sheet_rings_the_next_flag_and_asks_for_exactly_the_free_registers(tmp_path):
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+    from pbem.render.sheet import turn_sheet_text
+
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    result = CliRunner().invoke(app, ["--db", url, "game", "new", "bw", "--ruleset", "botwars", "--player",
+                                      "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"])
+    assert result.exit_code == 0, result.output
+    store = Store(url)
+    with store.session() as session:
+        _, sheets = cycle.deal(session, "bw")
+    store.close()
+    sheet = next(s for s in sheets if s.player == "ann")
+    position = sheet_position(sheet)
+    flag = next(f for f in position.room.of_type("flag") if f.get("number") == 1)
+    assert position.marks == (flag.at,)
+    assert sheet_png(sheet) == position_png(Position.of(sheet.board.room, sheet.board, (flag.at,)))
+    assert sheet_png(sheet) != position_png(Position.of(sheet.board.room, sheet.board))  # the ring is drawn
+    text = turn_sheet_text(sheet)
+    assert "Rusty: real, HP 10, exactly 5 cards" in text and f"next flag for Rusty: 1 at {flag.at}" in text
+    assert "B = Sparky (ben)" in text and "A = Rusty (yours)" in text

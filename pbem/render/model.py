@@ -271,10 +271,8 @@ def end_of_turn_table(final: Board, events: Sequence[Event]) -> Table:
         Row("MODE", _headed(map(mode, robots), _cells(names, events, _END_RESULTS))),
         Row("REINSTATE", _cells(names, events, _END_REINSTATE)),
     ]
-    if any(r.upgrades for r in robots):
-        rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))
-    if any(r.options for r in robots):
-        rows.append(_robot_row("OPTIONS", robots, lambda r: ", ".join(r.options) or NONE))
+    rows.append(_robot_row("UPGRADES", robots, lambda r: ", ".join(r.upgrades) or NONE))  # DESIGN.md "Reports"
+    rows.append(_robot_row("OPTIONS", robots, lambda r: ", ".join(r.options) or NONE))
     flags = len(final.room.of_type("flag"))
     if flags:  # botwars: the flag each robot must touch next (B5.9)
         rows.append(_robot_row("NEXT FLAG", robots,
