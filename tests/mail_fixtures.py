@@ -54,8 +54,8 @@ def mail(sender: str, body: str, message_id: str, subject: str = "orders",
 
 
 def order_mail(player: str, hand: list[str], message_id: str, *, sender: str | None = None,
-               secret: str | None = "same") -> bytes:
+               secret: str | None = "same", turn: int = 1) -> bytes:
     """The player's orders pasted into a reply, under a greeting, above a signature and the quoted turn sheet."""
-    body = (f"Hello GM,\n\nmy orders:\n\n{orders_text(player, hand, secret)}\nCheers,\n-- \n{player}\n\n"
+    body = (f"Hello GM,\n\nmy orders:\n\n{orders_text(player, hand, secret, turn)}\nCheers,\n-- \n{player}\n\n"
             f"> Your order file (edit the programs and send it back):\n> game: halls\n> turn: 1\n")
     return mail(sender or f"{player.title()} <{ADDRESSES[player]}>", body, message_id)

@@ -169,7 +169,8 @@ def sample_sheet():
     return SimpleNamespace(game="Geek-o <2026>", turn=2, player="alice", email="alice@example.org",
                            room="Sample Works", robots=robots,
                            hands={"alice": ["FWD3#840", "FWD2#700", "RT90#80", "LF90#70", "UTRN#10", "FWD1#500",
-                                            "RVS1#430", "FWD1#490"]}, orders=orders, exact_program=False, board=board)
+                                            "RVS1#430", "FWD1#490"]}, orders=orders, exact_program=False, board=board,
+                           due="due Friday 4 December, 20:00 UTC")
 
 
 # Pages compared by screenshot with references (tests/render_refs/page-*.png).

@@ -8,7 +8,7 @@ from __future__ import annotations
 import typer
 
 from .common import EXIT_REFUSED, app
-from . import room, scenario, game, turn, report, dm, gyulbot, ice, mail  # noqa: F401,E402  (each registers its commands)
+from . import room, scenario, game, turn, report, dm, gyulbot, ice, mail, run  # noqa: F401,E402  (each registers its commands)
 
 
 def main() -> None:

@@ -89,6 +89,8 @@ def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | No
 def turn_sheet_text(sheet: Any) -> str:
     context = _context(sheet)
     lines = [f"{sheet.game}, turn {sheet.turn}: turn sheet for {sheet.player}", ""]
+    if sheet.due:
+        lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:
         lines.append(f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}")
         lines += [f"    fused {line}" for line in robot["fused"]]

@@ -18,11 +18,13 @@ from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.deal import free_registers
 from ..engine.orders import Checked, Submission
 from ..engine.state import Board
+from ..formats.schedule import due_text
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
 from .games import (Refused, current_state, first_state, get_game, lock_game, now, order_versions, players_of,
                     processed_turns, read_state, save_snapshot, snapshot)
+from .schedule import deadline_of, schedule_for
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -54,6 +56,7 @@ class TurnSheet:
     hands: dict[str, list[str]]  # the shared hand under the player's name, else per robot
     orders: str  # a pre-filled order file
     exact_program: bool = False  # every free register must be filled (BotWars, B4.5), not "up to"
+    due: str = ""  # "due Friday 28 November, 20:00 UTC" when the game has a schedule
     board: Board | None = field(default=None, repr=False, compare=False)  # the board the turn starts from
 
 
@@ -79,6 +82,8 @@ def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
 
 def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
     rules = state.setup.rules()
+    deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
+    due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
     sheets = []
     for player in players_of(session, game):
         receiving = state.receiving(player.name)
@@ -94,7 +99,7 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                                   option_hp=rules.options_absorb_damage, secret=player.secret)
         board = state.board_of(player.name)
         sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, board.room.name, robots, hands,
-                                template, exact_program=not state.geeko, board=board))
+                                template, exact_program=not state.geeko, due=due, board=board))
     return sheets
 
 

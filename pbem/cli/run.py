@@ -1,0 +1,207 @@
+"""The GM's autopilot: `pbem game set` (a game's schedule), `pbem run` (one pass over every scheduled game,
+safe from cron), `pbem status` (what is due, who is missing).
+
+`pbem run` reads the clock once (`--now` / PBEM_NOW to rehearse) and, per game: deals a turn not yet dealt and
+starts its clock, sends each reminder that is due once, processes a turn that is due (at its deadline, or as soon
+as every expected player has orders with `--process all-in`), deals the next and queues the reports and sheets.
+Mail is fetched first and the outbox sent last when the mail config names servers. Everything it does is
+recorded in the same transaction as the mail it queues, so a second run right after does nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from ..formats.schedule import ScheduleError, due_text, parse_schedule
+from ..mail.config import MailConfig, load_config
+from ..mail.fetch import fetch as fetch_messages, is_seen
+from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
+from ..mail.notices import reminder
+from ..mail.outbox import SmtpTransport, deliver, queue
+from ..mail.post import queue_game_mail
+from ..render.history import recipients
+from ..store import cycle
+from ..store.games import Refused, current_state, get_game, players_of
+from ..store.schedule import deadline_of, mark_reminded, schedule_for, scheduled_games, set_schedule, start_clock
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
+from .game import game_app
+from .gm import open_store
+from .reports import campaign_templates, write_reports
+
+CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
+                      help="Mail settings (YAML), as for pbem mail; without IMAP/SMTP servers run only queues mail.")
+
+
+@dataclass
+class Done:
+    """One thing `pbem run` did (or found needing the GM)."""
+
+    game: str
+    turn: int
+    what: str  # dealt | reminded | processed | fetched | sent | problem
+    detail: str = ""
+
+
+@game_app.command("set")
+def set_command(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="The game's name."),
+    deadline: str = typer.Option("5d", "--deadline", help="When a turn is due: days after the deal (5d, "
+                                 "5d 20:00) or a weekday and time (fri 20:00)."),
+    zone: str = typer.Option("UTC", "--timezone", help="The time zone of the deadline (IANA name)."),
+    remind: str = typer.Option("24", "--remind", help="Hours before the deadline to remind players who have "
+                               "sent no orders, comma-separated (24,2); 'none' for no reminder."),
+    process: str = typer.Option("deadline", "--process", help="all-in: process as soon as every expected player "
+                                "has orders; deadline: at the deadline."),
+    as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
+) -> None:
+    """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
+    try:
+        hours = () if remind.strip().lower() == "none" else tuple(int(h) for h in remind.split(",") if h.strip())
+        schedule = parse_schedule(deadline, zone, hours, process)
+    except ValueError as err:
+        message = str(err) if isinstance(err, ScheduleError) else f"--remind: {remind!r}: whole hours, like 24,2"
+        refuse([message], 2)
+    with open_store(ctx) as store, store.session() as session:
+        set_schedule(session, game, schedule)
+        session.commit()
+    if as_json:
+        print_json({"game": game, **schedule.to_data()})
+    else:
+        typer.echo(f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders "
+                   f"{', '.join(f'{h} h' for h in schedule.remind) or 'none'} before, processed at "
+                   f"{'the deadline' if schedule.process == 'deadline' else 'the deadline or when all orders are in'}")
+
+
+@app.command("run")
+def run(
+    ctx: typer.Context,
+    maildir: Optional[Path] = typer.Option(None, "--maildir", help="Read orders from a Maildir first."),
+    mbox: Optional[Path] = typer.Option(None, "--mbox", help="Read orders from an mbox file first."),
+    config_file: Optional[Path] = CONFIG,
+    out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports are written."),
+    as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON."),
+) -> None:
+    """One unattended pass over every scheduled game: fetch, remind, process what is due, deal, send. Safe to run
+    from cron every few minutes; exit 1 when something needs the GM."""
+    now = clock(ctx)
+    config = read_or_refuse(load_config, config_file)
+    done: list[Done] = []
+    with open_store(ctx) as store, store.session() as session:
+        done += _fetch(session, config, now, maildir, mbox)
+        for game in [g.name for g in scheduled_games(session)]:
+            try:
+                done += _run_game(session, game, now, config, out)
+            except Refused as err:
+                session.rollback()
+                done += [Done(game, 0, "problem", reason) for reason in err.reasons]
+            except IntegrityError:  # another run did this step at the same moment: it is done
+                session.rollback()
+        if config.smtp is not None:
+            with SmtpTransport(config.smtp) as transport:
+                sent = deliver(session, transport, now)
+            done += [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
+                          + (f" ({d.error})" if d.error else "")) for d in sent]
+    if as_json:
+        print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
+    else:
+        for d in done:
+            typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
+        typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
+    raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+
+
+def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
+    if maildir is not None:
+        messages = maildir_messages(maildir)
+    elif mbox is not None:
+        messages = mbox_messages(mbox)
+    elif config.imap is not None:
+        messages = imap_messages(config.imap, lambda message_id, size: is_seen(session, message_id, size))
+    else:
+        return []
+    handled = [h for h in fetch_messages(session, messages, config, now) if h.outcome != "duplicate"]
+    return [Done(h.game or "", 0, "fetched", f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
+            for h in handled]
+
+
+def _run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path) -> list[Done]:
+    """What is due for one game at `now`, done; each step commits with the mail it queues."""
+    game = get_game(session, name)
+    state = current_state(session, game)
+    if state.is_over:
+        return []
+    if not cycle.dealt(session, game, state.turn):
+        cycle.deal(session, name)
+        deadline = start_clock(session, game, state.turn, now)
+        queue_game_mail(session, name, config.sender, campaign_templates())
+        session.commit()
+        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
+    schedule = schedule_for(session, game)
+    deadline = start_clock(session, game, state.turn, now)
+    session.commit()
+    waiting = cycle.status(session, name).waiting_for
+    done: list[Done] = []
+    due = due_text(deadline.due_at, schedule.timezone)
+    pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
+    if pending and now < deadline.due_at and waiting:
+        hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
+        addresses = {p.name: p.email for p in players_of(session, game)}
+        for player in waiting:
+            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder")
+        for h in pending:
+            mark_reminded(session, game, state.turn, h)
+        session.commit()
+        done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))
+    if now >= deadline.due_at or (schedule.process == "all-in" and not waiting):
+        result = cycle.process(session, name, turn=state.turn, at=now)
+        write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
+                      campaign_templates())
+        missing = [p for p, version in result.orders.items() if version is None and p in waiting]
+        done.append(Done(name, result.turn, "processed", f"missing: {', '.join(missing)}" if missing else ""))
+        if not result.over:
+            cycle.deal(session, name)
+            nxt = start_clock(session, game, result.turn + 1, now)
+            done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
+        queue_game_mail(session, name, config.sender, campaign_templates())
+        session.commit()
+    return done
+
+
+@app.command("status")
+def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
+    """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
+    now = clock(ctx)
+    rows = []
+    with open_store(ctx) as store, store.session() as session:
+        for game in scheduled_games(session):
+            schedule = schedule_for(session, game)
+            state = current_state(session, game)
+            turn = cycle.status(session, game.name)
+            deadline = deadline_of(session, game, state.turn) if turn.dealt else None
+            if state.is_over:
+                nxt = "nothing: the game is over"
+            elif not turn.dealt or deadline is None:
+                nxt = "deal the turn and start its clock"
+            elif now >= deadline.due_at or (schedule.process == "all-in" and not turn.waiting_for):
+                nxt = "process the turn"
+            else:
+                nxt = f"process at {deadline.due_at:%Y-%m-%d %H:%M} UTC"
+            rows.append({"game": game.name, "turn": state.turn, "over": state.is_over,
+                         "due": deadline.due_at.isoformat() if deadline else None,
+                         "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
+                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data()})
+    if as_json:
+        print_json({"now": now.isoformat(), "games": rows})
+        return
+    for row in rows:
+        typer.echo(f"{row['game']}: turn {row['turn']}, {row['due_text'] or 'no deadline yet'}; "
+                   f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
+    if not rows:
+        typer.echo("No scheduled games: pbem game set GAME --deadline 5d", err=True)

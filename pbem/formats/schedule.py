@@ -1,0 +1,115 @@
+"""A game's schedule (`pbem game set`): when turns are due, when players are reminded, when a turn is processed.
+
+    deadline: 5d            five days after the cards go out, at the same time of day
+    deadline: 5d 20:00      five days after the deal, at 20:00 in the game's time zone
+    deadline: fri 20:00     the next Friday at 20:00 (at least a day after the deal)
+    timezone: Europe/Berlin any IANA zone; times are stored in UTC
+    remind: [24, 2]         hours before the deadline, to players who have sent no orders
+    process: all-in         as soon as every expected player has orders (else: deadline)
+
+Every word is checked here, where it enters: a misspelling names the option and the words it takes.
+The functions are pure: the time is always given, never read.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+PROCESS = ("all-in", "deadline")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAYS = re.compile(r"(\d{1,2})d(?:\s+(\d{1,2}):(\d{2}))?")
+_WEEKDAY = re.compile(r"([a-z]{3})[a-z]*\s+(\d{1,2}):(\d{2})")
+
+
+class ScheduleError(ValueError):
+    """A schedule option refused: `option` names it, the message says why."""
+
+    def __init__(self, option: str, message: str):
+        self.option = option
+        super().__init__(f"{option}: {message}")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    deadline: str = "5d"
+    timezone: str = "UTC"
+    remind: tuple[int, ...] = field(default=(24,))
+    process: str = "deadline"
+
+    def to_data(self) -> dict:
+        return {"deadline": self.deadline, "timezone": self.timezone, "remind": list(self.remind),
+                "process": self.process}
+
+
+def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, ...] | list[int] = (24,),
+                   process: str = "deadline") -> Schedule:
+    """A checked schedule; ScheduleError names the first option refused."""
+    text = " ".join(str(deadline).strip().lower().split())
+    days = _DAYS.fullmatch(text)
+    weekly = _WEEKDAY.fullmatch(text)
+    if days:
+        if not 1 <= int(days[1]) <= 60:
+            raise ScheduleError("--deadline", "between 1 and 60 days after the deal")
+        _clock(days[2], days[3])
+    elif weekly:
+        if weekly[1] not in WEEKDAYS:
+            raise ScheduleError("--deadline", f"{weekly[1]!r} is not a weekday ({', '.join(WEEKDAYS)})")
+        _clock(weekly[2], weekly[3])
+        text = f"{weekly[1]} {int(weekly[2]):02d}:{weekly[3]}"
+    else:
+        raise ScheduleError("--deadline", f"{deadline!r}: write days after the deal (5d, or 5d 20:00) or a weekday "
+                                          "and time (fri 20:00)")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ScheduleError("--timezone", f"{zone!r} is not a time zone (like UTC or Europe/Berlin)") from None
+    hours = tuple(sorted({int(h) for h in remind}, reverse=True))
+    if any(h <= 0 for h in hours):
+        raise ScheduleError("--remind", "hours before the deadline, each more than 0")
+    longest = int(days[1]) * 24 if days else 24
+    if hours and hours[0] > longest:
+        raise ScheduleError("--remind", f"{hours[0]} hours before the deadline is before the cards go out "
+                                        f"(a turn lasts at least {longest} hours)")
+    if process not in PROCESS:
+        raise ScheduleError("--process", f"{process!r}: one of {', '.join(PROCESS)}")
+    return Schedule(text, zone, hours, process)
+
+
+def schedule_of(data: dict) -> Schedule:
+    return parse_schedule(data["deadline"], data["timezone"], data["remind"], data["process"])
+
+
+def _clock(hour: str | None, minute: str | None) -> time | None:
+    if hour is None:
+        return None
+    if not (0 <= int(hour) <= 23 and 0 <= int(minute or 0) <= 59):
+        raise ScheduleError("--deadline", f"{hour}:{minute} is not a time of day")
+    return time(int(hour), int(minute or 0))
+
+
+def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
+    """When a turn dealt at `dealt_at` is due (UTC)."""
+    zone = ZoneInfo(schedule.timezone)
+    local = dealt_at.astimezone(zone)
+    days = _DAYS.fullmatch(schedule.deadline)
+    if days:
+        at = _clock(days[2], days[3])
+        due = local + timedelta(days=int(days[1]))
+        if at is not None:
+            due = datetime.combine(due.date(), at, zone)
+    else:
+        weekly = _WEEKDAY.fullmatch(schedule.deadline)
+        at = _clock(weekly[2], weekly[3])
+        due = datetime.combine(local.date(), at, zone)
+        while due.weekday() != WEEKDAYS.index(weekly[1]) or due - local < timedelta(days=1):
+            due += timedelta(days=1)
+            due = datetime.combine(due.date(), at, zone)
+    return due.astimezone(timezone.utc)
+
+
+def due_text(due: datetime, zone: str) -> str:
+    """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it."""
+    local = due.astimezone(ZoneInfo(zone))
+    return f"due {local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"

@@ -1,0 +1,37 @@
+"""Notices the autopilot mails: a reminder to each player whose orders for a turn are still missing.
+
+Like every message pbem sends they go through the outbox; the Message-ID comes from (game, turn, player,
+hours before the deadline), so a reminder is queued once however often `pbem run` passes, and every
+message about one turn carries the same References, so mail readers thread them.
+"""
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.policy import SMTP
+from html import escape
+
+from ..render.message import message_id
+
+
+def turn_thread(game: str, turn: int) -> str:
+    return message_id("turn", game, str(turn))
+
+
+def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int) -> EmailMessage:
+    """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC.'"""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = address
+    message["Subject"] = f"{game}: turn {turn} orders still missing ({due})"
+    message["Message-ID"] = message_id("reminder", game, str(turn), player, str(hours))
+    message["References"] = turn_thread(game, turn)
+    message["Auto-Submitted"] = "auto-generated"
+    lines = [f"Hello {player},", "",
+             f"we have no orders from you yet for {game}, turn {turn}: they are {due}.",
+             "Send the order file from your turn sheet, with its secret line, as the mail body or an attachment.",
+             "If they are still missing when the turn is processed, RULES B4.6 decides what your robots do.", "",
+             "(An automatic reminder from the game master's pbem.)"]
+    message.set_content("\n".join(lines) + "\n")
+    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
+                            + "</body></html>", subtype="html")
+    return message

@@ -1,0 +1,95 @@
+"""The autopilot's tables: each game's schedule, and each dealt turn's deadline and the reminders sent.
+
+`turn_deadlines` is written when a turn's cards go out (by `pbem run`, or when the schedule is set for a
+turn already dealt); a reminder is recorded in the same transaction that queues it, and its Message-ID comes
+from (game, turn, player, hours), so no reminder is ever queued twice.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from sqlalchemy import Column, Text, UniqueConstraint
+from sqlmodel import Field, Session, SQLModel, select
+
+from ..formats.schedule import Schedule, due_after, schedule_of
+from .games import get_game
+from .tables import Game
+
+
+class GameSchedule(SQLModel, table=True):
+    __tablename__ = "game_schedules"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", unique=True)
+    schedule: str = Field(sa_column=Column(Text, nullable=False))  # JSON: Schedule.to_data()
+
+
+class TurnDeadline(SQLModel, table=True):
+    __tablename__ = "turn_deadlines"
+    __table_args__ = (UniqueConstraint("game_id", "turn"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="games.id", index=True)
+    turn: int
+    dealt_at: datetime
+    due_at: datetime
+    reminded: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # JSON: hours already sent
+
+
+@dataclass(frozen=True)
+class Deadline:
+    turn: int
+    dealt_at: datetime
+    due_at: datetime
+    reminded: tuple[int, ...]
+
+
+def utc(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives them back without their zone)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def set_schedule(session: Session, name: str, schedule: Schedule) -> None:
+    game = get_game(session, name)
+    row = session.exec(select(GameSchedule).where(GameSchedule.game_id == game.id)).first() \
+        or GameSchedule(game_id=game.id, schedule="")
+    row.schedule = json.dumps(schedule.to_data(), sort_keys=True)
+    session.add(row)
+
+
+def schedule_for(session: Session, game: Game) -> Schedule | None:
+    row = session.exec(select(GameSchedule).where(GameSchedule.game_id == game.id)).first()
+    return schedule_of(json.loads(row.schedule)) if row else None
+
+
+def scheduled_games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).join(GameSchedule, GameSchedule.game_id == Game.id)
+                             .order_by(Game.name)).all())
+
+
+def deadline_of(session: Session, game: Game, turn: int) -> Deadline | None:
+    row = _row(session, game, turn)
+    return Deadline(row.turn, utc(row.dealt_at), utc(row.due_at), tuple(json.loads(row.reminded))) if row else None
+
+
+def start_clock(session: Session, game: Game, turn: int, dealt_at: datetime) -> Deadline:
+    """The turn's deadline from the game's schedule, recorded once (an existing one is kept)."""
+    found = deadline_of(session, game, turn)
+    if found is not None:
+        return found
+    schedule = schedule_for(session, game)
+    due = due_after(schedule, dealt_at)
+    session.add(TurnDeadline(game_id=game.id, turn=turn, dealt_at=dealt_at, due_at=due))
+    session.flush()
+    return Deadline(turn, dealt_at, due, ())
+
+
+def mark_reminded(session: Session, game: Game, turn: int, hours: int) -> None:
+    row = _row(session, game, turn)
+    row.reminded = json.dumps(sorted({*json.loads(row.reminded), hours}, reverse=True))
+    session.add(row)
+
+
+def _row(session: Session, game: Game, turn: int) -> TurnDeadline | None:
+    return session.exec(select(TurnDeadline).where(TurnDeadline.game_id == game.id,
+                                                   TurnDeadline.turn == turn)).first()

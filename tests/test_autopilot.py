@@ -1,0 +1,122 @@
+"""The GM's autopilot driven through the CLI over simulated weeks (`--now`): schedules checked where they enter,
+deadlines on the sheets, reminders once to the players still missing, turns processed at their deadline or as soon
+as all orders are in, and a second run at the same moment doing nothing."""
+from __future__ import annotations
+
+import json
+import mailbox
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
+
+import pytest
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
+from cycle_fixtures import order
+from mail_fixtures import mail, new_campaign, order_mail
+from pbem.cli import app
+from pbem.formats.schedule import ScheduleError, due_after, due_text, parse_schedule
+from pbem.store.mail import MailOutgoing
+
+RUNNER = CliRunner()
+T0 = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def at(days: float = 0, hours: float = 0) -> str:
+    return (T0 + timedelta(days=days, hours=hours)).isoformat()
+
+
+@pytest.fixture
+def campaign(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
+    url, hands = new_campaign(tmp_path)
+    inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+
+    def pbem(now: str, *args):
+        result = RUNNER.invoke(app, ["--db", url, "--now", now, *map(str, args)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+    return pbem, hands, inbox, url
+
+
+def outbox(url: str, purpose: str) -> list[tuple[str, str]]:
+    with Session(create_engine(url)) as session:
+        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == purpose).order_by(MailOutgoing.id))
+        return [(row.recipient, row.subject) for row in rows]
+
+
+def run(pbem, now: str, tmp_path) -> list[dict]:
+    result = pbem(now, "run", "--maildir", tmp_path / "inbox", "--json")
+    assert result.exit_code == 0, result.output
+    done = json.loads(result.stdout)["done"]
+    assert all(d["detail"].startswith("accepted") for d in done if d["what"] == "fetched"), done
+    return [(d["what"], d["game"], d["turn"]) for d in done]
+
+
+def test_schedule_words_are_checked_where_they_enter():
+    assert due_after(parse_schedule("5d"), T0) == T0 + timedelta(days=5)
+    assert due_after(parse_schedule("5d 08:30", "Europe/Berlin"), T0) == datetime(2026, 12, 6, 7, 30, tzinfo=timezone.utc)
+    assert due_after(parse_schedule("fri 20:00"), T0) == datetime(2026, 12, 4, 20, 0, tzinfo=timezone.utc)
+    assert due_after(parse_schedule("tue 20:00"), T0) == datetime(2026, 12, 8, 20, 0, tzinfo=timezone.utc)
+    assert due_text(datetime(2026, 11, 28, 20, 0, tzinfo=timezone.utc), "UTC") == "due Saturday 28 November, 20:00 UTC"
+    for options, option in ((("fry 20:00",), "--deadline"), (("5d", "Mars/Olympus"), "--timezone"),
+                            (("2d", "UTC", (72,)), "--remind"), (("5d", "UTC", (24,), "asap"), "--process"),
+                            (("5x",), "--deadline"), (("5d 25:00",), "--deadline")):
+        with pytest.raises(ScheduleError) as refused:
+            parse_schedule(*options)
+        assert refused.value.option == option
+
+
+def test_game_set_refuses_a_bad_option_naming_it(campaign):
+    pbem, *_ = campaign
+    result = pbem(at(), "game", "set", "halls", "--process", "asap")
+    assert result.exit_code == 2 and "--process: 'asap': one of all-in, deadline" in result.stderr
+    result = pbem(at(), "game", "set", "halls", "--deadline", "3d", "--remind", "100")
+    assert result.exit_code == 2 and "--remind: 100 hours before the deadline" in result.stderr
+
+
+def test_three_weeks_of_a_game_left_to_the_autopilot(campaign, tmp_path):
+    pbem, hands, inbox, url = campaign
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d", "--remind", "24,2", "--process", "all-in").exit_code == 0
+    assert run(pbem, at(), tmp_path) == []  # turn 1 was dealt by hand: its clock starts now
+    status = json.loads(pbem(at(), "status", "--json").stdout)["games"][0]
+    assert status["due"] == at(5) and status["waiting_for"] == ["alice", "bob"]
+    assert status["next"] == "process at 2026-12-06 20:00 UTC"
+
+    assert run(pbem, at(4, -1), tmp_path) == []  # 25 hours before: nothing yet
+    assert run(pbem, at(4, 1), tmp_path) == [("reminded", "halls", 1)]
+    assert run(pbem, at(4, 1), tmp_path) == []  # the same moment again: nothing twice
+    inbox.add(order_mail("alice", hands["alice"], "<t1@alice>"))
+    assert run(pbem, at(4, 3), tmp_path) == [("fetched", "halls", 0)]
+    assert run(pbem, at(4, 23), tmp_path) == [("reminded", "halls", 1)]  # 2 h before: only bob is still missing
+    assert sorted(outbox(url, "reminder")) == [
+        ("alice@example.org", "halls: turn 1 orders still missing (due Sunday 6 December, 20:00 UTC)"),
+        ("bob@example.org", "halls: turn 1 orders still missing (due Sunday 6 December, 20:00 UTC)"),
+        ("bob@example.org", "halls: turn 1 orders still missing (due Sunday 6 December, 20:00 UTC)")]
+
+    assert run(pbem, at(5, -0.01), tmp_path) == []  # a minute before the deadline
+    assert run(pbem, at(5), tmp_path) == [("processed", "halls", 1), ("dealt", "halls", 2)]
+    assert run(pbem, at(5), tmp_path) == []
+    assert len(outbox(url, "report")) == 2 and len(outbox(url, "sheet")) == 2  # turn 2's sheets, once each
+    with Session(create_engine(url)) as session:
+        sheet = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "sheet")).first()
+    text = message_from_bytes(sheet.data, policy=policy.default).get_body(("plain",)).get_content()
+    assert "Orders due Friday 11 December, 20:00 UTC." in text
+
+    # turn 2: both players answer in time, so the all-in game is processed at once
+    for sheet in json.loads(pbem(at(5, 1), "turn", "deal", "halls", "--json").stdout)["sheets"]:
+        hand = sheet["hands"][sheet["player"]]
+        programs = {r["name"]: hand[i:i + 1] if r["receives_cards"] else [] for i, r in enumerate(sheet["robots"])}
+        text = order("halls", 2, sheet["player"], programs).decode().replace(
+            "robots:", f"secret: s-{sheet['player']}\nrobots:")
+        inbox.add(mail(f"{sheet['player']}@example.org", text, f"<t2@{sheet['player']}>"))
+    done = run(pbem, at(6), tmp_path)
+    assert done[-2:] == [("processed", "halls", 2), ("dealt", "halls", 3)]
+    assert json.loads(pbem(at(6), "status", "--json").stdout)["games"][0]["due"] == at(11)
+    # a week with nobody answering: turn 3 is processed at its deadline, reminders went out once each
+    for hours in range(0, 24 * 6, 7):
+        run(pbem, at(6, hours), tmp_path)
+    assert json.loads(pbem(at(12), "status", "--json").stdout)["games"][0]["turn"] == 4
+    assert len([r for r in outbox(url, "reminder") if "turn 3" in r[1]]) == 4  # 24 h and 2 h, each player
+    assert pbem(at(12), "replay", "halls", "--verify").exit_code == 0
