@@ -120,3 +120,27 @@ def test_three_weeks_of_a_game_left_to_the_autopilot(campaign, tmp_path):
     assert json.loads(pbem(at(12), "status", "--json").stdout)["games"][0]["turn"] == 4
     assert len([r for r in outbox(url, "reminder") if "turn 3" in r[1]]) == 4  # 24 h and 2 h, each player
     assert pbem(at(12), "replay", "halls", "--verify").exit_code == 0
+
+
+def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_preview(campaign, tmp_path):
+    pbem, hands, inbox, url = campaign
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d", "--remind", "none", "--review").exit_code == 0
+    assert run(pbem, at(), tmp_path) == []
+    inbox.add(order_mail("alice", hands["alice"], "<r1@alice>"))
+    assert run(pbem, at(5), tmp_path) == [("fetched", "halls", 0), ("held", "halls", 1)]
+    assert run(pbem, at(5, 1), tmp_path) == []  # held: nothing stored, nothing sent
+    assert [s for _, s in outbox(url, "review")] == ["halls: turn 1 is ready for review"]
+    assert outbox(url, "report") == [] and json.loads(pbem(at(5, 1), "turn", "status", "halls", "--json")
+                                                      .stdout)["turn"] == 1
+    assert (tmp_path / "reports" / "previews" / "halls" / "turn-001" / "index.html").is_file()
+    with Session(create_engine(url)) as session:
+        from pbem.store.schedule import TurnDeadline
+        held = session.exec(select(TurnDeadline)).one().held_hash
+    approved = pbem(at(5, 2), "turn", "approve", "halls", "--json")
+    assert approved.exit_code == 0, approved.output
+    assert [d["what"] for d in json.loads(approved.stdout)] == ["processed", "dealt"]
+    with Session(create_engine(url)) as session:
+        from pbem.store.tables import Turn
+        assert session.exec(select(Turn)).one().after_hash == held
+    assert len(outbox(url, "report")) == 2
+    assert pbem(at(5, 2), "game", "set", "halls", "--hold", "5").exit_code == 2  # --hold needs --review

@@ -22,17 +22,20 @@ from ..formats.schedule import ScheduleError, due_text, parse_schedule
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, is_seen
 from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
-from ..mail.notices import reminder
+from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..mail.post import queue_game_mail
 from ..render.history import recipients
 from ..store import cycle
-from ..store.games import Refused, current_state, get_game, players_of
-from ..store.schedule import deadline_of, mark_reminded, schedule_for, scheduled_games, set_schedule, start_clock
+from ..store.games import Refused, current_state, get_game, lock_game, players_of
+from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
+                              start_clock)
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
 from .reports import campaign_templates, write_reports
+from .texts import turn_summary
+from .turn import turn_app
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
                       help="Mail settings (YAML), as for pbem mail; without IMAP/SMTP servers run only queues mail.")
@@ -59,12 +62,16 @@ def set_command(
                                "sent no orders, comma-separated (24,2); 'none' for no reminder."),
     process: str = typer.Option("deadline", "--process", help="all-in: process as soon as every expected player "
                                 "has orders; deadline: at the deadline."),
+    review: bool = typer.Option(False, "--review/--no-review", help="Preview a due turn to the GM and hold it until "
+                                "`pbem turn approve`."),
+    hold_hours: Optional[int] = typer.Option(None, "--hold", help="With --review: process anyway after this many "
+                                             "hours (default: wait for the GM)."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
     """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
     try:
         hours = () if remind.strip().lower() == "none" else tuple(int(h) for h in remind.split(",") if h.strip())
-        schedule = parse_schedule(deadline, zone, hours, process)
+        schedule = parse_schedule(deadline, zone, hours, process, review, hold_hours)
     except ValueError as err:
         message = str(err) if isinstance(err, ScheduleError) else f"--remind: {remind!r}: whole hours, like 24,2"
         refuse([message], 2)
@@ -132,7 +139,9 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
 
 
 def _run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path) -> list[Done]:
-    """What is due for one game at `now`, done; each step commits with the mail it queues."""
+    """What is due for one game at `now`, done; each step commits with the mail it queues, under the game's lock
+    (a second run at the same moment waits, then finds the step done)."""
+    lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
     if state.is_over:
@@ -145,7 +154,6 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
     schedule = schedule_for(session, game)
     deadline = start_clock(session, game, state.turn, now)
-    session.commit()
     waiting = cycle.status(session, name).waiting_for
     done: list[Done] = []
     due = due_text(deadline.due_at, schedule.timezone)
@@ -157,21 +165,75 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder")
         for h in pending:
             mark_reminded(session, game, state.turn, h)
-        session.commit()
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))
     if now >= deadline.due_at or (schedule.process == "all-in" and not waiting):
-        result = cycle.process(session, name, turn=state.turn, at=now)
-        write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
-                      campaign_templates())
+        if schedule.review and not deadline.approved:
+            held = _review(session, game, state.turn, deadline, now, config, out)
+            if held is not None:
+                return done + held
+        # processed, the next turn dealt and the mail queued in one transaction, under the game's lock
+        result = cycle.process(session, name, turn=state.turn, at=now, commit=False)
+        if deadline.held_hash and result.after_hash != deadline.held_hash:  # orders came in during the hold
+            session.rollback()
+            hold(session, game, state.turn, None, None)
+            session.commit()
+            return done + [Done(name, state.turn, "problem", "orders changed since the preview the GM saw: "
+                                                             "the next run previews the turn again")]
         missing = [p for p, version in result.orders.items() if version is None and p in waiting]
         done.append(Done(name, result.turn, "processed", f"missing: {', '.join(missing)}" if missing else ""))
         if not result.over:
-            cycle.deal(session, name)
+            cycle.deal(session, name, commit=False)
             nxt = start_clock(session, game, result.turn + 1, now)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
         queue_game_mail(session, name, config.sender, campaign_templates())
         session.commit()
+        write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
+                      campaign_templates())
+    session.commit()
     return done
+
+
+def _review(session: Session, game, turn: int, deadline, now: datetime, config: MailConfig,
+            out: Path) -> list[Done] | None:
+    """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
+    until it is approved or the hold expires. None: go on and process it."""
+    schedule = schedule_for(session, game)
+    if deadline.held_at is not None:
+        expired = schedule.hold_hours is not None and now >= deadline.held_at + timedelta(hours=schedule.hold_hours)
+        return None if expired else []
+    session.commit()  # a preview rolls its session back: keep what this run did so far
+    preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
+    folder = out / "previews"
+    write_reports(folder, game.name, turn, preview.before, preview.outcome, recipients(session, game),
+                  preview.orders, campaign_templates())
+    lock_game(session, game.name)
+    queue(session, held_for_review(config.sender, game.name, turn, turn_summary(preview),
+                                   str(folder / game.name)), "review")
+    hold(session, game, turn, now, preview.after_hash)
+    session.commit()
+    return [Done(game.name, turn, "held", f"preview in {folder / game.name}; pbem turn approve {game.name}")]
+
+
+@turn_app.command("approve")
+def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
+                    config_file: Optional[Path] = CONFIG,
+                    out: Path = typer.Option(Path("reports"), "--out", help="Where the turn's reports are written."),
+                    as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON.")) -> None:
+    """Store a turn held for review (the result previewed to the GM, checked by its state hash), deal the next
+    turn and queue the reports, as `pbem run` would have."""
+    now = clock(ctx)
+    config = read_or_refuse(load_config, config_file)
+    with open_store(ctx) as store, store.session() as session:
+        found = get_game(session, game)
+        approve(session, found, current_state(session, found).turn)
+        session.commit()
+        done = _run_game(session, game, now, config, out)
+    if as_json:
+        print_json([asdict(d) for d in done])
+    else:
+        for d in done:
+            typer.echo(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
+    raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
 
 @app.command("status")

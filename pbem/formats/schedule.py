@@ -6,6 +6,8 @@
     timezone: Europe/Berlin any IANA zone; times are stored in UTC
     remind: [24, 2]         hours before the deadline, to players who have sent no orders
     process: all-in         as soon as every expected player has orders (else: deadline)
+    review: true            a due turn is previewed to the GM and held until `pbem turn approve`
+    hold_hours: 12          …or until 12 hours have passed
 
 Every word is checked here, where it enters: a misspelling names the option and the words it takes.
 The functions are pure: the time is always given, never read.
@@ -37,14 +39,16 @@ class Schedule:
     timezone: str = "UTC"
     remind: tuple[int, ...] = field(default=(24,))
     process: str = "deadline"
+    review: bool = False  # a due turn is previewed to the GM and held until `pbem turn approve`
+    hold_hours: int | None = None  # …or until this many hours have passed (None: until approved)
 
     def to_data(self) -> dict:
         return {"deadline": self.deadline, "timezone": self.timezone, "remind": list(self.remind),
-                "process": self.process}
+                "process": self.process, "review": self.review, "hold_hours": self.hold_hours}
 
 
 def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, ...] | list[int] = (24,),
-                   process: str = "deadline") -> Schedule:
+                   process: str = "deadline", review: bool = False, hold_hours: int | None = None) -> Schedule:
     """A checked schedule; ScheduleError names the first option refused."""
     text = " ".join(str(deadline).strip().lower().split())
     days = _DAYS.fullmatch(text)
@@ -74,11 +78,14 @@ def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, .
                                         f"(a turn lasts at least {longest} hours)")
     if process not in PROCESS:
         raise ScheduleError("--process", f"{process!r}: one of {', '.join(PROCESS)}")
-    return Schedule(text, zone, hours, process)
+    if hold_hours is not None and (not review or not 1 <= hold_hours <= 24 * 14):
+        raise ScheduleError("--hold", "hours (1 to 336) that a reviewed turn waits for the GM; needs --review")
+    return Schedule(text, zone, hours, process, review, hold_hours)
 
 
 def schedule_of(data: dict) -> Schedule:
-    return parse_schedule(data["deadline"], data["timezone"], data["remind"], data["process"])
+    return parse_schedule(data["deadline"], data["timezone"], data["remind"], data["process"],
+                          data.get("review", False), data.get("hold_hours"))
 
 
 def _clock(hour: str | None, minute: str | None) -> time | None:

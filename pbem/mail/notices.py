@@ -35,3 +35,21 @@ def reminder(sender: str, game: str, turn: int, player: str, address: str, due: 
     message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
                             + "</body></html>", subtype="html")
     return message
+
+
+def held_for_review(sender: str, game: str, turn: int, summary: str, folder: str) -> EmailMessage:
+    """To the GM: a due turn resolved as a preview, stored and sent only after `pbem turn approve`."""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = sender
+    message["Subject"] = f"{game}: turn {turn} is ready for review"
+    message["Message-ID"] = message_id("review", game, str(turn), summary)
+    message["References"] = turn_thread(game, turn)
+    message["Auto-Submitted"] = "auto-generated"
+    lines = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
+             f"The preview's reports are in {folder}.",
+             f"Store it and send the reports with: pbem turn approve {game}", "", summary]
+    message.set_content("\n".join(lines) + "\n")
+    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines[:3])
+                            + f"<pre>{escape(summary)}</pre></body></html>", subtype="html")
+    return message

@@ -65,8 +65,9 @@ def dealt(session: Session, game: Game, turn: int) -> bool:
         is not None
 
 
-def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
-    """Record the current turn's hands (once) and return every player's turn sheet."""
+def deal(session: Session, name: str, *, commit: bool = True) -> tuple[int, list[TurnSheet]]:
+    """Record the current turn's hands (once) and return every player's turn sheet (`commit=False`: the caller
+    commits, with more work in the same transaction)."""
     game = get_game(session, name)
     state = current_state(session, game)
     if state.is_over:
@@ -76,7 +77,7 @@ def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
         for holder in holders:
             session.add(DealtHand(game_id=game.id, turn=state.turn, holder=holder,
                                   cards=dumps([str(c) for c in state.hands.get(holder, [])])))
-        session.commit()
+        session.commit() if commit else session.flush()
     return state.turn, turn_sheets(session, game, state)
 
 
@@ -280,7 +281,7 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
 
 
 def process(session: Session, name: str, *, preview: bool = False, turn: int | None = None,
-            at: datetime | None = None) -> ProcessResult:
+            at: datetime | None = None, commit: bool = True) -> ProcessResult:
     """Resolve the current turn and store everything in one transaction (nothing with `preview`), under the game's
     lock: an order stored while this runs waits for it, then finds the turn processed and is refused."""
     if not preview:
@@ -307,7 +308,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
         return result
     _store_turn(session, game, state, outcome, used, before, after, events_hash, at or now())
     try:
-        session.commit()
+        session.commit() if commit else session.flush()
     except IntegrityError:  # another `turn process` stored this turn first
         session.rollback()
         raise Refused([f"turn {state.turn} of {name} was processed meanwhile by another run"]) from None

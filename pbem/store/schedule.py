@@ -14,7 +14,7 @@ from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..formats.schedule import Schedule, due_after, schedule_of
-from .games import get_game
+from .games import Refused, get_game
 from .tables import Game
 
 
@@ -34,6 +34,9 @@ class TurnDeadline(SQLModel, table=True):
     dealt_at: datetime
     due_at: datetime
     reminded: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # JSON: hours already sent
+    held_at: datetime | None = None  # the review hold: when the preview went to the GM
+    held_hash: str | None = None  # the previewed state's hash, which `turn approve` must store
+    approved: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,9 @@ class Deadline:
     dealt_at: datetime
     due_at: datetime
     reminded: tuple[int, ...]
+    held_at: datetime | None = None
+    held_hash: str | None = None
+    approved: bool = False
 
 
 def utc(moment: datetime) -> datetime:
@@ -69,7 +75,10 @@ def scheduled_games(session: Session) -> list[Game]:
 
 def deadline_of(session: Session, game: Game, turn: int) -> Deadline | None:
     row = _row(session, game, turn)
-    return Deadline(row.turn, utc(row.dealt_at), utc(row.due_at), tuple(json.loads(row.reminded))) if row else None
+    if row is None:
+        return None
+    return Deadline(row.turn, utc(row.dealt_at), utc(row.due_at), tuple(json.loads(row.reminded)),
+                    utc(row.held_at) if row.held_at else None, row.held_hash, row.approved)
 
 
 def start_clock(session: Session, game: Game, turn: int, dealt_at: datetime) -> Deadline:
@@ -82,6 +91,24 @@ def start_clock(session: Session, game: Game, turn: int, dealt_at: datetime) -> 
     session.add(TurnDeadline(game_id=game.id, turn=turn, dealt_at=dealt_at, due_at=due))
     session.flush()
     return Deadline(turn, dealt_at, due, ())
+
+
+def hold(session: Session, game: Game, turn: int, at: datetime | None, after_hash: str | None) -> None:
+    """The review hold: the turn's preview went to the GM at `at`; nothing is stored until it is approved
+    (None, None: the hold is lifted, and the next run previews the turn again)."""
+    row = _row(session, game, turn)
+    row.held_at, row.held_hash = at, after_hash
+    row.approved = row.approved and at is not None
+    session.add(row)
+
+
+def approve(session: Session, game: Game, turn: int) -> Deadline:
+    row = _row(session, game, turn)
+    if row is None or row.held_at is None:
+        raise Refused([f"turn {turn} of {game.name} is not held for review"])
+    row.approved = True
+    session.add(row)
+    return deadline_of(session, game, turn)
 
 
 def mark_reminded(session: Session, game: Game, turn: int, hours: int) -> None:

@@ -31,6 +31,9 @@ def upgrade() -> None:
     sa.Column('dealt_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.Column('due_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.Column('reminded', sa.Text(), nullable=False),
+    sa.Column('held_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True),
+    sa.Column('held_hash', sqlmodel.sql.sqltypes.AutoString(), nullable=True),
+    sa.Column('approved', sa.Boolean(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], ),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('game_id', 'turn')

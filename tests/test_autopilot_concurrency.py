@@ -1,0 +1,92 @@
+"""Two `pbem run` started together on one database (cron jobs overlapping), SQLite and PostgreSQL, 20 times
+each: every due turn is processed once, every message queued once, neither run fails."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, create_engine, select
+
+from mail_fixtures import new_campaign
+from pbem.store.mail import MailOutgoing
+from pbem.store.tables import Turn
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = "2026-12-01T20:00:00+00:00"
+DUE = "2026-12-06T20:00:00+00:00"
+
+
+def pbem(url: str, now: str, *args: str, cwd: Path) -> subprocess.Popen:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment.pop("PBEM_MAIL_CONFIG", None)
+    return subprocess.Popen([sys.executable, "-m", "pbem", "--db", url, "--now", now, *args], cwd=cwd,
+                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_runs_at_once_process_each_turn_once_and_queue_each_message_once(tmp_path, request, backend):
+    for trial in range(20):
+        folder = tmp_path / f"trial{trial}"
+        folder.mkdir()
+        url = request.getfixturevalue("pg_server").new_database() if backend == "postgresql" else None
+        url, _ = new_campaign(folder, url)
+        for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
+            assert pbem(url, T0, *args, cwd=folder).wait(timeout=120) == 0
+        now = "2026-12-06T19:30:00+00:00" if trial % 2 else DUE  # a reminder is due, or the turn itself
+        runs = [pbem(url, now, "run", "--json", cwd=folder) for _ in range(2)]
+        outputs = [run.communicate(timeout=120) for run in runs]
+        assert [run.returncode for run in runs] == [0, 0], outputs
+        done = [d["what"] for out, _ in outputs for d in json.loads(out)["done"]]
+        engine = create_engine(url)
+        with Session(engine) as session:
+            turns = session.exec(select(Turn)).all()
+            purposes = [row.purpose for row in session.exec(select(MailOutgoing)).all()]
+        engine.dispose()
+        if now == DUE:
+            assert done.count("processed") == 1 and len(turns) == 1
+            assert sorted(purposes) == ["report", "report", "sheet", "sheet"]
+        else:
+            assert done.count("reminded") == 1 and turns == [] and purposes == ["reminder", "reminder"]
+
+
+def end_state(url: str) -> tuple:
+    engine = create_engine(url)
+    with Session(engine) as session:
+        turns = sorted((t.number, t.after_hash, t.events_hash) for t in session.exec(select(Turn)).all())
+        messages = sorted(row.message_id for row in session.exec(select(MailOutgoing)).all())
+    engine.dispose()
+    return turns, messages
+
+
+@pytest.mark.slow
+def test_kill_9_at_any_moment_of_a_run_then_running_again_gives_the_uninterrupted_end_state(tmp_path):
+    import random
+    import signal
+    import time
+
+    def prepared(folder: Path) -> str:
+        folder.mkdir()
+        url, _ = new_campaign(folder)
+        for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
+            assert pbem(url, T0, *args, cwd=folder).wait(timeout=120) == 0
+        return url
+
+    reference = prepared(tmp_path / "reference")
+    assert pbem(reference, DUE, "run", cwd=tmp_path / "reference").wait(timeout=120) == 0
+    expected = end_state(reference)
+    assert len(expected[0]) == 1 and len(expected[1]) == 4  # turn 1 processed: 2 reports, 2 sheets
+    chance = random.Random(9)
+    for trial in range(10):
+        folder = tmp_path / f"trial{trial}"
+        url = prepared(folder)
+        run = pbem(url, DUE, "run", cwd=folder)
+        time.sleep(chance.uniform(0.2, 2.5))  # the import, the processing, the reports: anywhere
+        run.send_signal(signal.SIGKILL)
+        run.wait(timeout=60)
+        assert pbem(url, DUE, "run", cwd=folder).wait(timeout=120) == 0
+        assert end_state(url) == expected, trial
