@@ -111,7 +111,7 @@ def run(
             except IntegrityError:  # another run did this step at the same moment: it is done
                 session.rollback()
         if config.smtp is not None:
-            with SmtpTransport(config.smtp) as transport:
+            with SmtpTransport(config.smtp, config.sender) as transport:
                 sent = deliver(session, transport, now)
             done += [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
                           + (f" ({d.error})" if d.error else "")) for d in sent]

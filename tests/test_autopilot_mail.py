@@ -1,0 +1,104 @@
+"""Two games left to `pbem run` for three simulated weeks over the real loopback servers: orders come in over
+IMAP (stamped by their Received: header), everything goes out over SMTP. Every turn is processed at its due
+moment, every reminder reaches its player once, every report and sheet is delivered once, nothing is lost."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
+
+import pytest
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
+from cycle_fixtures import halls_description, order
+from mail_fixtures import mail
+from mail_servers import PASSWORD, USER, ImapServer, SmtpServer, certificate
+from pbem.cli import app
+from pbem.store.games import Store, create_game
+from pbem.store.tables import Turn
+
+RUNNER = CliRunner()
+T0 = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def stamp(moment: datetime) -> str:
+    return moment.strftime("%a, %d %b %Y %H:%M:%S +0000")
+
+
+@pytest.mark.slow
+def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    store = Store(url)
+    with store.session() as session:
+        for name in ("halls", "keep"):
+            create_game(session, halls_description(name))
+        session.commit()
+    store.close()
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
+    try:
+        (tmp_path / "mail.yaml").write_text(
+            f"from: Game Master <gm@example.org>\n"
+            f"imap: {{host: 127.0.0.1, port: {imap.port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n"
+            f"smtp: {{host: 127.0.0.1, port: {smtp.port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n")
+        monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
+        monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+        monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+
+        def pbem(now: datetime, *args: str):
+            result = RUNNER.invoke(app, ["--db", url, "--now", now.isoformat(), *args])
+            assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+            return result
+
+        assert pbem(T0, "game", "set", "halls", "--deadline", "5d", "--remind", "24", "--process", "all-in").exit_code == 0
+        assert pbem(T0, "game", "set", "keep", "--deadline", "fri 20:00", "--remind", "12").exit_code == 0
+        due_times: list[datetime] = []
+        answered: set[tuple[str, int, str]] = set()
+        moment = T0
+        while moment <= T0 + timedelta(days=21):
+            result = pbem(moment, "run", "--json")
+            assert result.exit_code == 0, result.output
+            games = json.loads(pbem(moment, "status", "--json").stdout)["games"]
+            for game in games:
+                # alice answers each turn of both games half a day after it is dealt; bob only in halls
+                due = datetime.fromisoformat(game["due"])
+                due_times.append(due)
+                for sheet in json.loads(pbem(moment, "turn", "deal", game["game"], "--json").stdout)["sheets"]:
+                    player, turn = sheet["player"], sheet["turn"]
+                    if (game["game"], turn, player) in answered or (player == "bob" and game["game"] == "keep"):
+                        continue
+                    hand = sheet["hands"][player]
+                    programs = {r["name"]: hand[i:i + 1] if r["receives_cards"] else []
+                                for i, r in enumerate(sheet["robots"])}
+                    text = order(game["game"], turn, player, programs).decode().replace(
+                        "robots:", f"secret: s-{player}\nrobots:")
+                    received = moment + timedelta(minutes=1)  # fetched by the next run, stamped with this
+                    data = mail(f"{player}@example.org", text, f"<{game['game']}.{turn}.{player}@x>")
+                    imap.deliver(f"Received: from mx by imap.gm; {stamp(received)}\r\n".encode() + data)
+                    answered.add((game["game"], turn, player))
+            # the next run: in six hours, or exactly at the next deadline if that comes first
+            moment = min([moment + timedelta(hours=6), *[d for d in due_times if d > moment]])
+    finally:
+        imap.stop()
+        smtp.stop()
+
+    engine = create_engine(url)
+    with Session(engine) as session:
+        turns = {(t.game_id, t.number): t.processed_at for t in session.exec(select(Turn)).all()}
+    engine.dispose()
+    assert len(turns) >= 5  # halls: every 12 hours or so; keep: every Friday
+    delivered = [message_from_bytes(data, policy=policy.default) for _, _, data in smtp.messages]
+    ids = Counter(m["Message-ID"] for m in delivered)
+    assert max(ids.values()) == 1  # nothing delivered twice
+    sent = Counter((m["To"], m["Subject"]) for m in delivered)
+    reminders = [key for key in sent if "still missing" in key[1]]
+    assert reminders and all(sent[key] == 1 for key in reminders)  # each reminder reaches its player once
+    keep_turns = [at for (game_id, _), at in turns.items() if game_id == 2]
+    assert keep_turns and all((at.weekday(), at.hour, at.minute) == (4, 20, 0) for at in keep_turns)  # Fridays 20:00
+    to_bob = [m["Subject"] for m in delivered if m["To"] == "bob@example.org" and "keep" in m["Subject"]]
+    assert any("still missing" in s for s in to_bob)  # bob never answers keep: he is reminded
+    assert all(pbem_exit == 0 for pbem_exit in [RUNNER.invoke(app, ["--db", url, "replay", g, "--verify"]).exit_code
+                                                 for g in ("halls", "keep")])
