@@ -50,7 +50,7 @@ def picture_name(sheet: Any) -> str:
 def board_lines(sheet: Any) -> list[str]:
     """The text sheet's map: the board, the robots by letter, the legend."""
     position = sheet_position(sheet)
-    robots = sorted(position.robots, key=lambda r: (r.owner != sheet.player, r.owner, r.name))
+    robots = list(position.robots)  # the board's order, as the report tables list them
     letters = robot_letters([r for r in robots if r.at is not None])
     lines = [f"The board: {sheet.room}", "", *ascii_map(position, letters), ""]
     for robot in robots:
