@@ -6,15 +6,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from sqlmodel import Session, create_engine, select
 
-from cycle_fixtures import halls_description, order
-from pbem.store import cycle
-from pbem.store.games import Store, create_game
+from cycle_fixtures import order
+from mail_fixtures import new_campaign
 from pbem.store.tables import Turn
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,15 +53,9 @@ store.close()
 
 
 def dealt_game(url: str) -> bytes:
-    store = Store(url)
-    try:
-        with store.session() as session:
-            create_game(session, halls_description())
-            session.commit()
-            _, sheets = cycle.deal(session, "halls")
-    finally:
-        store.close()
-    hand = next(s for s in sheets if s.player == "alice").hands["alice"]
+    """alice's orders for the dealt halls game (tests/mail_fixtures.py) at `url`."""
+    _, hands = new_campaign(Path(tempfile.mkdtemp()), url)
+    hand = hands["alice"]
     return order("halls", 1, "alice", {"Zapper": hand[0:2], "Spanner": hand[2:4]})
 
 
