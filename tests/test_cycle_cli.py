@@ -39,6 +39,9 @@ def test_usage_errors_exit_2_and_refusals_exit_1_with_the_reason(gm):
     assert gm("turn", "status")[0] == 2  # the game's name is missing
     assert gm("game", "new", "x", "--ruleset", "chess", "--player", "a:a@b")[0] == 2
     code, _, err = gm("turn", "status", "nope")
+    assert code == 1 and "no database at" in err  # a read-only command does not create one
+    assert gm("turn", "deal", "nope")[0] == 1  # a command that writes opens (creates) the database
+    code, _, err = gm("turn", "status", "nope")
     assert code == 1 and "no game named nope (no games yet)" in err
 
 

@@ -99,3 +99,14 @@ def test_a_number_of_thousands_of_digits_is_a_problem_with_its_line(game, tmp_pa
     (tmp_path / "big.yaml").write_text("game: halls\nturn: " + "9" * 5000 + "\nplayer: alice\nrobots: {}\n")
     result = run(url, "turn", "check", "halls", tmp_path / "big.yaml")
     assert result.exit_code == 1 and "big.yaml:2: a value too long to read (5,000 characters)" in result.output
+
+
+def test_read_only_commands_never_create_a_database(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for args in (("game", "list"), ("game", "show", "x"), ("turn", "status", "x"), ("status",), ("mail", "unknown"),
+                 ("replay", "x"), ("site", "x", "--out", "site"), ("report", "x", "--out", "out")):
+        result = RUNNER.invoke(app, list(args))
+        assert result.exit_code == 1 and f"no database at {tmp_path / 'pbem.db'}" in result.stderr, args
+    assert list(tmp_path.iterdir()) == []
+    version = RUNNER.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.stdout.startswith("pbem ")

@@ -30,8 +30,18 @@ def _global_options(
     now: Optional[str] = typer.Option(None, "--now", envvar="PBEM_NOW", metavar="TIME",
                                       help="Act as if the time were TIME (ISO 8601, e.g. 2026-12-01T20:00Z): "
                                            "to rehearse a schedule, or replay mail at its own times."),
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=lambda shown: _version(shown),
+                                 help="Print pbem's version and stop."),
 ) -> None:
     ctx.obj = {"db": db, "now": read_clock(now)}
+
+
+def _version(shown: bool) -> None:
+    if shown:
+        from .. import __version__
+
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit(EXIT_OK)
 
 
 def read_clock(given: str | None) -> datetime:

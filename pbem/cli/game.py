@@ -121,7 +121,7 @@ def _show(session, game) -> dict:
 @game_app.command("list")
 def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every game in the database with its current turn."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         rows = []
         for game in list_games(session):
             state = current_state(session, game)
@@ -142,7 +142,7 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
          show_secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
          as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """A game's players, robots, current turn and standings (G1, G4)."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         game = get_game(session, name)
         shown = _show(session, game)
         if show_secrets:
@@ -204,7 +204,7 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
            verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn whose hash differs."),
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare state hashes."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         total = len(processed_turns(session, get_game(session, name)))
         with progress() as bar:
             task = bar.add_task(f"replaying {name}", total=total)

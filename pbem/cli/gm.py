@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Iterator
 
 import typer
@@ -17,9 +18,28 @@ from .common import db_url, refuse
 stderr = Console(stderr=True)
 
 
+def missing_database(url: str) -> Path | None:
+    """The file of a SQLite URL when it does not exist (a read-only command must not create it), else None."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # noqa: BLE001 - a bad URL is refused when the store opens it, with its reason
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:") \
+            or parsed.query.get("uri") == "true":
+        return None
+    path = Path(parsed.database)
+    return None if path.exists() else path
+
+
 @contextmanager
-def open_store(ctx: typer.Context) -> Iterator[Store]:
-    """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1."""
+def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
+    """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1. A command that only reads
+    (`read_only`) refuses a SQLite file that does not exist instead of creating an empty database there."""
+    missing = missing_database(db_url(ctx)) if read_only else None
+    if missing is not None:
+        refuse([f"no database at {missing.resolve()}: give --db (or PBEM_DB), or start one with pbem game new"])
     try:
         store = Store(db_url(ctx))
     except (SQLAlchemyError, OSError, ValueError, ImportError) as err:  # a bad URL, an unreachable server, no driver

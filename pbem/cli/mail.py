@@ -86,7 +86,7 @@ def fetch(
 def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Messages from senders who are not players (or with no valid From): recorded and archived, never answered
     (unless the config says `answer_unknown: true`). Newest last."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         rows = session.exec(select(MailReceived).where(MailReceived.outcome == UNKNOWN)
                             .order_by(MailReceived.received_at, MailReceived.id)).all()
         found = [{"received_at": row.received_at.isoformat(), "sender": row.sender or None, "size": row.size,

@@ -66,7 +66,7 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a processed turn's report: its pages and pictures, and each player's email as an .eml file."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         record = get_game(session, game)
         numbers = [t.number for t in processed_turns(session, record)]
         number = turn if turn is not None else (numbers[-1] if numbers else None)
@@ -93,7 +93,7 @@ def site(
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write the static campaign site: an index of the games, their turns, stages and standings."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         histories = [game_history(session, name) for name in games]
     files = write_site(out, histories, _dirs(templates))
     if as_json:

@@ -241,7 +241,7 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
     now = clock(ctx)
     rows = []
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         for game in scheduled_games(session):
             schedule = schedule_for(session, game)
             state = current_state(session, game)

@@ -84,7 +84,7 @@ def check(ctx: typer.Context, game: str = typer.Argument(..., help="The game's n
 def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            as_json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Who has sent orders for the current turn, and who has not."""
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session:
         result = cycle.status(session, game)
     if as_json:
         print_json(asdict(result) | {"waiting_for": result.waiting_for})
