@@ -183,3 +183,16 @@ async def _pipe(reader, writer) -> None:
         pass
     finally:
         writer.close()
+
+
+def use_loopback_servers(monkeypatch, folder: Path, cert: Path, imap_port: int, smtp_port: int) -> Path:
+    """A mail config (folder/mail.yaml) for the loopback IMAP and SMTP servers, in force for the test."""
+    path = folder / "mail.yaml"
+    path.write_text(
+        f"from: Game Master <gm@example.org>\n"
+        f"imap: {{host: {HOST}, port: {imap_port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n"
+        f"smtp: {{host: {HOST}, port: {smtp_port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n")
+    monkeypatch.setenv("PBEM_MAIL_CONFIG", str(path))
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+    monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    return path

@@ -144,3 +144,18 @@ def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_previ
         assert session.exec(select(Turn)).one().after_hash == held
     assert len(outbox(url, "report")) == 2
     assert pbem(at(5, 2), "game", "set", "halls", "--hold", "5").exit_code == 2  # --hold needs --review
+
+
+def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campaign, tmp_path, monkeypatch):
+    from mail_servers import free_port
+
+    pbem, *_ = campaign
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
+    assert run(pbem, at(), tmp_path) == []  # the clock starts
+    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {free_port()}, tls: none, user: gm, "
+                                        "password: x, timeout: 2}\n")
+    monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
+    result = pbem(at(5), "run", "--json")
+    done = json.loads(result.stdout)["done"]
+    assert result.exit_code == 1 and done[0]["what"] == "problem" and "cannot read the inbox" in done[0]["detail"]
+    assert [d["what"] for d in done[1:]] == ["processed", "dealt"]  # the due turn is processed all the same

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from cycle_fixtures import halls_description, order
 from mail_fixtures import mail
-from mail_servers import PASSWORD, USER, ImapServer, SmtpServer, certificate
+from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from pbem.cli import app
 from pbem.store.games import Store, create_game
 from pbem.store.tables import Turn
@@ -40,13 +40,7 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
     try:
-        (tmp_path / "mail.yaml").write_text(
-            f"from: Game Master <gm@example.org>\n"
-            f"imap: {{host: 127.0.0.1, port: {imap.port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n"
-            f"smtp: {{host: 127.0.0.1, port: {smtp.port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n")
-        monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
-        monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
-        monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+        use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
 
         def pbem(now: datetime, *args: str):
             result = RUNNER.invoke(app, ["--db", url, "--now", now.isoformat(), *args])

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mail_fixtures import mail, new_campaign, order_mail
-from mail_servers import PASSWORD, USER, ImapServer, SmtpServer, TlsTunnel, certificate, free_port
+from mail_servers import PASSWORD, ImapServer, SmtpServer, TlsTunnel, certificate, free_port, use_loopback_servers
 from pbem.cli import app
 
 RUNNER = CliRunner()
@@ -29,13 +29,7 @@ def campaign(tmp_path, monkeypatch, tls):
     url, hands = new_campaign(tmp_path)
     cert, _ = tls
     smtp_port, imap_port = free_port(), free_port()
-    (tmp_path / "mail.yaml").write_text(
-        f"from: Game Master <gm@example.org>\n"
-        f"imap: {{host: 127.0.0.1, port: {imap_port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n"
-        f"smtp: {{host: 127.0.0.1, port: {smtp_port}, tls: starttls, user: {USER}, cafile: {cert}, timeout: 10}}\n")
-    monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
-    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
-    monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap_port, smtp_port)
 
     def pbem(*args):
         result = RUNNER.invoke(app, ["--db", url, *[str(a) for a in args]])

@@ -12,8 +12,7 @@ import typer
 from sqlmodel import select
 
 from ..mail.config import MailConfig, load_config
-from ..mail.fetch import UNKNOWN, fetch as fetch_messages, is_seen
-from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
+from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
 from ..formats.names import address_problem
 from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queue
 from ..mail.post import queue_game_mail
@@ -56,12 +55,7 @@ def fetch(
     if archive is not None:
         config = replace(config, archive=archive)
     with open_store(ctx) as store, store.session() as session:
-        if maildir is not None:
-            messages = maildir_messages(maildir)
-        elif mbox is not None:
-            messages = mbox_messages(mbox)
-        else:
-            messages = imap_messages(_server(config, "imap"), lambda message_id, size: is_seen(session, message_id, size))
+        messages = messages_from(session, maildir, mbox, _server(config, "imap") if imap else None)
         try:
             handled = fetch_messages(session, messages, config, clock(ctx))
         except (OSError, imaplib.IMAP4.error) as err:

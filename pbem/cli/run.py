@@ -9,10 +9,11 @@ recorded in the same transaction as the mail it queues, so a second run right af
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+import imaplib
+from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import typer
 from sqlalchemy.exc import IntegrityError
@@ -20,8 +21,7 @@ from sqlmodel import Session
 
 from ..formats.schedule import ScheduleError, due_text, parse_schedule
 from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, is_seen
-from ..mail.inbox import imap_messages, maildir_messages, mbox_messages
+from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..mail.post import queue_game_mail
@@ -125,15 +125,13 @@ def run(
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
-    if maildir is not None:
-        messages = maildir_messages(maildir)
-    elif mbox is not None:
-        messages = mbox_messages(mbox)
-    elif config.imap is not None:
-        messages = imap_messages(config.imap, lambda message_id, size: is_seen(session, message_id, size))
-    else:
-        return []
-    handled = [h for h in fetch_messages(session, messages, config, now) if h.outcome != "duplicate"]
+    """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
+    try:
+        handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
+                   if h.outcome != "duplicate"]
+    except (OSError, imaplib.IMAP4.error) as err:
+        session.rollback()
+        return [Done("", 0, "problem", f"cannot read the inbox: {err}")]
     return [Done(h.game or "", 0, "fetched", f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
             for h in handled]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 from datetime import datetime
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -33,7 +34,8 @@ from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
 from .ack import acknowledgement, notice
 from .config import MailConfig
-from .inbox import Incoming, archive
+from .config import Server
+from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
 from .outbox import queue
 
@@ -71,6 +73,19 @@ def is_seen(session: Session, message_id: str, size: int) -> bool:
     """A message with this Message-ID and size was handled: what an IMAP fetch asks before downloading one."""
     return session.exec(select(MailReceived.id).where(MailReceived.message_id == message_id,
                                                       MailReceived.size == size)).first() is not None
+
+
+def messages_from(session: Session, maildir: Path | None = None, mbox: Path | None = None,
+                  imap: Server | None = None) -> Iterable[Incoming]:
+    """The inbox to read: a Maildir, an mbox file, or an IMAP folder (asking the store what it has handled,
+    so a handled message is not downloaded again)."""
+    if maildir is not None:
+        return maildir_messages(maildir)
+    if mbox is not None:
+        return mbox_messages(mbox)
+    if imap is not None:
+        return imap_messages(imap, lambda message_id, size: is_seen(session, message_id, size))
+    return []
 
 
 def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime) -> list[Handled]:

@@ -138,7 +138,7 @@ def _draw_beams(image: Image.Image, layer: RoomLayer, board: Position, occupied:
             draw.line([a, b], fill=s.BEAM + (255,), width=2)
 
 
-def _on_board(robot: Robot) -> bool:  # also a snapshot's robot view
+def on_board(robot: Robot) -> bool:  # also a snapshot's robot view
     """Drawn: standing on the board, or destroyed where it still has a square (shown as a wreck)."""
     return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
 
@@ -171,14 +171,14 @@ def draw_floor(position: Position) -> Image.Image:
 
 def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Colour]) -> None:
     """The position's robots (those on the board, wrecks included) onto `image`."""
-    _draw_robots(image, [r for r in position.robots if _on_board(r)], colours)
+    _draw_robots(image, [r for r in position.robots if on_board(r)], colours)
 
 
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
     """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
     layer = room_layer(position.room)
     image = draw_floor(position)
-    robots = [r for r in position.robots if _on_board(r)]
+    robots = [r for r in position.robots if on_board(r)]
     occupied = {r.at for r in robots if r.mode != "destroyed"}
     _draw_beams(image, layer, position, occupied)
     image.alpha_composite(layer.edges)
