@@ -71,7 +71,9 @@ def test_gm_extension_and_late_move(tmp_path):
     assert extended.exit_code == 0, extended.output
     late = cli(tmp_path, "dm", "act", "t", "--player", "Green", "--at", "2026-01-01T10:02:01Z",
                "{roll: 1, move: B3-B4}", "--out", tmp_path)
-    assert "Red wins: Green ran out of time" in late.output
+    # the deadline (10:00:00 + 60 s + 60 s extension) passed first: it is recorded, the move is refused as late
+    assert late.exit_code == 1 and "too late: at 2026-01-01 10:02:00 UTC Green runs out of time; Red wins" in late.output
+    assert "Red wins: Green ran out of time" in cli(tmp_path, "dm", "show", "t", "--out", tmp_path).output
 
 
 def test_new_from_a_transcript_and_refusals(tmp_path, repo_root):

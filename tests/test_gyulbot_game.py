@@ -36,24 +36,36 @@ def test_d1_4_undercut_demonstrated_scores_b():
 
 
 def test_d1_4_failed_undercut_scores_a_and_halves_b_next_round():
-    r = run([act("ann", 0, claim=3), act("bob", 10, undercut=1), act("bob", 20, solution=BAD),
-             # round 2 opened at 20 s; bob's claim window is 5 minutes instead of 10
-             act("bob", 20 + 301, claim=4)], rounds=2)
+    # bob's failed undercut is final once he gives up (skip) at 21 s; round 2 opens then and
+    # bob's claim window is 5 minutes instead of 10 (D1.4 ruling: the claim window is the answer time)
+    failed = [act("ann", 0, claim=3), act("bob", 10, undercut=1), act("bob", 20, solution=BAD), act("bob", 21, skip=True)]
+    r = run(failed + [act("bob", 21 + 301, claim=4)], rounds=2)
     assert r.result.scores == {"ann": 1, "bob": 0}
-    assert r.errors and r.errors[0][0] == 3 and "halved" in r.errors[0][1]
-    # within the halved window the claim stands
-    r = run([act("ann", 0, claim=3), act("bob", 10, undercut=1), act("bob", 20, solution=BAD),
-             act("bob", 20 + 299, claim=4)], rounds=2)
+    assert r.errors and r.errors[0][0] == 4 and "halved" in r.errors[0][1]
+    r = run(failed + [act("bob", 21 + 299, claim=4)], rounds=2)  # within the halved window the claim stands
     assert r.errors == [] and r.state.claimant == "bob"
 
 
-def test_d1_4_halved_undercut_window_for_b():
-    # bob failed an undercut in round 1; in round 2 ann claims and bob has 30 s, not 60, to undercut
-    base = [act("ann", 0, claim=3), act("bob", 10, undercut=1), act("bob", 20, solution=BAD), act("ann", 30, claim=4)]
-    late = run(base + [act("bob", 30 + 45, undercut=2)], rounds=2)
-    assert late.errors and "undercutting is over" in late.errors[0][1]
-    in_time = run(base + [act("bob", 30 + 25, undercut=2)], rounds=2)
+def test_d1_4_a_failed_demonstration_may_be_replaced_until_the_deadline():
+    # bob undercuts at 30 s; the minute ends at 60 s and his 2 minutes at 180 s (D1.4 ruling)
+    replaced = run([act("ann", 0, claim=5), act("bob", 30, undercut=2), act("bob", 40, solution=BAD),
+                    act("bob", 100, solution=GOOD)])
+    assert replaced.errors == [] and replaced.result.winner == "bob"
+    # a failure nobody replaces is scored when the deadline passes, by whatever action comes next
+    lapsed = run([act("ann", 0, claim=5), act("bob", 30, undercut=2), act("bob", 40, solution=BAD),
+                  act("ann", 181, claim=4)], rounds=2)
+    assert lapsed.errors == [] and lapsed.result.scores == {"ann": 1, "bob": 0}
+    assert lapsed.state.round == 2 and lapsed.state.halved == "bob" and lapsed.state.claimant == "ann"
+
+
+def test_d1_4_the_undercut_window_is_never_halved():
+    # bob is halved in round 2 (round 2 opens at 21 s), ann claims at 30 s: bob still has the whole minute
+    base = [act("ann", 0, claim=3), act("bob", 10, undercut=1), act("bob", 20, solution=BAD), act("bob", 21, skip=True),
+            act("ann", 30, claim=4)]
+    in_time = run(base + [act("bob", 30 + 45, undercut=2)], rounds=2)
     assert in_time.errors == [] and in_time.state.demonstrator == "bob"
+    late = run(base + [act("bob", 30 + 61, undercut=2)], rounds=2)
+    assert late.errors and "too late" in late.errors[0][1] and "undercutting is over" in late.errors[0][1]
 
 
 def test_d1_4_undercut_demonstration_late_scores_a():
@@ -61,8 +73,9 @@ def test_d1_4_undercut_demonstration_late_scores_a():
     on_time = run([act("ann", 0, claim=5), act("bob", 30, undercut=2), act("bob", 180, solution=GOOD)])
     assert on_time.result.winner == "bob"
     late = run([act("ann", 0, claim=5), act("bob", 30, undercut=2), act("bob", 181, solution=GOOD)])
-    assert late.result.scores == {"ann": 1, "bob": 0}
-    assert late.errors == []  # the late solution only records that the deadline ended the match
+    # D1.4 ruling: the deadline scores the round and ends the match although the late solution is refused
+    assert late.result.scores == {"ann": 1, "bob": 0} and late.result.over
+    assert [i for i, _ in late.errors] == [2] and late.errors[0][1].startswith("too late: at 2026-03-01 20:03:00 UTC no demonstration of 2 in time: ann scores.")
     assert "no solution in time" in late.state.log[0]
 
 
@@ -79,7 +92,8 @@ def test_d1_4_a_fails_demonstration_scores_b_without_halving():
 
 
 def test_d1_4_demonstration_longer_than_claim_fails():
-    r = run([act("ann", 0, claim=1), act("bob", 5, skip=True), act("ann", 10, solution="Red RU")])
+    # untimed, so the failed demonstration is final (there is no deadline to replace it before)
+    r = run([act("ann", None, claim=1), act("bob", None, skip=True), act("ann", None, solution="Red RU")])
     assert r.errors == [] and r.result.scores == {"ann": 0, "bob": 1}
 
 
@@ -97,7 +111,7 @@ def test_d1_4_a_may_undercut_themself_once_without_halving():
     assert r.state.claim == 3
     # the self-undercut fails: bob scores and nobody's time is halved next round
     r = run([act("ann", 0, claim=5), act("ann", 10, undercut=1), act("bob", 20, skip=True),
-             act("ann", 30, solution=GOOD)], rounds=2)
+             act("ann", 30, solution=GOOD), act("ann", 31, skip=True)], rounds=2)
     assert r.result.scores == {"ann": 0, "bob": 1} and r.state.halved is None
 
 
@@ -149,8 +163,10 @@ def test_d1_4_tiebreak_round_then_opponent():
     won = tie_then("round", [act("bob", 20, claim=2), act("ann", 21, skip=True), act("bob", 22, solution=GOOD)])
     assert won.result.over and won.result.winner == "bob"
     # nobody claims in the tiebreak round either: the opponent wins
+    # (round 3 opened at 12 s; its 10 minutes end at 612 s and bob's late skip is refused)
     still_tied = tie_then("round", [act("bob", 20 + 601, skip=True)])
-    assert still_tied.errors == [] and still_tied.result.over and still_tied.result.winner == "ann"
+    assert [i for i, _ in still_tied.errors] == [6] and "too late" in still_tied.errors[0][1]
+    assert still_tied.result.over and still_tied.result.winner == "ann"
 
 
 def test_d1_4_ten_rounds_default_to_a_tiebreak_round():

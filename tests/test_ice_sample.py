@@ -9,7 +9,10 @@ def test_sample_transcript(repo_root):
     transcript = read_transcript(repo_root / "turns/dm/ice-sample.yaml")
     run = replay(transcript.config, list(transcript.actions))
     # ann's skip at 12:14:00 is refused: she trails 0-2
-    assert run.errors == [(5, "only the leader may skip a maze (ann 0 - bob 2)")]
+    assert run.errors[0] == (5, "only the leader may skip a maze (ann 0 - bob 2)")
+    # ann's 15 orders come 90 s after her buzz: the minute passed, bob scored, and the late solution is refused
+    assert [i for i, _ in run.errors] == [5, 8] and run.errors[1][1].startswith(
+        "too late: at 2026-11-22 12:21:00 UTC ann did not present 15 orders: bob scores.")
     assert run.result.over and run.result.winner == "bob"
     assert run.result.scores == {"ann": 0, "bob": 3}
     assert run.state.rounds == 4  # maze 4 was skipped, not played

@@ -130,6 +130,18 @@ class Game(ABC):
     def render_data(self, state: Any) -> dict[str, Any]:
         """What a renderer needs to draw the position (plain data, no rules)."""
 
+    def deadline(self, state: Any) -> Any:
+        """The running `clock.Deadline`, or None (untimed, not started, or over)."""
+        return None
+
+    def expire(self, state: Any, deadline: Any) -> Any:
+        """The state once `deadline` (the running one, perhaps moved earlier by the GM) has passed."""
+        raise NotImplementedError(f"{self.name} has no deadlines")
+
+    def extend(self, state: Any, seconds: int, at: datetime | None) -> Any:
+        """The state with the running deadline `seconds` later (a GM extension made `at`, recorded)."""
+        raise NotImplementedError(f"{self.name} has no deadlines")
+
 
 class JudgedGame(Game):
     """A game whose rules are one function judging an action: its `check` and `apply` both come from `judge`."""
@@ -180,14 +192,18 @@ class Replay:
 
 
 def replay(config: Config, actions: list[Action]) -> Replay:
-    """Apply a whole history; an illegal action is recorded in `errors` and skipped."""
+    """Apply a whole history; an illegal action is recorded in `errors` and skipped.
+
+    Deadlines pass as they would live (`clock.submit`): one that passed before
+    an action takes effect even when that action is refused.
+    """
+    from .clock import submit
+
     game = get_game(config.game)
     state = game.new_state(config)
     errors: list[tuple[int, str]] = []
     for index, action in enumerate(actions):
-        reason = game.check(state, action)
-        if reason is None:
-            state = game.apply(state, action)
-        else:
-            errors.append((index, reason))
+        records, state = submit(game, state, action)
+        if records[-1].reason is not None:
+            errors.append((index, records[-1].reason))
     return Replay(state, game.result(state), errors)

@@ -1,4 +1,13 @@
-"""Clocks of the death-match games (RULES D5), checked against action time stamps.
+"""The one clock of every death-match game (RULES D5), run on action time stamps.
+
+Every game states its running deadline (`Game.deadline`: when, whom it waits
+for, what passing it does), how that deadline takes effect (`Game.expire`) and
+how a GM extension moves it (`Game.extend`); everything else lives here, the
+same for all four games: letting passed deadlines take effect (`advance`), the
+GM's `{extend: SECONDS}` and `{timeout: true}` (close the running deadline
+now), a player's `{timeout: true}` claim, and `submit`, which records a
+deadline that passed before an action as the clock's own action (player `GM`)
+so that it takes effect even when the late action itself is refused.
 
 A player's turn starts when the previous accepted action was stamped. Time
 beyond the turn limit (plus any bonus for the kind of action, plus any GM
@@ -8,7 +17,6 @@ means (the death matches here: an instant loss). Untimed actions (historical
 transcripts without `at`) are never charged. A GM extends the current
 deadline with `{extend: SECONDS}` from player `GM`; the opponent or the GM
 claims a fallen flag with `{timeout: true}`. Both are recorded in the clock.
-Answer windows (Gyulbot, Ice maze) use `within`.
 """
 from __future__ import annotations
 
@@ -16,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Mapping
 
-from .base import Action
+from .base import Action, Game
 
 GM = "GM"
 CLOCK_KEYS = ("extend", "timeout")
@@ -110,40 +118,121 @@ def utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=timezone.utc)
 
 
-def within(opened: datetime | None, at: datetime | None, window: int, extra: int = 0) -> bool:
-    """Whether an answer stamped `at` falls in a window of `window` (+`extra`) seconds from `opened`."""
-    if opened is None or at is None:
-        return True
-    return at <= opened + timedelta(seconds=window + extra)
+
+def extend(clock: Clock, to_move: str, seconds: int, at: datetime | None) -> Clock:
+    """The GM gives the player to move `seconds` more for this turn, recorded."""
+    return replace(clock, extra=clock.extra + seconds, extensions=clock.extensions + (Extension(to_move, seconds, at),))
+
+
+def turn_deadline(control: TimeControl, clock: Clock, player: str) -> datetime | None:
+    """When `player`, to move, runs out of time (their reserve included); None when untimed or not started."""
+    if control.turn is None or clock.started is None:
+        return None
+    most = max((control.bonus or {}).values(), default=0)
+    return clock.started + timedelta(seconds=control.turn + most + clock.extra + clock.reserve(player))
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A match's running deadline: when it passes, whom it waits for (None: either player) and what passing does."""
+
+    at: datetime
+    waiting: str | None
+    effect: str
+
+
+def when(moment: datetime) -> str:
+    """A time stamp as players read it: to the second, in UTC."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def remaining(deadline: Deadline, now: datetime) -> str:
+    """Time left before `deadline`, in minutes and seconds ("4 min 05 s"; "passed")."""
+    seconds = int((deadline.at - now).total_seconds())
+    if seconds < 0:
+        return "passed"
+    hours, rest = divmod(seconds, 3600)
+    text = f"{rest // 60} min {rest % 60:02d} s"
+    return f"{hours} h {text}" if hours else text
+
+
+def advance(game: Game, state: Any, at: datetime | None) -> tuple[Any, list[Deadline]]:
+    """The state at `at`: every deadline that passed before it has had its effect (in order), and those deadlines."""
+    passed: list[Deadline] = []
+    at = utc(at)
+    while at is not None and not game.is_over(state):
+        deadline = game.deadline(state)
+        if deadline is None or at <= deadline.at:
+            break
+        state = game.expire(state, deadline)
+        passed.append(deadline)
+    return state, passed
+
+
+def judge_clock(game: Game, state: Any, action: Action) -> tuple[str | None, Any]:
+    """The GM's `extend`/`timeout` and a player's `timeout` claim, the same in every game."""
+    payload, at = action.payload, utc(action.at)
+    if len(payload) != 1 or not set(payload) <= set(CLOCK_KEYS):
+        return "extend and timeout go alone in an action", state
+    if game.is_over(state):
+        return "the match is over", state
+    if "extend" in payload:
+        seconds = payload["extend"]
+        if action.player != GM:
+            return f"only the {GM} extends a deadline", state
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0:
+            return f"extend takes a whole number of seconds, not {seconds!r}", state
+        state, _ = advance(game, state, at)
+        if game.is_over(state) or game.deadline(state) is None:
+            return "no deadline is running", state
+        return None, game.extend(state, seconds, at)
+    if payload["timeout"] is not True:
+        return "timeout must be `timeout: true`", state
+    if at is None:
+        return "a timeout needs a time stamp", state
+    running = game.deadline(state)
+    after, passed = advance(game, state, at)
+    if passed:
+        return None, after
+    if running is None:
+        return "no deadline is running", state
+    if action.player != GM:
+        if action.player == running.waiting:
+            return "a player cannot claim their own time has run out", state
+        waiting = running.waiting or "the running deadline"
+        return f"{waiting} still has time until {when(running.at)} (claimed at {when(at)})", state
+    return None, game.expire(state, replace(running, at=at))  # the GM closes the running deadline now
 
 
 def is_clock_action(action: Action) -> bool:
     return any(key in action.payload for key in CLOCK_KEYS)
 
 
-def check_clock_action(control: TimeControl, clock: Clock, to_move: str, action: Action) -> str | None:
-    """Why an `extend` or `timeout` action is refused, or None."""
-    payload = action.payload
-    if set(payload) - {"extend", "timeout"} or len(payload) != 1:
-        return "extend and timeout go alone in an action"
-    if "extend" in payload:
-        seconds = payload["extend"]
-        if action.player != GM:
-            return f"only the {GM} extends a deadline"
-        if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0:
-            return "extend needs a positive number of seconds"
-        return None
-    if payload["timeout"] is not True:
-        return "timeout must be `true`"
-    if action.player == to_move:
-        return "a player cannot claim their own time has run out"
-    if action.at is None:
-        return "a timeout claim needs a time stamp"
-    if not out_of_time(control, clock, to_move, action.at, None):
-        return f"{to_move} still has time at {action.at.isoformat()}"
-    return None
+@dataclass(frozen=True)
+class Record:
+    """One action to keep: accepted when `reason` is None; `clock` marks the clock's own action."""
+
+    action: Action
+    reason: str | None
+    clock: bool = False
 
 
-def extend(clock: Clock, to_move: str, seconds: int, at: datetime | None) -> Clock:
-    """The GM gives the player to move `seconds` more for this turn, recorded."""
-    return replace(clock, extra=clock.extra + seconds, extensions=clock.extensions + (Extension(to_move, seconds, at),))
+def submit(game: Game, state: Any, action: Action) -> tuple[list[Record], Any]:
+    """What one submission records, and the state after it (D5 ruling).
+
+    A deadline that passed before a player's action is recorded first, as the
+    clock's own `{timeout: true}` at the action's time, so it takes effect even
+    when the late action is then refused; the refusal says so.
+    """
+    records: list[Record] = []
+    passed: list[Deadline] = []
+    if not is_clock_action(action):
+        state, passed = advance(game, state, action.at)
+        if passed:
+            records.append(Record(Action(GM, {"timeout": True}, action.at), None, clock=True))
+    reason = game.check(state, action)
+    if reason is not None and passed:
+        lapsed = "; ".join(f"at {when(d.at)} {d.effect}" for d in passed)
+        reason = f"too late: {lapsed}. Now: {reason}"
+    records.append(Record(action, reason))
+    return records, state if reason is not None else game.apply(state, action)

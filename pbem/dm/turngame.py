@@ -1,9 +1,9 @@
 """The part every alternating-turn death match shares: turn order and the clock (RULES D5).
 
 A subclass states its rules in `check_move`/`apply_move`; this class refuses
-actions after the end and out of turn, handles the GM's deadline extensions and
-timeout claims, turns a late action into a loss on time, and charges the
-mover's reserve. States are frozen dataclasses with `clock`, `over` and a
+actions after the end and out of turn, states the running deadline for the one
+clock (`clock.py`: extensions and timeouts are handled there), turns a late
+action into a loss on time, and charges the mover's reserve. States are frozen dataclasses with `clock`, `over` and a
 `to_move` property.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ class TurnGame(Game):
         if state.over:
             return "the game is over"
         if clocks.is_clock_action(action):
-            return clocks.check_clock_action(self.time_control(state), state.clock, state.to_move, action)
+            return clocks.judge_clock(self, state, action)[0]
         if action.player != state.to_move:
             return f"it is {state.to_move}'s turn, not {action.player}'s"
         if self._late(state, action):
@@ -48,14 +48,31 @@ class TurnGame(Game):
         return self.check_move(state, action)
 
     def apply(self, state: Any, action: Action) -> Any:
-        payload = action.payload
-        if "extend" in payload:
-            return replace(state, clock=clocks.extend(state.clock, state.to_move, payload["extend"], action.at))
-        if "timeout" in payload or self._late(state, action):
+        if clocks.is_clock_action(action):
+            reason, after = clocks.judge_clock(self, state, action)
+            if reason is not None:
+                raise ValueError(reason)
+            return after
+        if self._late(state, action):
             return self.lose_on_time(state, state.to_move)
         moved = self.apply_move(state, action)
         clock = clocks.charge(self.time_control(state), state.clock, action.player, action.at, self.action_kind(action))
         return replace(moved, clock=clock)
+
+    def deadline(self, state: Any) -> clocks.Deadline | None:
+        if state.over:
+            return None
+        at = clocks.turn_deadline(self.time_control(state), state.clock, state.to_move)
+        if at is None:
+            return None
+        other = next(player for player, _ in state.clock.reserves if player != state.to_move)
+        return clocks.Deadline(at, state.to_move, f"{state.to_move} runs out of time; {other} wins")
+
+    def expire(self, state: Any, deadline: clocks.Deadline) -> Any:
+        return self.lose_on_time(state, state.to_move)
+
+    def extend(self, state: Any, seconds: int, at: Any) -> Any:
+        return replace(state, clock=clocks.extend(state.clock, state.to_move, seconds, at))
 
     def clock_data(self, state: Any) -> dict[str, Any] | None:
         """What players see of the clock: the turn limit and each reserve (None when untimed)."""

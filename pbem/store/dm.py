@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Column, DateTime, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
+from ..dm import clock
 from ..dm.base import Action, Config, get_game, replay
 from ..formats.dmpuzzles import puzzle_documents, read_puzzles
 from ..formats.yamlfile import FormatError
@@ -117,6 +118,18 @@ def submit_actions(session: Session, match: DmMatch, state: Any, actions: list[A
 
 
 def _submit(session: Session, match: DmMatch, rules: Any, state: Any, action: Action) -> tuple[DmAction, Any]:
-    reason = rules.check(state, action)
-    row = record_action(session, match, action, reason)
-    return row, state if reason is not None else rules.apply(state, action)
+    """Record the submission (after the clock's own action when a deadline passed before it, D5)."""
+    records, state = clock.submit(rules, state, action)
+    rows = [record_action(session, match, record.action, record.reason) for record in records]
+    return rows[-1], state
+
+
+def tick(session: Session, match: DmMatch, now: datetime) -> tuple[list[Any], Any]:
+    """Let the deadlines that passed by `now` take effect with nobody acting (the scheduled run, D5 ruling):
+    recorded as the clock's `{timeout: true}`; returns the deadlines that passed and the position."""
+    config, state, _ = position(session, match)
+    rules = get_game(config.game)
+    _, passed = clock.advance(rules, state, now)
+    if passed:
+        _, state = _submit(session, match, rules, state, Action(clock.GM, {"timeout": True}, now))
+    return passed, state

@@ -6,13 +6,13 @@ both players `skip`). `undercut`: for 1 minute Player B may `{undercut: m}`
 with m < n, or `skip` to let A demonstrate at once; A may undercut themself
 once, which restarts B's minute. `demo`: whoever holds the lowest count sends
 `{solution: "Red URDL"}` within 2 minutes (an undercutting B gets the rest of
-the minute too); it must reach the goal in at most that many moves. Success
-scores the demonstrator, failure (or a `skip`, or the deadline) the other
-player, and a failed undercut halves B's answer time next round: their claim
-window and their undercut window. Deadlines are checked against the actions'
-time stamps; an action after a deadline first lets the clock run out (it is
-then judged in the new phase, and when the deadline ended the match it just
-records that). Actions without time stamps are never late.
+the minute too); it must reach the goal in at most that many moves. A failed
+demonstration may be replaced until the deadline (D1.4 ruling): the round is
+scored at the first correct one, or for the other player when the deadline
+passes (or the demonstrator `skip`s). A failed undercut halves B's claim
+window next round (never the undercut window). Deadlines are the one clock's
+(`clock.py`): an action first lets every passed deadline take effect. Actions
+without time stamps are never late, and there a failed demonstration is final.
 """
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.rng import derive_rng
+from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Result, Setup, opponent, register
-from ..clock import utc
+from ..clock import GM, Deadline, utc
 from .board import Puzzle, parse_solution, solved_after
 
 DEFAULTS = {"rounds": 5, "claim_seconds": 600, "undercut_seconds": 60, "demo_seconds": 120, "moves": 8}
@@ -64,6 +65,7 @@ class State:
     log: tuple[str, ...] = ()
     last_at: datetime | None = None
     winner: str | None = None
+    extended: tuple[datetime, int] | None = None  # (the deadline the GM extended, by how many seconds in all)
 
 
 @register
@@ -76,7 +78,58 @@ class Gyulbot(JudgedGame):
         return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
 
     def judge(self, state: State, action: Action) -> tuple[str | None, State]:
-        return _step(state, action)
+        """(why the action is illegal, the unchanged state) or (None, the state after it)."""
+        players = state.settings.players
+        if action.player != GM and action.player not in players:
+            return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
+        at = utc(action.at)
+        if at and state.last_at and at < state.last_at:
+            return f"time stamp {at.isoformat()} is earlier than the previous action's", state
+        if at and state.started is None and state.phase == "claims":
+            state = dataclasses.replace(state, started=at)  # the first time stamp opens the round
+        if clocks.is_clock_action(action) or action.player == GM:
+            if not clocks.is_clock_action(action):
+                return f"the {GM} may only extend a deadline or close it (timeout), not {', '.join(action.payload)}", state
+            reason, after = clocks.judge_clock(self, state, action)
+            return reason, dataclasses.replace(after, last_at=at or after.last_at)
+        before = state
+        state, passed = clocks.advance(self, state, at)
+        if at:
+            state = dataclasses.replace(state, last_at=at)
+        if state.phase == "over":
+            return ("the match is over", before) if not passed else (None, state)
+        kinds = [k for k in ("claim", "undercut", "solution", "skip") if k in action.payload]
+        if len(kinds) != 1 or len(action.payload) != 1:
+            return "an action is exactly one of claim, undercut, solution or skip", before
+        reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
+        return (reason, before) if reason else (None, new)
+
+    def deadline(self, state: State) -> Deadline | None:
+        base = _base_deadline(state)
+        if base is None or state.phase == "over":
+            return None
+        at = base + timedelta(seconds=state.extended[1]) if state.extended and state.extended[0] == base else base
+        if state.phase == "claims":
+            return Deadline(at, None, f"no claim in round {state.round}: nobody scores")
+        if state.phase == "undercut":
+            return Deadline(at, opponent(state.settings.players, state.claimant),
+                            f"no undercut: {state.claimant} demonstrates {state.claim}")
+        other = opponent(state.settings.players, state.demonstrator)
+        return Deadline(at, state.demonstrator, f"no demonstration of {state.demo_moves} in time: {other} scores")
+
+    def expire(self, state: State, deadline: Deadline) -> State:
+        if state.phase == "claims":
+            return _end_round(state, None, "no claim in time; nobody scores", deadline.at)
+        if state.phase == "undercut":
+            return dataclasses.replace(state, phase="demo", demonstrator=state.claimant, demo_moves=state.claim,
+                                       deadline=deadline.at + state.settings.demo)
+        return _demonstrated(state, False, "no solution in time", deadline.at)
+
+    def extend(self, state: State, seconds: int, at: datetime | None) -> State:
+        base = _base_deadline(state)
+        total = seconds + (state.extended[1] if state.extended and state.extended[0] == base else 0)
+        log = state.log + (f"round {state.round}: the {GM} extended the deadline by {seconds} s",)
+        return dataclasses.replace(state, extended=(base, total), log=log)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
@@ -147,44 +200,23 @@ def _start_time(value: Any) -> datetime | None:
     return utc(value) if isinstance(value, datetime) else None
 
 
-def _step(state: State, action: Action) -> tuple[str | None, State]:
-    """(why the action is illegal, the unchanged state) or (None, the state after it)."""
-    players = state.settings.players
-    if action.player not in players:
-        return f"{action.player!r} does not play in this match ({' and '.join(players)})", state
-    at = utc(action.at)
-    if at and state.last_at and at < state.last_at:
-        return f"time stamp {at.isoformat()} is earlier than the previous action's", state
-    before = state
-    if at and state.started is None and state.phase == "claims":
-        state = dataclasses.replace(state, started=at)  # the first time stamp opens the round
-    state = _run_clock(state, at)
-    if at:
-        state = dataclasses.replace(state, last_at=at)
-    if state.phase == "over":
-        if before.phase != "over":
-            return None, state  # a deadline ended the match: this action records it
-        return "the match is over", before
-    kinds = [k for k in ("claim", "undercut", "solution", "skip") if k in action.payload]
-    if len(kinds) != 1 or len(action.payload) != 1:
-        return "an action is exactly one of claim, undercut, solution or skip", before
-    reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
-    if reason and (state.round, state.phase) != (before.round, before.phase):
-        reason = f"too late, a deadline passed ({(state.log or ('',))[-1] or state.phase}): {reason}"
-    return (reason, before) if reason else (None, new)
-
-
 def _undercut_deadline(state: State, claimant: str, at: datetime | None) -> datetime | None:
-    """When the opponent's window to undercut a claim made `at` closes (None when untimed)."""
-    return at + _window(state, opponent(state.settings.players, claimant), state.settings.undercut) if at else None
-
-
-def _window(state: State, player: str, full: timedelta) -> timedelta:
-    return full / 2 if state.halved == player else full
+    """When the opponent's window to undercut a claim made `at` closes (None when untimed); never halved (D1.4)."""
+    return at + state.settings.undercut if at else None
 
 
 def _claim_deadline(state: State, player: str) -> datetime | None:
-    return state.started + _window(state, player, state.settings.claim) if state.started else None
+    """When `player`'s claim window closes: half the round's for a player whose time is halved (D1.4 ruling)."""
+    if state.started is None:
+        return None
+    return state.started + (state.settings.claim / 2 if state.halved == player else state.settings.claim)
+
+
+def _base_deadline(state: State) -> datetime | None:
+    """The running deadline before any GM extension: the round's claim time, else the phase's."""
+    if state.phase == "claims":
+        return state.started + state.settings.claim if state.started else None
+    return state.deadline
 
 
 def _count(value: Any) -> int | None:
@@ -237,6 +269,9 @@ def _solution(state: State, player: str, value: Any, at: datetime | None) -> tup
         return f"not a solution: {err}", state
     success = len(moves) <= state.demo_moves and solved_after(state.puzzle, moves) is not None
     how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
+    if not success and state.deadline is not None:  # D1.4 ruling: may be replaced until the deadline
+        tries = f"round {state.round}: {player}'s {how}; another may follow until {clocks.when(state.deadline)}"
+        return None, dataclasses.replace(state, log=state.log + (tries,))
     return None, _demonstrated(state, success, how, at)
 
 
@@ -271,29 +306,11 @@ def _demonstrated(state: State, success: bool, how: str, at: datetime | None) ->
     return _end_round(state, scorer, f"{demonstrator} demonstrated {state.demo_moves}: {how}", at)
 
 
-def _run_clock(state: State, now: datetime | None) -> State:
-    """Let every deadline before `now` pass, with the effect the rules give it."""
-    while now and state.phase != "over":
-        if state.phase == "claims":
-            limit = state.started + state.settings.claim if state.started else None
-            if limit is None or now <= limit:
-                return state
-            state = _end_round(state, None, "no claim in time; nobody scores", limit)
-        elif state.deadline is None or now <= state.deadline:
-            return state
-        elif state.phase == "undercut":
-            state = dataclasses.replace(state, phase="demo", demonstrator=state.claimant, demo_moves=state.claim,
-                                        deadline=state.deadline + state.settings.demo)
-        else:
-            state = _demonstrated(state, False, "no solution in time", state.deadline)
-    return state
-
-
 def _end_round(state: State, scorer: str | None, what: str, at: datetime | None) -> State:
     settings = state.settings
     scores = tuple(s + (p == scorer) for p, s in zip(settings.players, state.scores))
     log = state.log + (f"round {state.round}: {what}; " + (f"{scorer} scores" if scorer else "no point"),)
-    fresh = dataclasses.replace(state, scores=scores, log=log, phase="claims", started=at, deadline=None,
+    fresh = dataclasses.replace(state, scores=scores, log=log, phase="claims", started=at, deadline=None, extended=None,
                                 claimant=None, claim=None, self_undercut=False, demonstrator=None,
                                 demo_moves=None, passed=(), halved=state.halve_next, halve_next=None)
     if state.round >= settings.rounds:

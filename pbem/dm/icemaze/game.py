@@ -7,11 +7,10 @@ strictly shorter correct solution (or `{pass: true}`). Clocks run on the
 actions' time stamps: an action first lets every deadline it is later than
 expire with the effect the rules give it (a late buzzer gives the opponent the
 point, a silent or late opponent leaves it to the buzzer, ten minutes without a
-buzz junk the round), then acts on the round it finds; `{timeout: true}`
-says only that a deadline has passed. When the buzzer's solution is as short
+buzz junk the round), then acts on the round it finds. Deadlines, the GM's
+`{extend: seconds}` and `{timeout: true}` are the one clock's (`clock.py`). When the buzzer's solution is as short
 as the proven minimum nobody can beat it, so the round ends at once. A junked
-round counts towards the round limit; a skipped maze does not. The GM (player
-`GM`) may extend the running window by `{extend: seconds}`. After the
+round counts towards the round limit; a skipped maze does not. After the
 transcript's own puzzles the engine deals mazes it generates from the seed
 (options `size`, `moves`, `snoms`), each with that proven minimum.
 """
@@ -23,8 +22,9 @@ from functools import lru_cache
 from typing import Any
 
 from ...engine.geometry import Size
+from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Result, Setup, register
-from ..clock import GM, utc
+from ..clock import GM, Deadline, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
@@ -109,7 +109,32 @@ class IceMaze(JudgedGame):
         return IceMatch(tuple(config.players), tuple(config.puzzles), rules, Round(0, start))
 
     def judge(self, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
-        return _judge(state, action)
+        return _judge(self, state, action)
+
+    def deadline(self, state: IceMatch) -> Deadline | None:
+        round_ = state.round
+        at = round_.deadline(state.rules)
+        if at is None or state.over:
+            return None
+        if round_.buzzer is None:
+            return Deadline(at, None, f"nobody buzzed for maze {round_.maze + 1}: the round is junked")
+        buzzer, other = state.players[round_.buzzer], state.players[1 - round_.buzzer]
+        if round_.presented is None:
+            return Deadline(at, buzzer, f"{buzzer} did not present {round_.claim} orders: {other} scores")
+        return Deadline(at, other, f"no shorter answer from {other}: {buzzer} scores")
+
+    def expire(self, state: IceMatch, deadline: Deadline) -> IceMatch:
+        round_ = state.round
+        if round_.buzzer is None:
+            return _end_round(state, None, f"maze {round_.maze + 1}: nobody buzzed, round junked", deadline.at)
+        name = state.players[round_.buzzer]
+        if round_.presented is None:
+            return _end_round(state, 1 - round_.buzzer, f"{name} did not present in time", deadline.at)
+        return _end_round(state, round_.buzzer, f"{name}'s {round_.presented} stands; no answer in time", deadline.at)
+
+    def extend(self, state: IceMatch, seconds: int, at: datetime | None) -> IceMatch:
+        round_ = replace(state.round, extension=state.round.extension + seconds)
+        return _note(replace(state, round=round_), f"GM extended the deadline by {seconds} s")
 
     def is_over(self, state: IceMatch) -> bool:
         return state.over
@@ -130,7 +155,7 @@ class IceMaze(JudgedGame):
         }
 
 
-def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
+def _judge(game: IceMaze, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
     """(why the action is illegal, None if legal; the state after it)."""
     if state.over:
         return "the match is over", state
@@ -145,24 +170,26 @@ def _judge(state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
     if extra or len(keys) != 1:
         return f"an Ice action is exactly one of {', '.join(PAYLOADS)}; got {', '.join(map(str, payload)) or 'nothing'}", state
     kind, value = keys[0], payload[keys[0]]
-    if action.player == GM:
-        if kind == "timeout":
-            return _timeout(state.round, _advance(state, at), value, at)
-        return _extend(state, value, at) if kind == "extend" else (f"the GM may only extend a deadline or claim a timeout, not {kind}", state)
-    if action.player not in state.players:
+    if action.player != GM and action.player not in state.players:
         return f"{action.player!r} does not play in this match ({' and '.join(state.players)})", state
-    if kind == "extend":
-        return f"only the GM (player {GM}) may extend a deadline", state
+    if kind in clocks.CLOCK_KEYS:
+        reason, after = clocks.judge_clock(game, _opened(state, at), action)
+        return reason, replace(after, now=at or after.now)
+    if action.player == GM:
+        return f"the GM may only extend a deadline or close it (timeout), not {kind}", state
     me = state.players.index(action.player)
-    before = state.round
-    state = _advance(state, at)
-    if state.over:  # a deadline before this action ended the match: the action only tells the time
-        return None, _note(state, f"{action.player}'s {kind} came after the match had ended")
-    if kind == "solution" and before.buzzed is not None and before != state.round and _answerer(before) == me:
-        return None, _note(state, f"{action.player}'s solution came after the deadline")
-    if kind == "timeout":
-        return _timeout(before, state, value, at)
+    state, _ = clocks.advance(game, _opened(state, at), at)
+    state = replace(state, now=at or state.now)
+    if state.over:
+        return "the match is over", state
     return {"claim": _buzz, "solution": _solution, "skip": _skip, "pass": _pass}[kind](state, me, value, at)
+
+
+def _opened(state: IceMatch, at: datetime | None) -> IceMatch:
+    """The first time stamp opens the first round when no `start` did."""
+    if at is None or state.round.opened is not None:
+        return state
+    return replace(state, round=replace(state.round, opened=at))
 
 
 def _buzz(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
@@ -225,52 +252,6 @@ def _skip(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[st
     skipped = tuple(used or i == me for i, used in enumerate(state.skipped))
     state = _note(state, f"maze {state.round.maze + 1} skipped by {state.players[me]}")
     return None, replace(state, skipped=skipped, round=Round(state.round.maze + 1, at or state.now))
-
-
-def _timeout(before: Round, after: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
-    """`{timeout: true}`: legal when a deadline has passed by `at`; its effect is that deadline's."""
-    if value is not True:
-        return "timeout must be `timeout: true`", after
-    if at is None:
-        return "a timeout claim needs a time stamp", after
-    deadline = before.deadline(after.rules)
-    if deadline is None:
-        return "no deadline is running yet", after
-    if at <= deadline:
-        return f"no deadline has passed at {at.isoformat()} (the running one is {deadline.isoformat()})", after
-    return None, after
-
-
-def _extend(state: IceMatch, value: Any, at: datetime | None) -> tuple[str | None, IceMatch]:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        return f"extend takes a whole number of seconds, not {value!r}", state
-    state = _advance(state, at)
-    if state.over:
-        return "the match is over", state
-    round_ = replace(state.round, extension=state.round.extension + value)
-    return None, _note(replace(state, round=round_), f"GM extended the deadline by {value} s")
-
-
-def _advance(state: IceMatch, at: datetime | None) -> IceMatch:
-    """The state at time `at`: every window that closed before it has had its effect (D5)."""
-    if at is None:
-        return state
-    if state.round.opened is None:
-        state = replace(state, round=replace(state.round, opened=at))
-    while not state.over:
-        round_ = state.round
-        deadline = round_.deadline(state.rules)
-        if deadline is None or at <= deadline:
-            break
-        if round_.buzzer is None:
-            state = _end_round(state, None, f"maze {round_.maze + 1}: nobody buzzed, round junked", deadline)
-        elif round_.presented is None:
-            name = state.players[round_.buzzer]
-            state = _end_round(state, 1 - round_.buzzer, f"{name} did not present in time", deadline)
-        else:
-            name = state.players[round_.buzzer]
-            state = _end_round(state, round_.buzzer, f"{name}'s {round_.presented} stands; no answer in time", deadline)
-    return replace(state, now=at)
 
 
 def maze_at(state: IceMatch, index: int) -> Maze:
