@@ -117,6 +117,18 @@ def test_d4_4_redo_after_a_successful_challenge():
     assert again.state.lives == (("Ann", 2), ("Bob", 2)) and again.state.to_move == "Bob"
 
 
+def test_d4_4_ruling_an_undo_never_reopens_a_plant_already_let_stand():
+    # row D fills with roses: Ann's D7 makes D4-D7 a duplicate of D2-D5; Bob lets it stand by planting D1
+    # (D1-D4 = D2-D5); Ann's challenge undoes D1, and Bob, moving again, may not go back to Ann's D7
+    rows = [("Ann", {"plant": ["R D3", "R D5"]}), ("Bob", {"plant": ["R D2", "R D6"]}), ("Ann", {"plant": ["R D7"]}),
+            ("Bob", {"plant": ["R D1"]}), ("Ann", {"challenge": [["D1", "D2", "D3", "D4"], ["D2", "D3", "D4", "D5"]]})]
+    undone = play(rows)
+    assert undone.errors == [] and cell(undone.state, "D1") == "." and undone.state.lives == (("Ann", 3), ("Bob", 2))
+    late = play(rows + [("Bob", {"challenge": [["D4", "D5", "D6", "D7"], ["D2", "D3", "D4", "D5"]]})])
+    assert late.errors == [] and late.state.lives == (("Ann", 3), ("Bob", 1))
+    assert cell(late.state, "D7") == "R" and late.state.to_move == "Bob"
+
+
 def test_d4_4_a_real_pair_that_misses_the_latest_move_fails():
     outcome = play(SEED_EXAMPLE + [("Bob", MISSED_CHALLENGE)])
     assert outcome.errors == []

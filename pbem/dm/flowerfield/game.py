@@ -46,6 +46,7 @@ class State:
     winner: str | None = None
     ending: str = ""
     clock: Clock | None = None
+    undone: bool = False  # the turn just before was a successful challenge: no plant is open to challenge (D4.4)
 
     @property
     def over(self) -> bool:
@@ -164,7 +165,8 @@ class FlowerField(TurnGame):
                 board[cell] = kind
             planted = " ".join(f"{kind} {cell_name(cell, SIZE)}" for cell, kind in flowers)
             return replace(state, board="".join(board), plants=state.plants + (Plant(player, flowers),),
-                           to_move=opponent(state.config.players, player), event=f"{player} plants {planted}")
+                           to_move=opponent(state.config.players, player), event=f"{player} plants {planted}",
+                           undone=False)
         if "pass" in payload:
             return self.end_by_lives(replace(state, event=f"{player} passes on the full board"))
         baskets = parse_baskets(payload["challenge"]) if "challenge" in payload else None
@@ -207,7 +209,7 @@ class FlowerField(TurnGame):
         board = list(state.board)
         for cell in undone.cells:
             board[cell] = EMPTY
-        state = replace(state, board="".join(board), plants=state.plants[:-1], to_move=victim)
+        state = replace(state, board="".join(board), plants=state.plants[:-1], to_move=victim, undone=True)
         cells = " ".join(cell_name(c, SIZE) for c in undone.cells)
         return self.lose_life(state, victim, f"{challenger}'s challenge succeeds: {victim}'s {cells} undone")
 
@@ -233,8 +235,9 @@ class FlowerField(TurnGame):
     # --- reading ----------------------------------------------------------------------------
 
     def latest(self, state: State) -> Plant | None:
-        """The opponent's latest move still on the board (what a challenge must touch)."""
-        if state.plants and state.plants[-1].player != state.to_move:
+        """The opponent's plant of the turn just before (what a challenge must touch); never an older plant
+        that an undo brought back to the top (D4.4 ruling)."""
+        if state.plants and state.plants[-1].player != state.to_move and not state.undone:
             return state.plants[-1]
         return None
 
