@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 
+from pbem.formats.transcript import load_transcript, read_transcript
 from pbem.dm import Action, Config, get_game, replay
 
 GAME = get_game("takebacktoe")
@@ -119,15 +120,43 @@ def test_b13_engine_dice_depend_only_on_the_seed():
 def test_engine_dice_refuse_a_different_roll_and_accept_the_shown_one():
     state = GAME.new_state(Config("takebacktoe", ("Red", "Green"), seed=3))
     wrong = state.roll % 6 + 1
-    assert f"engine rolled {state.roll}, not" in GAME.check(state, Action("Red", {"roll": wrong, "move": "B1-A1"}))
+    assert f"the engine rolled {state.roll} for this turn, not" in GAME.check(state, Action("Red", {"roll": wrong, "move": "B1-A1"}))
     assert GAME.check(state, Action("Red", {"roll": state.roll, "move": "B1-A1"})) is None
     assert GAME.check(state, Action("Red", {"move": "B1-A1"})) is None
 
 
 def test_gm_dice_need_a_roll():
     state = GAME.new_state(gm()[0])
-    assert "give the roll" in GAME.check(state, Action("Red", {"move": "B1-A1"}))
+    assert "the GM has not rolled" in GAME.check(state, Action("Red", {"move": "B1-A1"}))
     assert "1 to 6" in GAME.check(state, Action("Red", {"roll": 7, "move": "B1-A1"}))
+
+
+def test_the_gm_rolls_by_their_own_action_and_the_player_sends_only_the_move():
+    config, _ = gm()
+    state = GAME.new_state(config)
+    assert GAME.check(state, Action("GM", {"roll": 4})) is None
+    rolled = GAME.apply(state, Action("GM", {"roll": 4}))
+    assert rolled.roll == 4 and rolled.to_move == "Red"
+    assert "has rolled 4 already" in GAME.check(rolled, Action("GM", {"roll": 2}))
+    assert "the GM rolled 4 for this turn, not 2" in GAME.check(rolled, Action("Red", {"roll": 2, "move": "B2-A2"}))
+    moved = GAME.apply(rolled, Action("Red", {"move": "B2-A2"}))
+    assert moved.stacks[1] == 4 and moved.stacks[5] == 6 and moved.to_move == "Green" and moved.roll is None
+    engine = GAME.new_state(Config("takebacktoe", ("Red", "Green"), seed=3))
+    assert "engine's dice" in GAME.check(engine, Action("GM", {"roll": 4}))
+
+
+def test_a_gm_roll_that_allows_no_move_skips_the_turn_at_once():
+    state = replace(GAME.new_state(gm()[0]), stacks=(1, 2, 0, 0, 2, 2, 2, 2, 1, 2, 0, 0))
+    skipped = GAME.apply(state, Action("GM", {"roll": 5}))  # no stack holds 5 (D3.2)
+    assert skipped.to_move == "Green" and skipped.turns[-1].move is None and skipped.turns[-1].roll == 5
+
+
+def test_written_rolls_mean_the_gms_dice_unless_the_transcript_says_engine():
+    text = "game: takebacktoe\nplayers: [Red, Green]\nactions:\n  - {player: Red, roll: 4, move: B2-A2}\n"
+    assert load_transcript(text).config.options == {"dice": "gm"}
+    engine = load_transcript(text.replace("players:", "options: {dice: engine}\nplayers:"))
+    assert engine.config.options == {"dice": "engine"}
+    assert load_transcript(text.replace("roll: 4, ", "")).config.options == {}
 
 
 def test_acting_out_of_turn_is_refused():
@@ -197,3 +226,22 @@ def test_options_are_checked():
         GAME.new_state(Config("takebacktoe", ("Red", "Green"), options={"dise": "gm"}))
     with pytest.raises(ValueError, match="two different players"):
         GAME.new_state(Config("takebacktoe", ("Red", "Red")))
+
+
+SEED_AS_WRITTEN = """\
+game: takebacktoe
+players: [Red, Green]
+actions:
+  - {player: Red, roll: 4, move: B2-A2}
+  - {player: Green, roll: 3, move: A2-A1}
+  - {player: Red, roll: 3, move: B3-A3}
+  - {player: Green, roll: 6, move: B4-C4}
+  - {player: Red, roll: 3, move: B4-A4}
+"""
+
+
+def test_d3_5_the_seed_example_pasted_as_written_replays_to_reds_win(repo_root):
+    for transcript in (load_transcript(SEED_AS_WRITTEN), read_transcript(repo_root / "turns/dm/takebacktoe-example.yaml")):
+        outcome = replay(transcript.config, list(transcript.actions))
+        assert outcome.errors == [] and outcome.result.winner == "Red"
+        assert grid(outcome.state) == [[3, 1, 3, 3], [10, 6, 7, 1], [0, 0, 0, 6]]

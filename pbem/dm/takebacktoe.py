@@ -1,8 +1,11 @@
 """Take-Back-Toe (RULES D3): roll a die, move exactly that many pieces, build three equal stacks at home.
 
 Options: `dice: engine | gm` (engine: the seeded RNG rolls before each turn
-and a turn whose roll allows no move is skipped at once; gm: every action
-carries the `roll` entered by the GM, and a roll with no move is a skip),
+and a turn whose roll allows no move is skipped at once; gm: the GM enters
+each roll, as its own action `{roll: 4}` from player `GM` (by mail) or
+written in the mover's action (a transcript; one whose actions carry rolls is
+a game with the GM's dice unless it says `dice: engine`); a roll that allows
+no move skips the turn),
 `both_win: mover | opponent` (D3.3 ruling), `turns: 40` (D3.4, per player),
 `clock` (D5; default 1 minute a move and a 5-minute bank, seed 001).
 """
@@ -96,6 +99,41 @@ class TakeBackToe(TurnGame):
         state = State(config, stacks, clock=clocks.start(control, config.players))
         return self._next_roll(state)
 
+    def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
+        if "dice" in options or not any("roll" in action.payload for action in actions):
+            return options
+        return {**options, "dice": "gm"}
+
+    def check(self, state: State, action: Action) -> str | None:
+        if action.player == clocks.GM and set(action.payload) == {"roll"}:
+            return self._check_gm_roll(state, action.payload["roll"])
+        return super().check(state, action)
+
+    def apply(self, state: State, action: Action) -> State:
+        if action.player == clocks.GM and set(action.payload) == {"roll"}:
+            reason = self._check_gm_roll(state, action.payload["roll"])
+            if reason is not None:
+                raise ValueError(reason)
+            return self._rolled(state, action.payload["roll"])
+        return super().apply(state, action)
+
+    def _check_gm_roll(self, state: State, roll: Any) -> str | None:
+        if state.over:
+            return "the game is over"
+        if _option(state.config, "dice") != "gm":
+            return "this match uses the engine's dice (options: {dice: engine})"
+        if state.roll is not None:
+            return f"{state.to_move} has rolled {state.roll} already and must move"
+        if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 6:
+            return f"a roll is 1 to 6, not {roll!r}"
+        return None
+
+    def _rolled(self, state: State, roll: int) -> State:
+        """The roll stands for the player to move; one that allows no move skips the turn at once (D3.2)."""
+        if can_move(state.stacks, roll):
+            return replace(state, roll=roll)
+        return self._after_turn(state, Turn(state.to_move, roll, None), state.stacks)
+
     def time_control(self, state: State) -> clocks.TimeControl:
         return clocks.TimeControl.from_options(state.config.options, DEFAULT_CLOCK)
 
@@ -107,11 +145,11 @@ class TakeBackToe(TurnGame):
         roll = payload.get("roll")
         if state.roll is not None:
             if roll is not None and roll != state.roll:
-                return (f"the engine rolled {state.roll}, not {roll!r} "
-                        "(a match with the GM's dice says options: {dice: gm})")
+                who = "the engine" if _option(state.config, "dice") == "engine" else "the GM"
+                return f"{who} rolled {state.roll} for this turn, not {roll!r}"
             roll = state.roll
         elif roll is None:
-            return "this match uses the GM's dice: give the roll"
+            return "the GM has not rolled for this turn yet (pbem dm roll MATCH N)"
         if not isinstance(roll, int) or isinstance(roll, bool) or not 1 <= roll <= 6:
             return f"a roll is 1 to 6, not {roll!r}"
         if "move" not in payload:
@@ -169,10 +207,7 @@ class TakeBackToe(TurnGame):
         if _option(state.config, "dice") != "engine":
             return state
         turn_number = len(state.turns) + 1
-        roll = derive_rng(state.config.seed, turn_number, 0, "die", state.to_move).randint(1, 6)
-        if can_move(state.stacks, roll):
-            return replace(state, roll=roll)
-        return self._after_turn(state, Turn(state.to_move, roll, None), state.stacks)
+        return self._rolled(state, derive_rng(state.config.seed, turn_number, 0, "die", state.to_move).randint(1, 6))
 
     def is_over(self, state: State) -> bool:
         return state.over

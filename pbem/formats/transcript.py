@@ -81,14 +81,15 @@ def parse_transcript(document: Any, source: str) -> Transcript:
         problem(document, "puzzles", "puzzles", "must be a list")
         raw_puzzles = []
     config = None
+    actions, lines = _actions(document, players, problem)
     if known_game:  # the game's own set-up checks run whatever else is wrong, so one run lists every problem
         puzzles, puzzle_problems = read_puzzles(game, raw_puzzles)
         problems.extend(_placed(p, document, source) for p in puzzle_problems)
-        config = Config(game, tuple(players), variant, plain(options), seed, puzzles)
+        options = get_game(game).transcript_options(plain(options), actions)
+        config = Config(game, tuple(players), variant, options, seed, puzzles)
         for field, message in _setup_problems(config):
             if players_ok or field != "players":  # a bad players list is reported once, above
                 problems.append(Problem(source, _line_of_field(document, field), field, message))
-    actions, lines = _actions(document, players, problem)
     if problems:
         raise FormatError(problems)
     return Transcript(source, config, tuple(actions), tuple(lines))
