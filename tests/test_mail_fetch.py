@@ -27,6 +27,8 @@ def campaign(request, tmp_path, monkeypatch):
 
     def pbem(*args):
         result = RUNNER.invoke(app, ["--db", url, *[str(a) for a in args]])
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
         return result.exit_code, result.stdout, result.stderr
     return pbem, hands, inbox, url
 
@@ -35,7 +37,15 @@ def acks(url, purpose: str = "ack") -> list[tuple[str, str, str]]:
     """(recipient, subject, text) of every queued acknowledgement (or notice)."""
     with Session(create_engine(url)) as session:
         rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == purpose).order_by(MailOutgoing.id)).all()
-    return [(r.recipient, r.subject, message_from_bytes(r.data, policy=policy.default).get_content().replace("\r\n", "\n")) for r in rows]
+    return [(r.recipient, r.subject, _plain(r.data)) for r in rows]
+
+
+def _plain(data: bytes) -> str:
+    """The text a plain-text reader sees, plus the Content-IDs of inline pictures (one line each)."""
+    message = message_from_bytes(data, policy=policy.default)
+    text = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    pictures = [f"Content-ID: {part['Content-ID']}" for part in message.walk() if part["Content-ID"]]
+    return text + "".join(f"\n{line}" for line in pictures)
 
 
 def status(pbem) -> dict[str, int | None]:
@@ -184,20 +194,31 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
     assert code == 0 and json.loads(out)["secret"] == "red-secret"
     assert pbem("mail", "dm-player", "m1", "Green", "bob@example.org")[0] == 0
     assert pbem("mail", "dm-player", "m1", "Blue", "bob@example.org")[0] == 1  # not a player of m1
-    action = "match: m1\nplayer: Red\nsecret: red-secret\naction: {roll: 4, move: B2-A2}\n"
+    rolled = pbem("dm", "roll", "m1", "4", "--json")  # the GM's die; players who play by mail are told
+    assert rolled[0] == 0 and json.loads(rolled[1])["mailed"] == ["alice@example.org", "bob@example.org"]
+    action = "match: m1\nplayer: Red\nsecret: red-secret\naction: {move: B2-A2}\n"
     inbox.add(mail("alice@example.org", "Move:\n\n" + action, "<d1@x>"))
     inbox.add(mail("alice@example.org", action.replace("B2-A2", "B2-A3"), "<d2@x>"))
     inbox.add(mail("alice@example.org", action.replace("red-secret", "guess"), "<d3@x>"))
+    inbox.add(mail("alice@example.org", action.replace("{move", "{roll: 6, move"), "<d4@x>"))
     code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")
     handled = {h["key"].split()[0]: h for h in json.loads(out)}
     assert handled["<d1@x>"]["outcome"] == "accepted" and handled["<d1@x>"]["kind"] == "dm"
     assert handled["<d2@x>"]["outcome"] == "refused" and handled["<d2@x>"]["reasons"][0].startswith(
-        "action {move: B2-A3, roll: 4}:")
-    assert handled["<d3@x>"]["reasons"] == ["your message:3: secret: this is not Red's secret (see your turn sheet)"]
+        "action {move: B2-A3}:")
+    assert handled["<d3@x>"]["reasons"] == [
+        "your message:3: secret: this is not Red's secret (see the game master's mail)"]
+    assert handled["<d4@x>"]["reasons"] == [
+        "your message:4: action.roll: the GM rolls the die in this match; send only the move"]
     shown = json.loads(pbem("dm", "show", "m1", "--json")[1])
-    assert [(s["seq"], s["accepted"]) for s in shown["submissions"]] == [(1, True), (2, False)]
+    assert [(s["seq"], s["player"], s["accepted"]) for s in shown["submissions"]] == [
+        (1, "GM", True), (2, "Red", True), (3, "Red", False)]
     assert shown["position"]["rows"][0] == [0, 4, 0, 0]
     ack = acks(url)[0][2]
-    assert "Action 1 of m1 by Red: {move: B2-A2, roll: 4}" in ack and "home of Red" in ack
+    # the acknowledgement carries the text board, the picture (inline, by Content-ID) and what to do next
+    assert "Action 2 of m1 by Red: {move: B2-A2}" in ack and "home of Red" in ack
+    assert "Nothing to send now" in ack and "Content-ID: <position.png@pbem>" in ack
     assert handled["<d1@x>"]["notified"] == ["bob@example.org"]
-    assert acks(url, "notice") == [("bob@example.org", "[pbem] m1: Red has acted", ack.split("\n\n", 1)[1])]
+    notices = [(to, subject) for to, subject, _ in acks(url, "notice")]
+    assert notices == [("bob@example.org", "[pbem] m1: the GM rolled 4"), ("alice@example.org", "[pbem] m1: the GM rolled 4"),
+                       ("bob@example.org", "[pbem] m1: Red has acted")]

@@ -1,7 +1,6 @@
 """`pbem dm …` and `pbem flowers …`: death-match games."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
@@ -19,7 +18,7 @@ from ..formats.yamlfile import load_yaml
 from ..render.dm import draw, png_bytes, write
 from ..store import dm as store
 from ..store.db import open_database
-from .common import EXIT_REFUSED, EXIT_USAGE, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
+from .common import EXIT_REFUSED, EXIT_USAGE, clock, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -157,6 +156,7 @@ def new_command(
     option: list[str] = typer.Option([], "--option", help="KEY=VALUE (VALUE is YAML), e.g. dice=gm."),
     source: Optional[Path] = typer.Option(None, "--from", help="Take the set-up and actions from a transcript."),
     out: Path = OUT,
+    as_json: bool = JSON,
 ) -> None:
     """Start a live death match in the database (or take over a transcript) and show its position."""
     actions: list[Action] = []
@@ -191,7 +191,7 @@ def new_command(
         match = store.create_match(session, name, config)
         state, accepted = store.submit_actions(session, match, state, actions)
         session.commit()
-        _publish(match, config, state, accepted, out)
+        _publish(match, config, state, accepted, out, as_json)
 
 
 @dm_app.command("act")
@@ -209,7 +209,7 @@ def act_command(
     if not isinstance(payload, dict) or not payload:
         refuse(["ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'"])
     try:
-        stamp = parse_time(at) if at else datetime.now(timezone.utc)
+        stamp = parse_time(at) if at else clock(ctx)
     except ValueError as err:
         refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
@@ -246,3 +246,107 @@ def show_command(
                         store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
                         "accepted": row.accepted, "reason": row.reason} for row in store.submissions(session, match)]
         _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
+
+
+@dm_app.command("list")
+def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
+    """Every match in the database: game, players, who must act, the running deadline, the result."""
+    from ..dm.clock import when
+    from .gm import open_store
+
+    documents = []
+    with open_store(ctx, read_only=True) as opened, opened.session() as session:
+        for match in store.all_matches(session):
+            config, state, accepted = store.position(session, match)
+            rules, deadline = get_game(config.game), get_game(config.game).deadline(state)
+            result = rules.result(state)
+            documents.append({"match": match.name, "game": config.game, "players": list(config.players),
+                              "actions": len(accepted), "over": result.over, "winner": result.winner,
+                              "waiting": deadline.waiting if deadline else None,
+                              "deadline": deadline.at.isoformat() if deadline else None,
+                              "deadline_text": when(deadline.at) if deadline else None})
+    if as_json:
+        print_json(documents)
+        return
+    for d in documents:
+        state = (f"won by {d['winner']}" if d["winner"] else "over") if d["over"] else (
+            f"due {d['deadline_text']}" + (f" from {d['waiting']}" if d["waiting"] else "") if d["deadline"] else "open")
+        typer.echo(f"{d['match']:<16} {d['game']:<12} {' v '.join(d['players']):<24} {d['actions']:>4} actions  {state}")
+    typer.echo(f"{len(documents)} match(es)", err=True)
+
+
+@dm_app.command("roll")
+def roll_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match (a game with the GM's dice)."),
+    roll: int = typer.Argument(..., help="The die, 1 to 6."),
+    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    out: Path = OUT,
+    as_json: bool = JSON,
+) -> None:
+    """Enter the GM's roll for the player to move; players who play by mail are sent the position."""
+    _gm_act(ctx, name, {"roll": roll}, config_path, out, as_json, f"the GM rolled {roll}")
+
+
+def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path: Path | None, out: Path,
+            as_json: bool, headline: str) -> None:
+    from ..mail.config import load_config
+    from ..mail.dmpost import queue_match_news
+
+    now = clock(ctx)
+    mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)
+    session, match = _open_match(ctx, name)
+    with session:
+        row, state = store.submit_action(session, match, Action(GM, payload, now))
+        if row.reason is not None:
+            session.commit()
+            refuse([f"refused: {row.reason}"])
+        config = store.config_of(match)
+        told = queue_match_news(session, match.name, config, state, now, mail.sender, headline, f"{row.seq}")
+        session.commit()
+        accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
+        _publish(match, config, state, accepted, out, as_json, {"seq": row.seq, "accepted": True, "mailed": told})
+
+
+@dm_app.command("tick")
+def tick_command(
+    ctx: typer.Context,
+    names: list[str] = typer.Argument(None, help="Matches (default: every match)."),
+    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    as_json: bool = JSON,
+) -> None:
+    """Let every deadline that has passed take effect, with nobody acting (RULES D5), and mail the players."""
+    from ..mail.config import load_config
+    from .gm import open_store
+
+    now = clock(ctx)
+    mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)
+    with open_store(ctx) as opened, opened.session() as session:
+        documents = tick_matches(session, now, mail.sender, names or None)
+        session.commit()
+    if as_json:
+        print_json(documents)
+        return
+    for d in documents:
+        typer.echo(f"{d['match']}: " + "; ".join(d["passed"]))
+    typer.echo(f"{len(documents)} match(es) moved on", err=True)
+
+
+def tick_matches(session: Session, now: Any, sender: str, names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Apply the passed deadlines of every match (or those named) at `now`, mailing the players; what passed."""
+    from ..dm.clock import when
+    from ..mail.dmpost import queue_match_news
+
+    documents = []
+    for match in store.all_matches(session):
+        if names is not None and match.name not in names:
+            continue
+        passed, state = store.tick(session, match, now)
+        if not passed:
+            continue
+        effects = [f"{when(d.at)}: {d.effect}" for d in passed]
+        told = queue_match_news(session, match.name, store.config_of(match), state, now, sender,
+                                "a deadline passed: " + "; ".join(d.effect for d in passed),
+                                f"tick {passed[-1].at.isoformat()}")
+        documents.append({"match": match.name, "passed": effects, "mailed": told})
+    return documents

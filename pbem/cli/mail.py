@@ -61,7 +61,7 @@ def fetch(
         except (OSError, imaplib.IMAP4.error) as err:
             refuse([f"cannot read the inbox: {err}"])
     if as_json:
-        print_json([asdict(h) for h in handled])
+        print_json([h.document() for h in handled])
     else:
         for h in (h for h in handled if h.outcome != "duplicate"):
             who = f"{h.player} ({h.game})" if h.player else ""

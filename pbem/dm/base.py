@@ -130,6 +130,10 @@ class Game(ABC):
     def render_data(self, state: Any) -> dict[str, Any]:
         """What a renderer needs to draw the position (plain data, no rules)."""
 
+    def hints(self, state: Any, player: str) -> list[str]:
+        """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
+        return []
+
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         """The options a transcript's history implies where its header is silent (DESIGN: written rolls)."""
         return options

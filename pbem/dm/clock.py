@@ -119,6 +119,16 @@ def utc(moment: datetime | None) -> datetime | None:
 
 
 
+def moment(value: Any) -> datetime | None:
+    """A time stamp option (a datetime, or ISO 8601 text as JSON stores it) in UTC; None when it is not one."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return utc(value) if isinstance(value, datetime) else None
+
+
 def extend(clock: Clock, to_move: str, seconds: int, at: datetime | None) -> Clock:
     """The GM gives the player to move `seconds` more for this turn, recorded."""
     return replace(clock, extra=clock.extra + seconds, extensions=clock.extensions + (Extension(to_move, seconds, at),))

@@ -99,6 +99,14 @@ class TakeBackToe(TurnGame):
         state = State(config, stacks, clock=clocks.start(control, config.players))
         return self._next_roll(state)
 
+    def hints(self, state: State, player: str) -> list[str]:
+        if state.over or player != state.to_move:
+            return []
+        if state.roll is None:
+            return []  # the GM rolls first (pbem dm roll); that mail asks for the move
+        return [f"{{move: B2-A2}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
+                "to the next cell"]
+
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         if "dice" in options or not any("roll" in action.payload for action in actions):
             return options

@@ -1,4 +1,4 @@
-"""Acknowledgements: the reply each incoming message gets, accepted or refused; notices to the other players.
+"""Acknowledgements: the reply each incoming message gets, accepted or refused (death matches: `dmpost`).
 
 Only cleaned text reaches a header (one line, no control characters), the
 recipient is the bare address the message came from, and the Message-ID comes
@@ -29,14 +29,3 @@ def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str])
     message.set_content("\n".join(body + lines) + "\n")
     return message
 
-
-def notice(letter: Letter, sender: str, recipient: str, subject: str, lines: list[str]) -> EmailMessage:
-    """A message to another player about what `letter` did (a death-match opponent: your move now)."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = sender
-    message["To"] = recipient
-    message["Subject"] = clean(f"[pbem] {subject}", 120)
-    message["Message-ID"] = message_id("notice", letter.key, recipient)
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content("\n".join(lines) + "\n")
-    return message

@@ -22,17 +22,18 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..dm.base import Action, get_game as dm_rules
+from ..dm.base import Action
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
-from ..render.dm import write as position_text
+from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, get_game, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
-from .ack import acknowledgement, notice
+from .ack import acknowledgement
+from .dmpost import match_mail
 from .config import MailConfig
 from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
@@ -57,8 +58,17 @@ class Handled:
     reasons: list[str] = field(default_factory=list)
     understood: list[str] = field(default_factory=list)  # the orders as taken, when accepted
     archived: str | None = None
-    notified: list[str] = field(default_factory=list)  # the other players told (a death match's accepted action)
+    notified: list[tuple[str, str]] = field(default_factory=list)  # (player, address) of a death match's others told
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
+    position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
+    secret: str | None = None  # the death-match player's secret, for the reply template
+
+    def document(self) -> dict[str, Any]:
+        """What `mail fetch --json` prints: everything but the position and the secret."""
+        return {"origin": self.origin, "key": self.key, "sender": self.sender, "outcome": self.outcome,
+                "kind": self.kind, "game": self.game, "player": self.player, "reasons": self.reasons,
+                "understood": self.understood, "archived": self.archived,
+                "notified": [address for _, address in self.notified], "recorded": self.recorded}
 
     @property
     def nothing_stored(self) -> str:
@@ -156,10 +166,34 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
+    if handled.position is not None:
+        _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
+        return
     queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
-    for address in handled.notified:
-        queue(session, notice(letter, config.sender, address, f"{handled.game}: {handled.player} has acted",
-                              handled.understood), "notice")
+
+
+def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
+                      lines: list[str], now: datetime) -> None:
+    """A death match's acknowledgement and the notices to the other players, each with the position."""
+    match_config, state = handled.position
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
+    ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
+                     config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
+                     lines=body, token=f"ack {letter.key}", secret=handled.secret)
+    del ack["Message-ID"]
+    ack["Message-ID"] = message_id("ack", letter.key)
+    if letter.message_id:
+        ack["In-Reply-To"] = letter.message_id
+        ack["References"] = letter.message_id
+    del ack["Auto-Submitted"]
+    ack["Auto-Submitted"] = "auto-replied"
+    queue(session, ack, "ack")
+    for other, address in handled.notified:
+        news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
+                else f"{handled.game}: a deadline has passed")
+        queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
+                                  config=match_config, state=state, now=now, subject=news, lines=[news + "."],
+                                  token=f"notice {letter.key}"), "notice")
 
 
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
@@ -189,16 +223,17 @@ def _known_sender(session: Session, address: str) -> bool:
     return False
 
 
-def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None) -> list[str]:
-    """Both must hold: the mail comes from the player's address, and carries the player's secret."""
+def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
+                  where: str = "your turn sheet") -> list[str]:
+    """Both must hold: the mail comes from the player's address, and carries the player's secret (found `where`)."""
     reasons = []
     if email.lower() != letter.sender:
         reasons.append(f"mail for {name} must come from {name}'s own address, not {letter.sender}")
     if given is None:
         reasons.append(str(Problem(letter.source, None, "secret",
-                                   "missing: copy the `secret:` line from your turn sheet")))
+                                   f"missing: copy the `secret:` line from {where}")))
     elif not hmac.compare_digest(str(given).encode("utf-8"), secret.encode("utf-8")):
-        reasons.append(str(Problem(letter.source, line, "secret", f"this is not {name}'s secret (see your turn sheet)")))
+        reasons.append(str(Problem(letter.source, line, "secret", f"this is not {name}'s secret (see {where})")))
     return reasons
 
 
@@ -261,20 +296,29 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         raise FormatError([Problem(letter.source, document.line_of("player"), "player",
                                    f"{document['player']} does not play {document['match']} by mail")])
     handled.reasons = _authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
-                                    document.line_of("secret"))
+                                    document.line_of("secret"), "the game master's mail")
     if handled.reasons:
         return None
     payload = plain(payload)
+    config = dm_store.config_of(match)
+    handled.secret = entry.secret
+    if "roll" in payload:  # a player's mail never chooses its own die (DESIGN.md)
+        handled.reasons = [str(Problem(letter.source, document.line_of("action"), "action.roll",
+                                       "the GM rolls the die in this match; send only the move"))]
+        handled.position = (config, dm_store.position(session, match)[1])
+        return None
+    before = len(dm_store.submissions(session, match))
     row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
+    others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
+                                                     MailDmPlayer.player != entry.player)).all()
+    if row.reason is None or row.seq > before + 1:  # accepted, or a deadline passed first: the others are told
+        handled.notified = sorted((other.player, other.email) for other in others)
     if row.reason is not None:
         handled.recorded = True
         handled.reasons = [f"action {shown}: {row.reason}"]
         return None
-    config = dm_store.config_of(match)
     handled.outcome = "accepted"
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", "",
-                          position_text(config.game, dm_rules(config.game).render_data(state))]
-    handled.notified = sorted(other.email for other in session.exec(select(MailDmPlayer).where(
-        MailDmPlayer.match == match.name, MailDmPlayer.player != entry.player)).all())
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}"]
     return None

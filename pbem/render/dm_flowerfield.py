@@ -25,6 +25,9 @@ def _status(data: dict[str, Any]) -> str:
     return f"{data['to_move']} to move (lives: {lives})"
 
 
+MISSED_SHOWN = 10  # a finished game can have thousands of missed pairs: the text shows the first few
+
+
 @writer("flowerfield")
 def text(data: dict[str, Any]) -> str:
     last = set(data["last"]["cells"]) if data["last"] else set()
@@ -42,10 +45,12 @@ def text(data: dict[str, Any]) -> str:
         lines.append(clock_line(data["clock"]))
     if data["missed"]:
         lines += ["", f"Missed duplicates ({len(data['missed'])}):"]
-        for entry in data["missed"]:
+        for entry in data["missed"][:MISSED_SHOWN]:
             first, second = ("-".join(basket) for basket in entry["pair"])
             made = f"{entry['player']}'s move {entry['move']}" if entry["player"] else "the start"
             lines.append(f"  {first} = {second} (made by {made}, missed by {entry['missed_by']})")
+        if len(data["missed"]) > MISSED_SHOWN:
+            lines.append(f"  ... and {len(data['missed']) - MISSED_SHOWN} more (the whole list: pbem dm show --json)")
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,9 @@ class DmAction(SQLModel, table=True):
 
 
 def canonical(document: Any) -> str:
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """Sorted JSON; a time stamp (an option like `start`) is written in ISO 8601."""
+    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                      default=lambda value: value.isoformat() if isinstance(value, datetime) else str(value))
 
 
 def config_document(config: Config) -> dict[str, Any]:
@@ -57,6 +59,10 @@ def create_match(session: Session, name: str, config: Config) -> DmMatch:
     session.add(match)
     session.flush()
     return match
+
+
+def all_matches(session: Session) -> list[DmMatch]:
+    return list(session.exec(select(DmMatch).order_by(DmMatch.name)).all())
 
 
 def find_match(session: Session, name: str) -> DmMatch | None:

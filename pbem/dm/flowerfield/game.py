@@ -234,6 +234,16 @@ class FlowerField(TurnGame):
 
     # --- reading ----------------------------------------------------------------------------
 
+    def hints(self, state: State, player: str) -> list[str]:
+        if state.over or player != state.to_move:
+            return []
+        hints = [] if state.full else ["{plant: [R D5, T C4]}  one or two flowers next to flowers already there"]
+        if self.latest(state) is not None:
+            hints.append("{challenge: [[D2, D3, E3, F3], [D3, E3, E4, E5]]}  two duplicate fields, one touching "
+                         "the last plant")
+        hints.append("{pass: true}  the board is full: end the game" if state.full else "{give_up: true}  a failed challenge")
+        return hints
+
     def latest(self, state: State) -> Plant | None:
         """The opponent's plant of the turn just before (what a challenge must touch); never an older plant
         that an undo brought back to the top (D4.4 ruling)."""

@@ -74,7 +74,7 @@ class Gyulbot(JudgedGame):
 
     def new_state(self, config: Config) -> State:
         settings = _settings(config)
-        state = State(settings, started=_start_time(config.options.get("start")))
+        state = State(settings, started=clocks.moment(config.options.get("start")))
         return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
 
     def judge(self, state: State, action: Action) -> tuple[str | None, State]:
@@ -103,6 +103,19 @@ class Gyulbot(JudgedGame):
             return "an action is exactly one of claim, undercut, solution or skip", before
         reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
         return (reason, before) if reason else (None, new)
+
+    def hints(self, state: State, player: str) -> list[str]:
+        if state.phase == "claims" and player not in state.passed:
+            return ["{claim: 8}  the number of moves you can solve it in", "{skip: true}  pass this round"]
+        if state.phase == "undercut" and player != state.claimant:
+            return [f"{{undercut: {state.claim - 1}}}  fewer moves than {state.claim}", "{skip: true}  let "
+                    f"{state.claimant} demonstrate now"]
+        if state.phase == "undercut" and not state.self_undercut:
+            return [f"{{undercut: {max(1, state.claim - 1)}}}  lower your own claim (once)"]
+        if state.phase == "demo" and player == state.demonstrator:
+            return [f'{{solution: "Red URDL"}}  at most {state.demo_moves} moves: a colour, then U D L R',
+                    "{skip: true}  give up"]
+        return []
 
     def deadline(self, state: State) -> Deadline | None:
         base = _base_deadline(state)
@@ -170,7 +183,7 @@ def _settings(config: Config) -> Settings:
     opponent = config.players[-1] if config.players else None
     if "opponent" in config.options:
         opponent = setup.choice("opponent", opponent, config.players)
-    if "start" in config.options and _start_time(config.options["start"]) is None:
+    if "start" in config.options and clocks.moment(config.options["start"]) is None:
         setup.problem("options.start", "must be a time stamp")
     for i, puzzle in enumerate(config.puzzles):
         if not isinstance(puzzle, Puzzle):
@@ -188,16 +201,6 @@ def _puzzle(settings: Settings, number: int) -> Puzzle:
     from .generator import generate  # the solver is only needed when the transcript lacks puzzles
 
     return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
-
-
-def _start_time(value: Any) -> datetime | None:
-    """The `start` option as a time stamp (None when it is not one)."""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return None
-    return utc(value) if isinstance(value, datetime) else None
 
 
 def _undercut_deadline(state: State, claimant: str, at: datetime | None) -> datetime | None:

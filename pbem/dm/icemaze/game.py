@@ -111,6 +111,22 @@ class IceMaze(JudgedGame):
     def judge(self, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
         return _judge(self, state, action)
 
+    def hints(self, state: IceMatch, player: str) -> list[str]:
+        round_, me = state.round, state.players.index(player) if player in state.players else None
+        if state.over or me is None:
+            return []
+        if round_.buzzer is None:
+            hints = ["{claim: 8}  buzz: the number of orders (1-15) you will present"]
+            if state.scores[me] > state.scores[1 - me] and not state.skipped[me]:
+                hints.append("{skip: true}  skip this maze (the leader, once a match)")
+            return hints
+        if round_.presented is None:
+            return [f'{{solution: "LURD..."}}  exactly {round_.claim} orders'] if me == round_.buzzer else []
+        if me == round_.buzzer:
+            return []
+        return [f'{{solution: "LURD"}}  a correct solution shorter than {len(round_.presented)}',
+                "{pass: true}  let it stand"]
+
     def deadline(self, state: IceMatch) -> Deadline | None:
         round_ = state.round
         at = round_.deadline(state.rules)
@@ -271,10 +287,9 @@ def _rules(setup: Setup) -> tuple[Rules, datetime | None]:
     setup.no_variant("The Ice maze")
     values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
     size = setup.checked("options.size", lambda: _size(options.get("size", "10x10")), Size(10, 10))
-    start = options.get("start")
-    if start is not None and not isinstance(start, datetime):
-        setup.problem("options.start", f"must be a time stamp, not {start!r}")
-        start = None
+    start = clocks.moment(options.get("start"))
+    if "start" in options and start is None:
+        setup.problem("options.start", f"must be a time stamp, not {options['start']!r}")
     return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), utc(start)
 
 

@@ -1,0 +1,76 @@
+"""Death-match mail: every message about a match shows the position as a picture (inline) and as a text board,
+the running deadline in minutes and seconds, and what the addressee may send next."""
+from __future__ import annotations
+
+import html
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Any
+
+from ..dm.base import Config, get_game
+from ..dm.clock import remaining, when
+from ..render.dm import draw, png_bytes, write
+from ..render.message import message_id, report_message
+from .letters import clean
+
+PICTURE = "position.png"
+
+
+def match_mail(*, sender: str, recipient: str, player: str, match: str, config: Config, state: Any, now: datetime,
+               subject: str, lines: list[str], token: str, secret: str | None = None) -> EmailMessage:
+    """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
+    recipient, so the same news is never queued twice."""
+    text = "\n".join(lines + ["", *position_lines(config, state, player, now)]
+                     + _reply_lines(match, player, secret, get_game(config.game).hints(state, player))) + "\n"
+    try:
+        images = {PICTURE: png_bytes(draw(config.game, get_game(config.game).render_data(state)))}
+    except KeyError:  # a game without a drawer still gets its text board
+        images = {}
+    picture = f'<p><img src="cid:{PICTURE}@pbem" alt="the position"></p>' if images else ""
+    page = (f"<html><body>{picture}<pre style=\"font-family: monospace\">{html.escape(text)}</pre>"
+            "</body></html>")
+    message = report_message(sender=sender, recipient=recipient, subject=clean(f"[pbem] {subject}", 120),
+                             text=text, html=page, images=images)
+    del message["Message-ID"]
+    message["Message-ID"] = message_id("dm", token, recipient)
+    message["Auto-Submitted"] = "auto-generated"
+    return message
+
+
+def position_lines(config: Config, state: Any, player: str, now: datetime) -> list[str]:
+    """The text board, then the clock: when the running deadline passes, how long that is, whom it waits for."""
+    rules = get_game(config.game)
+    lines = write(config.game, rules.render_data(state)).rstrip("\n").split("\n")
+    deadline = rules.deadline(state)
+    if deadline is not None:
+        waiting = f"waiting for {deadline.waiting}" if deadline.waiting else "open to both players"
+        lines += ["", f"Deadline: {when(deadline.at)} ({remaining(deadline, now)} from {when(now)}), {waiting}.",
+                  f"If it passes: {deadline.effect}."]
+    return lines
+
+
+def _reply_lines(match: str, player: str, secret: str | None, hints: list[str]) -> list[str]:
+    if not hints:
+        return ["", "Nothing to send now: you will hear when it is your turn."]
+    lines = ["", "You may send now:", *(f"  {hint}" for hint in hints), "",
+             "Reply with these lines (one action):", f"  match: {match}", f"  player: {player}"]
+    if secret:
+        lines.append(f'  secret: "{secret}"')
+    return lines + [f"  action: {hints[0].split('  ')[0]}"]
+
+
+def queue_match_news(session: Any, match: str, config: Config, state: Any, now: datetime, sender: str,
+                     headline: str, token: str) -> list[str]:
+    """Queue `headline` with the position to every player of `match` who plays by mail; their addresses."""
+    from sqlmodel import select
+
+    from ..store.mail import MailDmPlayer
+    from .outbox import queue
+
+    players = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match)).all()
+    for entry in sorted(players, key=lambda row: row.player):
+        queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match,
+                                  config=config, state=state, now=now, subject=f"{match}: {headline}",
+                                  lines=[f"{match}: {headline}"], token=f"news {match} {token}",
+                                  secret=entry.secret), "notice")
+    return sorted(entry.email for entry in players)
