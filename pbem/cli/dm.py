@@ -317,6 +317,7 @@ def tick_command(
 ) -> None:
     """Let every deadline that has passed take effect, with nobody acting (RULES D5), and mail the players."""
     from ..mail.config import load_config
+    from ..mail.dmpost import tick_matches
     from .gm import open_store
 
     now = clock(ctx)
@@ -330,23 +331,3 @@ def tick_command(
     for d in documents:
         typer.echo(f"{d['match']}: " + "; ".join(d["passed"]))
     typer.echo(f"{len(documents)} match(es) moved on", err=True)
-
-
-def tick_matches(session: Session, now: Any, sender: str, names: list[str] | None = None) -> list[dict[str, Any]]:
-    """Apply the passed deadlines of every match (or those named) at `now`, mailing the players; what passed."""
-    from ..dm.clock import when
-    from ..mail.dmpost import queue_match_news
-
-    documents = []
-    for match in store.all_matches(session):
-        if names is not None and match.name not in names:
-            continue
-        passed, state = store.tick(session, match, now)
-        if not passed:
-            continue
-        effects = [f"{when(d.at)}: {d.effect}" for d in passed]
-        told = queue_match_news(session, match.name, store.config_of(match), state, now, sender,
-                                "a deadline passed: " + "; ".join(d.effect for d in passed),
-                                f"tick {passed[-1].at.isoformat()}")
-        documents.append({"match": match.name, "passed": effects, "mailed": told})
-    return documents

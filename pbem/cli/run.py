@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from ..formats.schedule import ScheduleError, due_text, parse_schedule
 from ..mail.config import MailConfig, load_config
+from ..mail.dmpost import tick_matches
 from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
@@ -47,7 +48,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | fetched | sent | problem
+    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem
     detail: str = ""
 
 
@@ -110,6 +111,7 @@ def run(
                 done += [Done(game, 0, "problem", reason) for reason in err.reasons]
             except IntegrityError:  # another run did this step at the same moment: it is done
                 session.rollback()
+        done += _tick_matches(session, now, config)
         if config.smtp is not None:
             with SmtpTransport(config.smtp, config.sender) as transport:
                 sent = deliver(session, transport, now)
@@ -122,6 +124,43 @@ def run(
             typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+
+
+def _match_rows(session: Session, now: datetime) -> list[dict]:
+    """Every death match: its running deadline, whom it waits for, and what `pbem run` does next."""
+    from ..dm.base import get_game as rules_of
+    from ..dm.clock import when
+    from ..store import dm as dm_store
+
+    rows = []
+    for match in dm_store.all_matches(session):
+        config, state, _ = dm_store.position(session, match)
+        rules = rules_of(config.game)
+        deadline = None if rules.is_over(state) else rules.deadline(state)
+        if rules.is_over(state):
+            nxt = "nothing: the match is over"
+        elif deadline is None:
+            nxt = "nothing until a player acts"
+        elif now > deadline.at:
+            nxt = f"apply the passed deadline: {deadline.effect}"
+        else:
+            nxt = f"at {when(deadline.at)}: {deadline.effect}"
+        rows.append({"match": match.name, "game": config.game, "over": rules.is_over(state),
+                     "due": deadline.at.isoformat() if deadline else None,
+                     "due_text": when(deadline.at) if deadline else None,
+                     "waiting": deadline.waiting if deadline else None, "next": nxt})
+    return rows
+
+
+def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
+    """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
+    try:
+        moved = tick_matches(session, now, config.sender)
+        session.commit()
+    except IntegrityError:  # another run recorded the same deadline at the same moment
+        session.rollback()
+        return []
+    return [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved]
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
@@ -257,11 +296,15 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
                          "due": deadline.due_at.isoformat() if deadline else None,
                          "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
                          "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data()})
+        matches = _match_rows(session, now)
     if as_json:
-        print_json({"now": now.isoformat(), "games": rows})
+        print_json({"now": now.isoformat(), "games": rows, "matches": matches})
         return
     for row in rows:
         typer.echo(f"{row['game']}: turn {row['turn']}, {row['due_text'] or 'no deadline yet'}; "
                    f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
+    for row in matches:
+        typer.echo(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
+                   f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
     if not rows:
         typer.echo("No scheduled games: pbem game set GAME --deadline 5d", err=True)
