@@ -130,6 +130,15 @@ class Game(ABC):
     def render_data(self, state: Any) -> dict[str, Any]:
         """What a renderer needs to draw the position (plain data, no rules)."""
 
+    def candidates(self, state: Any) -> list[Action]:
+        """Untimed actions worth trying now, a superset of the legal ones that matter for play (a game whose
+        answers are free text lists the short ones); `legal_actions` keeps those `check` accepts."""
+        return []
+
+    def legal_actions(self, state: Any) -> list[Action]:
+        """The legal actions among `candidates`, for random playouts and bots; empty once the game is over."""
+        return [] if self.is_over(state) else [a for a in self.candidates(state) if self.check(state, a) is None]
+
     def hints(self, state: Any, player: str) -> list[str]:
         """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
         return []

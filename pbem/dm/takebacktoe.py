@@ -99,6 +99,12 @@ class TakeBackToe(TurnGame):
         state = State(config, stacks, clock=clocks.start(control, config.players))
         return self._next_roll(state)
 
+    def candidates(self, state: State) -> list[Action]:
+        if state.roll is None:
+            return [Action(clocks.GM, {"roll": n}) for n in range(1, 7)]
+        return [Action(state.to_move, {"move": f"{cell_name(source, COLS)}-{cell_name(target, COLS)}"})
+                for source in range(ROWS * COLS) for target in neighbours(source, ROWS, COLS)]
+
     def hints(self, state: State, player: str) -> list[str]:
         if state.over or player != state.to_move:
             return []

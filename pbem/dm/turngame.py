@@ -39,6 +39,9 @@ class TurnGame(Game):
     def check(self, state: Any, action: Action) -> str | None:
         if state.over:
             return "the game is over"
+        at, started = clocks.utc(action.at), state.clock.started if state.clock else None
+        if at is not None and started is not None and at < started:
+            return f"time stamp {at.isoformat()} is earlier than the previous action's ({started.isoformat()})"
         if clocks.is_clock_action(action):
             return clocks.judge_clock(self, state, action)[0]
         if action.player != state.to_move:
@@ -48,11 +51,12 @@ class TurnGame(Game):
         return self.check_move(state, action)
 
     def apply(self, state: Any, action: Action) -> Any:
+        """The state after `action`; ValueError with the reason when it is illegal (as `check` says)."""
+        reason = self.check(state, action)
+        if reason is not None:
+            raise ValueError(reason)
         if clocks.is_clock_action(action):
-            reason, after = clocks.judge_clock(self, state, action)
-            if reason is not None:
-                raise ValueError(reason)
-            return after
+            return clocks.judge_clock(self, state, action)[1]
         if self._late(state, action):
             return self.lose_on_time(state, state.to_move)
         moved = self.apply_move(state, action)

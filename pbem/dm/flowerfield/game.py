@@ -16,7 +16,7 @@ from ..base import Action, Config, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
-from .fields import EMPTY, duplicate_pairs, field_at, field_key
+from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
 
 SIZE = 7
@@ -233,6 +233,17 @@ class FlowerField(TurnGame):
         return replace(state, winner=opponent(state.config.players, player), ending=ending, event=ending)
 
     # --- reading ----------------------------------------------------------------------------
+
+    def candidates(self, state: State) -> list[Action]:
+        """Single-flower plants of every kind on every empty cell, the challenges of every duplicate pair on
+        the board, giving up and passing (two-flower plants are legal too, but not listed)."""
+        kinds = options(state.config)[0].kinds
+        mover = state.to_move
+        found = [Action(mover, {"plant": [f"{kind.letter} {cell_name(cell, SIZE)}"]})
+                 for cell in range(SIZE * SIZE) if state.board[cell] == EMPTY for kind in kinds]
+        found += [Action(mover, {"challenge": [list(first), list(second)]})
+                  for first, second in named_pairs(state.board)[:200]]
+        return found + [Action(mover, {"give_up": True}), Action(mover, {"pass": True})]
 
     def hints(self, state: State, player: str) -> list[str]:
         if state.over or player != state.to_move:

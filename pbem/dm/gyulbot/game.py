@@ -104,6 +104,16 @@ class Gyulbot(JudgedGame):
         reason, new = _ACTIONS[kinds[0]](state, action.player, action.payload[kinds[0]], at)
         return (reason, before) if reason else (None, new)
 
+    def candidates(self, state: State) -> list[Action]:
+        """Claims and undercuts of 1 to 10 moves, skips, and every solution of one or two moves."""
+        moves = [f"{colour} {d}" for colour in state.puzzle.colours for d in "UDLR"]
+        solutions = moves + [f"{a} {b}" for a in moves for b in moves]
+        found = []
+        for player in state.settings.players:
+            found += [Action(player, {kind: n}) for kind in ("claim", "undercut") for n in range(1, 11)]
+            found += [Action(player, {"solution": text}) for text in solutions] + [Action(player, {"skip": True})]
+        return found
+
     def hints(self, state: State, player: str) -> list[str]:
         if state.phase == "claims" and player not in state.passed:
             return ["{claim: 8}  the number of moves you can solve it in", "{skip: true}  pass this round"]

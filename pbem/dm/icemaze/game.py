@@ -111,6 +111,17 @@ class IceMaze(JudgedGame):
     def judge(self, state: IceMatch, action: Action) -> tuple[str | None, IceMatch]:
         return _judge(self, state, action)
 
+    def candidates(self, state: IceMatch) -> list[Action]:
+        """Buzzes of 1 to 15, skips and passes, every solution of up to two orders and one order repeated."""
+        solutions = [*ORDERS, *(a + b for a in ORDERS for b in ORDERS),
+                     *(order * n for order in ORDERS for n in range(3, MAX_ORDERS + 1))]
+        found = []
+        for player in state.players:
+            found += [Action(player, {"claim": n}) for n in range(1, MAX_ORDERS + 1)]
+            found += [Action(player, {"solution": text}) for text in solutions]
+            found += [Action(player, {"skip": True}), Action(player, {"pass": True})]
+        return found
+
     def hints(self, state: IceMatch, player: str) -> list[str]:
         round_, me = state.round, state.players.index(player) if player in state.players else None
         if state.over or me is None:
