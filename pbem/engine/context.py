@@ -36,6 +36,7 @@ class TurnContext:
         self.option_hp = option_hp or {}
         self.declared_reboots = declared_reboots
         self.events: list[Event] = []
+        self.destroyed: set[str] = set()  # robots destroyed during this turn (B10: their declared reboot lapses)
         self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == "rebooting")
 
     # --- bookkeeping ------------------------------------------------------
@@ -152,6 +153,11 @@ class TurnContext:
             card = robot.registers.pop(register)
             self.emit(RegisterUnfused(self.stage, robot.name, register, card))
 
+    def unfuse_all(self, robot: Robot) -> None:
+        """B10: every fused register unfuses, its card discarded."""
+        for register in sorted(robot.registers):
+            self.emit(RegisterUnfused(self.stage, robot.name, register, robot.registers.pop(register)))
+
     def destroy(self, robot: Robot, cause: str) -> None:
         """B8.1: removed at once; its remaining registers do not run."""
         if robot.mode == "destroyed":
@@ -160,4 +166,5 @@ class TurnContext:
         if self.ruleset.lives is not None:
             robot.lives = max(0, robot.lives - 1)
         robot.mode, robot.at = "destroyed", None
+        self.destroyed.add(robot.name)
         self.emit(Destroyed(self.stage, robot.name, at, cause, robot.lives))

@@ -61,20 +61,21 @@ def reinstate_step(reinstate: Reinstate) -> StepFn:
 def reboots(ctx: TurnContext, step: str) -> None:
     """B10: robots that spent this turn rebooting come back online (empty fused registers get random
     cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
-    rebooting turn", i.e. in the state that turn starts from, so it is restored here."""
+    rebooting turn", i.e. in the state that turn starts from, so it is restored here, and with it every
+    register unfuses (ruling B10). A robot destroyed during this turn does not begin its reboot."""
     for robot in ctx.robots:
         if robot.name in ctx.started_rebooting and robot.mode == "rebooting":
             robot.mode = "real"
             fill_at_random(ctx, robot)
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
-    for name in sorted(ctx.declared_reboots):
+    for name in sorted(ctx.declared_reboots - ctx.destroyed):  # ruling: destroyed this turn, the reboot lapses
         robot = ctx.board.robots.get(name)
         if robot is None or not robot.runs_program:
             continue
         robot.mode = "rebooting"
-        if ctx.ruleset.reboot_restores_hp:
-            before, robot.hp = robot.hp, ctx.ruleset.max_hp
-            ctx.refuse(robot, before)
+        if ctx.ruleset.reboot_restores_hp:  # ruling: full HP unfuses every register
+            robot.hp = ctx.ruleset.max_hp
+            ctx.unfuse_all(robot)
         ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
 
 

@@ -99,7 +99,7 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
     hits: list[tuple[Robot, int, str, str]] = []
-    eye_hits: dict[str, tuple] = {}
+    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
     occupancy: dict[Square, list[Robot]] = {}
     for robot in ctx.board.robots.values():
         if robot.on_board:
@@ -109,8 +109,8 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
         target, ends = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
-        for end in ends:
-            eye_hits.setdefault(end[1].key, (*end, direction))
+        for mech, element, square in ends:  # one call per edge side and direction: an eye flips once
+            eye_hits.setdefault((element.key, square, direction), (mech, element, square, direction))
 
     for mech, element in ctx.index.beam_sources:
         for start, direction, damage in mech.beams(ctx, element):
@@ -120,7 +120,8 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
             shoot(robot.at, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
-    for mech, element, square, direction in eye_hits.values():
+    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):
+        mech, element, square, direction = eye_hits[key]
         mech.on_beam(ctx, element, square, direction)
     run_mechanisms(ctx, phase)
 

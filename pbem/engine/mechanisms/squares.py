@@ -60,7 +60,8 @@ def _option_name(value) -> str:
 
 @register
 class Armoury(Mechanism):
-    """G7: ending a stage here gives the square's option, once per robot per square."""
+    """G7: ending a stage here gives the square's option, once per robot per square. Ruling B11: nothing to a
+    robot that already holds the option (no second copy, no fresh charges), and the square is not used up."""
 
     type = "armoury"
     fields = {"option": Field(_option_name)}
@@ -70,12 +71,10 @@ class Armoury(Mechanism):
         for element in elements:
             mark = f"{ctx.board.room.name}/{element.key}"
             for robot in ctx.robots_at(element.at):
-                if mark in robot.armouries:
+                option = element.get("option")
+                if mark in robot.armouries or option in robot.options:
                     continue
                 robot.armouries.append(mark)
-                option = element.get("option")
-                if option in robot.options:
-                    continue
                 robot.options.append(option)
                 charges = initial_charges(option)
                 if charges is not None:
