@@ -40,7 +40,8 @@ class Pusher(Mounted):
                     stuck.append((name, block, culprit, chain_block))
                 elif ctx.solid(robot):
                     chains[name] = [(r, r.at.step(way)) for r in (robot, *chain)]
-            stuck += [(name, None, None, None) for name in conflicts(ctx, chains)]
+            if not stuck:  # a push stopped by an obstacle first: its robot is stationary for the others
+                stuck = [(name, None, None, None) for name in conflicts(ctx, chains)]
             if not stuck:
                 break
             for name, block, culprit, chain_block in sorted(stuck, key=lambda s: list(movers).index(s[0])):
