@@ -12,6 +12,7 @@ a switch id, or a robot name).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, Mapping
 
 from .cards import Card
@@ -41,7 +42,7 @@ class Event:
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, (Square, Card)):
+    if isinstance(value, (Square, Card, StrEnum)):
         return str(value)
     if isinstance(value, Dir):
         return value.name

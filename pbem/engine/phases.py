@@ -17,6 +17,7 @@ from .geometry import Dir, Square
 from .movement import play_card
 from .options import option_effect
 from .state import Robot
+from .vocabulary import Mode, PhaseName as P
 
 StepFn = Callable[[TurnContext, str], None]
 
@@ -66,7 +67,7 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | N
                 if mech.blocks_beam(ctx, element, square, direction):
                     return None, []
             for robot in occupancy.get(square, ()):
-                if robot is not shooter and (shooter is None or robot.mode != "virtual"):
+                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
                     return robot, []  # B9: robot beams pass virtual robots; board beams hit them
         own_square = False
         edge = (square, direction)
@@ -83,7 +84,7 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | N
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
     """The beams a robot fires: (direction, damage, option or 'main')."""
-    if not ctx.solid(robot) or robot.mode == "rebooting":
+    if not ctx.solid(robot) or robot.mode == Mode.REBOOTING:
         return []
     beams: dict[Dir, tuple[Dir, int, str]] = {}
     if ctx.ruleset.robot_lasers:
@@ -129,26 +130,26 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
 def become_real(ctx: TurnContext, phase: str) -> None:
     """B9: a virtual robot alone in its square turns real, once a complete turn has passed since reinstatement."""
     for robot in ctx.robots:
-        if robot.mode != "virtual" or not robot.on_board:
+        if robot.mode != Mode.VIRTUAL or not robot.on_board:
             continue
         since = robot.reinstated_turn if robot.reinstated_turn is not None else 0
         if ctx.turn <= since + ctx.ruleset.virtual_turns:
             continue
         if len(ctx.robots_at(robot.at)) == 1:
-            robot.mode = "real"
+            robot.mode = Mode.REAL
             ctx.emit(BecameReal(ctx.stage, robot.name, robot.at))
 
 
 PHASES: list[Phase] = [
-    Phase("robots move", "B5.1", move_robots),
-    Phase("express conveyors", "B5.2", run_mechanisms),
-    Phase("conveyors", "B5.3", run_mechanisms),
-    Phase("pushers", "B5.4", run_mechanisms),
-    Phase("gears", "B5.5", run_mechanisms),
-    Phase("crushers", "B5.6", run_mechanisms),
-    Phase("lasers", "B5.7", fire_lasers),
-    Phase("buzzsaws", "B5.8", run_mechanisms),
-    Phase("end of stage", "B5.9", run_mechanisms),       # flags, armouries, computers (G7)
-    Phase("virtual robots", "B5.9", become_real),         # B9
-    Phase("gates", "B5.9", run_mechanisms),               # G3
+    Phase(P.ROBOTS_MOVE, "B5.1", move_robots),
+    Phase(P.EXPRESS_CONVEYORS, "B5.2", run_mechanisms),
+    Phase(P.CONVEYORS, "B5.3", run_mechanisms),
+    Phase(P.PUSHERS, "B5.4", run_mechanisms),
+    Phase(P.GEARS, "B5.5", run_mechanisms),
+    Phase(P.CRUSHERS, "B5.6", run_mechanisms),
+    Phase(P.LASERS, "B5.7", fire_lasers),
+    Phase(P.BUZZSAWS, "B5.8", run_mechanisms),
+    Phase(P.END_OF_STAGE, "B5.9", run_mechanisms),       # flags, armouries, computers (G7)
+    Phase(P.VIRTUAL_ROBOTS, "B5.9", become_real),         # B9
+    Phase(P.GATES, "B5.9", run_mechanisms),               # G3
 ]

@@ -5,6 +5,7 @@ from ..cards import CARD_SETS
 from ..events import FlagTouched, OptionGained, Repaired, UpgradeGained
 from ..mechanism import Field, Mechanism, choice, positive_int, register
 from ..options import initial_charges, option_names
+from ..vocabulary import Mode
 
 
 @register
@@ -22,7 +23,7 @@ class Flag(Mechanism):
             return
         for element in elements:
             for robot in ctx.robots_at(element.at):
-                if robot.mode != "rebooting" and element.get("number") == robot.next_flag:
+                if robot.mode != Mode.REBOOTING and element.get("number") == robot.next_flag:
                     robot.next_flag += 1
                     robot.reinstate_at = element.at
                     ctx.emit(FlagTouched(ctx.stage, robot.name, element.at, element.get("number")))
@@ -41,7 +42,7 @@ class Wrench(Mechanism):
         for element in elements:
             for robot in ctx.robots_at(element.at):
                 if phase == "end of stage":
-                    if ctx.ruleset.wrench_is_checkpoint and robot.mode != "rebooting":
+                    if ctx.ruleset.wrench_is_checkpoint and robot.mode != Mode.REBOOTING:
                         robot.reinstate_at = element.at
                     continue
                 before = robot.hp
