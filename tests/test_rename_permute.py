@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from pbem.engine.events import RegisterFilled
 from pbem.engine.state import Board
+from pbem.formats.canonical import to_data
 from pbem.formats.scenario import Scenario, read_scenario, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -41,12 +42,13 @@ def transformed(scenario: Scenario, names: dict[str, str], order: list[int]) -> 
 def outcome(board: Board, back: dict[str, str], randomly_filled: set[str]) -> dict:
     """The board as plain data, robots under their original names (fused-at-random cards masked)."""
     robots = []
-    for data in board.to_data()["robots"]:
+    for robot in board.robots.values():
+        data = to_data(robot)
         name = back[data["name"]]
         if name in randomly_filled:
             data["registers"] = sorted(data["registers"])
         robots.append({**data, "name": name})
-    return {"robots": robots, "elements": board.to_data()["elements"]}
+    return {"robots": robots, "elements": dict(board.elements)}
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])

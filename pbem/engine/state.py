@@ -2,13 +2,11 @@
 
 Plain dataclasses. The resolver never mutates its input: it works on
 `Board.copy()`, which copies robots field by field (no deepcopy, it is in the
-hot path). `to_data`/`from_data` give plain JSON-ready data (squares as
-`r#c#`, cards as `KIND#NUMBER`, keys in a fixed order) for the store.
+hot path). The store keeps them as canonical data (`pbem.formats.canonical`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
 
 from .cards import Card
 from .geometry import Dir, Square
@@ -57,33 +55,6 @@ class Robot:
                      list(self.upgrades), list(self.options), self.next_flag, self.lives, self.reinstate_at,
                      self.reinstated_turn, self.left_room, list(self.armouries), dict(self.charges))
 
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name, "owner": self.owner,
-            "at": str(self.at) if self.at else None, "facing": self.facing.name,
-            "hp": self.hp, "mode": str(self.mode),
-            "registers": {str(n): (str(c) if c else None) for n, c in sorted(self.registers.items())},
-            "upgrades": list(self.upgrades), "options": list(self.options), "next_flag": self.next_flag,
-            "lives": self.lives, "reinstate_at": str(self.reinstate_at) if self.reinstate_at else None,
-            "reinstated_turn": self.reinstated_turn, "left_room": self.left_room,
-            "armouries": list(self.armouries), "charges": dict(sorted(self.charges.items())),
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> "Robot":
-        return cls(
-            name=data["name"], owner=data.get("owner", ""),
-            at=Square.parse(data["at"]) if data.get("at") else None,
-            facing=Dir.parse(data.get("facing", "N")), hp=data.get("hp", 10),
-            mode=parse_word(Mode, data.get("mode", "real"), "mode"),
-            registers={int(n): (Card.parse(c) if c else None) for n, c in (data.get("registers") or {}).items()},
-            upgrades=list(data.get("upgrades", [])), options=list(data.get("options", [])),
-            next_flag=data.get("next_flag", 1), lives=data.get("lives", 3),
-            reinstate_at=Square.parse(data["reinstate_at"]) if data.get("reinstate_at") else None,
-            reinstated_turn=data.get("reinstated_turn"), left_room=data.get("left_room", False),
-            armouries=list(data.get("armouries", [])), charges=dict(data.get("charges", {})),
-        )
-
 
 @dataclass
 class Board:
@@ -102,13 +73,3 @@ class Board:
 
     def copy(self) -> "Board":
         return Board(self.room, {name: robot.copy() for name, robot in self.robots.items()}, dict(self.elements))
-
-    def to_data(self) -> dict[str, Any]:
-        """The changing part (the room is stored by name elsewhere)."""
-        return {"room": self.room.name, "robots": [r.to_data() for r in self.robots.values()],
-                "elements": dict(sorted(self.elements.items()))}
-
-    @classmethod
-    def from_data(cls, room: Room, data: Mapping[str, Any]) -> "Board":
-        robots = [Robot.from_data(r) for r in data.get("robots", [])]
-        return cls(room, {r.name: r for r in robots}, dict(data.get("elements", {})))

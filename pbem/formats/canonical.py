@@ -1,7 +1,7 @@
 """Canonical JSON for states and events, and the state hash (DESIGN.md "Determinism and history").
 
 Generic over dataclasses, so a new engine field needs no code here:
-- a dataclass becomes an object of its fields; an Enum its name;
+- a dataclass becomes an object of its fields; an Enum its name, a StrEnum its word (a robot's `real`);
 - a value class with a `parse` classmethod (Square, Card, Size) its text;
 - mappings become objects (keys as text), lists and tuples arrays, sets sorted arrays;
 - floats are refused: a state must never depend on rounding.
@@ -31,6 +31,8 @@ def to_data(value: Any) -> Any:
     Frozen dataclasses (a game's setup, its rooms and deck) never change, so
     their data is remembered: a state repeats them every turn.
     """
+    if isinstance(value, enum.StrEnum):
+        return value.value
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -112,6 +114,8 @@ class _Reader:
                 raise ValueError(f"expected null, got {data!r}")
             return None
         if isinstance(hint, type):
+            if issubclass(hint, enum.StrEnum):
+                return hint(data)
             if issubclass(hint, enum.Enum):
                 return hint[data]
             if hasattr(hint, "parse"):
