@@ -2,10 +2,12 @@
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 
 import pytest
 
-from pbem.formats.rooms import read_room
+from pbem.formats.canonical import to_data
+from pbem.formats.rooms import entry_fee_problems, read_room
 from pbem.formats.yamlfile import FormatError
 
 
@@ -104,6 +106,40 @@ def test_g8_entry_fee_applies_to_7x7_boards(tmp_path):
     assert "controls nothing" in out  # a switch that links to nothing
     assert "cannot move anywhere" in out and "flag 1 on r1c1 cannot be reached" in out
     assert run_check("--no-entry-fee", walled).returncode == 0
+
+
+def test_g8_refusals_name_the_line_and_field(tmp_path):
+    """G8, as every room error: each refusal points at the line it is about."""
+    path = tmp_path / "fee.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: Fee
+        size: 6x7
+        starts:
+          - r6c1
+        elements:
+          - {type: wall, at: r6c1, side: N}
+          - {type: wall, at: r6c1, side: E}
+          - {type: flag, at: r1c1, number: 1}
+          - {type: switch, at: r3c3, id: s1}
+        """))
+    found = {(p.line, p.field): p.message for p in entry_fee_problems(read_room(path))}
+    assert set(found) == {(2, "size"), (4, "starts[0]"), (8, "elements[2].at"), (9, "elements[3].id")}
+    assert found[(2, "size")] == "an entry-fee board is 7x7, not 6x7"
+    assert "r6c1 cannot move anywhere" in found[(4, "starts[0]")]
+    assert "flag 1 on r1c1 cannot be reached" in found[(8, "elements[2].at")]
+    assert "switch 's1' controls nothing" in found[(9, "elements[3].id")]
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("size: 7x7\nelements:\n  - {type: flag, at: r1c1, number: 1}\n")
+    found = {(p.line, p.field) for p in entry_fee_problems(read_room(plain))}
+    assert found == {(2, "elements"), (1, "starts")}  # plain floor on `elements:`; no starts: the file's top
+
+
+def test_a_rooms_lines_are_not_part_of_a_games_state(tmp_path):
+    path = tmp_path / "r.yaml"
+    path.write_text("size: 7x7\nstarts: [r7c1]\nelements: []\n")
+    room = read_room(path)
+    assert room.lines["size"] == 1 and "lines" not in to_data(room)
+    assert replace(room, lines={}) == room
 
 
 def test_g8_forced_on_other_sizes(tmp_path):

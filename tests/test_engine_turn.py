@@ -1,4 +1,5 @@
 """resolve_turn as a pure function: input untouched, snapshots per stage, events as plain data, B4.1 hand size."""
+import json
 import os
 import subprocess
 import sys
@@ -6,9 +7,10 @@ from pathlib import Path
 
 from pbem.engine import GEEKO, hand_size, new_board, resolve_turn
 from pbem.engine.cards import Card
-from pbem.engine.events import Event, event_from_data
+from pbem.engine.events import EVENT_TYPES
 from pbem.engine.geometry import Dir, Square
-from pbem.engine.state import Board, Robot
+from pbem.engine.state import Robot
+from pbem.formats.canonical import dumps, from_data, to_data
 from pbem.formats.rooms import read_room
 from pbem.formats.scenario import read_scenario, run_scenario
 
@@ -34,10 +36,10 @@ PROGRAMS = {"A": cards("FWD2#700", "RT90#80", "FWD1#500", "LF90#70", "FWD3#800",
 
 def test_input_board_is_not_mutated():
     board = everything_board()
-    before = board.to_data()
+    before = to_data(board)
     result = resolve_turn(board, PROGRAMS, GEEKO, seed=7, turn=3)
-    assert board.to_data() == before
-    assert result.board is not board and result.board.to_data() != before
+    assert to_data(board) == before
+    assert result.board is not board and to_data(result.board) != before
 
 
 def test_one_snapshot_per_stage_plus_the_final_one():
@@ -49,19 +51,13 @@ def test_one_snapshot_per_stage_plus_the_final_one():
     assert first == {"A": board.robots["A"].at, "B": board.robots["B"].at}
 
 
-def test_events_round_trip_through_plain_data():
+def test_events_and_state_round_trip_through_canonical_data():
     result = resolve_turn(everything_board(), PROGRAMS, GEEKO, seed=7, turn=3)
     assert result.events
     for event in result.events:
-        data = event.to_data()
-        assert isinstance(data["event"], str) and isinstance(event, Event)
-        assert event_from_data(data) == event
-
-
-def test_state_round_trips_through_plain_data():
-    result = resolve_turn(everything_board(), PROGRAMS, GEEKO, seed=7, turn=3)
-    data = result.board.to_data()
-    assert Board.from_data(result.board.room, data).to_data() == data
+        assert from_data(EVENT_TYPES[type(event).__name__], json.loads(dumps(to_data(event)))) == event
+    for robot in result.board.robots.values():
+        assert from_data(Robot, json.loads(dumps(to_data(robot)))) == robot
 
 
 def test_b4_1_hand_size():
@@ -83,12 +79,13 @@ def test_b7_3_stage_count_is_the_longest_sequence_run():
 DETERMINISM = """
 import json, sys
 from pathlib import Path
+from pbem.formats.canonical import to_data
 from pbem.formats.scenario import read_scenario, run_scenario
 out = []
 for path in sys.argv[1:]:
     result = run_scenario(read_scenario(path))
-    out.append([e.to_data() for e in result.events])
-    out.append(result.board.to_data())
+    out.append([(type(e).__name__, to_data(e)) for e in result.events])
+    out.append(to_data(result.board))
 print(json.dumps(out, sort_keys=True))
 """
 

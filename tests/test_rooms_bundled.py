@@ -26,6 +26,7 @@ from pbem.engine.mechanism import known_types
 from pbem.engine.ruleset import get_ruleset
 from pbem.engine.state import Robot
 from pbem.engine.turn import resolve_turn
+from pbem.formats.canonical import to_data
 from pbem.formats.rooms import read_room
 from pbem.formats.yamlfile import read_yaml_file
 
@@ -180,7 +181,7 @@ def _run_route(path: Path, robots: list[Robot]) -> tuple[list[Robot], int]:
         assert not any(board.robots[n].left_room for n in names), f"out before turn {number}"
         result = resolve_turn(board, programs, ruleset, seed=SEED, turn=number)
         board = result.board
-        happened = [event.to_data() for event in result.events]
+        happened = [{"event": type(event).__name__, **to_data(event)} for event in result.events]
         for milestone in (m for m in milestones if m["turn"] == number):
             wanted = {k: v for k, v in milestone.items() if k != "turn"}
             assert any(wanted.items() <= event.items() for event in happened), f"did not happen: {milestone}"

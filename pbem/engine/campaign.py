@@ -28,6 +28,7 @@ from .room import Room
 from .ruleset import Ruleset, get_ruleset
 from .state import Board, Robot
 from .turn import Snapshot, receives_cards, resolve_turn
+from .vocabulary import DeckOrder, MissingOrders, Mode, PhaseName
 
 SHARED_BOARD = "board"  # the key of the one BotWars board
 
@@ -115,12 +116,12 @@ class GameState:
         found = self.board_of(owner.name).robots[robot]
         if found.left_room:
             return "left the room: waits off the board for the other robot"
-        if found.mode == "in-transit":
+        if found.mode == Mode.IN_TRANSIT:
             left = self.transit.get(robot, 0)
             return f"in transit: {left} turn{'s' if left != 1 else ''} to go before it is back (G5)"
-        if found.mode == "rebooting":
+        if found.mode == Mode.REBOOTING:
             return "rebooting this turn (B10): HP restored, no cards"
-        if found.mode == "destroyed":
+        if found.mode == Mode.DESTROYED:
             return "destroyed: it comes back at the end of the turn"
         if found.at is not None and found.runs_program:
             return "locked in a gate: waits for the other robot (G3)"
@@ -257,7 +258,7 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
     """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand."""
     rules = state.setup.rules()
-    if rules.missing_orders == "idle":
+    if rules.missing_orders == MissingOrders.IDLE:
         return {}
     board = state.board_of(player)
     return {name: list(state.hands.get(name, []))[:free_registers(board.robots[name], rules)]
@@ -319,7 +320,7 @@ def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:
     """B12 with G5: robots in transit catch up one room a turn; destroyed robots restart in room 1."""
     def catch_up(ctx: TurnContext, step: str) -> None:
         for robot in ctx.robots:
-            if robot.mode == "in-transit" and robot.name in state.transit:
+            if robot.mode == Mode.IN_TRANSIT and robot.name in state.transit:
                 state.transit[robot.name] -= 1
                 if state.transit[robot.name] > 0:
                     ctx.emit(InTransit(ctx.stage, robot.name, state.transit[robot.name]))
@@ -333,13 +334,13 @@ def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:
             _put_on_start(ctx, robot, player)
             return
         before = robot.hp
-        robot.mode, robot.at, robot.left_room = "in-transit", None, False
+        robot.mode, robot.at, robot.left_room = Mode.IN_TRANSIT, None, False
         robot.hp = ctx.ruleset.max_hp - ctx.ruleset.reinstate_damage
         ctx.refuse(robot, before)
         state.transit[robot.name] = behind
         ctx.emit(InTransit(ctx.stage, robot.name, behind))
 
-    return [EndStep("catch up in transit", "G5", catch_up)] + end_of_turn_steps(reinstate=reinstate)
+    return [EndStep(PhaseName.CATCH_UP, "G5", catch_up)] + end_of_turn_steps(reinstate=reinstate)
 
 
 def _put_on_start(ctx: TurnContext, robot: Robot, player: PlayerState) -> None:
@@ -391,7 +392,7 @@ def _deal(state: GameState, rules: Ruleset, events: list) -> None:
     if state.is_over:
         return
     deck = state.setup.deck
-    if rules.deck_order == "preset":
+    if rules.deck_order == DeckOrder.PRESET:
         for player in state.players.values():
             if player.finished is not None:
                 continue

@@ -20,6 +20,7 @@ from .rng import derive_rng
 from .room import Element
 from .ruleset import Ruleset
 from .state import Board, Robot
+from .vocabulary import Mode
 
 
 class TurnContext:
@@ -36,7 +37,8 @@ class TurnContext:
         self.option_hp = option_hp or {}
         self.declared_reboots = declared_reboots
         self.events: list[Event] = []
-        self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == "rebooting")
+        self.destroyed: set[str] = set()  # robots destroyed during this turn (B10: their declared reboot lapses)
+        self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == Mode.REBOOTING)
 
     # --- bookkeeping ------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -55,7 +57,7 @@ class TurnContext:
     @staticmethod
     def solid(robot: Robot) -> bool:
         """Takes part in robot interactions (B9: a virtual robot does not)."""
-        return robot.on_board and robot.mode != "virtual"
+        return robot.on_board and robot.mode != Mode.VIRTUAL
 
     def solid_at(self, square: Square) -> Robot | None:
         for robot in self.board.robots.values():
@@ -152,12 +154,18 @@ class TurnContext:
             card = robot.registers.pop(register)
             self.emit(RegisterUnfused(self.stage, robot.name, register, card))
 
+    def unfuse_all(self, robot: Robot) -> None:
+        """B10: every fused register unfuses, its card discarded."""
+        for register in sorted(robot.registers):
+            self.emit(RegisterUnfused(self.stage, robot.name, register, robot.registers.pop(register)))
+
     def destroy(self, robot: Robot, cause: str) -> None:
         """B8.1: removed at once; its remaining registers do not run."""
-        if robot.mode == "destroyed":
+        if robot.mode == Mode.DESTROYED:
             return
         at = robot.at
         if self.ruleset.lives is not None:
             robot.lives = max(0, robot.lives - 1)
-        robot.mode, robot.at = "destroyed", None
+        robot.mode, robot.at = Mode.DESTROYED, None
+        self.destroyed.add(robot.name)
         self.emit(Destroyed(self.stage, robot.name, at, cause, robot.lives))

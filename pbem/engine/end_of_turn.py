@@ -24,6 +24,7 @@ from .events import RebootEnded, RebootStarted, RegisterFilled, Reinstated
 from .geometry import Dir, Square
 from .phases import Phase, StepFn, run_mechanisms
 from .state import Robot
+from .vocabulary import Mode, PhaseName
 
 EndStep = Phase  # an end-of-turn step is a named step like a stage's phases, run at stage 0
 Reinstate = Callable[[TurnContext, Robot], None]
@@ -43,7 +44,7 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
     before = robot.hp
     robot.at, robot.facing = square, facing
     robot.hp = rules.max_hp - rules.reinstate_damage
-    robot.mode = "virtual" if rules.virtual else "real"
+    robot.mode = Mode.VIRTUAL if rules.virtual else Mode.REAL
     robot.reinstated_turn = ctx.turn
     robot.left_room = False
     ctx.refuse(robot, before)
@@ -53,7 +54,7 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
 def reinstate_step(reinstate: Reinstate) -> StepFn:
     def run(ctx: TurnContext, step: str) -> None:
         for robot in ctx.robots:
-            if robot.mode == "destroyed":
+            if robot.mode == Mode.DESTROYED:
                 reinstate(ctx, robot)
     return run
 
@@ -61,20 +62,21 @@ def reinstate_step(reinstate: Reinstate) -> StepFn:
 def reboots(ctx: TurnContext, step: str) -> None:
     """B10: robots that spent this turn rebooting come back online (empty fused registers get random
     cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
-    rebooting turn", i.e. in the state that turn starts from, so it is restored here."""
+    rebooting turn", i.e. in the state that turn starts from, so it is restored here, and with it every
+    register unfuses (ruling B10). A robot destroyed during this turn does not begin its reboot."""
     for robot in ctx.robots:
-        if robot.name in ctx.started_rebooting and robot.mode == "rebooting":
-            robot.mode = "real"
+        if robot.name in ctx.started_rebooting and robot.mode == Mode.REBOOTING:
+            robot.mode = Mode.REAL
             fill_at_random(ctx, robot)
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
-    for name in sorted(ctx.declared_reboots):
+    for name in sorted(ctx.declared_reboots - ctx.destroyed):  # ruling: destroyed this turn, the reboot lapses
         robot = ctx.board.robots.get(name)
         if robot is None or not robot.runs_program:
             continue
-        robot.mode = "rebooting"
-        if ctx.ruleset.reboot_restores_hp:
-            before, robot.hp = robot.hp, ctx.ruleset.max_hp
-            ctx.refuse(robot, before)
+        robot.mode = Mode.REBOOTING
+        if ctx.ruleset.reboot_restores_hp:  # ruling: full HP unfuses every register
+            robot.hp = ctx.ruleset.max_hp
+            ctx.unfuse_all(robot)
         ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
 
 
@@ -95,9 +97,9 @@ def fill_at_random(ctx: TurnContext, robot: Robot) -> None:
 def end_of_turn_steps(reinstate: Reinstate = reinstate_on_board) -> list[EndStep]:
     """The B12 steps, with the given reinstatement."""
     return [
-        EndStep("wrench repairs", "B12", run_mechanisms),
-        EndStep("reinstate destroyed robots", "B8", reinstate_step(reinstate)),
-        EndStep("reboots", "B10", reboots),
+        EndStep(PhaseName.WRENCH_REPAIRS, "B12", run_mechanisms),
+        EndStep(PhaseName.REINSTATE, "B8", reinstate_step(reinstate)),
+        EndStep(PhaseName.REBOOTS, "B10", reboots),
     ]
 
 

@@ -6,13 +6,13 @@ board-only event), and the specifics — squares, cards with their numbers,
 damage as ints, and the cause/source (an element key such as `laser@r2c1/W`,
 a switch id, or a robot name).
 
-`to_data()` gives plain data (`{"event": "Moved", "stage": 1, ...}`) and
-`event_from_data` reads it back, for the store.
+The store keeps them as canonical data (`pbem.formats.canonical`), under their
+class name; `EVENT_TYPES` maps the name back to the class.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from .cards import Card
 from .geometry import Dir, Square
@@ -32,34 +32,6 @@ class Event:
     @property
     def kind(self) -> str:
         return type(self).__name__
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"event": self.kind}
-        for f in fields(self):
-            data[f.name] = _plain(getattr(self, f.name))
-        return data
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (Square, Card)):
-        return str(value)
-    if isinstance(value, Dir):
-        return value.name
-    return value
-
-
-_PARSERS = {"card": Card.parse, "from_sq": Square.parse, "to_sq": Square.parse, "at": Square.parse,
-            "direction": Dir.parse, "from_facing": Dir.parse, "to_facing": Dir.parse, "facing": Dir.parse}
-
-
-def event_from_data(data: Mapping[str, Any]) -> Event:
-    cls = EVENT_TYPES[data["event"]]
-    values = {}
-    for f in fields(cls):
-        value = data.get(f.name)
-        parse = _PARSERS.get(f.name)
-        values[f.name] = parse(value) if parse and value is not None else value
-    return cls(**values)
 
 
 # --- robots acting (phase 1) ---------------------------------------------

@@ -2,7 +2,9 @@
 
 Elements are grouped by square, by crossed edge (both sides of a wall) and by
 type, and for each hook only the elements whose mechanism implements it are
-listed, so a step on plain floor costs a few dictionary misses.
+listed, so a step on plain floor costs a few dictionary misses. Every list is
+in reading order of the squares (then type and key), never in the order of the
+room file, so that order never decides an outcome (RULES B6.11, B6b.2).
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ class RoomIndex:
         self.controlled: dict[str, list[Entry]] = defaultdict(list)  # control id -> controlled elements
         square_hooks: dict[str, dict[Square, list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
         edge_hooks: dict[str, dict[tuple[Square, Dir], list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
-        for element in room.elements:
+        for element in sorted(room.elements, key=reading_order):
             mech = MECHANISMS[element.type]
             self.by_type[element.type].append(element)
             if element.get("control") is not None:
@@ -49,8 +51,8 @@ class RoomIndex:
         self.edge_beam_end = dict(edge_hooks["on_beam"])
         self.holds = dict(square_hooks["holds"])
         self.press = dict(square_hooks["on_press"])
-        self.beam_sources = [entry for entries in square_hooks["beams"].values() for entry in entries]
-        self.beam_sources.sort(key=lambda entry: room.elements.index(entry[1]))
+        self.beam_sources = sorted((entry for entries in square_hooks["beams"].values() for entry in entries),
+                                   key=lambda entry: reading_order(entry[1]))
         # phase name -> [(mechanism, its elements)] in registration order
         self.acting: dict[str, list[tuple[Mechanism, list[Element]]]] = defaultdict(list)
         for type_name, mech in MECHANISMS.items():
@@ -62,6 +64,10 @@ class RoomIndex:
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+
+def reading_order(element: Element) -> tuple[int, int, str, str]:
+    return element.at.row, element.at.col, element.type, element.key
 
 
 _CACHE: "OrderedDict[tuple[int, int], tuple[Room, RoomIndex]]" = OrderedDict()

@@ -29,6 +29,7 @@ never changes.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 from .geometry import Dir, Square
 from .room import Element, Room
 from .ruleset import MAX_REGISTERS
+from .vocabulary import PhaseName
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import TurnContext
@@ -140,13 +142,37 @@ MECHANISMS: dict[str, Mechanism] = {}
 _VERSION = [0]  # bumped by every registration, so cached room indexes notice
 
 
+INTERFACE = frozenset(name for name in vars(Mechanism) if not name.startswith("_"))
+HOOK_PREFIXES = ("on_", "blocks_")
+PHASE_WORDS = frozenset(p.value for p in PhaseName)
+
+
 def register(cls: type[Mechanism]) -> type[Mechanism]:
-    """Register a mechanism class under its `type` (usable as a class decorator); the last one wins."""
+    """Register a mechanism class under its `type` (usable as a class decorator); the last one wins.
+
+    Refused (ValueError naming the word): a phase that is not one of `PhaseName` (a mechanism for "gear"
+    would never act), and a method that looks like a hook but is none (`on_entr`, `blocks_beams`, `holds_`):
+    named like a hook, or one letter or two away from one, it would never be called."""
     if not cls.type:
         raise ValueError(f"{cls.__name__} has no type name")
+    for phase in cls.phases:
+        if phase not in PHASE_WORDS:
+            raise ValueError(f"{cls.__name__} ({cls.type}): unknown phase {phase!r} "
+                             f"(phases: {', '.join(p.value for p in PhaseName)})")
+    for klass in cls.__mro__[:cls.__mro__.index(Mechanism)]:
+        for name, value in vars(klass).items():
+            if callable(value) and name not in INTERFACE and _hook_like(name):
+                raise ValueError(f"{cls.__name__} ({cls.type}): unknown hook {name!r} "
+                                 f"(hooks: {', '.join(sorted(n for n in INTERFACE if callable(getattr(Mechanism, n))))})")
     MECHANISMS[cls.type] = cls()
     _VERSION[0] += 1
     return cls
+
+
+def _hook_like(name: str) -> bool:
+    if name.startswith("_"):
+        return False
+    return name.startswith(HOOK_PREFIXES) or bool(difflib.get_close_matches(name, INTERFACE, n=1, cutoff=0.8))
 
 
 def registry_version() -> int:

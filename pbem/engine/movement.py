@@ -1,12 +1,16 @@
 """Moving one square at a time (RULES B3.2, B6): obstacles, push chains and entering squares.
 
-Every move — by card, push, belt or pusher — goes through `step`, which
-follows B6.11: edge obstacles first (the step does not happen), then robots in
-the way (a push chain, B6.3), then the entered squares' own effects.
+A card's step goes through `step`, which follows B6.11: edge obstacles first
+(the step does not happen), then robots in the way (a push chain, B6.3), then
+the entered squares' own effects. Simultaneous moves (belts, pushers) use the
+same pieces: `blocked`, `chain_ahead`, `conflicts`, and `arrive`, which applies
+square effects in the B6.11 order once every robot of the move has arrived.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable, Collection, Mapping, Sequence, TypeVar
 
 from .cards import MOVES, SIDESTEPS, TURNS, Card
 from .context import TurnContext
@@ -18,23 +22,24 @@ from .state import Robot
 MOVED, BLOCKED, STOPPED = "moved", "blocked", "stopped"  # STOPPED: moved, but its movement ends there
 
 Report = Callable[[Square, Square], Event]
+K = TypeVar("K")
 
 
 def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Block | None:
-    """Why a step from `frm` cannot happen (perimeter fence first), or None."""
+    """Why a step from `frm` cannot happen, or None. The perimeter fence comes first; of several elements on
+    the edge or square the costliest block counts (B6.2: a fence sharing an edge with a wall still burns),
+    so the order of the room file never matters."""
     to = frm.step(direction)
     if not ctx.index.inside(to):
         return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     index = ctx.index
-    for mech, element in index.edge_block.get((frm, direction), ()):
-        block = mech.blocks_step(ctx, element, robot, frm, to, direction)
-        if block:
-            return block
-    for mech, element in index.square_block.get(to, ()):
-        block = mech.blocks_step(ctx, element, robot, frm, to, direction)
-        if block:
-            return block
-    return None
+    worst: Block | None = None
+    for entries in (index.edge_block.get((frm, direction), ()), index.square_block.get(to, ())):
+        for mech, element in entries:
+            block = mech.blocks_step(ctx, element, robot, frm, to, direction)
+            if block and (worst is None or block.damage > worst.damage):
+                worst = block
+    return worst
 
 
 def obstacle(ctx: TurnContext, robot: Robot, direction: Dir, block: Block) -> None:
@@ -42,6 +47,49 @@ def obstacle(ctx: TurnContext, robot: Robot, direction: Dir, block: Block) -> No
     ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, direction, block.cause, block.source))
     if block.damage:
         ctx.damage(robot, block.damage, block.cause, block.source)
+
+
+def chain_ahead(ctx: TurnContext, robot: Robot, direction: Dir,
+                moving: Collection[str] = ()) -> tuple[list[Robot], Robot | None, Block | None]:
+    """B6.3: the real robots a step of `robot` would push, nearest first, stopping at an empty square or at a
+    robot in `moving` (one moved by its own mechanism this phase, B6b.2). If the chain cannot move, also the
+    robot that cannot and why (`Block` None: it is locked)."""
+    chain: list[Robot] = []
+    if not ctx.solid(robot):
+        return chain, None, None
+    square = robot.at.step(direction)
+    while (other := ctx.solid_at(square)) is not None and other.name not in moving:
+        if ctx.locked(other):
+            return chain, other, None
+        block = blocked(ctx, other, square, direction)
+        if block:
+            return chain, other, block
+        chain.append(other)
+        square = square.step(direction)
+    return chain, None, None
+
+
+def chain_blocked(ctx: TurnContext, robot: Robot, direction: Dir, culprit: Robot, block: Block | None) -> None:
+    """The events of a push that cannot happen: the mover meets a robot; a fence hurts the one that would cross."""
+    ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, direction, "robot", culprit.name))
+    if block is not None:
+        obstacle(ctx, culprit, direction, block)
+
+
+def conflicts(ctx: TurnContext, groups: Mapping[K, Sequence[tuple[Robot, Square]]]) -> set[K]:
+    """B6b.1, B6b.2: of simultaneous moves (each group moves together or not at all), those that cannot
+    happen: two robots onto one square, two robots swapping squares, a robot into a square whose robot is
+    not moving away, or one robot in two groups. Only real robots are given (B9)."""
+    landing = Counter(to for moves in groups.values() for _, to in moves)
+    movers = Counter(robot.name for moves in groups.values() for robot, _ in moves)
+    leaving = {robot.at: to for moves in groups.values() for robot, to in moves}
+    out = set()
+    for key, moves in groups.items():
+        for robot, to in moves:
+            if landing[to] > 1 or movers[robot.name] > 1 or (
+                    leaving[to] == robot.at if to in leaving else ctx.solid_at(to) is not None):
+                out.add(key)
+    return out
 
 
 def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Report) -> str:
@@ -54,44 +102,49 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
     if block:
         obstacle(ctx, robot, direction, block)
         return BLOCKED
-    to = frm.step(direction)
-    chain: list[Robot] = []
-    if ctx.solid(robot):
-        square = to
-        while (other := ctx.solid_at(square)) is not None:
-            if ctx.locked(other):
-                ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, "robot", other.name))
-                return BLOCKED
-            block = blocked(ctx, other, square, direction)
-            if block:  # B6.3: nothing in the chain moves; a fence hurts the robot that would cross it
-                ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, "robot", other.name))
-                obstacle(ctx, other, direction, block)
-                return BLOCKED
-            chain.append(other)
-            square = square.step(direction)
+    chain, culprit, block = chain_ahead(ctx, robot, direction)
+    if culprit is not None:  # B6.3: nothing in the chain moves
+        chain_blocked(ctx, robot, direction, culprit, block)
+        return BLOCKED
     for other in reversed(chain):
         start = other.at
         other.at = start.step(direction)
         ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
-    robot.at = to
-    ctx.emit(report(frm, to))
-    for other in reversed(chain):
-        if other.on_board:
-            enter(ctx, other, other.at.step(direction.opposite), direction, "push")
-    if not robot.on_board:  # a pushed robot's effect (a switch opening a trap door) took the mover too
-        return STOPPED
-    return STOPPED if enter(ctx, robot, frm, direction, how) else MOVED
+    robot.at = frm.step(direction)
+    ctx.emit(report(frm, robot.at))
+    arrivals = [Arrival(other, direction, "push") for other in chain] + [Arrival(robot, direction, how)]
+    return STOPPED if robot in arrive(ctx, arrivals) else MOVED
 
 
-def enter(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir, how: str) -> bool:
-    """B6.11: the entered square's own effects, in mechanism order; True ends the robot's movement."""
-    square = robot.at
-    stop = False
-    for mech, element in ctx.index.enter.get(square, ()):
+@dataclass(frozen=True)
+class Arrival:
+    """A robot that has just moved one square in `direction`, and how (card, push, conveyor, pusher …)."""
+
+    robot: Robot
+    direction: Dir
+    how: str
+
+
+def arrive(ctx: TurnContext, arrivals: Sequence[Arrival]) -> list[Robot]:
+    """B6.11: every robot of one move has arrived; now the entered squares' effects, kind by kind in
+    `enter_order` (falls, then presses, then teleports …), each kind in reading order of the squares (robots
+    on one square in the order given, never by name). Returns the robots whose movement ends (fell, left
+    the board, teleported to a stop, entered a gate …)."""
+    pending = []
+    for rank, arrival in enumerate(arrivals):
+        square = arrival.robot.at
+        for mech, element in ctx.index.enter.get(square, ()):
+            pending.append((mech.enter_order, square.row, square.col, rank, mech, element, arrival, square))
+    pending.sort(key=lambda item: item[:4])
+    stopped = []
+    for _, _, _, _, mech, element, arrival, square in pending:
+        robot = arrival.robot
         if robot.at != square or not robot.on_board:
-            break
-        stop = mech.on_enter(ctx, element, robot, frm, direction, how) or stop
-    return stop or not robot.on_board
+            continue
+        frm = square.step(arrival.direction.opposite)
+        if mech.on_enter(ctx, element, robot, frm, arrival.direction, arrival.how) and robot not in stopped:
+            stopped.append(robot)
+    return stopped + [a.robot for a in arrivals if not a.robot.on_board and a.robot not in stopped]
 
 
 def play_card(ctx: TurnContext, robot: Robot, card: Card, register: int) -> None:

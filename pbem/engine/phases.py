@@ -17,6 +17,7 @@ from .geometry import Dir, Square
 from .movement import play_card
 from .options import option_effect
 from .state import Robot
+from .vocabulary import Mode, PhaseName as P
 
 StepFn = Callable[[TurnContext, str], None]
 
@@ -66,7 +67,7 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | N
                 if mech.blocks_beam(ctx, element, square, direction):
                     return None, []
             for robot in occupancy.get(square, ()):
-                if robot is not shooter and (shooter is None or robot.mode != "virtual"):
+                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
                     return robot, []  # B9: robot beams pass virtual robots; board beams hit them
         own_square = False
         edge = (square, direction)
@@ -83,7 +84,7 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | N
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
     """The beams a robot fires: (direction, damage, option or 'main')."""
-    if not ctx.solid(robot) or robot.mode == "rebooting":
+    if not ctx.solid(robot) or robot.mode == Mode.REBOOTING:
         return []
     beams: dict[Dir, tuple[Dir, int, str]] = {}
     if ctx.ruleset.robot_lasers:
@@ -99,7 +100,7 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
     hits: list[tuple[Robot, int, str, str]] = []
-    eye_hits: dict[str, tuple] = {}
+    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
     occupancy: dict[Square, list[Robot]] = {}
     for robot in ctx.board.robots.values():
         if robot.on_board:
@@ -109,8 +110,8 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
         target, ends = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
-        for end in ends:
-            eye_hits.setdefault(end[1].key, (*end, direction))
+        for mech, element, square in ends:  # one call per edge side and direction: an eye flips once
+            eye_hits.setdefault((element.key, square, direction), (mech, element, square, direction))
 
     for mech, element in ctx.index.beam_sources:
         for start, direction, damage in mech.beams(ctx, element):
@@ -120,7 +121,8 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
             shoot(robot.at, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
-    for mech, element, square, direction in eye_hits.values():
+    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):
+        mech, element, square, direction = eye_hits[key]
         mech.on_beam(ctx, element, square, direction)
     run_mechanisms(ctx, phase)
 
@@ -128,26 +130,26 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
 def become_real(ctx: TurnContext, phase: str) -> None:
     """B9: a virtual robot alone in its square turns real, once a complete turn has passed since reinstatement."""
     for robot in ctx.robots:
-        if robot.mode != "virtual" or not robot.on_board:
+        if robot.mode != Mode.VIRTUAL or not robot.on_board:
             continue
         since = robot.reinstated_turn if robot.reinstated_turn is not None else 0
         if ctx.turn <= since + ctx.ruleset.virtual_turns:
             continue
         if len(ctx.robots_at(robot.at)) == 1:
-            robot.mode = "real"
+            robot.mode = Mode.REAL
             ctx.emit(BecameReal(ctx.stage, robot.name, robot.at))
 
 
 PHASES: list[Phase] = [
-    Phase("robots move", "B5.1", move_robots),
-    Phase("express conveyors", "B5.2", run_mechanisms),
-    Phase("conveyors", "B5.3", run_mechanisms),
-    Phase("pushers", "B5.4", run_mechanisms),
-    Phase("gears", "B5.5", run_mechanisms),
-    Phase("crushers", "B5.6", run_mechanisms),
-    Phase("lasers", "B5.7", fire_lasers),
-    Phase("buzzsaws", "B5.8", run_mechanisms),
-    Phase("end of stage", "B5.9", run_mechanisms),       # flags, armouries, computers (G7)
-    Phase("virtual robots", "B5.9", become_real),         # B9
-    Phase("gates", "B5.9", run_mechanisms),               # G3
+    Phase(P.ROBOTS_MOVE, "B5.1", move_robots),
+    Phase(P.EXPRESS_CONVEYORS, "B5.2", run_mechanisms),
+    Phase(P.CONVEYORS, "B5.3", run_mechanisms),
+    Phase(P.PUSHERS, "B5.4", run_mechanisms),
+    Phase(P.GEARS, "B5.5", run_mechanisms),
+    Phase(P.CRUSHERS, "B5.6", run_mechanisms),
+    Phase(P.LASERS, "B5.7", fire_lasers),
+    Phase(P.BUZZSAWS, "B5.8", run_mechanisms),
+    Phase(P.END_OF_STAGE, "B5.9", run_mechanisms),       # flags, armouries, computers (G7)
+    Phase(P.VIRTUAL_ROBOTS, "B5.9", become_real),         # B9
+    Phase(P.GATES, "B5.9", run_mechanisms),               # G3
 ]

@@ -42,6 +42,10 @@ class Room:
     elements: tuple[Element, ...] = ()
     notes: str = ""
     source: str | None = None  # the file it was read from, for messages
+    # where the file gave each top-level key (`size`, `starts`, `starts[0]`, `elements`), for messages only:
+    # not part of a game's state (`canonical: False`), nor of the room's equality
+    lines: Mapping[str, int | None] = field(default_factory=lambda: MappingProxyType({}), compare=False,
+                                            repr=False, metadata={"canonical": False})
 
     def elements_at(self, square: Square) -> tuple[Element, ...]:
         return tuple(e for e in self.elements if e.at == square)

@@ -9,7 +9,10 @@ outside it is refused by name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any, Mapping
+
+from .vocabulary import DeckOrder, MissingOrders, parse_word
 
 MAX_REGISTERS = 9  # B1/G: programs of up to nine registers, so stages run 1..9
 
@@ -42,11 +45,11 @@ class Ruleset:
     flags: bool = True                # B1: flags are touched in order
     # B4 dealing and programming
     registers_max: int = ranged(9, 1, None)            # B4.1: hand size = registers_max - damage
-    deck_order: str = "shuffled"      # B4.2 shuffled each turn | B4.3 preset (also B7.2: random | deck fills)
+    deck_order: DeckOrder = DeckOrder.SHUFFLED  # B4.2 shuffled each turn | B4.3 preset (B7.2: random | deck fills)
     shared_hand: bool = False         # B4.3: one hand for a player's robots
     equal_length_programs: bool = False  # B4.5 geeko: both programs of one length
     fill_free_registers: bool = True  # B4.5 botwars: a program fills every free register
-    missing_orders: str = "fill"      # B4.6: fill (from the hand, in order) | idle
+    missing_orders: MissingOrders = MissingOrders.FILL  # B4.6: fill (from the hand, in order) | idle
     # B6 / B6b mechanisms
     fence_damage: int = ranged(2, 0, None)             # B6.2: per attempted step across a fence
     laser_damage: int = ranged(1, 0, None)             # B6b.5: per beam
@@ -74,14 +77,17 @@ class Ruleset:
     transit_turns_per_room: int = ranged(1, 0, None)   # G5: turns in transit per room already completed
 
     def with_options(self, options: Mapping[str, Any]) -> "Ruleset":
-        """This ruleset with some fields overridden by name; unknown names or wrong types raise ValueError."""
+        """This ruleset with some fields overridden by name; unknown names, wrong types, numbers out of range and
+        words outside a field's vocabulary (`deck_order: presett`) raise ValueError naming what is allowed."""
         known = {f.name: f for f in fields(self)}
         changes = {}
         for key, value in options.items():
             if key not in known or key == "name":
                 raise ValueError(f"unknown ruleset option {key!r}")
             current = getattr(self, key)
-            if not _same_kind(current, value):
+            if isinstance(current, StrEnum):
+                value = parse_word(type(current), value, f"ruleset option {key!r}")
+            elif not _same_kind(current, value):
                 raise ValueError(f"ruleset option {key!r} must be like {current!r}, not {value!r}")
             reason = out_of_range(known[key], value)
             if reason:
@@ -110,11 +116,11 @@ GEEKO = replace(
     virtual=False,
     robot_lasers=False,
     flags=False,
-    deck_order="preset",
+    deck_order=DeckOrder.PRESET,
     shared_hand=True,
     equal_length_programs=True,
     fill_free_registers=False,
-    missing_orders="idle",
+    missing_orders=MissingOrders.IDLE,
     fuse_from_damage=1,
     reinstate_damage=0,
     lives=None,

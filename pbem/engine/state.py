@@ -2,19 +2,18 @@
 
 Plain dataclasses. The resolver never mutates its input: it works on
 `Board.copy()`, which copies robots field by field (no deepcopy, it is in the
-hot path). `to_data`/`from_data` give plain JSON-ready data (squares as
-`r#c#`, cards as `KIND#NUMBER`, keys in a fixed order) for the store.
+hot path). The store keeps them as canonical data (`pbem.formats.canonical`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
 
 from .cards import Card
 from .geometry import Dir, Square
 from .room import Room
+from .vocabulary import Mode, parse_word
 
-MODES = ("real", "virtual", "destroyed", "rebooting", "in-transit")  # RULES B2.2
+MODES = tuple(Mode)  # RULES B2.2
 
 
 @dataclass
@@ -24,7 +23,7 @@ class Robot:
     at: Square | None = None          # None when destroyed, in transit or gone through a gate
     facing: Dir = Dir.N
     hp: int = 10
-    mode: str = "real"
+    mode: Mode = Mode.REAL
     # B7: fused registers, number -> the card kept in it; None = fused while empty
     # (B7.2: the campaign layer fills it from the deck, or the engine at random).
     registers: dict[int, Card | None] = field(default_factory=dict)
@@ -38,46 +37,23 @@ class Robot:
     armouries: list[str] = field(default_factory=list)  # G7: "ROOM NAME/element key" of armouries used
     charges: dict[str, int] = field(default_factory=dict)  # B11: option name -> points left (ablative-coat)
 
+    def __post_init__(self) -> None:
+        self.mode = parse_word(Mode, self.mode, "mode")  # a word from outside becomes the enum, or is refused
+
     @property
     def on_board(self) -> bool:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
-        return self.at is not None and self.mode not in ("destroyed", "in-transit") and not self.left_room
+        return self.at is not None and self.mode not in (Mode.DESTROYED, Mode.IN_TRANSIT) and not self.left_room
 
     @property
     def runs_program(self) -> bool:
         """Plays cards: rebooting, destroyed, in-transit and departed robots run nothing (B8, B10, G3, G5)."""
-        return self.on_board and self.mode in ("real", "virtual")
+        return self.on_board and self.mode in (Mode.REAL, Mode.VIRTUAL)
 
     def copy(self) -> "Robot":
         return Robot(self.name, self.owner, self.at, self.facing, self.hp, self.mode, dict(self.registers),
                      list(self.upgrades), list(self.options), self.next_flag, self.lives, self.reinstate_at,
                      self.reinstated_turn, self.left_room, list(self.armouries), dict(self.charges))
-
-    def to_data(self) -> dict[str, Any]:
-        return {
-            "name": self.name, "owner": self.owner,
-            "at": str(self.at) if self.at else None, "facing": self.facing.name,
-            "hp": self.hp, "mode": self.mode,
-            "registers": {str(n): (str(c) if c else None) for n, c in sorted(self.registers.items())},
-            "upgrades": list(self.upgrades), "options": list(self.options), "next_flag": self.next_flag,
-            "lives": self.lives, "reinstate_at": str(self.reinstate_at) if self.reinstate_at else None,
-            "reinstated_turn": self.reinstated_turn, "left_room": self.left_room,
-            "armouries": list(self.armouries), "charges": dict(sorted(self.charges.items())),
-        }
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> "Robot":
-        return cls(
-            name=data["name"], owner=data.get("owner", ""),
-            at=Square.parse(data["at"]) if data.get("at") else None,
-            facing=Dir.parse(data.get("facing", "N")), hp=data.get("hp", 10), mode=data.get("mode", "real"),
-            registers={int(n): (Card.parse(c) if c else None) for n, c in (data.get("registers") or {}).items()},
-            upgrades=list(data.get("upgrades", [])), options=list(data.get("options", [])),
-            next_flag=data.get("next_flag", 1), lives=data.get("lives", 3),
-            reinstate_at=Square.parse(data["reinstate_at"]) if data.get("reinstate_at") else None,
-            reinstated_turn=data.get("reinstated_turn"), left_room=data.get("left_room", False),
-            armouries=list(data.get("armouries", [])), charges=dict(data.get("charges", {})),
-        )
 
 
 @dataclass
@@ -97,13 +73,3 @@ class Board:
 
     def copy(self) -> "Board":
         return Board(self.room, {name: robot.copy() for name, robot in self.robots.items()}, dict(self.elements))
-
-    def to_data(self) -> dict[str, Any]:
-        """The changing part (the room is stored by name elsewhere)."""
-        return {"room": self.room.name, "robots": [r.to_data() for r in self.robots.values()],
-                "elements": dict(sorted(self.elements.items()))}
-
-    @classmethod
-    def from_data(cls, room: Room, data: Mapping[str, Any]) -> "Board":
-        robots = [Robot.from_data(r) for r in data.get("robots", [])]
-        return cls(room, {r.name: r for r in robots}, dict(data.get("elements", {})))

@@ -24,6 +24,7 @@ from .index import index_for
 from .phases import PHASES, Phase
 from .ruleset import Ruleset
 from .state import Board, Robot
+from .vocabulary import Mode
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class RobotView:
     at: Square | None
     facing: Dir
     hp: int
-    mode: str
+    mode: Mode
 
 
 @dataclass(frozen=True)

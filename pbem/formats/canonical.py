@@ -1,7 +1,8 @@
 """Canonical JSON for states and events, and the state hash (DESIGN.md "Determinism and history").
 
 Generic over dataclasses, so a new engine field needs no code here:
-- a dataclass becomes an object of its fields; an Enum its name;
+- a dataclass becomes an object of its fields (but those with `metadata={"canonical": False}`, kept for
+  messages only); an Enum its name, a StrEnum its word (a robot's `real`);
 - a value class with a `parse` classmethod (Square, Card, Size) its text;
 - mappings become objects (keys as text), lists and tuples arrays, sets sorted arrays;
 - floats are refused: a state must never depend on rounding.
@@ -31,6 +32,8 @@ def to_data(value: Any) -> Any:
     Frozen dataclasses (a game's setup, its rooms and deck) never change, so
     their data is remembered: a state repeats them every turn.
     """
+    if isinstance(value, enum.StrEnum):
+        return value.value
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, enum.Enum):
@@ -43,11 +46,11 @@ def to_data(value: Any) -> Any:
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         if not value.__dataclass_params__.frozen:
-            return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            return {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(type(value))}
         known = _FROZEN.get(id(value))
         if known is not None and known[0] is value:
             return known[1]
-        data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        data = {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(type(value))}
         if len(_FROZEN) >= _FROZEN_MAX:
             _FROZEN.clear()
         _FROZEN[id(value)] = (value, data)
@@ -112,6 +115,8 @@ class _Reader:
                 raise ValueError(f"expected null, got {data!r}")
             return None
         if isinstance(hint, type):
+            if issubclass(hint, enum.StrEnum):
+                return hint(data)
             if issubclass(hint, enum.Enum):
                 return hint[data]
             if hasattr(hint, "parse"):
@@ -181,6 +186,11 @@ def _plain(data: Any) -> Any:
     if isinstance(data, list):
         return [_plain(v) for v in data]
     return data
+
+
+@lru_cache(maxsize=None)
+def _stored_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+    return tuple(f for f in dataclasses.fields(cls) if f.metadata.get("canonical", True))
 
 
 @lru_cache(maxsize=None)

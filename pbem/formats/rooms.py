@@ -82,8 +82,10 @@ def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]
     starts = _starts(data, size, problem)
     if size is None:
         return None, problems
+    lines = {key: line_of(data, key) for key in ("size", "starts", "elements")}
+    lines["starts[0]"] = line_of(data.get("starts"), 0) if isinstance(data.get("starts"), list) else lines["starts"]
     room = Room(str(data.get("name", Path(source).stem)), size, tuple(starts), tuple(positions.values()),
-                str(data.get("notes", "") or ""), source)
+                str(data.get("notes", "") or ""), source, MappingProxyType(lines))
     _room_rules(room, data, {id(e): i for i, e in positions.items()}, problem)
     return (None if problems else room), problems
 
@@ -244,29 +246,35 @@ def _starts_index(starts: Any, square: Square, fallback: int) -> int:
 def entry_fee_problems(room: Room, size: int = BOTWARS.entry_fee_size) -> list[Problem]:
     """G8: a 7×7 board of known elements (checked on loading), with a reachable start, not plain floor,
     and every switch link resolving (controls checked on loading; here: every switch or eye controls
-    something)."""
+    something). Each refusal names the line and field it is about, as every room error does."""
     source = room.source or room.name
+
+    def problem(key: str, message: str, line: int | None = None) -> Problem:
+        return Problem(source, line if line is not None else room.lines.get(key.split(".")[0]), key, message)
+
+    def where(element: Element) -> str:
+        return f"elements[{room.elements.index(element)}]"
+
     problems = []
     if (room.size.rows, room.size.cols) != (size, size):
-        problems.append(Problem(source, None, "size", f"an entry-fee board is {size}x{size}, not {room.size}"))
+        problems.append(problem("size", f"an entry-fee board is {size}x{size}, not {room.size}"))
     if not [e for e in room.elements if not mechanism(e.type).plain]:
-        problems.append(Problem(source, None, "elements", "plain floor: the board has no walls or mechanisms"))
+        problems.append(problem("elements", "plain floor: the board has no walls or mechanisms"))
     if not room.starts:
-        problems.append(Problem(source, None, "starts", "no start square"))
+        problems.append(problem("starts", "no start square"))
     else:
         reach = _reachable(room, room.starts[0])
         if len(reach) == 1:
-            problems.append(Problem(source, None, "starts[0]", f"a robot on {room.starts[0]} cannot move anywhere"))
+            problems.append(problem("starts[0]", f"a robot on {room.starts[0]} cannot move anywhere"))
         for element in room.of_type("flag"):
             if element.at not in reach:
-                problems.append(Problem(source, element.line, "elements",
-                                        f"flag {element.get('number')} on {element.at} cannot be reached "
-                                        f"from {room.starts[0]}"))
+                problems.append(problem(f"{where(element)}.at", f"flag {element.get('number')} on {element.at} "
+                                        f"cannot be reached from {room.starts[0]}", element.line))
     controlled = {str(e.get("control")) for e in room.elements if e.get("control") is not None}
     for element in room.elements:
         if mechanism(element.type).is_control and str(element.get("id")) not in controlled:
-            problems.append(Problem(source, element.line, "elements",
-                                    f"{element.type} {element.get('id')!r} controls nothing"))
+            problems.append(problem(f"{where(element)}.id", f"{element.type} {element.get('id')!r} controls nothing",
+                                    element.line))
     return problems
 
 

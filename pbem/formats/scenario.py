@@ -48,7 +48,8 @@ from ..engine.cards import Card, standard_cards, upgrade_cards
 from ..engine.elements import new_board
 from ..engine.geometry import Dir, Square
 from ..engine.ruleset import Ruleset, get_ruleset
-from ..engine.state import MODES, Board, Robot
+from ..engine.state import Board, Robot
+from ..engine.vocabulary import Mode, parse_word
 from ..engine.turn import TurnResult, hand_size, resolve_turn
 from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
@@ -102,10 +103,8 @@ def _bool(value: Any) -> bool:
     return value
 
 
-def _mode(value: Any) -> str:
-    if value not in MODES:
-        raise ValueError(f"must be one of {', '.join(MODES)}, not {value!r}")
-    return value
+def _mode(value: Any) -> Mode:
+    return parse_word(Mode, value, "mode")
 
 
 def _names(value: Any) -> list[str]:
@@ -416,7 +415,7 @@ def outcome_yaml(scenario: Scenario, result: TurnResult) -> str:
     robots = {}
     for name, robot in result.board.robots.items():
         entry: dict[str, Any] = {"at": str(robot.at) if robot.on_board else None, "facing": robot.facing.name,
-                                 "hp": robot.hp, "mode": robot.mode}
+                                 "hp": robot.hp, "mode": str(robot.mode)}
         if robot.registers:
             entry["registers"] = {n: (str(c) if c else None) for n, c in sorted(robot.registers.items())}
         entry["upgrades"] = sorted(robot.upgrades)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..events import Conveyed, Obstacle, Rotated
 from ..mechanism import Field, Mechanism, choice, direction, register
-from ..movement import blocked, enter, obstacle
+from ..movement import Arrival, arrive, blocked, conflicts, obstacle
 
 
 @register
@@ -22,55 +22,28 @@ class Conveyor(Mechanism):
     def act(self, ctx, phase, elements) -> None:
         express = phase == "express conveyors"
         belts = {e.at: e for e in elements}
-        moving = {sq: e for sq, e in belts.items() if not express or e.get("speed") == 2}
-        movers = {}
+        movers = {}  # robot name -> (robot, target, way), in board order
         for robot in ctx.robots:
-            belt = moving.get(robot.at) if robot.on_board else None
-            if belt is None or ctx.locked(robot):
+            belt = belts.get(robot.at) if robot.on_board else None
+            if belt is None or (express and belt.get("speed") != 2) or ctx.locked(robot):
                 continue
             way = belt.get("dir")
             block = blocked(ctx, robot, robot.at, way)
             if block:
                 obstacle(ctx, robot, way, block)
                 continue
-            movers[robot.name] = (robot, robot.at.step(way), way, belt)
-        self._cancel_conflicts(ctx, movers)
-        for name in sorted(movers):
-            robot, target, way, belt = movers[name]
+            movers[robot.name] = (robot, robot.at.step(way), way)
+        while cancel := conflicts(ctx, {n: [(m[0], m[1])] for n, m in movers.items() if ctx.solid(m[0])}):
+            for name in [n for n in movers if n in cancel]:
+                robot, _, way = movers.pop(name)
+                ctx.emit(Obstacle(ctx.stage, name, robot.at, way, "robot", None))
+        for name, (robot, target, way) in movers.items():
             frm, robot.at = robot.at, target
             ctx.emit(Conveyed(ctx.stage, name, frm, target, way, express))
-        for name in sorted(movers):
-            robot, target, way, belt = movers[name]
-            if robot.at != target or not robot.on_board:
-                continue
+        for name, (robot, target, way) in movers.items():
             landing = belts.get(target)
             if landing is not None and landing.get("dir") in (way.turned(1), way.turned(-1)):
                 before = robot.facing
                 robot.facing = before.turned(1 if landing.get("dir") == way.turned(1) else -1)
                 ctx.emit(Rotated(ctx.stage, name, before, robot.facing, "conveyor", landing.key))
-            enter(ctx, robot, target.step(way.opposite), way, "conveyor")
-
-    @staticmethod
-    def _cancel_conflicts(ctx, movers) -> None:
-        """B6b.1: drop moves into one square, swaps, and moves into robots that stay, until stable."""
-        solid = {name: m for name, m in movers.items() if ctx.solid(m[0])}
-        while True:
-            targets: dict = {}
-            for name, (robot, target, _, _) in solid.items():
-                targets.setdefault(target, []).append(name)
-            cancel = {name for names in targets.values() if len(names) > 1 for name in names}
-            by_square = {m[0].at: name for name, m in solid.items()}
-            for name, (robot, target, _, _) in solid.items():
-                other = by_square.get(target)
-                if other is not None and solid[other][1] == robot.at:
-                    cancel.add(name)
-            for name, (robot, target, way, _) in solid.items():
-                stander = ctx.solid_at(target)
-                if stander is not None and stander.name not in solid and name not in cancel:
-                    cancel.add(name)
-            if not cancel:
-                return
-            for name in sorted(cancel):
-                robot, target, way, _ = solid.pop(name)
-                movers.pop(name)
-                ctx.emit(Obstacle(ctx.stage, name, robot.at, way, "robot", None))
+        arrive(ctx, [Arrival(robot, way, "conveyor") for robot, _, way in movers.values()])

@@ -10,9 +10,11 @@ from .base import Controlled, controlled_fields
 class Gate(Controlled):
     """Entering an open gate ends the robot's movement: it has reached the way out (ruling — the gate is
     the opening in the fence, so the rest of a card does not run it into the fence beyond). With one gate in
-    the room it leaves at the end of the stage and until then is an ordinary robot (it can be pushed).
-    With several, it is locked there — it cannot move and no mechanism moves it — and all leave at the end
-    of the stage in which every gate holds one of the player's robots."""
+    the room a robot standing in it at the end of a stage leaves, and until then is an ordinary robot (it
+    can be pushed). With several, it is locked there — it cannot move and no mechanism moves it, whatever
+    the gate's own state (ruling: a gate that closes keeps its robot) — and a player's robots all leave at
+    the end of the stage in which every gate holds one of them (ruling: gates release one player's robots,
+    never a mix)."""
 
     type = "gate"
     words = ("closed", "open")
@@ -37,16 +39,16 @@ class Gate(Controlled):
         return len(ctx.index.by_type[self.type]) > 1
 
     def holds(self, ctx, element, robot) -> bool:
-        return self.locks(ctx) and self.is_set(ctx, element)
+        return self.locks(ctx)
 
     def act(self, ctx, phase, elements) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]
+        leaving = [robot for robots in occupants for robot in robots]
         if len(elements) > 1:
-            owners = {robot.owner for robots in occupants for robot in robots}
-            if not all(occupants) or len(owners) != 1:
-                return
-        for robots in occupants:
-            for robot in robots:
-                at = robot.at
-                robot.left_room, robot.at = True, None
-                ctx.emit(LeftRoom(ctx.stage, robot.name, at, ctx.board.room.name))
+            owners = sorted({robot.owner for robot in leaving})
+            released = {owner for owner in owners if all(any(r.owner == owner for r in rs) for rs in occupants)}
+            leaving = [robot for robot in leaving if robot.owner in released]
+        for robot in leaving:
+            at = robot.at
+            robot.left_room, robot.at = True, None
+            ctx.emit(LeftRoom(ctx.stage, robot.name, at, ctx.board.room.name))

@@ -1,16 +1,20 @@
 """Pushers (RULES B6b.2): wall-mounted, active in their printed stages, each pushes one square away."""
 from __future__ import annotations
 
-from ..events import PushedByPusher
+from ..events import Obstacle, Pushed, PushedByPusher
 from ..mechanism import Field, direction, register, stages
-from ..movement import step
+from ..movement import Arrival, arrive, blocked, chain_ahead, chain_blocked, conflicts, obstacle
 from .base import Mounted
 
 
 @register
 class Pusher(Mounted):
-    """Two pushers that would push into one square: neither pushes. A pushed robot shoves a robot in its
-    way on if that one can move, else neither moves; into a fence it stays and takes the fence's HP."""
+    """All pushers active in a stage push at once, as belts move (ruling B6b.2). Two pushers that would push
+    into one square: neither pushes. A pushed robot shoves a stationary robot in its way on if that one can
+    move (a chain, B6.3), else neither moves; into a fence it stays and takes the fence's HP. A robot its own
+    pusher moves is not stationary: another pushed robot does not shove it but follows it if it leaves, and
+    two pushed robots that would swap squares, or land on one square, both stay. A push that cannot happen
+    makes its robot stationary, and the pushes are worked out again until nothing changes."""
 
     type = "pusher"
     fields = {"wall": Field(direction), "stages": Field(stages)}
@@ -19,20 +23,43 @@ class Pusher(Mounted):
     def act(self, ctx, phase, elements) -> None:
         pushes = []
         for element in elements:
-            if ctx.stage not in element.get("stages"):
-                continue
-            way = element.get("wall").opposite
-            for robot in ctx.robots_at(element.at):
-                if not ctx.locked(robot):
-                    pushes.append((element, robot, way, element.at.step(way)))
-        pushers_into: dict = {}
-        for element, _, _, target in pushes:
-            pushers_into.setdefault(target, set()).add(element.key)
-        for element, robot, way, target in pushes:
-            if len(pushers_into[target]) > 1 or robot.at != element.at or not robot.on_board:
-                continue
-
-            def report(frm, to, element=element, robot=robot, way=way):
-                return PushedByPusher(ctx.stage, robot.name, frm, to, way, element.key)
-
-            step(ctx, robot, way, "pusher", report)
+            if ctx.stage in element.get("stages"):
+                way = element.get("wall").opposite
+                pushes += [(robot, way, element) for robot in ctx.robots_at(element.at) if not ctx.locked(robot)]
+        aimed: dict = {}
+        for _, way, element in pushes:
+            aimed.setdefault(element.at.step(way), set()).add(element.key)
+        movers = {robot.name: (robot, way, element) for robot, way, element in pushes
+                  if len(aimed[element.at.step(way)]) == 1}
+        while True:
+            chains, stuck = {}, []
+            for name, (robot, way, _) in movers.items():
+                block = blocked(ctx, robot, robot.at, way)
+                chain, culprit, chain_block = chain_ahead(ctx, robot, way, movers)
+                if block or culprit is not None:
+                    stuck.append((name, block, culprit, chain_block))
+                elif ctx.solid(robot):
+                    chains[name] = [(r, r.at.step(way)) for r in (robot, *chain)]
+            if not stuck:  # a push stopped by an obstacle first: its robot is stationary for the others
+                stuck = [(name, None, None, None) for name in conflicts(ctx, chains)]
+            if not stuck:
+                break
+            for name, block, culprit, chain_block in sorted(stuck, key=lambda s: list(movers).index(s[0])):
+                robot, way, _ = movers.pop(name)
+                if block:
+                    obstacle(ctx, robot, way, block)
+                elif culprit is not None:
+                    chain_blocked(ctx, robot, way, culprit, chain_block)
+                else:
+                    ctx.emit(Obstacle(ctx.stage, name, robot.at, way, "robot", None))
+        arrivals = []
+        for name, (robot, way, element) in movers.items():  # all at once: the chains are disjoint
+            for other, to in reversed(chains.get(name, [(robot, robot.at.step(way))])):
+                start, other.at = other.at, to
+                if other is robot:
+                    ctx.emit(PushedByPusher(ctx.stage, name, start, to, way, element.key))
+                    arrivals.append(Arrival(robot, way, "pusher"))
+                else:
+                    ctx.emit(Pushed(ctx.stage, other.name, name, start, to, way))
+                    arrivals.append(Arrival(other, way, "push"))
+        arrive(ctx, arrivals)

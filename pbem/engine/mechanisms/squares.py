@@ -5,6 +5,7 @@ from ..cards import CARD_SETS
 from ..events import FlagTouched, OptionGained, Repaired, UpgradeGained
 from ..mechanism import Field, Mechanism, choice, positive_int, register
 from ..options import initial_charges, option_names
+from ..vocabulary import Mode
 
 
 @register
@@ -22,7 +23,7 @@ class Flag(Mechanism):
             return
         for element in elements:
             for robot in ctx.robots_at(element.at):
-                if robot.mode != "rebooting" and element.get("number") == robot.next_flag:
+                if robot.mode != Mode.REBOOTING and element.get("number") == robot.next_flag:
                     robot.next_flag += 1
                     robot.reinstate_at = element.at
                     ctx.emit(FlagTouched(ctx.stage, robot.name, element.at, element.get("number")))
@@ -41,7 +42,7 @@ class Wrench(Mechanism):
         for element in elements:
             for robot in ctx.robots_at(element.at):
                 if phase == "end of stage":
-                    if ctx.ruleset.wrench_is_checkpoint and robot.mode != "rebooting":
+                    if ctx.ruleset.wrench_is_checkpoint and robot.mode != Mode.REBOOTING:
                         robot.reinstate_at = element.at
                     continue
                 before = robot.hp
@@ -60,7 +61,8 @@ def _option_name(value) -> str:
 
 @register
 class Armoury(Mechanism):
-    """G7: ending a stage here gives the square's option, once per robot per square."""
+    """G7: ending a stage here gives the square's option, once per robot per square. Ruling B11: nothing to a
+    robot that already holds the option (no second copy, no fresh charges), and the square is not used up."""
 
     type = "armoury"
     fields = {"option": Field(_option_name)}
@@ -70,12 +72,10 @@ class Armoury(Mechanism):
         for element in elements:
             mark = f"{ctx.board.room.name}/{element.key}"
             for robot in ctx.robots_at(element.at):
-                if mark in robot.armouries:
+                option = element.get("option")
+                if mark in robot.armouries or option in robot.options:
                     continue
                 robot.armouries.append(mark)
-                option = element.get("option")
-                if option in robot.options:
-                    continue
                 robot.options.append(option)
                 charges = initial_charges(option)
                 if charges is not None:

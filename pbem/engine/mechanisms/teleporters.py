@@ -3,8 +3,12 @@ from __future__ import annotations
 
 from ..events import Teleported
 from ..mechanism import Field, register, word
+from ..movement import Arrival, arrive
 from ..room import Room
 from .base import Controlled, controlled_fields
+
+
+TELEPORT = "teleport"  # how a robot arrives on the destination square
 
 
 @register
@@ -25,15 +29,18 @@ class Teleporter(Controlled):
             seen[colour] = element.line
 
     def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
-        if not self.is_set(ctx, element):
+        """B6.9: on to the next active teleporter that no real robot holds (B9: virtual ones never block).
+        Arriving is moving into that square for its other elements (B6.7: a switch is pressed, a pit or open
+        trap door drops the robot) but not for its teleporter: arriving by teleport does not teleport again."""
+        if how == TELEPORT or not self.is_set(ctx, element):
             return False
         ring = sorted(ctx.index.by_type[self.type], key=lambda e: str(e.get("colour")).lower())
         start = ring.index(element)
         for offset in range(1, len(ring)):
             target = ring[(start + offset) % len(ring)]
-            if self.is_set(ctx, target) and not ctx.robots_at(target.at):
-                robot.at = target.at  # B6.9: arriving by teleport does not teleport again
+            if self.is_set(ctx, target) and ctx.solid_at(target.at) is None:
+                robot.at = target.at
                 ctx.emit(Teleported(ctx.stage, robot.name, element.at, target.at,
                                     str(element.get("colour")), str(target.get("colour"))))
-                break
+                return bool(arrive(ctx, [Arrival(robot, direction, TELEPORT)]))
         return False

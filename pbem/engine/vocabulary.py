@@ -1,0 +1,66 @@
+"""The engine's closed vocabularies: every word a rule depends on, as an enum, so a misspelling is refused
+where it enters (a room, a ruleset override, a plug-in's registration) instead of silently meaning nothing.
+
+Each is a `StrEnum`: a member equals its word (`Mode.REAL == "real"`) and prints as it, so stored states and
+events keep their plain words. `parse_word` is the one door for words read from outside.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeVar
+
+W = TypeVar("W", bound=StrEnum)
+
+
+class Mode(StrEnum):
+    """RULES B2.2: a robot's mode."""
+
+    REAL = "real"
+    VIRTUAL = "virtual"
+    DESTROYED = "destroyed"
+    REBOOTING = "rebooting"
+    IN_TRANSIT = "in-transit"
+
+
+class DeckOrder(StrEnum):
+    """B4.2 shuffled every turn (botwars) | B4.3 a pre-set sequence (geeko); also B7.2's fill of empty fused
+    registers (random | from the deck)."""
+
+    SHUFFLED = "shuffled"
+    PRESET = "preset"
+
+
+class MissingOrders(StrEnum):
+    """B4.6: a missing submission fills the registers from the hand (botwars) or idles the robots (geeko)."""
+
+    FILL = "fill"
+    IDLE = "idle"
+
+
+class PhaseName(StrEnum):
+    """The steps a mechanism may act in: a stage's phase table (B5) and the end of the turn (B12, G5)."""
+
+    ROBOTS_MOVE = "robots move"
+    EXPRESS_CONVEYORS = "express conveyors"
+    CONVEYORS = "conveyors"
+    PUSHERS = "pushers"
+    GEARS = "gears"
+    CRUSHERS = "crushers"
+    LASERS = "lasers"
+    BUZZSAWS = "buzzsaws"
+    END_OF_STAGE = "end of stage"
+    VIRTUAL_ROBOTS = "virtual robots"
+    GATES = "gates"
+    CATCH_UP = "catch up in transit"
+    WRENCH_REPAIRS = "wrench repairs"
+    REINSTATE = "reinstate destroyed robots"
+    REBOOTS = "reboots"
+
+
+def parse_word(kind: type[W], value: object, what: str) -> W:
+    """`value` as a member of `kind`, or ValueError naming `what` and the allowed words."""
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        raise ValueError(f"{what} must be one of {allowed}, not {value!r}") from None
