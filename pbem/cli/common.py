@@ -8,13 +8,15 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVa
 
 import typer
 
-from ..formats.yamlfile import FormatError
+from .lazy import LazyGroup
+from .plainhelp import PlainTyper
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 T = TypeVar("T")
 DEFAULT_DB = "sqlite:///pbem.db"
 
-app = typer.Typer(
+app = PlainTyper(
+    cls=LazyGroup,
     name="pbem",
     help="A play-by-email game master for BotWars, the Geek-o Challenge and four death-match games.",
     no_args_is_help=True,
@@ -73,7 +75,7 @@ def print_json(document: Any) -> None:
 
 def sub_app(name: str, help: str) -> typer.Typer:
     """A command group `pbem NAME …`."""
-    group = typer.Typer(name=name, help=help, no_args_is_help=True)
+    group = PlainTyper(name=name, help=help, no_args_is_help=True, cls=LazyGroup)
     app.add_typer(group, name=name)
     return group
 
@@ -87,6 +89,8 @@ def refuse(reasons: list[str], code: int = EXIT_REFUSED) -> NoReturn:
 
 def read_or_refuse(read: Callable[..., T], *args: Any) -> T:
     """`read(*args)`; when it raises FormatError, every problem on stderr and exit 1."""
+    from ..formats.yamlfile import FormatError  # PyYAML: only for the commands that read files
+
     try:
         return read(*args)
     except FormatError as err:
@@ -98,6 +102,8 @@ def read_each(paths: Iterable[Path], read: Callable[[Path], T], documents: list[
     """Each file that `read` accepts, with its path. A refused one is added to `documents` as
     {"file": …, key: [its problems]} (the problems also printed on stderr when `echo`) and skipped,
     so the documents keep the order of `paths`."""
+    from ..formats.yamlfile import FormatError
+
     for path in paths:
         try:
             item = read(path)

@@ -6,15 +6,10 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-import yaml
 
-from ..dm.gyulbot.board import format_solution
-from ..dm.gyulbot.generator import generate as generate_puzzle
-from ..dm.gyulbot.solver import MAX_MOVES, solve as solve_puzzle, warm_up
-from ..engine.rng import derive_rng
-from ..formats.gyulbot import puzzle_data, read_puzzle
 from .common import EXIT_REFUSED, print_json, read_each, sub_app
 
+MAX_MOVES = 40  # the solver's own limit, pbem.dm.gyulbot.solver.MAX_MOVES (its module loads numba: not for --help)
 gyulbot_app = sub_app("gyulbot", "Solve and generate Gyulbot puzzles.")
 
 
@@ -25,6 +20,10 @@ def solve(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
+    from ..dm.gyulbot.board import format_solution
+    from ..dm.gyulbot.solver import solve as solve_puzzle, warm_up
+    from ..formats.gyulbot import read_puzzle
+
     results: list[dict] = []
     warm_up()
     for path, puzzle in read_each(puzzles, read_puzzle, results, key="errors"):
@@ -56,11 +55,19 @@ def generate(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the puzzle here instead of to stdout."),
 ) -> None:
     """Make a puzzle (4 robots, coloured goal) whose minimum is exactly --moves, and prove it."""
+    from ..dm.gyulbot.board import format_solution
+    from ..dm.gyulbot.generator import generate as generate_puzzle
+    from ..dm.gyulbot.solver import solve as solve_puzzle
+    from ..engine.rng import derive_rng
+    from ..formats.gyulbot import puzzle_data
+
     puzzle = generate_puzzle(moves, derive_rng(seed, 0, 0, "gyulbot generate", str(moves)), size, size)
     solution = solve_puzzle(puzzle, moves)
     data = {"name": f"gyulbot {moves}-move puzzle, seed {seed}",
             "notes": f"proven minimum {moves} moves, e.g. {format_solution(puzzle, solution)}",
             **puzzle_data(puzzle)}
+    import yaml
+
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     if out:
         out.write_text(text, encoding="utf-8")

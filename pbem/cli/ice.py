@@ -11,7 +11,6 @@ from ..dm.icemaze.solver import warm_up
 from ..dm.icemaze.generate import generate as generate_maze
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
-from ..render.dm import draw, png_bytes
 from .common import EXIT_REFUSED, EXIT_USAGE, print_json, read_each, read_or_refuse, sub_app
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
@@ -69,5 +68,7 @@ def render_command(
     out: Path = typer.Option(..., "--out", help="The PNG to write."),
 ) -> None:
     """A picture of the maze as players see it."""
+    from ..render.dm import draw, png_bytes
+
     maze = read_or_refuse(read_maze_file, maze_file)
     out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))
