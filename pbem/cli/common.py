@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
@@ -71,6 +73,33 @@ def db_url(ctx: typer.Context) -> str:
 def print_json(document: Any) -> None:
     """One JSON document on stdout, keys sorted, for scripts."""
     typer.echo(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
+
+
+TIMEOUT = typer.Option(60.0, "--timeout", min=0.0, metavar="SECONDS",
+                       help="Stop searching a puzzle after this long: no proof within the limit (exit 1).")
+MAX_NODES = typer.Option(None, "--max-nodes", min=1, metavar="N",
+                         help="Stop searching a puzzle after N positions: no proof within the limit (exit 1). "
+                              "Default: no such budget.")
+
+
+@contextmanager
+def solver_timer(seconds: float) -> Iterator[Any]:
+    """A solver's stop flag (pbem.dm.limits), set by a timer after `seconds`: the command line owns the clock."""
+    from ..dm.limits import stop_flag
+
+    flag = stop_flag()
+    timer = threading.Timer(seconds, flag.fill, (True,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield flag
+    finally:
+        timer.cancel()
+
+
+def limit_text(err: Any, timeout: float, max_nodes: Optional[int]) -> str:
+    """What a solver's NoProof says to the GM."""
+    return f"no proof within the limit ({f'{timeout:g} s' if err.stopped else f'{max_nodes} positions'})"
 
 
 def sub_app(name: str, help: str) -> typer.Typer:
