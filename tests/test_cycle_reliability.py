@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from cli_process import run_pbem
 from pbem.resources import resource_dir
 from pbem.store import cycle
 from pbem.store.archive import export_game, import_game
@@ -29,6 +32,7 @@ def turns_done(database: Path) -> int:
         return connection.execute("SELECT count(*) FROM turns").fetchone()[0]
 
 
+@pytest.mark.slow  # up to 20 real processes, killed mid-transaction
 def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_rerun_gives_the_same_result(tmp_path):
     database = tmp_path / "pbem.db"
     store = Store(f"sqlite:///{database}")
@@ -49,12 +53,9 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
         if process.returncode == -signal.SIGKILL and turns_done(database) == 1:
             break  # killed inside the transaction: turn 2 is still unprocessed and the file is consistent
         assert turns_done(database) == 2  # it committed before the kill landed: undo it and try again
-        subprocess.run([sys.executable, "-m", "pbem", "--db", f"sqlite:///{database}", "turn", "rollback",
-                        "botwars-demo", "--to", "2"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                       check=True, capture_output=True)
-        subprocess.run([sys.executable, "-m", "pbem", "--db", f"sqlite:///{database}", "turn", "deal",
-                        "botwars-demo"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                       check=True, capture_output=True)
+        db = f"sqlite:///{database}"
+        assert run_pbem("--db", db, "turn", "rollback", "botwars-demo", "--to", "2", cwd=tmp_path).returncode == 0
+        assert run_pbem("--db", db, "turn", "deal", "botwars-demo", cwd=tmp_path).returncode == 0
     else:
         raise AssertionError("never caught `turn process` inside its transaction")
     rerun = pbem("--db", f"sqlite:///{database}", "turn", "process", "botwars-demo", "--json", cwd=tmp_path)
@@ -64,6 +65,7 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
     assert turns_done(database) == 2
 
 
+@pytest.mark.slow  # two whole demo campaigns, each in its own process (the hash seed is what is tested)
 def test_two_demo_runs_in_different_folders_and_hash_seeds_write_byte_identical_files(tmp_path):
     runs = []
     for run, seed in (("one", "1"), ("two", "4242")):  # side by side

@@ -5,6 +5,7 @@ import json
 
 from typer.testing import CliRunner
 
+from cli_process import under_hash_seeds
 from pbem.cli import app
 
 RUNNER = CliRunner()
@@ -71,19 +72,9 @@ def test_duplicates_text_and_a_bad_board(repo_root, tmp_path):
 
 
 def test_b13_output_does_not_depend_on_the_hash_seed(repo_root):
-    import os
-    import subprocess
-    import sys
-
     transcripts = [str(p) for p in sorted((repo_root / "turns" / "dm").glob("*.yaml"))]
     board = str(repo_root / "turns/dm/boards/flowerfield-example-board.yaml")
-    outputs = set()
-    for hash_seed in ("0", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        replayed = subprocess.run([sys.executable, "-m", "pbem", "dm", "replay", "--json", *transcripts],
-                                  cwd=repo_root, env=env, capture_output=True, text=True)
-        duplicates = subprocess.run([sys.executable, "-m", "pbem", "flowers", "duplicates", "--json", board],
-                                    cwd=repo_root, env=env, capture_output=True, text=True)
-        assert duplicates.returncode == 0, duplicates.stderr
-        outputs.add(replayed.stdout + duplicates.stdout)
-    assert len(outputs) == 1
+    runs = under_hash_seeds({"0": repo_root, "12345": repo_root}, ["dm", "replay", "--json", *transcripts],
+                            ["flowers", "duplicates", "--json", board])
+    assert runs["0"] == runs["12345"]
+    assert runs["0"][1][0] == 0 and len(json.loads(runs["0"][0][1])) == len(transcripts)

@@ -1,11 +1,10 @@
 """Room files (DESIGN.md "Room"): every refusal names file, line and field; `pbem room check` (with G8)."""
-import subprocess
-import sys
 import textwrap
 from dataclasses import replace
 
 import pytest
 
+from cli_process import run_pbem
 from pbem.formats.canonical import to_data
 from pbem.formats.rooms import entry_fee_problems, read_room
 from pbem.formats.yamlfile import FormatError
@@ -78,8 +77,7 @@ def test_yaml_11_on_key_is_the_on_field(tmp_path):
 
 
 def run_check(*args):
-    return subprocess.run([sys.executable, "-m", "pbem", "room", "check", *map(str, args)],
-                          capture_output=True, text=True)
+    return run_pbem("room", "check", *args)
 
 
 def test_room_check_lists_every_reason_and_exits_1(tmp_path):

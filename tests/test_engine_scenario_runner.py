@@ -1,11 +1,10 @@
 """The scenario runner (DESIGN.md "Rule scenario"): check_scenario, `pbem scenario check|run`."""
-import subprocess
-import sys
 import textwrap
 
 import pytest
 import yaml
 
+from cli_process import run_pbem
 from pbem.formats.scenario import check_scenario
 
 PUSH = textwrap.dedent("""\
@@ -33,7 +32,7 @@ def write(tmp_path, name, text):
 
 
 def pbem(*args):
-    return subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], capture_output=True, text=True)
+    return run_pbem(*args)
 
 
 def test_passing_scenario_has_no_differences(tmp_path):

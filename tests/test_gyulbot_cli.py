@@ -101,3 +101,40 @@ def test_position_picture_is_deterministic():
     from pbem.render.dm_gyulbot import CELL, HEADER, MARGIN
     assert image.getpixel((MARGIN + CELL + CELL // 2, HEADER + MARGIN + CELL // 2)) == (214, 48, 49)
     assert image.getpixel((MARGIN + 2 * CELL + CELL // 2, HEADER + MARGIN + 2 * CELL + CELL // 2)) == (41, 98, 255)
+
+
+def test_solve_stops_at_its_node_budget_or_its_timer_with_no_proof(tmp_path):
+    puzzle = tmp_path / "nine.yaml"
+    made = CliRunner().invoke(app, ["gyulbot", "generate", "--moves", "9", "--seed", "2", "--out", str(puzzle)])
+    assert made.exit_code == 0
+    result = CliRunner().invoke(app, ["gyulbot", "solve", str(puzzle), "--max-nodes", "5"])
+    assert result.exit_code == 1 and "nine.yaml: no proof within the limit (5 positions)" in result.output
+    [entry] = json.loads(CliRunner().invoke(app, ["gyulbot", "solve", str(puzzle), "--json"]).stdout)
+    assert entry["moves"] == 9 and "unproven" not in entry  # the generator proved 9 the minimum
+
+
+def test_a_set_stop_flag_ends_the_search_at_its_first_look_after_1024_positions(tmp_path):
+    from pbem.dm.gyulbot.solver import STATS, solve as solve_puzzle
+    from pbem.dm.limits import NoProof, stop_flag
+    from pbem.formats.gyulbot import read_puzzle
+
+    puzzle = tmp_path / "nine.yaml"
+    CliRunner().invoke(app, ["gyulbot", "generate", "--moves", "9", "--seed", "2", "--out", str(puzzle)])
+    assert len(solve_puzzle(read_puzzle(puzzle))) == 9 and STATS["nodes"] > 1024
+    stop = stop_flag()
+    stop[0] = True
+    with pytest.raises(NoProof) as raised:
+        solve_puzzle(read_puzzle(puzzle), stop=stop)
+    assert raised.value.stopped and raised.value.nodes == 1024
+
+
+def test_the_command_lines_timer_sets_the_stop_flag():
+    import time
+
+    from pbem.cli.common import solver_timer
+
+    with solver_timer(0.01) as flag:
+        time.sleep(0.5)
+        assert flag[0]
+    with solver_timer(60) as flag:
+        assert not flag[0]

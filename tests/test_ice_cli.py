@@ -2,9 +2,11 @@
 import io
 import json
 
+import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from cli_process import under_hash_seeds
 from pbem.cli import app
 from pbem.dm.icemaze import solve
 from pbem.formats.icemaze import read_maze_file
@@ -78,18 +80,41 @@ def test_render_command_writes_a_png(tmp_path):
 
 def test_b13_generate_and_solve_ignore_the_hash_seed(tmp_path):
     """Same inputs, same bytes, whatever PYTHONHASHSEED (RULES B13)."""
-    import os
-    import subprocess
-    import sys
-
+    folders = {seed: tmp_path / seed for seed in ("1", "2")}
+    for folder in folders.values():
+        folder.mkdir()
+    runs = under_hash_seeds(folders, ["ice", "generate", "--size", "9x9", "--moves", "8", "--snoms", "3", "--seed",
+                                      "5", "--out", "m.yaml"], ["ice", "solve", "m.yaml", "--json"])
     outputs = []
-    for hash_seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        made = subprocess.run([sys.executable, "-m", "pbem", "ice", "generate", "--size", "9x9", "--moves", "8",
-                               "--snoms", "3", "--seed", "5"], capture_output=True, text=True, env=env, check=True)
-        maze = write(tmp_path, f"m{hash_seed}.yaml", made.stdout)
-        solved = subprocess.run([sys.executable, "-m", "pbem", "ice", "solve", str(maze), "--json"],
-                                capture_output=True, text=True, env=env, check=True)
-        report = json.loads(solved.stdout)[0]
-        outputs.append((made.stdout, report["moves"], report["solution"]))
+    for seed, ((made, _), (solved, report)) in runs.items():
+        assert made == solved == 0
+        outputs.append(((tmp_path / seed / "m.yaml").read_text(), json.loads(report)[0]["moves"],
+                        json.loads(report)[0]["solution"]))
     assert outputs[0] == outputs[1] and outputs[0][1] == 8
+
+
+BUSY = ['...#.....#.S.#.#', '#.S............G', '...G......#.....', '#...#G..........', '.#.G.###........',
+        '............#S#.', '..#.#.....#.#...', '......#.....#...', '.S.#.....#......', '#..##...........',
+        '........##...#..', '.....G.......#..', '..#..#.#......#.', '.#.#...#.....S..', '...............#',
+        '...#.#S.G....#..']  # 16x16, six snoms: a 12-order minimum after storing 8035 positions
+
+
+def test_solve_stops_at_its_node_budget_with_no_proof_and_exit_1(tmp_path):
+    maze = write(tmp_path, "busy.yaml", "map: |\n" + "".join(f"  {row}\n" for row in BUSY))
+    result = runner.invoke(app, ["ice", "solve", str(maze), "--max-nodes", "100"])
+    assert result.exit_code == 1 and f"{maze}: no proof within the limit (100 positions)" in result.output
+    [report] = json.loads(runner.invoke(app, ["ice", "solve", str(maze), "--json", "--max-nodes", "100"]).stdout)
+    assert report["moves"] is None and report["unproven"] == "no proof within the limit (100 positions)"
+    [report] = json.loads(runner.invoke(app, ["ice", "solve", str(maze), "--json"]).stdout)
+    assert report["moves"] == 12 and "unproven" not in report
+
+
+def test_a_set_stop_flag_ends_the_maze_search_at_its_first_look_after_1024_positions():
+    from pbem.dm.icemaze.maze import Maze
+    from pbem.dm.limits import NoProof, stop_flag
+
+    stop = stop_flag()
+    stop[0] = True
+    with pytest.raises(NoProof) as raised:
+        solve(Maze.from_rows(BUSY), stop=stop)
+    assert raised.value.stopped and raised.value.nodes == 1024

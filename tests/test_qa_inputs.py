@@ -6,16 +6,13 @@ usage errors; never a traceback; nothing stored from a refused file (RULES B4.4-
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from cli_process import run_pbem
 from pbem.cli import app
 
-ROOT = Path(__file__).resolve().parent.parent
 HEADER = "game: spring\nturn: 1\nplayer: alice\n"
 GOOD = HEADER + "robots:\n  Zapper: {program: [FWD2, RT90, 580]}\n  Spanner: {program: [FWD1, LF90, FWD1#560]}\n"
 
@@ -193,8 +190,7 @@ COMMANDS = [
 
 @pytest.mark.parametrize("args, code, reason", COMMANDS, ids=[" ".join(c[0]) for c in COMMANDS])
 def test_bad_command_lines_exit_1_or_2_without_a_traceback(tmp_path, args, code, reason):
-    result = subprocess.run([sys.executable, "-m", "pbem", *args], cwd=tmp_path, capture_output=True, text=True,
-                            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    result = run_pbem(*args, cwd=tmp_path)
     assert result.returncode == code and "Traceback" not in result.stderr and reason in result.stderr, result.stderr
 
 

@@ -43,3 +43,23 @@ def test_opening_again_keeps_the_data_and_the_revision(url):
     with Session(engine) as session:
         assert session.exec(select(Game.name)).all() == ["kept"]
     engine.dispose()
+
+
+def test_the_head_read_without_alembic_is_alembics_head_and_a_behind_database_is_upgraded(url):
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    from pbem.store.db import alembic_config, head_revision, stored_revision
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    engine = open_database(url)
+    assert stored_revision(engine) == head_revision()
+    config = alembic_config()
+    with engine.begin() as connection:  # back to the first schema, as an old campaign's database
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    assert stored_revision(engine) == "0001"
+    engine.dispose()
+    engine = open_database(url)
+    assert stored_revision(engine) == head_revision()
+    engine.dispose()

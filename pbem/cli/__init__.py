@@ -1,14 +1,13 @@
 """The `pbem` command line (DESIGN.md "Command line"). Progress goes to stderr, results to stdout.
 
-Each command group lives in its own module and attaches itself to `app`;
-this file only names them.
+Each command group lives in its own module and attaches itself to `app`; `lazy.COMMANDS` names them, and a
+module is imported only when one of its commands runs.
 """
 from __future__ import annotations
 
 import typer
 
 from .common import EXIT_REFUSED, app
-from . import room, scenario, game, turn, report, dm, gyulbot, ice, mail, run  # noqa: F401,E402  (each registers its commands)
 
 
 def main() -> None:

@@ -2,19 +2,23 @@
 from __future__ import annotations
 
 import json
+import threading
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
 
 import typer
 
-from ..formats.yamlfile import FormatError
+from .lazy import LazyGroup
+from .plainhelp import PlainTyper
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 T = TypeVar("T")
 DEFAULT_DB = "sqlite:///pbem.db"
 
-app = typer.Typer(
+app = PlainTyper(
+    cls=LazyGroup,
     name="pbem",
     help="A play-by-email game master for BotWars, the Geek-o Challenge and four death-match games.",
     no_args_is_help=True,
@@ -71,9 +75,36 @@ def print_json(document: Any) -> None:
     typer.echo(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))
 
 
+TIMEOUT = typer.Option(60.0, "--timeout", min=0.0, metavar="SECONDS",
+                       help="Stop searching a puzzle after this long: no proof within the limit (exit 1).")
+MAX_NODES = typer.Option(None, "--max-nodes", min=1, metavar="N",
+                         help="Stop searching a puzzle after N positions: no proof within the limit (exit 1). "
+                              "Default: no such budget.")
+
+
+@contextmanager
+def solver_timer(seconds: float) -> Iterator[Any]:
+    """A solver's stop flag (pbem.dm.limits), set by a timer after `seconds`: the command line owns the clock."""
+    from ..dm.limits import stop_flag
+
+    flag = stop_flag()
+    timer = threading.Timer(seconds, flag.fill, (True,))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield flag
+    finally:
+        timer.cancel()
+
+
+def limit_text(err: Any, timeout: float, max_nodes: Optional[int]) -> str:
+    """What a solver's NoProof says to the GM."""
+    return f"no proof within the limit ({f'{timeout:g} s' if err.stopped else f'{max_nodes} positions'})"
+
+
 def sub_app(name: str, help: str) -> typer.Typer:
     """A command group `pbem NAME …`."""
-    group = typer.Typer(name=name, help=help, no_args_is_help=True)
+    group = PlainTyper(name=name, help=help, no_args_is_help=True, cls=LazyGroup)
     app.add_typer(group, name=name)
     return group
 
@@ -87,6 +118,8 @@ def refuse(reasons: list[str], code: int = EXIT_REFUSED) -> NoReturn:
 
 def read_or_refuse(read: Callable[..., T], *args: Any) -> T:
     """`read(*args)`; when it raises FormatError, every problem on stderr and exit 1."""
+    from ..formats.yamlfile import FormatError  # PyYAML: only for the commands that read files
+
     try:
         return read(*args)
     except FormatError as err:
@@ -98,6 +131,8 @@ def read_each(paths: Iterable[Path], read: Callable[[Path], T], documents: list[
     """Each file that `read` accepts, with its path. A refused one is added to `documents` as
     {"file": …, key: [its problems]} (the problems also printed on stderr when `echo`) and skipped,
     so the documents keep the order of `paths`."""
+    from ..formats.yamlfile import FormatError
+
     for path in paths:
         try:
             item = read(path)

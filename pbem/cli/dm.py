@@ -6,8 +6,9 @@ from typing import Any, Optional
 
 import typer
 
+from typing import TYPE_CHECKING
+
 from ..formats.names import NAME_RULE, valid_name
-from sqlmodel import Session
 
 from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
@@ -15,10 +16,12 @@ from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import load_yaml
-from ..render.dm import draw, png_bytes, write
-from ..store import dm as store
-from ..store.db import open_database
 from .common import EXIT_REFUSED, EXIT_USAGE, clock, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from ..store.dm import DmMatch
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -108,9 +111,11 @@ def _yaml_value(text: str, what: str) -> Any:
     return plain(read_or_refuse(load_yaml, text, what))
 
 
-def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out: Path | None,
+def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path | None,
              as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
     """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
+    from ..render.dm import write
+
     rules = get_game(config.game)
     data = rules.render_data(state)
     path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png") if out is not None else None
@@ -127,6 +132,8 @@ def _publish(match: store.DmMatch, config: Config, state: Any, number: int, out:
 
 def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
     """Draw the position into `path`; None for a game without a drawer."""
+    from ..render.dm import draw, png_bytes
+
     try:
         image = draw(game, data)
     except KeyError:
@@ -136,8 +143,19 @@ def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
     return path
 
 
-def _open_match(ctx: typer.Context, name: str) -> tuple[Session, store.DmMatch]:
-    session = Session(open_database(db_url(ctx)))
+def _session(ctx: typer.Context) -> Session:
+    """A session on the store named by --db (death matches open it here, not through the campaign store)."""
+    from sqlmodel import Session
+
+    from ..store.db import open_database
+
+    return Session(open_database(db_url(ctx)))
+
+
+def _open_match(ctx: typer.Context, name: str) -> tuple[Session, DmMatch]:
+    from ..store import dm as store
+
+    session = _session(ctx)
     match = store.find_match(session, name)
     if match is None:
         session.close()
@@ -185,7 +203,9 @@ def new_command(
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
         refuse([str(err.args[0])])
-    with Session(open_database(db_url(ctx))) as session:
+    from ..store import dm as store
+
+    with _session(ctx) as session:
         if store.find_match(session, name) is not None:
             refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)
@@ -205,6 +225,8 @@ def act_command(
     as_json: bool = JSON,
 ) -> None:
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
+    from ..store import dm as store
+
     payload = _yaml_value(action_text, "ACTION")
     if not isinstance(payload, dict) or not payload:
         refuse(["ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'"])
@@ -233,6 +255,8 @@ def show_command(
     out: Path = OUT,
 ) -> None:
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
+    from ..store import dm as store
+
     session, match = _open_match(ctx, name)
     with session:
         config, state, accepted = store.position(session, match)
@@ -253,6 +277,8 @@ def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
     from .gm import open_store
+
+    from ..store import dm as store
 
     documents = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
@@ -292,6 +318,7 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
             as_json: bool, headline: str) -> None:
     from ..mail.config import load_config
     from ..mail.dmpost import queue_match_news
+    from ..store import dm as store
 
     now = clock(ctx)
     mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)

@@ -5,20 +5,15 @@ import secrets
 import shutil
 from dataclasses import asdict
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Literal, Optional
 
 import typer
 
-from ..formats.game import GameDescription, PlayerEntry, SourceFile, data_files, read_description
-from ..formats.yamlfile import FormatError
-from ..resources import resource_dir
-from ..engine.campaign import standings
-from ..store import cycle
-from ..store.archive import export_game, import_game
-from ..store.games import create_game, current_state, get_game, list_games, players_of, processed_turns
 from .common import EXIT_OK, EXIT_REFUSED, app, print_json, refuse, sub_app
-from .demo import run_demo
 from .gm import open_store, progress
+
+if TYPE_CHECKING:
+    from ..formats.game import PlayerEntry, SourceFile
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
 
@@ -29,6 +24,8 @@ DEFAULTS = {"geeko": ("rooms/geeko", "decks/geeko.yaml"),
 @app.command("init")
 def init(directory: Path = typer.Argument(..., help="The new campaign folder.")) -> None:
     """Make a campaign folder with copies of the bundled rooms/, decks/ and templates/ to edit."""
+    from ..resources import resource_dir
+
     if directory.exists() and any(directory.iterdir()):
         refuse([f"{directory} exists and is not empty"])
     directory.mkdir(parents=True, exist_ok=True)
@@ -46,6 +43,8 @@ def init(directory: Path = typer.Argument(..., help="The new campaign folder."))
 def demo(out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
          as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
     """Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; reports go to OUT."""
+    from .demo import run_demo
+
     result = run_demo(Path.cwd() / "pbem-demo.db", out)
     if as_json:
         print_json(result)
@@ -56,6 +55,8 @@ def demo(out: Path = typer.Option(Path("demo"), "--out", help="Where to write th
 
 
 def _player(text: str, ruleset: str) -> PlayerEntry:
+    from ..formats.game import PlayerEntry
+
     parts = text.split(":")
     if len(parts) not in (2, 3) or not parts[0]:
         raise typer.BadParameter(f"{text!r}: write NAME:EMAIL or NAME:EMAIL:ROBOT,ROBOT", param_hint="--player")
@@ -68,7 +69,7 @@ def _player(text: str, ruleset: str) -> PlayerEntry:
 
 @game_app.command("new")
 def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name (used in order files)."),
-        ruleset: str = typer.Option(..., "--ruleset", help="geeko or botwars."),
+        ruleset: Literal["botwars", "geeko"] = typer.Option(..., "--ruleset", help="The game's rules."),
         rooms: Optional[List[str]] = typer.Option(None, "--rooms", help="Room file or folder (repeatable, in play "
                                                   "order). Default: the bundled rooms of the ruleset."),
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
@@ -76,8 +77,9 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
         as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
-    if ruleset not in DEFAULTS:
-        raise typer.BadParameter(f"{ruleset!r}: write geeko or botwars", param_hint="--ruleset")
+    from ..formats.game import GameDescription
+    from ..store.games import create_game
+
     room_paths = rooms or [DEFAULTS[ruleset][0]]
     description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
@@ -93,6 +95,9 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
 
 
 def _data_files(names: list[str], folder: str) -> list[SourceFile]:
+    from ..formats.game import data_files
+    from ..formats.yamlfile import FormatError
+
     try:
         return data_files(names, folder)
     except (FileNotFoundError, FormatError) as err:
@@ -100,6 +105,9 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
 
 
 def _show(session, game) -> dict:
+    from ..engine.campaign import standings
+    from ..store.games import current_state, players_of, processed_turns
+
     state = current_state(session, game)
     players = []
     for player in players_of(session, game):
@@ -121,6 +129,8 @@ def _show(session, game) -> dict:
 @game_app.command("list")
 def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every game in the database with its current turn."""
+    from ..store.games import current_state, list_games, players_of
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         rows = []
         for game in list_games(session):
@@ -142,6 +152,8 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
          show_secrets: bool = typer.Option(False, "--secrets", help="Also print each player's secret."),
          as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """A game's players, robots, current turn and standings (G1, G4)."""
+    from ..store.games import get_game, players_of
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         game = get_game(session, name)
         shown = _show(session, game)
@@ -170,6 +182,9 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
 def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A folder with game.yaml and turn-NNN/."),
             as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
     """Create a game from a campaign folder and play every turn in it."""
+    from ..formats.game import read_description
+    from ..store.archive import import_game
+
     with open_store(ctx) as store:
         description = read_description(directory)
         with progress() as bar:
@@ -191,6 +206,8 @@ def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
                                                   "share: an import then gives the players new ones)."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
+    from ..store.archive import export_game
+
     with open_store(ctx) as store:
         written = export_game(store, name, directory, secrets=with_secrets)
     if as_json:
@@ -204,6 +221,9 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
            verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn whose hash differs."),
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare state hashes."""
+    from ..store import cycle
+    from ..store.games import get_game, processed_turns
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         total = len(processed_turns(session, get_game(session, name)))
         with progress() as bar:

@@ -1,21 +1,21 @@
-"""What the game and turn commands share: the store (its refusals as exit 1), progress on stderr."""
+"""What the game and turn commands share: the store (its refusals as exit 1), progress on stderr.
+
+SQLAlchemy and Rich are imported when a store is opened or a bar is shown, not with the command's module.
+"""
 from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
-
-from ..formats.yamlfile import FormatError
-from ..store.games import Refused, Store
 from .common import db_url, refuse
 
-stderr = Console(stderr=True)
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from ..store.games import Store
 
 
 def missing_database(url: str) -> Path | None:
@@ -37,6 +37,11 @@ def missing_database(url: str) -> Path | None:
 def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
     """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1. A command that only reads
     (`read_only`) refuses a SQLite file that does not exist instead of creating an empty database there."""
+    from sqlalchemy.exc import OperationalError, SQLAlchemyError
+
+    from ..formats.yamlfile import FormatError
+    from ..store.games import Refused, Store
+
     missing = missing_database(db_url(ctx)) if read_only else None
     if missing is not None:
         refuse([f"no database at {missing.resolve()}: give --db (or PBEM_DB), or start one with pbem game new"])
@@ -60,5 +65,9 @@ def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
 
 def progress() -> Progress:
     """A progress bar on stderr (hidden when stderr is not a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    stderr = Console(stderr=True)
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=stderr, transient=True, disable=not stderr.is_terminal)

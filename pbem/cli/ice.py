@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Optional
 
 import typer
 
 from ..dm.icemaze import MAX_ORDERS, solve
 from ..dm.icemaze.solver import warm_up
 from ..dm.icemaze.generate import generate as generate_maze
+from ..dm.limits import NoProof
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
-from ..render.dm import draw, png_bytes
-from .common import EXIT_REFUSED, EXIT_USAGE, print_json, read_each, read_or_refuse, sub_app
+from .common import (EXIT_REFUSED, EXIT_USAGE, MAX_NODES, TIMEOUT, limit_text, print_json, read_each, read_or_refuse,
+                     solver_timer, sub_app)
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
 
@@ -20,6 +22,8 @@ ice_app = sub_app("ice", "Solve and generate ice mazes.")
 @ice_app.command("solve")
 def solve_command(
     mazes: list[Path] = typer.Argument(..., help="Maze files (YAML with a map: of # . G S *)."),
+    timeout: float = TIMEOUT,
+    max_nodes: Optional[int] = MAX_NODES,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """The proven shortest solution of each maze, or none within 15 orders."""
@@ -27,15 +31,22 @@ def solve_command(
     warm_up()
     for path, maze in read_each(mazes, read_maze_file, reports, key="errors", echo=True):
         began = time.perf_counter()
-        solution = solve(maze)
+        try:
+            with solver_timer(timeout) as stop:
+                solution = solve(maze, max_nodes=max_nodes, stop=stop)
+            report = {"moves": solution.moves, "solution": solution.orders}
+            found = f"{solution.moves} orders {solution.orders}" if solution.orders is not None \
+                else f"no solution within {MAX_ORDERS} orders"
+        except NoProof as err:
+            found = limit_text(err, timeout, max_nodes)
+            report = {"moves": None, "solution": None, "unproven": found}
         seconds = round(time.perf_counter() - began, 4)
-        reports.append({"file": str(path), "moves": solution.moves, "solution": solution.orders, "seconds": seconds})
+        reports.append({"file": str(path), **report, "seconds": seconds})
         if not as_json:
-            found = f"{solution.moves} orders {solution.orders}" if solution.orders is not None else f"no solution within {MAX_ORDERS} orders"
             typer.echo(f"{path}: {found} ({seconds:.3f} s)")
     if as_json:
         print_json(reports)
-    if any("errors" in report for report in reports):
+    if any("errors" in report or "unproven" in report for report in reports):
         raise typer.Exit(EXIT_REFUSED)
 
 
@@ -69,5 +80,7 @@ def render_command(
     out: Path = typer.Option(..., "--out", help="The PNG to write."),
 ) -> None:
     """A picture of the maze as players see it."""
+    from ..render.dm import draw, png_bytes
+
     maze = read_or_refuse(read_maze_file, maze_file)
     out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))

@@ -21,12 +21,9 @@ from sqlmodel import Session
 
 from ..formats.schedule import ScheduleError, due_text, parse_schedule
 from ..mail.config import MailConfig, load_config
-from ..mail.dmpost import tick_matches
 from ..mail.fetch import fetch as fetch_messages, messages_from
-from ..mail.notices import held_for_review, reminder
+from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
-from ..mail.post import queue_game_mail
-from ..render.history import recipients
 from ..store import cycle
 from ..store.games import Refused, current_state, get_game, lock_game, players_of
 from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
@@ -34,8 +31,6 @@ from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedul
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
-from .reports import campaign_templates, write_reports
-from .texts import turn_summary
 from .turn import turn_app
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -154,6 +149,8 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
     """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
+    from ..mail.dmpost import tick_matches
+
     try:
         moved = tick_matches(session, now, config.sender)
         session.commit()
@@ -183,6 +180,10 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     state = current_state(session, game)
     if state.is_over:
         return []
+    from ..mail.post import queue_game_mail  # reports and sheets: only for a game that is going on
+    from ..render.history import recipients
+    from .reports import campaign_templates, write_reports
+
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_clock(session, game, state.turn, now)
@@ -234,6 +235,11 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
             out: Path) -> list[Done] | None:
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
+    from ..mail.notices import held_for_review
+    from ..render.history import recipients
+    from .reports import campaign_templates, write_reports
+    from .texts import turn_summary
+
     schedule = schedule_for(session, game)
     if deadline.held_at is not None:
         expired = schedule.hold_hours is not None and now >= deadline.held_at + timedelta(hours=schedule.hold_hours)

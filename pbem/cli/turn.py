@@ -7,15 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from ..formats.game import turn_folder_name
-from ..formats.yamlfile import FormatError, read_limited
-from ..render.history import recipients as recipients_of
-from ..store import cycle
-from ..store.games import get_game
 from .common import EXIT_OK, EXIT_REFUSED, print_json, refuse, sub_app
 from .gm import open_store
-from .reports import campaign_templates, write_reports, write_sheets
-from .texts import submission_text, turn_summary
 
 turn_app = sub_app("turn", "Run a game's turn cycle: deal, collect orders, process, roll back.")
 
@@ -25,6 +18,10 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
          out: Path = typer.Option(Path("sheets"), "--out", help="Where to write the turn sheets."),
          as_json: bool = typer.Option(False, "--json", help="Print the turn sheets as JSON.")) -> None:
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
+    from ..formats.game import turn_folder_name
+    from ..store import cycle
+    from .reports import campaign_templates, write_sheets
+
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
     written = write_sheets(sheets, out, templates=campaign_templates())
@@ -39,6 +36,8 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
 
 
 def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
+    from ..formats.yamlfile import FormatError, read_limited
+
     read, problems = [], []
     for path in files:
         try:
@@ -51,6 +50,9 @@ def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
 
 
 def _submit(ctx: typer.Context, game: str, files: list[Path], as_json: bool, store_orders: bool) -> None:
+    from ..store import cycle
+    from .texts import submission_text
+
     with open_store(ctx) as store, store.session() as session:
         results = cycle.submit(session, game, _read_files(files), store=store_orders)
     if as_json:
@@ -84,6 +86,8 @@ def check(ctx: typer.Context, game: str = typer.Argument(..., help="The game's n
 def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            as_json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Who has sent orders for the current turn, and who has not."""
+    from ..store import cycle
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         result = cycle.status(session, game)
     if as_json:
@@ -120,6 +124,13 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
+    from ..formats.game import turn_folder_name
+    from ..render.history import recipients as recipients_of
+    from ..store import cycle
+    from ..store.games import get_game
+    from .reports import campaign_templates, write_reports
+    from .texts import turn_summary
+
     with open_store(ctx) as store, store.session() as session:
         result = cycle.process(session, game, preview=preview, turn=turn)
         recipients = recipients_of(session, get_game(session, game))
@@ -147,6 +158,8 @@ def rollback(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
              to: int = typer.Option(..., "--to", help="The turn to return to: it becomes the next to process."),
              as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Undo turn N and every later one; orders are kept, so reprocessing gives the same result unless they change."""
+    from ..store import cycle
+
     with open_store(ctx) as store, store.session() as session:
         undone = cycle.rollback(session, game, to)
     if as_json:

@@ -9,7 +9,6 @@ from typing import Any
 
 from ..dm.base import Config, get_game
 from ..dm.clock import remaining, when
-from ..render.dm import draw, png_bytes, write
 from ..render.message import message_id, report_message
 from .letters import clean
 
@@ -20,6 +19,7 @@ def match_mail(*, sender: str, recipient: str, player: str, match: str, config: 
                subject: str, lines: list[str], token: str, secret: str | None = None) -> EmailMessage:
     """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
     recipient, so the same news is never queued twice."""
+    from ..render.dm import draw, png_bytes  # Pillow, only when a match mail is written
     text = "\n".join(lines + ["", *position_lines(config, state, player, now)]
                      + _reply_lines(match, player, secret, get_game(config.game).hints(state, player))) + "\n"
     try:
@@ -39,6 +39,7 @@ def match_mail(*, sender: str, recipient: str, player: str, match: str, config: 
 
 def position_lines(config: Config, state: Any, player: str, now: datetime) -> list[str]:
     """The text board, then the clock: when the running deadline passes, how long that is, whom it waits for."""
+    from ..render.dm import write
     rules = get_game(config.game)
     lines = write(config.game, rules.render_data(state)).rstrip("\n").split("\n")
     deadline = rules.deadline(state)

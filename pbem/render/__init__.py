@@ -24,17 +24,25 @@ Entry points for the turn cycle and the command line:
 
 Death-match pictures are drawn by `dm.py` (one drawer per game).
 """
-from .board import draw_board, draw_position, position_png
-from .legend import draw_legend
-from .message import message_bytes
-from .model import Position
-from .sheet import turn_sheet_html, turn_sheet_message, turn_sheet_text
-from .site import GameHistory, write_site
-from .turn import BoardTurn, Recipient, TurnReport, build_turn_report, player_message, write_turn_report
+from __future__ import annotations
 
-__all__ = [
-    "BoardTurn", "GameHistory", "Position", "Recipient", "TurnReport",
-    "build_turn_report", "draw_board", "draw_legend", "draw_position", "message_bytes", "player_message",
-    "position_png", "turn_sheet_html", "turn_sheet_message", "turn_sheet_text", "write_site",
-    "write_turn_report",
-]
+import importlib
+from typing import Any
+
+# Each entry point and the module it lives in: importing one (`from pbem.render.message import …` too) loads only
+# that module, so a command that renders nothing pays for neither Pillow nor Jinja (PEP 562 lazy attributes).
+_MODULES = {
+    "draw_board": "board", "draw_position": "board", "position_png": "board", "draw_legend": "legend",
+    "message_bytes": "message", "Position": "model",
+    "turn_sheet_html": "sheet", "turn_sheet_message": "sheet", "turn_sheet_text": "sheet",
+    "GameHistory": "site", "write_site": "site",
+    "BoardTurn": "turn", "Recipient": "turn", "TurnReport": "turn", "build_turn_report": "turn",
+    "player_message": "turn", "write_turn_report": "turn",
+}
+__all__ = sorted(_MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_MODULES[name]}", __name__), name)

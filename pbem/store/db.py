@@ -1,19 +1,27 @@
-"""Opening the database: any SQLAlchemy URL, SQLite by default, migrated to the newest schema on open."""
+"""Opening the database: any SQLAlchemy URL, SQLite by default, migrated to the newest schema on open.
+
+Alembic costs a command more than its own work, so it is imported only when a database is not at the newest
+revision: one plain query of `alembic_version` tells.
+"""
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import create_engine
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
 def load_table_modules() -> None:
@@ -25,6 +33,8 @@ def load_table_modules() -> None:
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
@@ -39,11 +49,34 @@ def open_database(url: str) -> Engine:
     return engine
 
 
-def upgrade(engine: Engine) -> None:
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+@lru_cache(maxsize=1)
+def head_revision() -> str:
+    """The newest migration: the one revision no other names as its `down_revision` (read from the files,
+    as Alembic would, without importing it)."""
+    revisions, parents = set(), set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for key, value in REVISION.findall(path.read_text(encoding="utf-8")):
+            (revisions if key == "revision" else parents).add(value)
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations in {MIGRATIONS} have {len(heads)} heads, not one: {sorted(heads)}")
+    return heads.pop()
+
+
+def stored_revision(engine: Engine) -> str | None:
+    """The database's schema revision, None for a database without one (new, or made before migrations)."""
     with engine.connect() as connection:
-        if MigrationContext.configure(connection).get_current_revision() == head:
-            return
+        try:
+            return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+        except DBAPIError:  # no such table
+            return None
+
+
+def upgrade(engine: Engine) -> None:
+    if stored_revision(engine) == head_revision():
+        return
+    from alembic import command
+
     config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection

@@ -1,12 +1,19 @@
 """A plain breadth-first search over positions: slow, simple, and the yardstick for the solver."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...engine.geometry import Dir
+from ..limits import UNLIMITED, NoProof
 from .board import Position, Puzzle, is_solved, move
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def bfs_solve(puzzle: Puzzle, max_moves: int) -> list[tuple[int, Dir]] | None:
-    """A shortest solution of at most `max_moves` moves, or None when there is none."""
+
+def bfs_solve(puzzle: Puzzle, max_moves: int, max_nodes: int | None = None,
+              stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
+    """A shortest solution of at most `max_moves` moves, or None when there is none (NoProof: as `solver.solve`)."""
     if is_solved(puzzle, puzzle.start):
         return []
     parents: dict[Position, tuple[Position, tuple[int, Dir]] | None] = {puzzle.start: None}
@@ -14,6 +21,8 @@ def bfs_solve(puzzle: Puzzle, max_moves: int) -> list[tuple[int, Dir]] | None:
     for _ in range(max_moves):
         next_frontier = []
         for position in frontier:
+            if len(parents) >= (max_nodes or UNLIMITED) or (stop is not None and stop[0]):
+                raise NoProof(stop is not None and bool(stop[0]), len(parents))
             for colour in range(len(puzzle.colours)):
                 for direction in Dir:
                     child = move(puzzle, position, colour, direction)

@@ -24,6 +24,7 @@ import numba
 import numpy as np
 
 from ...engine.geometry import Dir, Square
+from ..limits import CHECK_EVERY, UNLIMITED, NoProof, stop_flag
 from .board import Puzzle
 
 UNREACHABLE = 1 << 20
@@ -126,16 +127,18 @@ def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return beyond, free, flank
 
 
-def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] | None:
+def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
+          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
     """A proven-minimal solution as (colour index, direction) moves, or None when
-    no solution of at most `max_moves` moves exists."""
+    no solution of at most `max_moves` moves exists. Raises NoProof when the search
+    expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
     cells = puzzle.rows * puzzle.cols
     bits = max(1, (cells - 1).bit_length())
     robots = sum(len(squares) for squares in puzzle.start)
     if bits * robots > 57 or max_moves > 63:
         from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
 
-        return bfs_solve(puzzle, max_moves)
+        return bfs_solve(puzzle, max_moves, max_nodes, stop)
     run = runs(puzzle)
     rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
     cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
@@ -148,10 +151,14 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES) -> list[tuple[int, Dir]] |
     lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
     pooled = lone & ~finisher
     group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
+    stop = stop_flag() if stop is None else stop
     length, groups, directions, nodes = _ida(run, line, axis, puzzle.cols, positions, bounds, group_of,
                                              finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
-                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves)
+                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves,
+                                             max_nodes or UNLIMITED, stop)
     STATS["nodes"] = int(nodes)
+    if length == -2:
+        raise NoProof(bool(stop[0]), int(nodes))
     if length < 0:
         return None
     return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
@@ -289,9 +296,9 @@ def _grow(table, log2):
     return bigger
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)  # without the GIL, so that a timer can raise `stop` meanwhile
 def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
-         free, flank, bits, max_moves):
+         free, flank, bits, max_moves, max_nodes, stop):
     n = start.shape[0]
     groups = bounds.shape[0] - 1
     stopping = np.zeros(run.shape[0] // 4, dtype=np.bool_)  # squares where a robot counts in the bound
@@ -370,6 +377,8 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                     log2 += 1
             heur[depth + 1] = h
             nodes += 1
+            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
+                return -2, path_group, path_dir, nodes  # the limit, before a proof
             depth += 1
             next_move[depth] = 0
     return -1, path_group, path_dir, nodes

@@ -10,18 +10,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..limits import CHECK_EVERY
 from .solver import MAX_CELLS
 
 LOCKED = MAX_CELLS
 
 
-def search(stops, is_goal, runs, start, cols: int, limit: int) -> tuple[list[int] | None, int]:
-    """(orders as direction indices or None, positions stored) for tables given as lists."""
+def search(stops, is_goal, runs, start, cols: int, limit: int, max_nodes: int,
+           stop: np.ndarray) -> tuple[list[int] | None, int, bool]:
+    """(orders as direction indices or None, positions stored, whether a limit ended the search first) for tables
+    given as lists."""
     found, path, positions = _search(
         np.array(stops, dtype=np.int16), np.array(is_goal, dtype=np.bool_), np.array(runs, dtype=np.int16),
-        np.array(start, dtype=np.int16), cols, limit,
+        np.array(start, dtype=np.int16), cols, limit, max_nodes, stop,
     )
-    return ([int(d) for d in path] if found else None), int(positions)
+    return ([int(d) for d in path] if found else None), abs(int(positions)), positions < 0
 
 
 @njit(cache=True)
@@ -89,9 +92,10 @@ def _hash(row):
     return h
 
 
-@njit(cache=True)
-def _search(stops, is_goal, runs, start, cols, limit):
-    """Breadth-first search; returns (found, orders as direction indices, positions stored)."""
+@njit(cache=True, nogil=True)  # without the GIL, so that a timer can raise `stop` meanwhile
+def _search(stops, is_goal, runs, start, cols, limit, max_nodes, stop):
+    """Breadth-first search; returns (found, orders as direction indices, positions stored), the count negated
+    when `max_nodes` positions were stored or `stop` was set before a proof."""
     k = start.size
     capacity = 1 << 14
     states = np.empty((capacity, k), dtype=np.int16)
@@ -163,6 +167,8 @@ def _search(stops, is_goal, runs, start, cols, limit):
                 last[count] = d
                 table[slot] = count
                 count += 1
+                if count >= max_nodes or ((count & CHECK_EVERY) == 0 and stop[0]):
+                    return False, np.empty(0, dtype=np.int8), -count
                 if count * 2 > slots:
                     slots *= 4
                     table = _rehash(states, count, slots)

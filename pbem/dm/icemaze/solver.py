@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from ..limits import UNLIMITED, NoProof, stop_flag
 from .maze import DELTAS, MAX_ORDERS, ORDERS, Maze
 
 MAX_CELLS = 512  # the compiled search codes a locked snom as cell + 512
@@ -40,8 +41,9 @@ class Solution:
         return None if self.orders is None else len(self.orders)
 
 
-def solve(maze: Maze, limit: int = MAX_ORDERS) -> Solution:
-    """A shortest solution of at most `limit` orders, or proof that there is none."""
+def solve(maze: Maze, limit: int = MAX_ORDERS, max_nodes: int | None = None, stop=None) -> Solution:
+    """A shortest solution of at most `limit` orders, or proof that there is none; NoProof when `max_nodes`
+    positions are stored, or `stop` (limits.stop_flag) is set, first."""
     start = maze.start()
     if start.solved:
         return Solution("", limit, 1)
@@ -53,7 +55,10 @@ def solve(maze: Maze, limit: int = MAX_ORDERS) -> Solution:
     stops = _stop_table(maze, walls, goals)
     is_goal = [cell in goals for cell in range(maze.rows * maze.cols)]
     runs = _runs_to_goal(maze, walls, goals)
-    path, positions = search(stops, is_goal, runs, start.free, maze.cols, limit)
+    stop = stop_flag() if stop is None else stop
+    path, positions, limited = search(stops, is_goal, runs, start.free, maze.cols, limit, max_nodes or UNLIMITED, stop)
+    if limited:
+        raise NoProof(bool(stop[0]), positions)
     orders = None if path is None else "".join(ORDERS[d] for d in path)
     return Solution(orders, limit, positions)
 

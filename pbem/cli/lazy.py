@@ -1,0 +1,95 @@
+"""The top-level command group, loading each command's module only when that command runs (or shows its help).
+
+`pbem --help` must not pay for SQLAlchemy, numba or Pillow, so it lists the commands from the table below;
+a test checks each summary against the command's own docstring.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any, NamedTuple
+
+import typer
+from typer._click.exceptions import NoSuchOption
+from typer.core import TyperCommand
+
+from .plainhelp import PlainGroup
+
+
+class Entry(NamedTuple):
+    modules: tuple[str, ...]  # the pbem.cli modules that define the command (and, for a group, its subcommands)
+    summary: str  # the first sentence of its help, as the group's help lists it
+
+
+# Per group, the commands that load lazily. The top level, in the order a GM meets them: set up, play turns,
+# publish, automate, death matches, tools. Below it, the subcommands another module adds to a group (appended).
+COMMANDS: dict[str, dict[str, Entry]] = {
+    "pbem": {
+        "init": Entry(("game",), "Make a campaign folder with copies of the bundled rooms/, decks/ and templates/ "
+                                 "to edit."),
+        "demo": Entry(("game",), "Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; "
+                                 "reports go to OUT."),
+        "game": Entry(("game",), "Create, list, show, import and export games."),
+        "turn": Entry(("turn",), "Run a game's turn cycle: deal, collect orders, process, roll back."),
+        "report": Entry(("report",), "Write a processed turn's report: its pages and pictures, and each player's "
+                                     "email as an .eml file."),
+        "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
+                                   "standings."),
+        "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
+                                   "compare state hashes."),
+        "mail": Entry(("mail",), "Fetch orders from and send reports to the players."),
+        "run": Entry(("run",), "One unattended pass over every scheduled game: fetch, remind, process what is due, "
+                               "deal, send."),
+        "status": Entry(("run",), "Every scheduled game: its turn, when it is due, who has not sent orders, and "
+                                  "what `pbem run` does next."),
+        "dm": Entry(("dm",), "Replay and run death-match games."),
+        "flowers": Entry(("dm",), "Flower Field tools."),
+        "gyulbot": Entry(("gyulbot",), "Solve and generate Gyulbot puzzles."),
+        "ice": Entry(("ice",), "Solve and generate ice mazes."),
+        "room": Entry(("room",), "Check and draw room files."),
+        "scenario": Entry(("scenario",), "Run rule scenarios."),
+    },
+    "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run` (a turn already dealt keeps the "
+                                    "deadline it was given).")},
+    "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "
+                                        "its state hash), deal the next turn and queue the reports, as `pbem run` "
+                                        "would have.")},
+    "room": {"render": Entry(("report",), "Draw a room as it stands at the start of a game (every element in its "
+                                          "starting state).")},
+}
+
+
+class _NotLoaded(TyperCommand):
+    """Stands in for a command whose module is not imported yet: its name and summary, for the command list."""
+
+
+class LazyGroup(PlainGroup):
+    """A command group whose commands' modules are imported on first use (`pbem --help` imports none of them);
+    at the top, a global option given after a command gets a hint saying where it goes."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        lazy = COMMANDS.get(self.name, {})
+        commands = {name: _NotLoaded(name, help=entry.summary) for name, entry in lazy.items()} | self.commands
+        order = list(lazy)  # the table's order; commands of the group's own module first
+        self.commands = {name: commands[name] for name in sorted(commands, key=lambda n: order.index(n) if n in
+                                                                  order else -1)}
+
+    def get_command(self, ctx, cmd_name: str):
+        if isinstance(self.commands.get(cmd_name), _NotLoaded):
+            for module in COMMANDS[self.name][cmd_name].modules:
+                importlib.import_module(f"{__package__}.{module}")
+            from .common import app
+
+            built = typer.main.get_command(app)
+            group = built if self.name == built.name else built.commands[self.name]
+            self.commands[cmd_name] = group.commands[cmd_name]
+        return self.commands.get(cmd_name)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except NoSuchOption as err:
+            if ctx.parent is None and err.option_name in {opt for param in self.params for opt in param.opts}:
+                err.message += (f" ({err.option_name} is an option of pbem itself: put it before the command, "
+                                f"as in pbem {err.option_name} … {ctx.invoked_subcommand} …)")
+            raise

@@ -1,0 +1,116 @@
+"""The command line's help pages and its lazy loading (issue #15): plain pages without type labels, choices as
+choices, commands in workflow order, a hint for a global option put after the command, and a command importing
+only what it uses."""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from cycle_fixtures import HALL, order
+from pbem.cli import app
+from pbem.cli.lazy import COMMANDS
+
+RUNNER = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ["init", "demo", "game", "turn", "report", "site", "replay", "mail", "run", "status",
+            "dm", "flowers", "gyulbot", "ice", "room", "scenario"]
+
+
+def every_command():
+    """The full click tree, every module loaded: (path, command) for the top level and each subcommand."""
+    for module in {m for table in COMMANDS.values() for entry in table.values() for m in entry.modules}:
+        importlib.import_module(f"pbem.cli.{module}")
+    root = typer.main.get_command(app)
+    for name in root.list_commands(None):
+        command = root.get_command(None, name)
+        yield [name], command
+        for sub in getattr(command, "commands", {}):
+            yield [name, sub], command.get_command(None, sub)
+
+
+def test_the_top_level_lists_its_commands_in_workflow_order():
+    out = RUNNER.invoke(app, ["--help"]).output
+    listed = [line.split()[0] for line in out.split("Commands:\n")[1].splitlines() if line[2:3].strip()]
+    assert listed == WORKFLOW
+
+
+def test_no_help_page_labels_values_with_python_types():
+    for path, _ in every_command():
+        result = RUNNER.invoke(app, [*path, "--help"])
+        assert result.exit_code == 0, path
+        assert "<str>" not in result.output and "<bool>" not in result.output and "<list[" not in result.output \
+            and "<int>" not in result.output and "<" not in result.output.split("Usage:")[1].splitlines()[0], path
+
+
+def test_values_are_named_and_choices_shown_as_choices():
+    out = RUNNER.invoke(app, ["game", "new", "--help"]).output
+    assert "Usage: pbem game new [OPTIONS] NAME\n" in out
+    assert "--ruleset [botwars|geeko]" in out and "--player PLAYER" in out and "--seed SEED" in out
+    assert "--json " in out and "--json JSON" not in out  # a flag takes no value
+    out = RUNNER.invoke(app, ["turn", "submit", "--help"]).output
+    assert "Usage: pbem turn submit [OPTIONS] GAME FILES...\n" in out and "  FILES...  Order files" in out
+    assert "--secrets / --no-secrets" in RUNNER.invoke(app, ["game", "export", "--help"]).output
+    assert "--now TIME" in RUNNER.invoke(app, ["--help"]).output  # a metavar given by the command stays
+
+
+def test_a_choice_outside_the_list_is_a_usage_error(tmp_path):
+    result = RUNNER.invoke(app, ["--db", f"sqlite:///{tmp_path / 'x.db'}", "game", "new", "x", "--ruleset", "chess",
+                                "--player", "a:a@b.org"])
+    assert result.exit_code == 2 and "'chess' is not one of 'botwars', 'geeko'" in result.stderr
+
+
+def test_a_global_option_after_the_command_gets_a_hint():
+    result = RUNNER.invoke(app, ["game", "list", "--db", "sqlite:///x.db"])
+    assert result.exit_code == 2
+    assert "No such option: --db (--db is an option of pbem itself: put it before the command, as in " \
+           "pbem --db … game …)" in result.stderr
+    result = RUNNER.invoke(app, ["game", "list", "--colour"])  # an unknown option gets no such hint
+    assert result.exit_code == 2 and "No such option: --colour" in result.stderr and "pbem itself" not in result.stderr
+
+
+def test_the_lazy_table_names_every_command_with_its_own_summary():
+    tree = dict((" ".join(path), command) for path, command in every_command())
+    lazy = {name if group == "pbem" else f"{group} {name}": entry for group, table in COMMANDS.items()
+            for name, entry in table.items()}
+    assert set(WORKFLOW) == {path for path in tree if " " not in path}
+    for path, entry in lazy.items():
+        assert tree[path].get_short_help_str(limit=10_000) == entry.summary, path
+
+
+def imported_by(*args: str, cwd) -> set[str]:
+    """The top-level packages a fresh `pbem ARGS…` imports (its own interpreter: what a GM's shell pays)."""
+    script = ("import runpy, sys\nsys.argv = ['pbem', *sys.argv[1:]]\ntry:\n    runpy.run_module('pbem', "
+              "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted({m.split('.')[0] "
+              "for m in sys.modules})))")
+    run = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    return set(run.stdout.split("MODULES ")[1].split())
+
+
+HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numba", "numpy", "PIL", "jinja2", "rich", "yaml"}
+
+
+def test_help_imports_none_of_the_heavy_libraries(tmp_path):
+    assert imported_by("--help", cwd=tmp_path) & HEAVY == set()
+
+
+def test_a_store_command_loads_no_alembic_at_head_and_checking_orders_renders_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "halls").mkdir()
+    for n in range(1, 6):
+        (tmp_path / "halls" / f"{n}.yaml").write_text(HALL.format(n=n))
+    db = ["--db", f"sqlite:///{tmp_path / 'pbem.db'}"]
+    RUNNER.invoke(app, [*db, "game", "new", "halls", "--ruleset", "geeko", "--rooms", "halls", "--player",
+                        "alice:alice@example.org:Zapper,Spanner", "--player", "bob:bob@example.org", "--seed", "5"])
+    hand = json.loads(RUNNER.invoke(app, [*db, "turn", "deal", "halls", "--json"]).stdout)["sheets"][0]["hands"]
+    (tmp_path / "alice.yaml").write_bytes(order("halls", 1, "alice", {"Zapper": [hand["alice"][0]], "Spanner": []}))
+    assert imported_by(*db, "game", "list", cwd=tmp_path) & HEAVY == {"sqlalchemy", "sqlmodel", "yaml"}
+    assert imported_by(*db, "turn", "check", "halls", "alice.yaml", cwd=tmp_path) & HEAVY == \
+        {"sqlalchemy", "sqlmodel", "yaml"}
