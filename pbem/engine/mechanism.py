@@ -10,8 +10,10 @@ Always-on hooks (RULES B6), called by the movement code during any step:
   elements on the crossed edge (walls, fences, mounts) or on the entered square
   (closed gates, raised bridge sides): the step does not happen.
 - `on_enter(ctx, element, robot, frm, direction, how) -> bool` — the robot has
-  moved into the element's square (`how`: card | push | conveyor | pusher or a
-  plug-in's word); True ends the robot's movement (it fell, was locked …).
+  moved into the element's square (`how`: card | push | conveyor | pusher |
+  teleport or a plug-in's word); True ends the robot's movement (it fell, was
+  locked …). Called in `enter_order` (B6.11: falls, presses, teleports), across
+  all robots of a simultaneous move in reading order of their squares.
 - `holds(ctx, element, robot) -> bool` — the robot cannot be moved off this square.
 - `on_press(ctx, element, cause, robot)` — something pressed the square (B6.7).
 - `controlled_state(element, on)` / `changed(ctx, element)` — the element's control (switch/eye)
@@ -22,10 +24,11 @@ Always-on hooks (RULES B6), called by the movement code during any step:
 - `beams(ctx, element) -> [(square, direction, damage)]` — board lasers.
 
 Phase hook: `act(ctx, phase, elements)` runs once per stage for every phase
-name in `phases` (a name of `pbem.engine.phases.PHASES` or of the end-of-turn
-steps), with all elements of this type in room order. A new kind only
-subclasses `Mechanism`, fills these in and calls `register`; the stage loop
-never changes.
+name in `phases` (a `PhaseName`: a step of `pbem.engine.phases.PHASES` or of
+the end of the turn), with all elements of this type in reading order of their
+squares (never the room file's order). A new kind only subclasses `Mechanism`,
+fills these in and calls `register`, which refuses an unknown phase or a
+misspelt hook; the stage loop never changes.
 """
 from __future__ import annotations
 
@@ -67,7 +70,7 @@ class Mechanism:
     type: ClassVar[str] = ""
     phases: ClassVar[tuple[str, ...]] = ()
     fields: ClassVar[dict[str, Field]] = {}
-    enter_order: ClassVar[int] = 50     # among elements of one square: falls (0) before presses before teleports
+    enter_order: ClassVar[int] = 50     # B6.11: falls (0), presses (10), teleports (20), gates (30), plug-ins
     is_control: ClassVar[bool] = False  # switches and eyes: other elements name its `id` as `control`
     plain: ClassVar[bool] = False       # decoration only (flags, starts): G8 "not plain floor" ignores it
 

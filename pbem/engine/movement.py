@@ -9,8 +9,7 @@ square effects in the B6.11 order once every robot of the move has arrived.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable, Collection, Mapping, Sequence, TypeVar
+from typing import Callable, Collection, Mapping, NamedTuple, Sequence, TypeVar
 
 from .cards import MOVES, SIDESTEPS, TURNS, Card
 from .context import TurnContext
@@ -33,12 +32,14 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
     if not ctx.index.inside(to):
         return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     index = ctx.index
+    edge, square = index.edge_block.get((frm, direction)), index.square_block.get(to)
+    if not edge and not square:  # the hot path: open floor
+        return None
     worst: Block | None = None
-    for entries in (index.edge_block.get((frm, direction), ()), index.square_block.get(to, ())):
-        for mech, element in entries:
-            block = mech.blocks_step(ctx, element, robot, frm, to, direction)
-            if block and (worst is None or block.damage > worst.damage):
-                worst = block
+    for mech, element in (edge or []) + (square or []):
+        block = mech.blocks_step(ctx, element, robot, frm, to, direction)
+        if block and (worst is None or block.damage > worst.damage):
+            worst = block
     return worst
 
 
@@ -80,6 +81,8 @@ def conflicts(ctx: TurnContext, groups: Mapping[K, Sequence[tuple[Robot, Square]
     """B6b.1, B6b.2: of simultaneous moves (each group moves together or not at all), those that cannot
     happen: two robots onto one square, two robots swapping squares, a robot into a square whose robot is
     not moving away, or one robot in two groups. Only real robots are given (B9)."""
+    if not groups:
+        return set()
     landing = Counter(to for moves in groups.values() for _, to in moves)
     movers = Counter(robot.name for moves in groups.values() for robot, _ in moves)
     leaving = {robot.at: to for moves in groups.values() for robot, to in moves}
@@ -113,11 +116,10 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
     robot.at = frm.step(direction)
     ctx.emit(report(frm, robot.at))
     arrivals = [Arrival(other, direction, "push") for other in chain] + [Arrival(robot, direction, how)]
-    return STOPPED if robot in arrive(ctx, arrivals) else MOVED
+    return STOPPED if any(r is robot for r in arrive(ctx, arrivals)) else MOVED
 
 
-@dataclass(frozen=True)
-class Arrival:
+class Arrival(NamedTuple):
     """A robot that has just moved one square in `direction`, and how (card, push, conveyor, pusher …)."""
 
     robot: Robot
@@ -130,21 +132,32 @@ def arrive(ctx: TurnContext, arrivals: Sequence[Arrival]) -> list[Robot]:
     `enter_order` (falls, then presses, then teleports …), each kind in reading order of the squares (robots
     on one square in the order given, never by name). Returns the robots whose movement ends (fell, left
     the board, teleported to a stop, entered a gate …)."""
+    enter = ctx.index.enter
+    if len(arrivals) == 1:  # the hot path: one robot, its square's elements already in enter_order
+        robot, direction, how = arrivals[0]
+        square = robot.at
+        stop = False
+        for mech, element in enter.get(square, ()):
+            if robot.at != square or not robot.on_board:
+                break
+            stop = mech.on_enter(ctx, element, robot, square.step(direction.opposite), direction, how) or stop
+        return [robot] if stop or not robot.on_board else []
     pending = []
     for rank, arrival in enumerate(arrivals):
         square = arrival.robot.at
-        for mech, element in ctx.index.enter.get(square, ()):
+        for mech, element in enter.get(square, ()):
             pending.append((mech.enter_order, square.row, square.col, rank, mech, element, arrival, square))
     pending.sort(key=lambda item: item[:4])
-    stopped = []
+    stopped: dict[int, Robot] = {}
     for _, _, _, _, mech, element, arrival, square in pending:
         robot = arrival.robot
         if robot.at != square or not robot.on_board:
             continue
-        frm = square.step(arrival.direction.opposite)
-        if mech.on_enter(ctx, element, robot, frm, arrival.direction, arrival.how) and robot not in stopped:
-            stopped.append(robot)
-    return stopped + [a.robot for a in arrivals if not a.robot.on_board and a.robot not in stopped]
+        if mech.on_enter(ctx, element, robot, square.step(arrival.direction.opposite), arrival.direction,
+                         arrival.how):
+            stopped[id(robot)] = robot
+    stopped.update((id(a.robot), a.robot) for a in arrivals if not a.robot.on_board)
+    return list(stopped.values())
 
 
 def play_card(ctx: TurnContext, robot: Robot, card: Card, register: int) -> None:

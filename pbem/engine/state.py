@@ -13,8 +13,6 @@ from .geometry import Dir, Square
 from .room import Room
 from .vocabulary import Mode, parse_word
 
-MODES = tuple(Mode)  # RULES B2.2
-
 
 @dataclass
 class Robot:
@@ -23,7 +21,7 @@ class Robot:
     at: Square | None = None          # None when destroyed, in transit or gone through a gate
     facing: Dir = Dir.N
     hp: int = 10
-    mode: Mode = Mode.REAL
+    mode: Mode = Mode.REAL            # RULES B2.2
     # B7: fused registers, number -> the card kept in it; None = fused while empty
     # (B7.2: the campaign layer fills it from the deck, or the engine at random).
     registers: dict[int, Card | None] = field(default_factory=dict)

@@ -59,8 +59,7 @@ class PhaseName(StrEnum):
 
 def parse_word(kind: type[W], value: object, what: str) -> W:
     """`value` as a member of `kind`, or ValueError naming `what` and the allowed words."""
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in kind)
-        raise ValueError(f"{what} must be one of {allowed}, not {value!r}") from None
+    for member in kind:
+        if member.value == value:
+            return member
+    raise ValueError(f"{what} must be one of {', '.join(m.value for m in kind)}, not {value!r}")

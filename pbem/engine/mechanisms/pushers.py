@@ -31,7 +31,8 @@ class Pusher(Mounted):
             aimed.setdefault(element.at.step(way), set()).add(element.key)
         movers = {robot.name: (robot, way, element) for robot, way, element in pushes
                   if len(aimed[element.at.step(way)]) == 1}
-        while True:
+        chains: dict = {}
+        while movers:
             chains, stuck = {}, []
             for name, (robot, way, _) in movers.items():
                 block = blocked(ctx, robot, robot.at, way)
