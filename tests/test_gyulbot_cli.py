@@ -138,3 +138,13 @@ def test_the_command_lines_timer_sets_the_stop_flag():
         assert flag[0]
     with solver_timer(60) as flag:
         assert not flag[0]
+
+
+@pytest.mark.parametrize("size", [6, 7, 8])
+def test_generate_on_small_boards_and_as_json(size):
+    """A 6x6 board's walled centre leaves no corner for the goal: the generator still makes a proven puzzle."""
+    result = CliRunner().invoke(app, ["gyulbot", "generate", "--moves", "2", "--size", str(size), "--json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    puzzle = parse_puzzle(document["puzzle"])
+    assert document["moves"] == 2 and solved_after(puzzle, parse_solution(puzzle, document["solution"])) is not None

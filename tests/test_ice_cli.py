@@ -118,3 +118,14 @@ def test_a_set_stop_flag_ends_the_maze_search_at_its_first_look_after_1024_posit
     with pytest.raises(NoProof) as raised:
         solve(Maze.from_rows(BUSY), stop=stop)
     assert raised.value.stopped and raised.value.nodes == 1024
+
+
+def test_generate_and_render_print_json(tmp_path):
+    made = CliRunner().invoke(app, ["ice", "generate", "--size", "6x6", "--moves", "3", "--json",
+                                    "--out", str(tmp_path / "m.yaml")])
+    assert made.exit_code == 0, made.output
+    document = json.loads(made.stdout)
+    assert document["moves"] == 3 and len(document["solution"]) == 3 and len(document["map"]) == 6
+    drawn = CliRunner().invoke(app, ["ice", "render", str(tmp_path / "m.yaml"), "--out", str(tmp_path / "m.png"),
+                                     "--json"])
+    assert drawn.exit_code == 0 and json.loads(drawn.stdout)["width"] > 0 and (tmp_path / "m.png").exists()

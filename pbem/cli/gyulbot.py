@@ -63,6 +63,8 @@ def generate(
     seed: int = typer.Option(0, "--seed", help="Same seed, same puzzle."),
     size: int = typer.Option(16, "--size", min=6, max=32, help="Board side."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write the puzzle here instead of to stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document (the puzzle, its minimum and a "
+                                 "solution)."),
 ) -> None:
     """Make a puzzle (4 robots, coloured goal) whose minimum is exactly --moves, and prove it."""
     from ..dm.gyulbot.board import format_solution
@@ -81,6 +83,10 @@ def generate(
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
     if out:
         out.write_text(text, encoding="utf-8")
+    if as_json:
+        print_json({"file": str(out) if out else None, "moves": moves, "seed": seed,
+                    "solution": format_solution(puzzle, solution), "puzzle": puzzle_data(puzzle)})
+    elif out:
         typer.echo(f"{out}: {data['notes']}", err=True)
     else:
         typer.echo(text, nl=False)

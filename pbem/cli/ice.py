@@ -57,6 +57,7 @@ def generate_command(
     snoms: int = typer.Option(1, "--snoms", help="How many snoms."),
     seed: int = typer.Option(0, "--seed", help="Same seed, same maze."),
     out: Path | None = typer.Option(None, "--out", help="Write the maze here instead of to stdout."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document (the maze, its minimum, a solution)."),
 ) -> None:
     """A maze whose shortest solution has exactly --moves orders."""
     try:
@@ -67,10 +68,14 @@ def generate_command(
         raise typer.Exit(EXIT_USAGE)
     name = f"ice {shape} min {moves} seed {seed}"
     text = maze_yaml(maze, name, f"minimum {solution.moves} orders, for example {solution.orders}")
-    if out is None:
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+    if as_json:
+        print_json({"file": None if out is None else str(out), "moves": solution.moves, "solution": solution.orders,
+                    "seed": seed, "map": maze.to_rows()})
+    elif out is None:
         typer.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
         typer.echo(f"wrote {out}: minimum {solution.moves} orders", err=True)
 
 
@@ -78,9 +83,13 @@ def generate_command(
 def render_command(
     maze_file: Path = typer.Argument(..., help="A maze file."),
     out: Path = typer.Option(..., "--out", help="The PNG to write."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document (the file written, its size)."),
 ) -> None:
     """A picture of the maze as players see it."""
     from ..render.dm import draw, png_bytes
 
     maze = read_or_refuse(read_maze_file, maze_file)
-    out.write_bytes(png_bytes(draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})))
+    image = draw("ice", {"rows": maze.to_rows(), "title": maze_file.stem})
+    out.write_bytes(png_bytes(image))
+    if as_json:
+        print_json({"file": str(out), "maze": str(maze_file), "width": image.width, "height": image.height})

@@ -55,10 +55,10 @@ def random_puzzle(rng: random.Random, rows: int = 16, cols: int = 16,
                   colours: tuple[str, ...] = COLOURS, coloured_goal: bool = True) -> Puzzle:
     walls, corners, closed = random_board(rng, rows, cols)
     free = [Square(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1) if Square(r, c) not in closed]
-    spots = rng.sample(free, len(colours))
+    spots = rng.sample(free, len(colours) + (not corners))  # a small board's centre can leave no corner for the goal
     goal_colour = rng.choice(colours) if coloured_goal else None
-    return Puzzle.build(rows, cols, walls, {c: [s] for c, s in zip(colours, spots)},
-                        rng.choice(corners), goal_colour)
+    goal = rng.choice(corners) if corners else spots[-1]
+    return Puzzle.build(rows, cols, walls, {c: [s] for c, s in zip(colours, spots)}, goal, goal_colour)
 
 
 def minimum(puzzle: Puzzle, cap: int) -> int:
