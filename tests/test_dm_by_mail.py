@@ -107,9 +107,11 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(t
     ann_now = mails[2][2]
     assert "Deadline: 2026-12-01 20:04:00 UTC (1 min 00 s from 2026-12-01 20:03:00 UTC), waiting for ann." in ann_now
     assert '{solution: "Red URDL"}  at most 2 moves' in ann_now and 'secret: "ann-secret"' in ann_now
-    # the GM gives ann two more minutes; the players are not mailed for it by `dm act`, but it is recorded
-    assert desk.pbem("dm", "act", "g1", "extend: 120", "--player", "GM", "--at", DAY + "20:03:30Z",
-                     "--out", tmp_path).exit_code == 0
+    # the GM gives ann two more minutes (recorded, and both players are told)
+    assert desk.pbem("dm", "extend", "g1", "120", "--out", tmp_path, now="20:03:30").exit_code == 0
+    told = desk.new_mail()
+    assert [subject for _, subject, _, _ in told] == ["[pbem] g1: the GM extended the deadline by 120 s"] * 2
+    assert "Deadline: 2026-12-01 20:06:00 UTC (2 min 30 s from 2026-12-01 20:03:30 UTC), waiting for ann." in told[0][2]
     assert desk.run("20:04:30")["done"] == []  # 20:04:00 has passed, but the extended deadline is 20:06:00
     desk.send("g1", "ann", '{solution: "Red UR"}', "20:05:00")
     done = desk.run("20:05:30")["done"]
@@ -125,11 +127,13 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(t
     final = desk.position("g1")
     assert final["over"] and final["winner"] == "ann" and final["scores"] == {"ann": 1, "bob": 0}
     assert [s["player"] for s in final["submissions"]] == ["ann", "GM", "GM", "ann", "GM"]
+    assert [s["payload"] for s in final["submissions"] if s["player"] == "GM"] == [
+        {"timeout": True}, {"extend": 120}, {"timeout": True}]
     ended = desk.new_mail()
     assert sorted(to for to, *_ in ended) == ["ann@example.org", "bob@example.org"]
     assert all("Match over: ann wins." in text for _, _, text, _ in ended)
     assert desk.run("20:16:00")["done"] == [] and desk.new_mail() == []  # never twice
-    for _, _, text, pictures in mails + ended:  # every mail: the picture inline and the text board
+    for _, _, text, pictures in told + mails + ended:  # every mail: the picture inline and the text board
         assert pictures == ["<position.png@pbem>"] and "c1  c2  c3  c4" in text and "r4  |" in text
 
 

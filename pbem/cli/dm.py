@@ -314,6 +314,31 @@ def roll_command(
     _gm_act(ctx, name, {"roll": roll}, config_path, out, as_json, f"the GM rolled {roll}")
 
 
+@dm_app.command("extend")
+def extend_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    seconds: int = typer.Argument(..., help="How many seconds later the running deadline passes."),
+    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    out: Path = OUT,
+    as_json: bool = JSON,
+) -> None:
+    """The GM extends the running deadline (RULES D5, recorded); players who play by mail are told."""
+    _gm_act(ctx, name, {"extend": seconds}, config_path, out, as_json, f"the GM extended the deadline by {seconds} s")
+
+
+@dm_app.command("timeout")
+def timeout_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    out: Path = OUT,
+    as_json: bool = JSON,
+) -> None:
+    """The GM closes the running deadline now, with the effect the game's rules give it; players are told."""
+    _gm_act(ctx, name, {"timeout": True}, config_path, out, as_json, "the GM closed the deadline")
+
+
 def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path: Path | None, out: Path,
             as_json: bool, headline: str) -> None:
     from ..mail.config import load_config
