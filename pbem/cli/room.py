@@ -8,21 +8,40 @@ import typer
 
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size
 from ..formats.yamlfile import FormatError, read_yaml_file
+from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
 from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
+
+KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}
 
 room_app = sub_app("room", "Check and draw room files.")
 
 
-def room_file_problems(path: Path, entry_fee: Optional[bool]) -> list:
-    """Every problem of one room file (RULES G8 too when `entry_fee`, or when None and the board is 7x7)."""
+def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list]:
+    """What the file is (`room`, or a death-match puzzle's game) and every problem with it as that (RULES G8
+    too for a room when `entry_fee`, or when None and the board is 7x7)."""
     try:
         data = read_yaml_file(path)
     except FormatError as err:
-        return err.problems
+        return "room", err.problems
+    kind = puzzle_kind(data)
+    if kind is not None:
+        return kind, _puzzle_problems(kind, data, str(path))
     room, problems = check_room_data(data, str(path))
     if room is not None and (entry_fee or (entry_fee is None and is_entry_fee_size(room))):
         problems += entry_fee_problems(room)
-    return problems
+    return "room", problems
+
+
+def _puzzle_problems(kind: str, data: object, source: str) -> list:
+    if kind == "flowerfield":
+        from ..formats.flowerboard import parse_flower_board as read
+    else:
+        read = FORMATS[kind].read
+    try:
+        read(data, source)
+    except FormatError as err:
+        return err.problems
+    return []
 
 
 @room_app.command("check")
@@ -35,12 +54,15 @@ def check(
     as_json: bool = typer.Option(False, "--json", help="One JSON document: each file with the list of its problems."),
 ) -> None:
     """Check room files; list every reason a file is refused (exit 1 if any is)."""
-    results = {str(path): room_file_problems(path, entry_fee) for path in files}
+    kinds, results = {}, {}
+    for path in files:
+        kinds[str(path)], results[str(path)] = room_file_problems(path, entry_fee)
     if as_json:
         print_json({name: [str(p) for p in problems] for name, problems in results.items()})
     else:
         for name, problems in results.items():
-            typer.echo(f"{'REFUSED' if problems else 'OK'} {name}")
+            kind = "" if kinds[name] == "room" else f" ({KIND_NAMES[kinds[name]]}, not a room)"
+            typer.echo(f"{'REFUSED' if problems else 'OK'} {name}{kind}")
             for problem in problems:
                 typer.echo(f"  {problem}")
     raise typer.Exit(EXIT_REFUSED if any(results.values()) else EXIT_OK)

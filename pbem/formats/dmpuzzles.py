@@ -39,3 +39,18 @@ def read_puzzles(game: str, raw: list[Any]) -> tuple[tuple[Any, ...], list[Probl
 def puzzle_documents(game: str, puzzles: tuple[Any, ...]) -> list[Any]:
     """The raw form of a Config's puzzles, for transcripts and the store."""
     return [FORMATS[game].write(puzzle) for puzzle in puzzles]
+
+
+PUZZLE_KINDS = {  # the field that tells a death-match puzzle file from a room (which has `size` and `elements`)
+    "ice": ("map", "Ice maze"),
+    "gyulbot": ("goal", "Gyulbot puzzle"),
+}
+
+
+def puzzle_kind(data: Any) -> str | None:
+    """The death-match game whose puzzle file `data` looks like (None: it may be a room)."""
+    if not isinstance(data, dict) or "elements" in data:
+        return None
+    if "board" in data and "variant" in data:
+        return "flowerfield"
+    return next((game for game, (field, _) in PUZZLE_KINDS.items() if field in data), None)
