@@ -19,11 +19,11 @@ def test_sample_match(repo_root):
 
 
 def test_sample_puzzle_has_its_proven_minimum(repo_root):
-    assert len(solve(read_puzzle(repo_root / "turns/dm/gyulbot-puzzle.yaml"), 5)) == 5
+    assert len(solve(read_puzzle(repo_root / "turns/dm/puzzles/gyulbot-8x8-min5.yaml"), 5)) == 5
 
 
 def test_room_check_tells_death_match_puzzles_from_rooms(repo_root):
-    files = [repo_root / "rooms/ice/ice-8x8-min6.yaml", repo_root / "turns/dm/gyulbot-puzzle.yaml",
+    files = [repo_root / "rooms/ice/ice-8x8-min6.yaml", repo_root / "turns/dm/puzzles/gyulbot-8x8-min5.yaml",
              repo_root / "turns/dm/boards/flowerfield-example-board.yaml", repo_root / "rooms/geeko/1-intake.yaml"]
     result = CliRunner().invoke(app, ["room", "check", *map(str, files)])
     assert result.exit_code == 0, result.output
