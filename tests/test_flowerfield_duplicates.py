@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,6 +124,7 @@ def test_finder_agrees_with_brute_force(kinds):
     assert named_pairs("".join(board)) == brute_pairs(kinds)
 
 
+@pytest.mark.slow  # a soak: dense patches against the brute force
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.sampled_from("RB"), min_size=20, max_size=20), st.integers(0, 3), st.integers(0, 2))
 def test_finder_agrees_with_brute_force_on_dense_patches(letters, top, left):

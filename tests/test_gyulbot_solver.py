@@ -30,6 +30,7 @@ def random_small_puzzle(rng: random.Random) -> Puzzle:
     return Puzzle.build(size, size, walls, robots, spots.pop(), goal_colour)
 
 
+@pytest.mark.slow  # a soak: random puzzles, each also solved by the plain BFS
 def test_solver_agrees_with_bfs_on_random_puzzles():
     """Minimum lengths equal (or both find none within 8) on 300 random puzzles; every
     solver answer really solves the puzzle in that many moves."""

@@ -171,6 +171,7 @@ def _mutations():
     return mutated()
 
 
+@pytest.mark.slow  # a soak: 60 mutated messages, each through a whole fetch
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(data=_mutations())

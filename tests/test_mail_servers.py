@@ -129,6 +129,7 @@ def test_an_untrusted_certificate_is_refused(campaign, servers, tls, tmp_path, m
     assert smtp.messages == []
 
 
+@pytest.mark.slow  # end to end: real IMAP and SMTP servers for a whole turn
 def test_a_whole_turn_by_mail_over_imap_and_smtp(campaign, servers, tls, tmp_path):
     pbem, hands, smtp_port, imap_port = campaign
     imap = ImapServer(*tls)

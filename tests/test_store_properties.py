@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ def process_in_order(submissions: list[tuple[str, bytes]]) -> str:
     return after
 
 
+@pytest.mark.slow  # a soak: ten whole games, players submitting in shuffled orders
 @settings(max_examples=10, deadline=None)
 @given(data=st.data())
 def test_the_order_in_which_players_submit_does_not_change_the_result(data):

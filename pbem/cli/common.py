@@ -30,7 +30,7 @@ app = PlainTyper(
 @app.callback()
 def _global_options(
     ctx: typer.Context,
-    db: str = typer.Option(DEFAULT_DB, "--db", envvar="PBEM_DB", help="Database URL (SQLite file or PostgreSQL)."),
+    db: str = typer.Option(DEFAULT_DB, "--db", envvar="PBEM_DB", metavar="URL", help="Database URL (SQLite file or PostgreSQL)."),
     now: Optional[str] = typer.Option(None, "--now", envvar="PBEM_NOW", metavar="TIME",
                                       help="Act as if the time were TIME (ISO 8601, e.g. 2026-12-01T20:00Z): "
                                            "to rehearse a schedule, or replay mail at its own times."),

@@ -70,9 +70,8 @@ class LazyGroup(PlainGroup):
         super().__init__(**kwargs)
         lazy = COMMANDS.get(self.name, {})
         commands = {name: _NotLoaded(name, help=entry.summary) for name, entry in lazy.items()} | self.commands
-        order = list(lazy)  # the table's order; commands of the group's own module first
-        self.commands = {name: commands[name] for name in sorted(commands, key=lambda n: order.index(n) if n in
-                                                                  order else -1)}
+        rank = {name: place for place, name in enumerate(lazy)}  # the group's own module's commands first
+        self.commands = dict(sorted(commands.items(), key=lambda item: rank.get(item[0], -1)))
 
     def get_command(self, ctx, cmd_name: str):
         if isinstance(self.commands.get(cmd_name), _NotLoaded):
