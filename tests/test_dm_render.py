@@ -71,3 +71,22 @@ def test_clock_line_shows_limits_reserves_and_extensions():
            "the GM gave Bob 0:30 more." in text
     untimed = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm", "clock": "off"})
     assert "Clock" not in write("takebacktoe", get_game("takebacktoe").render_data(replay(untimed, []).state))
+
+
+def test_takebacktoe_text_shows_turns_skipped_automatically():
+    """D3.2: a roll no stack can serve skips the turn at once; the next player's board says so (engine dice)."""
+    from dataclasses import replace
+
+    from pbem.dm.base import Action, Config, get_game
+    from pbem.render.dm import write
+
+    game = get_game("takebacktoe")
+    state = replace(game.new_state(Config("takebacktoe", ("Red", "Green"), options={"dice": "gm"})),
+                    stacks=(1, 2, 0, 0, 2, 2, 2, 2, 1, 2, 0, 0))
+    for action in (Action("GM", {"roll": 1}), Action("Red", {"move": "A1-B1"}), Action("GM", {"roll": 5}),
+                   Action("GM", {"roll": 6})):
+        state = game.apply(state, action)
+    text = write("takebacktoe", game.render_data(state))
+    # Green's 5 and Red's 6 both skipped; Red's skip is the last turn, Green's is listed
+    assert "Last: Red rolled 6 and had to skip." in text
+    assert "Skipped automatically: Green rolled 5 (no stack of 5)." in text

@@ -246,6 +246,7 @@ class TakeBackToe(TurnGame):
                 "roll": last.roll,
                 "move": None if last.move is None else [cell_name(c, COLS) for c in last.move],
             },
+            "skipped": [{"player": t.player, "roll": t.roll} for t in _recent(state) if t.move is None],
             "winner": state.winner,
             "ending": state.ending,
         }
@@ -253,6 +254,15 @@ class TakeBackToe(TurnGame):
     @staticmethod
     def _home(state: State, player: str) -> int:
         return HOME_ROWS[state.players.index(player)]
+
+
+def _recent(state: State) -> tuple[Turn, ...]:
+    """The turns since the player to move last moved (skipped turns included): what they have not seen yet."""
+    mover = None if state.over else state.to_move
+    for index in range(len(state.turns) - 1, -1, -1):
+        if state.turns[index].player == mover and state.turns[index].move is not None:
+            return state.turns[index + 1:]
+    return state.turns
 
 
 def parse_move(text: object) -> tuple[int, int]:

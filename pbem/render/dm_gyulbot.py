@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import math
+from datetime import datetime
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from . import style
 
+from ..dm.clock import when
 from .dm import drawer
 
 CELL = 36
@@ -96,5 +98,10 @@ def _status(data: dict[str, Any]) -> str:
     if data["phase"] == "claims":
         return "open for claims"
     if data["phase"] == "undercut":
-        return f"{data['claimant']} claims {data['claim']}; undercut until {data['deadline'] or 'a pass'}"
-    return f"{data['demonstrator']} must show {data['demo_moves']} moves by {data['deadline'] or 'no deadline'}"
+        return f"{data['claimant']} claims {data['claim']}; undercut until {_when(data['deadline']) or 'a pass'}"
+    return f"{data['demonstrator']} must show {data['demo_moves']} moves by {_when(data['deadline']) or 'no deadline'}"
+
+
+def _when(stamp: str | None) -> str | None:
+    """An ISO time stamp as players read it (to the second, UTC)."""
+    return None if stamp is None else when(datetime.fromisoformat(stamp))

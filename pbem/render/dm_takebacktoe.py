@@ -25,6 +25,18 @@ def _status(data: dict[str, Any]) -> str:
     return f"{data['to_move']} to move{roll} (turns taken: {turns}; limit {data['turn_limit']} each)"
 
 
+def _skips(data: dict[str, Any]) -> str:
+    """The turns skipped automatically since the player to move last moved (D3.2), or ""."""
+    skipped = list(data.get("skipped") or [])
+    last = data["last"]
+    if skipped and last and last["move"] is None:
+        skipped.pop()  # the last turn is told already
+    if not skipped:
+        return ""
+    return "Skipped automatically: " + "; ".join(
+        f"{t['player']} rolled {t['roll']} (no stack of {t['roll']})" for t in skipped) + "."
+
+
 def _last(data: dict[str, Any]) -> str:
     last = data["last"]
     if last is None:
@@ -42,7 +54,8 @@ def text(data: dict[str, Any]) -> str:
         home = f"   home of {data['homes'][name]}" if name in data["homes"] else ""
         lines.append(f"{name} {cells}{home}")
     clock = clock_line(data["clock"])
-    return "\n".join(lines + ["", _last(data), _status(data)] + ([clock] if clock else [])) + "\n"
+    return "\n".join(lines + ["", _last(data)] + ([_skips(data)] if _skips(data) else []) + [_status(data)]
+                     + ([clock] if clock else [])) + "\n"
 
 
 @drawer("takebacktoe")
