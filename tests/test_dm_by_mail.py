@@ -1,4 +1,5 @@
-"""A Gyulbot and an Ice match played by mail through `pbem run --now` (RULES D1.4, D2.3, D5 rulings).
+"""A Gyulbot and an Ice match played by mail through `pbem run --now` over the real loopback IMAP and SMTP
+servers (RULES D1.4, D2.3, D5 rulings).
 
 Actions count at the time the GM's server received them (their `Received:` header), the GM extends a
 deadline, and a deadline that passes with nobody acting is applied by the scheduled run, which mails both
@@ -7,15 +8,16 @@ players the new position. Every mail about a match carries the picture inline an
 from __future__ import annotations
 
 import json
-import mailbox
 from email import message_from_bytes, policy
 
-from sqlmodel import Session, create_engine, select
+import pytest
 from typer.testing import CliRunner
 
 from mail_fixtures import mail
+from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from pbem.cli import app
-from pbem.store.mail import MailOutgoing
+
+pytestmark = pytest.mark.slow  # real mail servers: the soak part of the suite
 
 RUNNER = CliRunner()
 DAY = "2026-12-01T"
@@ -37,13 +39,25 @@ actions: []
 """
 
 
-class Table:
-    """The GM's desk: the database, the inbox, and `pbem` run at a given time."""
+@pytest.fixture
+def desk(tmp_path, tmp_path_factory, monkeypatch):
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
+    try:
+        yield Table(tmp_path, imap, smtp)
+    finally:
+        imap.stop()
+        smtp.stop()
 
-    def __init__(self, tmp_path):
+
+class Table:
+    """The GM's desk: the database, the mail servers, and `pbem` run at a given time."""
+
+    def __init__(self, tmp_path, imap, smtp):
         self.url = f"sqlite:///{tmp_path / 'pbem.db'}"
         self.folder = tmp_path
-        self.inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+        self.imap, self.smtp = imap, smtp
         self.sent = 0
 
     def pbem(self, *args, now: str | None = None):
@@ -65,31 +79,32 @@ class Table:
         """A player's mail, received by the GM's server at `received` (a time of DAY)."""
         body = f"match: {match}\nplayer: {player}\nsecret: {player}-secret\naction: {action}\n"
         data = mail(f"{player} <{player}@example.org>", body, f"<{match}-{player}-{received}@example.org>")
-        stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\n".encode()
-        self.inbox.add(stamp + data)
+        stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\r\n".encode()
+        self.imap.deliver(stamp + data)
 
     def run(self, now: str) -> dict:
-        result = self.pbem("run", "--maildir", self.folder / "inbox", "--json", now=now)
-        return json.loads(result.stdout)
+        """`pbem run` (fetch over IMAP, send over SMTP) at `now`: what it did, but the mail it sent."""
+        result = self.pbem("run", "--json", now=now)
+        assert result.exit_code in (0, 1), result.output
+        return {"done": [d for d in json.loads(result.stdout)["done"] if d["what"] != "sent"]}
 
     def position(self, match: str) -> dict:
         return json.loads(self.pbem("dm", "show", match, "--json", "--out", self.folder).stdout)
 
     def new_mail(self) -> list[tuple[str, str, str, list[str]]]:
-        """(recipient, subject, plain text, picture Content-IDs) of the mail queued since the last call."""
-        with Session(create_engine(self.url)) as session:
-            rows = session.exec(select(MailOutgoing).order_by(MailOutgoing.id)).all()[self.sent:]
-        self.sent += len(rows)
+        """(recipient, subject, plain text, picture Content-IDs) of the mail the SMTP server got since the last call."""
+        received = self.smtp.messages[self.sent:]
+        self.sent += len(received)
         found = []
-        for row in rows:
-            message = message_from_bytes(row.data, policy=policy.default)
-            text = message.get_body(("plain",)).get_content()
-            found.append((row.recipient, row.subject, text, [p["Content-ID"] for p in message.walk() if p["Content-ID"]]))
+        for _, _, data in received:
+            message = message_from_bytes(data, policy=policy.default)
+            text = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
+            found.append((message["To"], message["Subject"], text,
+                          [p["Content-ID"] for p in message.walk() if p["Content-ID"]]))
         return found
 
 
-def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(tmp_path):
-    desk = Table(tmp_path)
+def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(desk, tmp_path):
     desk.new_match("g1", GYULBOT)
     # ann's claim reached the server at 20:01:00 (fetched at 20:03:00): bob's undercut minute ended at 20:02:00,
     # so by the run's time ann must demonstrate by 20:04:00 (D1.4)
@@ -109,10 +124,10 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(t
     assert '{solution: "Red URDL"}  at most 2 moves' in ann_now and 'secret: "ann-secret"' in ann_now
     # the GM gives ann two more minutes (recorded, and both players are told)
     assert desk.pbem("dm", "extend", "g1", "120", "--out", tmp_path, now="20:03:30").exit_code == 0
-    told = desk.new_mail()
+    assert desk.run("20:04:30")["done"] == []  # 20:04:00 has passed, but the extended deadline is 20:06:00
+    told = desk.new_mail()  # queued by `dm extend`, sent by the run
     assert [subject for _, subject, _, _ in told] == ["[pbem] g1: the GM extended the deadline by 120 s"] * 2
     assert "Deadline: 2026-12-01 20:06:00 UTC (2 min 30 s from 2026-12-01 20:03:30 UTC), waiting for ann." in told[0][2]
-    assert desk.run("20:04:30")["done"] == []  # 20:04:00 has passed, but the extended deadline is 20:06:00
     desk.send("g1", "ann", '{solution: "Red UR"}', "20:05:00")
     done = desk.run("20:05:30")["done"]
     assert [d["what"] for d in done] == ["fetched"] and done[0]["detail"].startswith("accepted")
@@ -137,8 +152,7 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(t
         assert pictures == ["<position.png@pbem>"] and "c1  c2  c3  c4" in text and "r4  |" in text
 
 
-def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(tmp_path):
-    desk = Table(tmp_path)
+def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(desk):
     desk.new_match("i1", ICE)
     # the snom at r1c1 needs R then D (2 orders); ann buzzes 2 at 20:01:00, so she must present by 20:02:00
     desk.send("i1", "ann", "{claim: 2}", "20:01:00")
