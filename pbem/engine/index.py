@@ -16,6 +16,7 @@ from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, r
 from .room import Element, Room
 
 Entry = tuple[Mechanism, Element]
+RayStep = tuple[Square, list[Entry], list[Entry], list[Entry]]  # square, its blockers, edge blockers, edge hooks
 
 
 class RoomIndex:
@@ -61,9 +62,25 @@ class RoomIndex:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
         self.initial_states = initial_states(room)
+        self._rays: dict[tuple[Square, Dir], tuple[RayStep, ...]] = {}
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+    def ray(self, start: Square, direction: Dir) -> tuple[RayStep, ...]:
+        """The squares a beam from `start` crosses to the board's edge, each with what may stop it there: the
+        square's beam blockers, those on the edge it leaves by, and that edge's beam hooks (eyes). Worked out
+        once per room; whether a blocker blocks (a gate's state …) is asked while tracing."""
+        found = self._rays.get((start, direction))
+        if found is None:
+            steps, square = [], start
+            while self.inside(square):
+                edge = (square, direction)
+                steps.append((square, self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, []),
+                              self.edge_beam_end.get(edge, [])))
+                square = square.step(direction)
+            found = self._rays[(start, direction)] = tuple(steps)
+        return found
 
 
 def reading_order(element: Element) -> tuple[int, int, str, str]:
