@@ -1,6 +1,7 @@
-"""Two games left to `pbem run` for three simulated weeks over the real loopback servers: orders come in over
-IMAP (stamped by their Received: header), everything goes out over SMTP. Every turn is processed at its due
-moment, every reminder reaches its player once, every report and sheet is delivered once, nothing is lost."""
+"""Two games and a death match left to `pbem run` for three simulated weeks over the real loopback servers:
+orders and moves come in over IMAP (stamped by their Received: header), everything goes out over SMTP. Every turn
+is processed at its due moment, every reminder reaches its player once, every report and sheet is delivered once,
+the match's deadline passes with nobody acting and both players hear it once, nothing is lost."""
 from __future__ import annotations
 
 import json
@@ -16,6 +17,8 @@ from cycle_fixtures import halls_description, order
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from pbem.cli import app
+from pbem.dm.base import get_game as rules_of, replay
+from pbem.formats.transcript import load_transcript
 from pbem.store.games import Store, create_game
 from pbem.store.tables import Turn
 
@@ -49,6 +52,13 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
 
         assert pbem(T0, "game", "set", "halls", "--deadline", "5d", "--remind", "24", "--process", "all-in").exit_code == 0
         assert pbem(T0, "game", "set", "keep", "--deadline", "fri 20:00", "--remind", "12").exit_code == 0
+        # a Take-Back-Toe match, a day a move and no reserve: alice answers every turn, bob never does
+        assert pbem(T0, "dm", "new", "tb", "--game", "takebacktoe", "--player", "alice", "--player", "bob",
+                    "--seed", "3", "--option", "clock={turn: 86400, reserve: 0}", "--out", tmp_path).exit_code == 0
+        for player in ("alice", "bob"):
+            assert pbem(T0, "mail", "dm-player", "tb", player, f"{player}@example.org", "--secret",
+                        f"m-{player}").exit_code == 0
+        moved: set[int] = set()
         due_times: list[datetime] = []
         answered: set[tuple[str, int, str]] = set()
         moment = T0
@@ -73,6 +83,15 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
                     data = mail(f"{player}@example.org", text, f"<{game['game']}.{turn}.{player}@x>")
                     imap.deliver(f"Received: from mx by imap.gm; {stamp(received)}\r\n".encode() + data)
                     answered.add((game["game"], turn, player))
+            match = load_transcript(pbem(moment, "dm", "show", "tb", "--transcript").stdout)
+            position = replay(match.config, list(match.actions)).state
+            if not position.over and position.to_move == "alice" and len(position.turns) not in moved:
+                move = rules_of("takebacktoe").legal_actions(position)[0].payload
+                text = f"match: tb\nplayer: alice\nsecret: m-alice\naction: {json.dumps(move)}\n"
+                received = moment + timedelta(minutes=1)
+                data = mail("alice@example.org", text, f"<tb.{len(position.turns)}@x>")
+                imap.deliver(f"Received: from mx by imap.gm; {stamp(received)}\r\n".encode() + data)
+                moved.add(len(position.turns))
             # the next run: in six hours, or exactly at the next deadline if that comes first
             moment = min([moment + timedelta(hours=6), *[d for d in due_times if d > moment]])
     finally:
@@ -94,5 +113,13 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
     assert keep_turns and all((at.weekday(), at.hour, at.minute) == (4, 20, 0) for at in keep_turns)  # Fridays 20:00
     to_bob = [m["Subject"] for m in delivered if m["To"] == "bob@example.org" and "keep" in m["Subject"]]
     assert any("still missing" in s for s in to_bob)  # bob never answers keep: he is reminded
+    # the match: alice moved once; bob's day ran out with nobody acting, the run applied it and told both, once
+    shown = json.loads(RUNNER.invoke(app, ["--db", url, "dm", "show", "tb", "--json", "--out", str(tmp_path)]).stdout)
+    assert shown["over"] and shown["winner"] == "alice"
+    assert [(s["player"], s["payload"]) for s in shown["submissions"]][-1] == ("GM", {"timeout": True})
+    ended = [m for m in delivered if "a deadline passed: bob runs out of time; alice wins" in m["Subject"]]
+    assert sorted(m["To"] for m in ended) == ["alice@example.org", "bob@example.org"]
+    assert all(m.get_body(("plain",)) is not None and "alice wins" in m.get_body(("plain",)).get_content()
+               for m in ended)
     assert all(pbem_exit == 0 for pbem_exit in [RUNNER.invoke(app, ["--db", url, "replay", g, "--verify"]).exit_code
                                                  for g in ("halls", "keep")])
