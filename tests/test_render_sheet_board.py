@@ -98,9 +98,31 @@ def test_a_botwars_sheet_rings_the_next_flag_and_asks_for_exactly_the_free_regis
     sheet = next(s for s in sheets if s.player == "ann")
     position = sheet_position(sheet)
     flag = next(f for f in position.room.of_type("flag") if f.get("number") == 1)
-    assert position.marks == (flag.at,)
-    assert sheet_png(sheet) == position_png(Position.of(sheet.board.room, sheet.board, (flag.at,)))
-    assert sheet_png(sheet) != position_png(Position.of(sheet.board.room, sheet.board))  # the ring is drawn
+    assert position.marks == (flag.at,) and position.own == ("Rusty",)  # ben's Sparky shares the board
+    assert sheet_png(sheet) == position_png(Position.of(sheet.board.room, sheet.board, (flag.at,), ("Rusty",)))
+    flag_only = position_png(Position.of(sheet.board.room, sheet.board, (flag.at,)))
+    assert sheet_png(sheet) != flag_only != position_png(Position.of(sheet.board.room, sheet.board))  # both drawn
     text = turn_sheet_text(sheet)
     assert "Rusty: real, HP 10, exactly 5 cards" in text and f"next flag for Rusty: 1 at {flag.at}" in text
     assert "B = Sparky (ben)" in text and "A = Rusty (yours)" in text
+
+
+def test_shared_board_reports_key_each_owners_colour_and_mark_the_readers_own(tmp_path, monkeypatch):
+    """#11: on a BotWars board every player's mail says whose robots wear which colour, and which are theirs."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    pbem = lambda *args: CliRunner().invoke(app, ["--db", f"sqlite:///{tmp_path / 'pbem.db'}", *args])
+    assert pbem("game", "new", "bw", "--ruleset", "botwars", "--player", "ann:ann@example.org:Rusty",
+                "--player", "ben:ben@example.org:Sparky").exit_code == 0
+    assert pbem("turn", "deal", "bw").exit_code == 0
+    processed = pbem("turn", "process", "bw", "--out", str(tmp_path / "reports"))  # nobody sent orders: B4.6
+    assert processed.exit_code == 0, processed.output
+    (eml,) = (tmp_path / "reports").rglob("ben.eml")
+    mail = message_from_bytes(eml.read_bytes(), policy=policy.default)
+    text = mail.get_body(("plain",)).get_content()
+    html = mail.get_body(("html",)).get_content()
+    assert "Robots: ann: Rusty; yours: Sparky." in text.splitlines()
+    assert html.count('class="swatch"') >= 1 and "yours (Sparky)" in html and "ann (Rusty)" in html

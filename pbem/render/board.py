@@ -183,8 +183,17 @@ def draw_position(position: Position, colours: dict[str, s.Colour] | None = None
     _draw_beams(image, layer, position, occupied)
     image.alpha_composite(layer.edges)
     _draw_marks(image, position.marks)
+    _draw_rings(image, tuple(r.at for r in robots if r.name in position.own))
     _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]))
     return image.convert("RGB")
+
+
+def _draw_rings(image: Image.Image, squares: tuple[Square, ...]) -> None:
+    """A gold ring under each of the reader's own robots (their turn sheet, on a board shared with others)."""
+    draw = ImageDraw.Draw(image, "RGBA")
+    for square in sorted(set(squares)):
+        x, y = origin(square)
+        draw.ellipse([x + 3, y + 3, x + s.CELL - 4, y + s.CELL - 4], outline=(255, 170, 0, 255), width=5)
 
 
 def _draw_marks(image: Image.Image, squares: tuple[Square, ...]) -> None:

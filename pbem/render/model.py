@@ -51,12 +51,13 @@ class Position:
     robots: tuple[Any, ...]
     elements: Mapping[str, str]
     marks: tuple[Square, ...] = ()  # squares to point out (a turn sheet's next flag)
+    own: tuple[str, ...] = ()  # robots ringed as the reader's own (a turn sheet on a shared board)
 
     @classmethod
-    def of(cls, room: Room, board: Any, marks: tuple[Square, ...] = ()) -> "Position":
+    def of(cls, room: Room, board: Any, marks: tuple[Square, ...] = (), own: tuple[str, ...] = ()) -> "Position":
         """From a `Board` (robots by name) or an engine snapshot (a tuple of robot views)."""
         robots = board.robots.values() if isinstance(board.robots, Mapping) else board.robots
-        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)), tuple(marks))
+        return cls(room, tuple(robots), MappingProxyType(dict(board.elements)), tuple(marks), tuple(own))
 
     def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
         """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
@@ -99,6 +100,22 @@ class BoardReport:
     final: Position
     end_of_turn: Table
     fused: Table | None
+
+    def owner_key(self) -> list["OwnerKey"]:
+        """Whose robots wear which colour on this board's pictures (the colours the pictures are drawn in)."""
+        from .style import owner_colours  # the pictures' own palette (style loads Pillow)
+
+        robots = self.stages[0].position.robots if self.stages else self.final.robots
+        colours = owner_colours([robot.owner for robot in robots])
+        return [OwnerKey(owner, "#%02x%02x%02x" % colours[owner],
+                         sorted(robot.name for robot in robots if robot.owner == owner)) for owner in sorted(colours)]
+
+
+@dataclass(frozen=True)
+class OwnerKey:
+    owner: str
+    colour: str  # #rrggbb
+    robots: list[str]
 
 
 def _text(value: Any) -> str:

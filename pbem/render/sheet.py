@@ -30,12 +30,14 @@ def program_note(robot: Any, exact: bool = False) -> str:
 
 def sheet_position(sheet: Any) -> Position:
     """The board the player programs this turn, as it stands when the turn starts; in BotWars each of the
-    player's robots' next flag is marked."""
+    player's robots' next flag is marked, and on a board shared with other players their own robots are ringed."""
     board = sheet.board
     marks = () if not sheet.exact_program else tuple(
         flag.at for robot in sheet.robots for flag in board.room.of_type("flag")
         if int(flag.get("number", 0) or 0) == board.robots[robot.name].next_flag)
-    return Position.of(board.room, board, marks)
+    mine = tuple(robot.name for robot in sheet.robots)
+    shared = any(robot.name not in mine for robot in board.robots.values())
+    return Position.of(board.room, board, marks, mine if shared else ())
 
 
 def sheet_png(sheet: Any, colours: dict | None = None) -> bytes:

@@ -48,8 +48,12 @@ def table_text(table: Table) -> str:
     return "\n".join(lines)
 
 
-def board_text(report: BoardReport) -> str:
+def board_text(report: BoardReport, player: str | None = None) -> str:
     parts = [report.title, "=" * len(report.title)]
+    key = report.owner_key()
+    if len(key) > 1:  # a shared board: whose robots are which (the pictures draw them in these colours)
+        parts += ["Robots: " + "; ".join(f"{'yours' if entry.owner == player else entry.owner}: "
+                                         f"{', '.join(entry.robots)}" for entry in key) + "."]
     for stage in report.stages:
         parts += ["", table_text(stage.table)]
     parts += ["", table_text(report.end_of_turn)]
@@ -58,8 +62,9 @@ def board_text(report: BoardReport) -> str:
     return "\n".join(parts)
 
 
-def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence[str] = ()) -> str:
+def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence[str] = (),
+              player: str | None = None) -> str:
     heading = f"{game} — turn {turn}"
-    body = "\n\n".join(board_text(r) for r in reports)
+    body = "\n\n".join(board_text(r, player) for r in reports)
     told = "".join(f"{line}\n" for line in notice) + ("\n" if notice else "")
     return f"{heading}\n\n{told}The board pictures are in the HTML part of this message.\n\n{body}\n"

@@ -145,7 +145,7 @@ def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAU
     files += [names.animation_name(r) for r in mine]
     return report_message(
         sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
-        text=turn_text(report.game, report.turn, mine, notice), html=page,
+        text=turn_text(report.game, report.turn, mine, notice, recipient.player), html=page,
         images={name: report.images[name] for name in files})
 
 
