@@ -189,11 +189,12 @@ def draw_position(position: Position, colours: dict[str, s.Colour] | None = None
 
 
 def _draw_rings(image: Image.Image, squares: tuple[Square, ...]) -> None:
-    """A gold ring under each of the reader's own robots (their turn sheet, on a board shared with others)."""
+    """A black-and-gold ring under each of the reader's own robots (their turn sheet, on a board shared with others)."""
     draw = ImageDraw.Draw(image, "RGBA")
     for square in sorted(set(squares)):
         x, y = origin(square)
-        draw.ellipse([x + 3, y + 3, x + s.CELL - 4, y + s.CELL - 4], outline=(255, 170, 0, 255), width=5)
+        draw.ellipse([x + 2, y + 2, x + s.CELL - 3, y + s.CELL - 3], outline=(20, 20, 20, 255), width=7)
+        draw.ellipse([x + 4, y + 4, x + s.CELL - 5, y + s.CELL - 5], outline=(255, 214, 0, 255), width=3)
 
 
 def _draw_marks(image: Image.Image, squares: tuple[Square, ...]) -> None:
