@@ -96,11 +96,13 @@ def test_position_picture_is_deterministic():
     first = png_bytes(draw("gyulbot", game.render_data(state)))
     assert first == png_bytes(draw("gyulbot", game.render_data(state)))
     image = Image.open(io.BytesIO(first))
-    assert image.size[0] > 3 * 30 and image.size[1] > image.size[0]  # a header above the 3x3 board
+    # a header above the 3x3 board, as wide as its text
+    from pbem.render.dm_gyulbot import CELL, HEADER, LABEL, MARGIN
+    assert image.size[0] > 3 * CELL and image.size[1] == HEADER + LABEL + 3 * CELL + MARGIN
     # the goal star is drawn in red at the centre of r1c2; blue's robot sits on r3c3
-    from pbem.render.dm_gyulbot import CELL, HEADER, MARGIN
-    assert image.getpixel((MARGIN + CELL + CELL // 2, HEADER + MARGIN + CELL // 2)) == (214, 48, 49)
-    assert image.getpixel((MARGIN + 2 * CELL + CELL // 2, HEADER + MARGIN + 2 * CELL + CELL // 2)) == (41, 98, 255)
+    left, top = MARGIN + LABEL, HEADER + LABEL
+    assert image.getpixel((left + CELL + CELL // 2, top + CELL // 2)) == (214, 48, 49)
+    assert image.getpixel((left + 2 * CELL + CELL // 2, top + 2 * CELL + CELL // 2)) == (41, 98, 255)
 
 
 def test_solve_stops_at_its_node_budget_or_its_timer_with_no_proof(tmp_path):

@@ -16,6 +16,7 @@ from .dm import drawer
 CELL = 36
 MARGIN = 12
 HEADER = 44
+LABEL = 22  # room for the row and column names
 WALL = 5
 NAMED = {
     "red": (214, 48, 49), "green": (39, 174, 96), "blue": (41, 98, 255), "yellow": (241, 196, 15),
@@ -40,13 +41,23 @@ def colour_rgb(name: str | None) -> tuple[int, int, int]:
 @drawer("gyulbot")
 def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
     rows, cols = data["rows"], data["cols"]
-    width, height = 2 * MARGIN + cols * CELL, HEADER + 2 * MARGIN + rows * CELL
+    font, small = style.font(14), style.font(11)
+    lines = [_headline(data), _status(data)]
+    text_width = max(int(font.getlength(line)) for line in lines)
+    width = max(MARGIN + LABEL + cols * CELL + MARGIN, 2 * MARGIN + text_width)
+    height = HEADER + LABEL + rows * CELL + MARGIN
     image = Image.new("RGB", (width, height), "white")
     pen = ImageDraw.Draw(image)
-    font = style.font(14)
 
     def corner(row: int, col: int) -> tuple[int, int]:
-        return MARGIN + (col - 1) * CELL, HEADER + MARGIN + (row - 1) * CELL
+        return MARGIN + LABEL + (col - 1) * CELL, HEADER + LABEL + (row - 1) * CELL
+
+    for col in range(1, cols + 1):  # the coordinates the text board and the solutions' squares use
+        x, y = corner(1, col)
+        pen.text((x + CELL / 2, y - LABEL / 2), f"c{col}", fill=INK, font=small, anchor="mm")
+    for row in range(1, rows + 1):
+        x, y = corner(row, 1)
+        pen.text((x - LABEL / 2 - 2, y + CELL / 2), f"r{row}", fill=INK, font=small, anchor="mm")
 
     for row in range(1, rows + 1):
         for col in range(1, cols + 1):
@@ -72,8 +83,8 @@ def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
             inset = CELL * 0.16
             pen.ellipse([x + inset, y + inset, x + CELL - inset, y + CELL - inset], fill=fill, outline=INK, width=2)
 
-    pen.text((MARGIN, 6), _headline(data), fill=INK, font=font)
-    pen.text((MARGIN, 24), _status(data), fill=INK, font=font)
+    for i, line in enumerate(lines):
+        pen.text((MARGIN, 6 + 18 * i), line, fill=INK, font=font)
     return image
 
 
