@@ -159,3 +159,28 @@ def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campai
     done = json.loads(result.stdout)["done"]
     assert result.exit_code == 1 and done[0]["what"] == "problem" and "cannot read the inbox" in done[0]["detail"]
     assert [d["what"] for d in done[1:]] == ["processed", "dealt"]  # the due turn is processed all the same
+
+
+def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, monkeypatch):
+    """RULES B4.6 policy per game: `game new --missing-orders` or `game set --missing-orders` before any turn is
+    processed; a wrong word is refused with the allowed ones; once a turn is processed it is refused with why."""
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    pbem = lambda *args: RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T10:00Z", *map(str, args)])
+    players = ["--player", "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"]
+    for name, policy in (("filled", "idle"), ("idled", "idle")):
+        assert pbem("game", "new", name, "--ruleset", "botwars", "--seed", "4", "--missing-orders", policy,
+                    *players).exit_code == 0
+    banana = pbem("game", "set", "filled", "--missing-orders", "banana")
+    assert banana.exit_code == 1 and "banana" in banana.output and "fill" in banana.output
+    assert pbem("game", "set", "filled", "--missing-orders", "fill").exit_code == 0
+    played = {}
+    for name in ("filled", "idled"):  # nobody sends orders
+        assert pbem("turn", "deal", name).exit_code == 0
+        assert pbem("turn", "process", name, "--out", tmp_path / "reports").exit_code == 0
+        summary = (tmp_path / "reports" / name / "turn-001" / "summary.txt").read_text()
+        played[name] = summary.count("CardPlayed")
+    assert played["filled"] == 10 and played["idled"] == 0  # fill: 5 registers each from the hand; idle: none
+    late = pbem("game", "set", "filled", "--missing-orders", "idle")
+    assert late.exit_code == 1 and "processed turns" in late.output
+    assert pbem("replay", "filled", "--verify").exit_code == 0

@@ -25,7 +25,7 @@ from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
-from ..store.games import Refused, current_state, get_game, lock_game, players_of
+from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
 from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
                               start_clock)
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
@@ -62,6 +62,9 @@ def set_command(
                                 "`pbem turn approve`."),
     hold_hours: Optional[int] = typer.Option(None, "--hold", help="With --review: process anyway after this many "
                                              "hours (default: wait for the GM)."),
+    missing_orders: Optional[str] = typer.Option(None, "--missing-orders", help="What a player's robots do when "
+                                                 "their orders are missing (RULES B4.6), e.g. fill or idle; only "
+                                                 "before turn 1 is processed."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
     """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
@@ -73,9 +76,14 @@ def set_command(
         refuse([message], 2)
     with open_store(ctx) as store, store.session() as session:
         set_schedule(session, game, schedule)
+        if missing_orders is not None:
+            try:
+                set_missing_orders(session, game, missing_orders)
+            except Refused as err:
+                refuse(err.reasons)
         session.commit()
     if as_json:
-        print_json({"game": game, **schedule.to_data()})
+        print_json({"game": game, **schedule.to_data(), "missing_orders": missing_orders})
     else:
         typer.echo(f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders "
                    f"{', '.join(f'{h} h' for h in schedule.remind) or 'none'} before, processed at "

@@ -15,6 +15,7 @@ from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.room import Room
+from ..engine.ruleset import get_ruleset
 from ..engine.state import Board
 from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
@@ -223,6 +224,25 @@ def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapsho
     return session.exec(select(StateSnapshot).where(
         StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind,
         StateSnapshot.board == "", StateSnapshot.stage == 0)).first()
+
+
+def set_missing_orders(session: Session, name: str, policy: str) -> None:
+    """Choose the game's B4.6 policy. Past turns replay with the policy they were played under, so it can be
+    changed only before the first turn is processed (not committed)."""
+    game = get_game(session, name)
+    lock_game(session, name)
+    processed = session.exec(select(Turn.number).where(Turn.game_id == game.id)).first()
+    if processed is not None:
+        raise Refused([f"{name} has processed turns: the missed-orders policy (RULES B4.6) is part of how they "
+                       "replay, so it is chosen before turn 1 is processed (pbem game new --missing-orders)"])
+    data = json.loads(game.setup)
+    options = {**(data.get("ruleset_options") or {}), "missing_orders": policy}
+    try:
+        get_ruleset(game.ruleset, options)
+    except ValueError as err:
+        raise Refused([f"--missing-orders: {err}"]) from None
+    game.setup = dumps({**data, "ruleset_options": options})
+    session.add(game)
 
 
 def current_state(session: Session, game: Game) -> GameState:
