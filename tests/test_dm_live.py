@@ -107,3 +107,23 @@ def test_a_puzzle_match_keeps_its_mazes_in_the_store(tmp_path):
     shown = json.loads(cli(tmp_path, "dm", "show", "ice1", "--json").output)
     assert shown["position"]["scores"] == [1, 0]  # RD is the first maze's minimum (D2.3)
     assert shown["position"]["history"][0].startswith("round 1: ann solved it in 2 (RD)")
+
+
+def test_dm_list_and_status_show_who_must_act_by_when_and_what_the_run_does(tmp_path):
+    """An Ice match started at 20:00 with its 10-minute buzz window: `dm list` and `status` name the deadline;
+    after it, `status` says the run applies it and `dm tick` does (the round is junked, recorded once)."""
+    assert cli(tmp_path, "dm", "new", "i1", "--game", "ice", "--player", "ann", "--player", "bob",
+               "--option", "start=2026-12-01T20:00:00Z", "--option", "size=6x6", "--out", tmp_path).exit_code == 0
+    listed = json.loads(cli(tmp_path, "dm", "list", "--json").stdout)
+    assert listed == [{"match": "i1", "game": "ice", "players": ["ann", "bob"], "actions": 0, "over": False,
+                       "winner": None, "waiting": None, "deadline": "2026-12-01T20:10:00+00:00",
+                       "deadline_text": "2026-12-01 20:10:00 UTC"}]
+    early = json.loads(cli(tmp_path, "--now", "2026-12-01T20:05Z", "status", "--json").stdout)["matches"]
+    assert early[0]["next"] == "at 2026-12-01 20:10:00 UTC: nobody buzzed for maze 1: the round is junked"
+    late = json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "status", "--json").stdout)["matches"]
+    assert late[0]["next"].startswith("apply the passed deadline")
+    ticked = json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "dm", "tick", "--json").stdout)
+    assert ticked == [{"match": "i1", "passed": ["2026-12-01 20:10:00 UTC: nobody buzzed for maze 1: the round is "
+                                                 "junked"], "mailed": []}]
+    assert json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "dm", "tick", "--json").stdout) == []  # once
+    assert json.loads(cli(tmp_path, "dm", "list", "--json").stdout)[0]["deadline"] == "2026-12-01T20:20:00+00:00"
