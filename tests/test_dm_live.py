@@ -127,3 +127,11 @@ def test_dm_list_and_status_show_who_must_act_by_when_and_what_the_run_does(tmp_
                                                  "junked"], "mailed": []}]
     assert json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "dm", "tick", "--json").stdout) == []  # once
     assert json.loads(cli(tmp_path, "dm", "list", "--json").stdout)[0]["deadline"] == "2026-12-01T20:20:00+00:00"
+
+
+def test_dm_new_prints_json(tmp_path):
+    made = cli(tmp_path, "dm", "new", "t", "--game", "takebacktoe", "--player", "Red", "--player", "Green",
+               "--seed", "2", "--json", "--out", tmp_path)
+    document = json.loads(made.stdout)
+    assert made.exit_code == 0 and document["match"] == "t" and document["over"] is False
+    assert document["position"]["to_move"] == "Red" and 1 <= document["position"]["roll"] <= 6

@@ -238,3 +238,15 @@ def test_d1_5_missing_puzzles_are_generated_from_the_seed():
     first, again = game.new_state(config), game.new_state(config)
     assert first.puzzle == again.puzzle and (first.puzzle.rows, first.puzzle.cols) == (16, 16)
     assert len(bfs_solve(first.puzzle, 3)) == 3
+
+
+def test_d5_only_the_action_that_crosses_a_deadline_is_called_late():
+    """After a deadline has passed and been applied, a later mistake is refused for what it is, not as "too late"
+    (the old engine kept labelling every refusal after a clock change as late)."""
+    r = run([act("ann", 0, claim=5), act("bob", 61, undercut=2),  # the minute is over: refused as late
+             act("bob", 70, undercut=1),  # still wrong, but nothing new passed: a plain refusal
+             act("ann", 80, solution=GOOD)], rounds=1)
+    assert [i for i, _ in r.errors] == [1, 2]
+    assert r.errors[0][1].startswith("too late: at 2026-03-01 20:01:00 UTC no undercut: ann demonstrates 5.")
+    assert r.errors[1][1] == "ann is demonstrating 5; undercutting is over"
+    assert r.result.winner == "ann"
