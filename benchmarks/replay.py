@@ -27,13 +27,16 @@ from pbem.formats.orders import order_text  # noqa: E402
 from pbem.resources import resource_dir  # noqa: E402
 from pbem.store import cycle  # noqa: E402
 from pbem.store.games import Store, create_game, current_state, get_game, load_setup  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
+
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)
 
 
 def build(store: Store, turns: int) -> str:
     description = read_description(resource_dir("turns") / "geeko" / DESCRIPTION)
     description.name = "bench"
     with store.session() as session:
-        create_game(session, description)
+        create_game(session, description, AT)
         session.commit()
     rng = random.Random(100)
     for _ in range(turns):
@@ -52,9 +55,9 @@ def build(store: Store, turns: int) -> str:
                               *(free_registers(robots[n], state.setup.rules()) for n in receiving)])
                 programs = {n: cards[i * length:(i + 1) * length] for i, n in enumerate(receiving)}
                 files.append((player, order_text("bench", state.turn, player, programs).encode()))
-            refused = [p for r in cycle.submit(session, "bench", files, store=True) for p in r.problems]
+            refused = [p for r in cycle.submit(session, "bench", files, store=True, at=AT) for p in r.problems]
             assert not refused, refused
-            cycle.process(session, "bench")
+            cycle.process(session, "bench", at=AT)
     return "bench"
 
 

@@ -1,6 +1,7 @@
 """Small games for the turn-cycle tests: five copies of a 3x3 hall (gate r1c1, pit r2c3), two players."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from pathlib import Path
 
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
@@ -12,6 +13,7 @@ elements:
   - {{type: gate, at: r1c1, open: true}}
   - {{type: pit, at: r2c3}}
 """
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of steps whose time is not the point
 DECK = Path(__file__).resolve().parent.parent / "decks" / "geeko.yaml"
 
 

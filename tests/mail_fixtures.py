@@ -6,7 +6,7 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from pathlib import Path
 
-from cycle_fixtures import halls_description, order
+from cycle_fixtures import AT, halls_description, order
 from pbem.store import cycle
 from pbem.store.games import Store, create_game
 
@@ -21,7 +21,7 @@ def new_campaign(folder: Path, url: str | None = None) -> tuple[str, dict[str, l
     store = Store(url)
     try:
         with store.session() as session:
-            create_game(session, halls_description())
+            create_game(session, halls_description(), AT)
             session.commit()
             _, sheets = cycle.deal(session, "halls")
     finally:

@@ -9,7 +9,7 @@ import yaml
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from cycle_fixtures import halls_description, order
+from cycle_fixtures import AT, halls_description, order
 from pbem.cli import app
 from pbem.store import cycle
 from pbem.store.games import Store, create_game
@@ -30,7 +30,7 @@ def running_game(url: str) -> None:
         with store.session() as session:
             description = halls_description()
             description.created_at = T0
-            create_game(session, description)
+            create_game(session, description, AT)
             session.commit()
             _, sheets = cycle.deal(session, "halls")
             hands = {sheet.player: sheet.hands[sheet.player] for sheet in sheets}

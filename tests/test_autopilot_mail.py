@@ -13,7 +13,7 @@ import pytest
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from cycle_fixtures import halls_description, order
+from cycle_fixtures import AT, halls_description, order
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from pbem.cli import app
@@ -37,7 +37,7 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
     store = Store(url)
     with store.session() as session:
         for name in ("halls", "keep"):
-            create_game(session, halls_description(name))
+            create_game(session, halls_description(name), AT)
         session.commit()
     store.close()
     cert, key = certificate(tmp_path_factory.mktemp("tls"))

@@ -22,15 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBMITTER = """
 import json, sys, time
 from pathlib import Path
+from datetime import datetime, timezone
 from pbem.store.games import Store
 from pbem.store import cycle
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 url, go, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]).read_bytes()
 store = Store(url)
 while not go.exists():
     time.sleep(0.001)
 for _ in range(40):
     with store.session() as session:
-        [result] = cycle.submit(session, "halls", [("alice.yaml", data)], store=True)
+        [result] = cycle.submit(session, "halls", [("alice.yaml", data)], store=True, at=AT)
     print(json.dumps({"accepted": result.accepted, "version": result.version, "problems": result.problems}),
           flush=True)
 store.close()
@@ -39,15 +41,17 @@ store.close()
 PROCESSOR = """
 import sys, time
 from pathlib import Path
+from datetime import datetime, timezone
 from pbem.store.games import Store
 from pbem.store import cycle
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 url, go, pause = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
 store = Store(url)
 while not go.exists():
     time.sleep(0.001)
 time.sleep(pause)
 with store.session() as session:
-    print(cycle.process(session, "halls").orders["alice"], flush=True)
+    print(cycle.process(session, "halls", at=AT).orders["alice"], flush=True)
 store.close()
 """
 

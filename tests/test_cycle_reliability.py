@@ -16,6 +16,7 @@ from pbem.resources import resource_dir
 from pbem.store import cycle
 from pbem.store.archive import export_game, import_game
 from pbem.store.games import Store
+from cycle_fixtures import AT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,10 +37,10 @@ def turns_done(database: Path) -> int:
 def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_rerun_gives_the_same_result(tmp_path):
     database = tmp_path / "pbem.db"
     store = Store(f"sqlite:///{database}")
-    import_game(store, resource_dir("turns") / "botwars", turns=1)
+    import_game(store, resource_dir("turns") / "botwars", turns=1, at=AT)
     with store.session() as session:
         cycle.deal(session, "botwars-demo")
-        reference = cycle.process(session, "botwars-demo", preview=True).after_hash
+        reference = cycle.process(session, "botwars-demo", preview=True, at=AT).after_hash
     store.close()
     journal = Path(f"{database}-journal")
     for attempt in range(20):  # kill as soon as the turn's write transaction has begun
@@ -87,11 +88,11 @@ def test_two_demo_runs_in_different_folders_and_hash_seeds_write_byte_identical_
 
 def test_export_then_import_then_replay_gives_the_same_hashes(tmp_path):
     first = Store(f"sqlite:///{tmp_path / 'first.db'}")
-    imported = import_game(first, resource_dir("turns") / "geeko")
+    imported = import_game(first, resource_dir("turns") / "geeko", at=AT)
     export_game(first, "geeko-demo", tmp_path / "exported")
     first.close()
     second = Store(f"sqlite:///{tmp_path / 'second.db'}")
-    again = import_game(second, tmp_path / "exported")
+    again = import_game(second, tmp_path / "exported", at=AT)
     with second.session() as session:
         replayed = cycle.replay(session, "geeko-demo")
     second.close()

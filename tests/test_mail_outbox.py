@@ -37,7 +37,7 @@ def test_a_crash_between_acceptance_and_record_resends_the_same_message(tmp_path
     try:
         with store.session() as session:
             for number in (1, 2):
-                queue(session, message(number), "report")
+                queue(session, message(number), "report", AT)
             session.commit()
         transport = Recording()
         with store.session() as session:

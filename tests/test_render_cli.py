@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from cycle_fixtures import AT
 from pbem.cli import app
 from pbem.render.style import CELL, MARGIN
 from pbem.resources import resource_dir
@@ -55,7 +56,7 @@ def demo_db(tmp_path_factory) -> str:
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbem.db'}"
     store = Store(url)
     try:
-        import_game(store, resource_dir("turns") / "geeko")
+        import_game(store, resource_dir("turns") / "geeko", at=AT)
     finally:
         store.close()
     return url

@@ -13,12 +13,13 @@ import pytest
 from pbem.cli.demo import run_demo
 from tests.render_browser import CHROMIUM, Browser, serve
 from tests.render_support import link_targets
+from cycle_fixtures import AT
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("demo")
-    run_demo(folder / "pbem-demo.db", folder / "site")
+    run_demo(folder / "pbem-demo.db", folder / "site", AT)
     return folder / "site"
 
 

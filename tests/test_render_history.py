@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from cycle_fixtures import AT
 from pbem.render.history import game_history, stored_turn_report
 from pbem.resources import resource_dir
 from pbem.store.archive import import_game
@@ -12,7 +13,7 @@ from pbem.store.games import Store, get_game
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbem.db'}")
-    import_game(store, resource_dir("turns") / "geeko")
+    import_game(store, resource_dir("turns") / "geeko", at=AT)
     yield store
     store.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from email import message_from_bytes, policy
 
-from cycle_fixtures import halls_description
+from cycle_fixtures import AT, halls_description
 from pbem.render.ascii import ARROWS
 from pbem.render.board import position_png
 from pbem.render.message import message_bytes
@@ -17,7 +17,7 @@ from pbem.store.games import Store, create_game, current_state, get_game
 def sheets_and_state(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
     with store.session() as session:
-        create_game(session, halls_description())
+        create_game(session, halls_description(), AT)
         session.commit()
         _, sheets = cycle.deal(session, "halls")
         state = current_state(session, get_game(session, "halls"))

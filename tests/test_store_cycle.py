@@ -6,7 +6,7 @@ import json
 import pytest
 from sqlmodel import func, select
 
-from cycle_fixtures import halls_description, order
+from cycle_fixtures import AT, halls_description, order
 from pbem.store import cycle
 from pbem.store.games import Refused, Store, create_game, current_state, final_boards
 from pbem.store.tables import EventRecord, Game, OrderVersion, StateSnapshot, Turn
@@ -18,7 +18,7 @@ def store(request, tmp_path):
         else request.getfixturevalue("pg_server").new_database()
     store = Store(url)
     with store.session() as session:
-        create_game(session, halls_description())
+        create_game(session, halls_description(), AT)
         session.commit()
     yield store
     store.close()
@@ -39,13 +39,13 @@ def test_b4_7_every_version_is_kept_and_the_latest_accepted_counts(store):
         first = order("halls", 1, "alice", {"Zapper": [cards[0]], "Spanner": [cards[1]]})
         second = order("halls", 1, "alice", {"Zapper": [cards[2]], "Spanner": [cards[3]]})
         bad = order("halls", 1, "alice", {"Zapper": [cards[4], cards[4]], "Spanner": [cards[5]]})
-        results = cycle.submit(session, "halls", [("a1", first), ("a2", second), ("a3", bad)], store=True)
+        results = cycle.submit(session, "halls", [("a1", first), ("a2", second), ("a3", bad)], store=True, at=AT)
         assert [(r.accepted, r.version) for r in results] == [(True, 1), (True, 2), (False, None)]
         assert session.exec(select(func.count()).select_from(OrderVersion)).one() == 2  # refused: nothing stored
         status = cycle.status(session, "halls")
         assert [(p.player, p.versions, p.latest) for p in status.players] == [("alice", 2, 2), ("bob", 0, None)]
         assert status.waiting_for == ["bob"]
-        result = cycle.process(session, "halls")
+        result = cycle.process(session, "halls", at=AT)
         assert result.orders == {"alice": 2, "bob": None}
         played = [str(e.card) for _, e in result.outcome.events if type(e).__name__ == "CardPlayed"]
         assert sorted(played) == sorted([cards[2], cards[3]])
@@ -56,7 +56,7 @@ def test_wrong_game_turn_player_or_robot_is_refused_with_lines(store):
         cards = hand(session, "alice")
         wrong = order("other", 2, "carol", {"Zapper": [cards[0]]})
         theirs = order("halls", 1, "alice", {"Zapper": [cards[0]], "Spanner": [cards[2]], "Bolt": [cards[1]]})
-        results = cycle.submit(session, "halls", [("w.yaml", wrong), ("t.yaml", theirs)], store=True)
+        results = cycle.submit(session, "halls", [("w.yaml", wrong), ("t.yaml", theirs)], store=True, at=AT)
     assert results[0].problems == ["w.yaml:1: game: these orders are for other, not halls",
                                    "w.yaml:2: turn: the turn now is 1, not 2",
                                    "w.yaml:3: player: no player carol in halls (alice, bob)"]
@@ -65,7 +65,7 @@ def test_wrong_game_turn_player_or_robot_is_refused_with_lines(store):
 
 def test_orders_before_the_deal_are_refused(store):
     with store.session() as session:
-        results = cycle.submit(session, "halls", [("early", order("halls", 1, "alice", {}))], store=True)
+        results = cycle.submit(session, "halls", [("early", order("halls", 1, "alice", {}))], store=True, at=AT)
     assert results[0].problems[0] == "early:2: turn: turn 1 has not been dealt yet"
 
 
@@ -73,9 +73,9 @@ def test_preview_stores_nothing_and_process_refuses_to_run_twice(store):
     with store.session() as session:
         hand(session, "alice")
         before = counts(session)
-        preview = cycle.process(session, "halls", preview=True)
+        preview = cycle.process(session, "halls", preview=True, at=AT)
         assert counts(session) == before
-        done = cycle.process(session, "halls")
+        done = cycle.process(session, "halls", at=AT)
         assert (preview.after_hash, preview.events_hash) == (done.after_hash, done.events_hash)
         stored = counts(session)
         assert stored["turns"] == 1 and stored["events"] == done.events
@@ -83,7 +83,7 @@ def test_preview_stores_nothing_and_process_refuses_to_run_twice(store):
         # as a snapshot for the pictures and as the board itself
         assert stored["state_snapshots"] == 6
         with pytest.raises(Refused, match="turn 2 of halls has not been dealt yet"):
-            cycle.process(session, "halls")
+            cycle.process(session, "halls", at=AT)
 
 
 def play(session, turns: int) -> list[str]:
@@ -95,8 +95,8 @@ def play(session, turns: int) -> list[str]:
         fwd = [c for c in cards if c.startswith("FWD1")][:2]
         if state.receiving("alice") == ["Zapper", "Spanner"] and len(fwd) == 2:
             cycle.submit(session, "halls", [("o", order("halls", state.turn, "alice",
-                                                        {"Zapper": [fwd[0]], "Spanner": [fwd[1]]}))], store=True)
-        hashes.append(cycle.process(session, "halls").after_hash)
+                                                        {"Zapper": [fwd[0]], "Spanner": [fwd[1]]}))], store=True, at=AT)
+        hashes.append(cycle.process(session, "halls", at=AT).after_hash)
     return hashes
 
 
@@ -106,9 +106,9 @@ def test_rollback_and_reprocess_give_the_same_hashes_and_replay_verifies(store):
         assert cycle.rollback(session, "halls", 2) == 2
         assert current_state(session, session.exec(select(Game)).one()).turn == 2
         cycle.deal(session, "halls")
-        again = [cycle.process(session, "halls").after_hash]
+        again = [cycle.process(session, "halls", at=AT).after_hash]
         cycle.deal(session, "halls")
-        again.append(cycle.process(session, "halls").after_hash)
+        again.append(cycle.process(session, "halls", at=AT).after_hash)
         assert again == hashes[1:]
         replayed = cycle.replay(session, "halls")
         assert [t.turn for t in replayed.turns] == [1, 2, 3] and replayed.first_difference is None

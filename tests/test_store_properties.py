@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cycle_fixtures import halls_description, order
+from cycle_fixtures import AT, halls_description, order
 from pbem.engine.campaign import check_orders, new_game, play_turn
 from pbem.engine.deal import free_registers
 from pbem.engine.orders import Submission
@@ -54,12 +54,12 @@ def process_in_order(submissions: list[tuple[str, bytes]]) -> str:
     """A fresh game, the submissions in this order, turn 1 processed: its after-hash."""
     store = Store("sqlite://")  # in memory: a fresh database each time
     with store.session() as session:
-        create_game(session, DESCRIPTION)
+        create_game(session, DESCRIPTION, AT)
         session.commit()
         cycle.deal(session, "halls")
         for index, (player, text) in enumerate(submissions):
-            assert cycle.submit(session, "halls", [(f"v{index}", text)], store=True)[0].accepted
-        after = cycle.process(session, "halls").after_hash
+            assert cycle.submit(session, "halls", [(f"v{index}", text)], store=True, at=AT)[0].accepted
+        after = cycle.process(session, "halls", at=AT).after_hash
     store.close()
     return after
 

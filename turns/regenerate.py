@@ -29,6 +29,9 @@ from pbem.formats.game import DESCRIPTION, read_description, turn_folder_name  #
 from pbem.formats.orders import order_text  # noqa: E402
 from pbem.store import cycle  # noqa: E402
 from pbem.store.games import Store, create_game, current_state, get_game  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
+
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)
 
 TURNS = {"geeko": 6, "botwars": 4}
 PASTED = {("geeko", 2, "bob")}  # orders sent back inside the whole turn sheet
@@ -46,7 +49,7 @@ def main() -> None:
             store = Store(f"sqlite:///{scratch}/regenerate.db")
             description = read_description(folder / DESCRIPTION)
             with store.session() as session:
-                create_game(session, description)
+                create_game(session, description, AT)
                 session.commit()
             for turn in range(1, turns + 1):
                 with store.session() as session:
@@ -64,11 +67,11 @@ def main() -> None:
                         path.parent.mkdir(parents=True, exist_ok=True)
                         path.write_text(text, encoding="utf-8")
                         files.append((str(path), text.encode()))
-                    results = cycle.submit(session, description.name, files, store=True)
+                    results = cycle.submit(session, description.name, files, store=True, at=AT)
                     refused = [p for r in results for p in r.problems]
                     if refused:
                         raise SystemExit("\n".join(refused))
-                    result = cycle.process(session, description.name)
+                    result = cycle.process(session, description.name, at=AT)
                     print(f"{name} turn {turn}: {result.after_hash[:16]}")
             store.close()
 

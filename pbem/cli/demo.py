@@ -1,6 +1,7 @@
 """`pbem demo`: the bundled sample campaign (turns/) played turn by turn into a fresh database."""
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from ..formats.game import turn_folder_name
@@ -18,11 +19,12 @@ from .texts import turn_summary
 DEMO_GAMES = ("geeko", "botwars")
 
 
-def run_demo(database: Path, out: Path) -> dict:
+def run_demo(database: Path, out: Path, at: datetime) -> dict:
     """Import each bundled game into a fresh SQLite file, then write the campaign site under OUT.
 
     OUT/index.html indexes the games; OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures,
-    each player's .eml), a plain summary.txt and, in sheets/, the turn sheets dealt for turn N.
+    each player's .eml), a plain summary.txt and, in sheets/, the turn sheets dealt for turn N. `at`: the
+    time stamps of what the bundled files leave undated (none of it reaches the written files).
     """
     database.unlink(missing_ok=True)
     store = Store(f"sqlite:///{database}")
@@ -43,7 +45,7 @@ def run_demo(database: Path, out: Path) -> dict:
                     written.append(summary)
                     bar.advance(task)
 
-                imported = import_game(store, resource_dir("turns") / name, on_deal=on_deal, on_turn=on_turn)
+                imported = import_game(store, resource_dir("turns") / name, at=at, on_deal=on_deal, on_turn=on_turn)
                 if imported.turns and not imported.turns[-1].over:
                     with store.session() as session:
                         on_deal(cycle.deal(session, imported.game)[1])

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, List, Literal, Optional
 
 import typer
 
-from .common import EXIT_OK, EXIT_REFUSED, app, print_json, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, refuse, sub_app
 from .gm import open_store, progress
 
 if TYPE_CHECKING:
@@ -40,12 +40,12 @@ def init(directory: Path = typer.Argument(..., help="The new campaign folder."))
 
 
 @app.command("demo")
-def demo(out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
+def demo(ctx: typer.Context, out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
          as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
     """Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; reports go to OUT."""
     from .demo import run_demo
 
-    result = run_demo(Path.cwd() / "pbem-demo.db", out)
+    result = run_demo(Path.cwd() / "pbem-demo.db", out, clock(ctx))
     if as_json:
         print_json(result)
     else:
@@ -90,7 +90,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                   [_player(p, ruleset) for p in players],
                                   {"missing_orders": missing_orders} if missing_orders else {})
     with open_store(ctx) as store, store.session() as session:
-        game, state = create_game(session, description)
+        game, state = create_game(session, description, clock(ctx))
         session.commit()
         shown = _show(session, game)
     if as_json:
@@ -194,7 +194,7 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
         description = read_description(directory)
         with progress() as bar:
             task = bar.add_task(f"importing {description.name}", total=None)
-            imported = import_game(store, directory, on_turn=lambda result: bar.advance(task))
+            imported = import_game(store, directory, at=clock(ctx), on_turn=lambda result: bar.advance(task))
     rows = [{"turn": t.turn, "hash": t.after_hash} for t in imported.turns]
     if as_json:
         print_json({"game": imported.game, "turns": rows})

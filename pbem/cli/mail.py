@@ -18,7 +18,7 @@ from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queu
 from ..mail.post import queue_game_mail
 from ..store import dm as dm_store
 from ..store.mail import PENDING, REFUSED, MailDmPlayer, MailReceived
-from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, sub_app
 from .gm import open_store
 from .reports import campaign_templates
 
@@ -135,11 +135,11 @@ def send(
         queued = 0
         for path in _eml_files(files or []):
             try:
-                queued += queue(session, path.read_bytes(), "file") is not None
+                queued += queue(session, path.read_bytes(), "file", clock(ctx)) is not None
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            queued += queue_game_mail(session, name, config.sender,
+            queued += queue_game_mail(session, name, config.sender, clock(ctx),
                                       (str(templates),) if templates else campaign_templates())
         session.flush()
         if dry_run:

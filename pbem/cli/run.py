@@ -195,7 +195,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_clock(session, game, state.turn, now)
-        queue_game_mail(session, name, config.sender, campaign_templates())
+        queue_game_mail(session, name, config.sender, now, campaign_templates())
         session.commit()
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
     schedule = schedule_for(session, game)
@@ -208,7 +208,8 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
         addresses = {p.name: p.email for p in players_of(session, game)}
         for player in waiting:
-            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder")
+            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder",
+                  now)
         for h in pending:
             mark_reminded(session, game, state.turn, h)
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))
@@ -231,7 +232,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             cycle.deal(session, name, commit=False)
             nxt = start_clock(session, game, result.turn + 1, now)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
-        queue_game_mail(session, name, config.sender, campaign_templates())
+        queue_game_mail(session, name, config.sender, now, campaign_templates())
         session.commit()
         write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
                       campaign_templates())
@@ -259,7 +260,7 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
                   preview.orders, campaign_templates())
     lock_game(session, game.name)
     queue(session, held_for_review(config.sender, game.name, turn, turn_summary(preview),
-                                   str(folder / game.name)), "review")
+                                   str(folder / game.name)), "review", now)
     hold(session, game, turn, now, preview.after_hash)
     session.commit()
     return [Done(game.name, turn, "held", f"preview in {folder / game.name}; pbem turn approve {game.name}")]

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_OK, EXIT_REFUSED, print_json, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, clock, print_json, refuse, sub_app
 from .gm import open_store
 
 turn_app = sub_app("turn", "Run a game's turn cycle: deal, collect orders, process, roll back.")
@@ -54,7 +54,7 @@ def _submit(ctx: typer.Context, game: str, files: list[Path], as_json: bool, sto
     from .texts import submission_text
 
     with open_store(ctx) as store, store.session() as session:
-        results = cycle.submit(session, game, _read_files(files), store=store_orders)
+        results = cycle.submit(session, game, _read_files(files), store=store_orders, at=clock(ctx))
     if as_json:
         print_json([asdict(r) for r in results])
     else:
@@ -132,7 +132,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     from .texts import turn_summary
 
     with open_store(ctx) as store, store.session() as session:
-        result = cycle.process(session, game, preview=preview, turn=turn)
+        result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx))
         recipients = recipients_of(session, get_game(session, game))
     summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")

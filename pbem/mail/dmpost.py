@@ -73,7 +73,7 @@ def queue_match_news(session: Any, match: str, config: Config, state: Any, now: 
         queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match,
                                   config=config, state=state, now=now, subject=f"{match}: {headline}",
                                   lines=[f"{match}: {headline}"], token=f"news {match} {token}",
-                                  secret=entry.secret), "notice")
+                                  secret=entry.secret), "notice", now)
     return sorted(entry.email for entry in players)
 
 

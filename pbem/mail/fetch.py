@@ -169,7 +169,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     if handled.position is not None:
         _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
         return
-    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack")
+    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack", read_at)
 
 
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
@@ -187,13 +187,13 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
         ack["References"] = letter.message_id
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
-    queue(session, ack, "ack")
+    queue(session, ack, "ack", now)
     for other, address in handled.notified:
         news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
                 else f"{handled.game}: a deadline has passed")
         queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
                                   config=match_config, state=state, now=now, subject=news, lines=[news + "."],
-                                  token=f"notice {letter.key}"), "notice")
+                                  token=f"notice {letter.key}"), "notice", now)
 
 
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
@@ -250,7 +250,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
     if handled.reasons:
         return None
     files = [(letter.source, letter.orders.encode("utf-8"))]
-    result = cycle.submit(session, game.name, files, store=False)[0]
+    result = cycle.submit(session, game.name, files, store=False, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
         return None

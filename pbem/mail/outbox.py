@@ -27,14 +27,13 @@ from typing import Protocol
 from sqlmodel import Session, select
 
 from ..render.message import message_bytes
-from ..store.games import now
 from ..store.mail import PENDING, REFUSED, SENT, MailOutgoing
 from .config import Server
 from .connect import connect
 from .letters import clean, parse_message_id, sender_address
 
 
-def queue(session: Session, message: EmailMessage | bytes, purpose: str) -> MailOutgoing | None:
+def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
     """Add a message to the outbox (not committed); None when its Message-ID is there already."""
     data = message if isinstance(message, bytes) else message_bytes(message)
     headers = BytesParser(policy=policy.SMTP).parsebytes(data, headersonly=True)
@@ -45,7 +44,7 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str) -> Mail
     if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
         return None
     row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
-                       purpose=purpose, data=data, state=PENDING, queued_at=now())
+                       purpose=purpose, data=data, state=PENDING, queued_at=at)
     session.add(row)
     return row
 

@@ -18,7 +18,7 @@ from ..store.games import current_state, get_game, processed_turns
 from .outbox import queue
 
 
-def queue_game_mail(session: Session, name: str, sender: str, templates: Sequence[str] = ()) -> int:
+def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = ()) -> int:
     """Queue the game's reports and turn sheets (not committed); how many were new."""
     game = get_game(session, name)
     messages: list[tuple[str, object]] = []
@@ -31,4 +31,4 @@ def queue_game_mail(session: Session, name: str, sender: str, templates: Sequenc
     if not state.is_over and cycle.dealt(session, game, state.turn):
         messages += [("sheet", turn_sheet_message(sheet, sender, templates))
                      for sheet in cycle.turn_sheets(session, game, state)]
-    return sum(queue(session, message, purpose) is not None for purpose, message in messages)
+    return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)

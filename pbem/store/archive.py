@@ -28,20 +28,21 @@ class Imported:
     turns: list[ProcessResult] = field(default_factory=list)
 
 
-def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessResult], None] | None = None,
+def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: Callable[[ProcessResult], None] | None = None,
                 on_deal: Callable[[list[TurnSheet]], None] | None = None, turns: int | None = None) -> Imported:
     """Create the game described in FOLDER and play its turns (the first `turns` only, if given).
 
     Turn N takes the order files in `turn-NNN/`; a turn without a folder is played with no orders (B4.6).
+    Files that carry no times (creation, submission, processing) take `at`, the time of the import.
     `on_deal` gets each turn's sheets as it is dealt, `on_turn` each processed turn.
     """
     folder = Path(folder)
     description = read_description(folder / DESCRIPTION)
     with store.session() as session:
-        create_game(session, description)
+        create_game(session, description, at)
         session.commit()
     try:
-        return _play_turns(store, folder, description, on_turn, on_deal, turns)
+        return _play_turns(store, folder, description, on_turn, on_deal, turns, at)
     except BaseException:  # a refused turn (or an interruption) leaves no half-imported game behind
         with store.session() as session:
             delete_game(session, get_game(session, description.name))
@@ -50,25 +51,26 @@ def import_game(store: Store, folder: str | Path, *, on_turn: Callable[[ProcessR
 
 
 def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
-                turns: int | None) -> Imported:
+                turns: int | None, at: datetime) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
     last = description.turns if description.open_turn else max([description.turns or 0, *folders])
     last = min(last, turns if turns is not None else last)
     for number in range(1, last + 1):
         with store.session() as session:
-            manifest = _deal_and_submit(session, description, folders.get(number), on_deal)
-            result = process(session, description.name, turn=number, at=manifest.processed_at if manifest else None)
+            manifest = _deal_and_submit(session, description, folders.get(number), on_deal, at)
+            result = process(session, description.name, turn=number, at=manifest.processed_at if manifest else at)
         imported.turns.append(result)
         if on_turn:
             on_turn(result)
     if description.open_turn and turns is None:
         with store.session() as session:
-            _deal_and_submit(session, description, folders.get(description.open_turn), on_deal)
+            _deal_and_submit(session, description, folders.get(description.open_turn), on_deal, at)
     return imported
 
 
-def _deal_and_submit(session, description: GameDescription, turn_folder: Path | None, on_deal) -> TurnManifest | None:
+def _deal_and_submit(session, description: GameDescription, turn_folder: Path | None, on_deal,
+                     now: datetime) -> TurnManifest | None:
     """Deal the turn and submit its order files: in the manifest's order with their times, else in name order."""
     _, sheets = deal(session, description.name)
     if on_deal:
@@ -77,10 +79,10 @@ def _deal_and_submit(session, description: GameDescription, turn_folder: Path | 
     if manifest is not None:
         listed = [(turn_folder / name, source, at) for name, source, at in manifest.submissions]
     else:
-        listed = [(path, None, None) for path in sorted(turn_folder.glob("*.yaml"))] if turn_folder else []
+        listed = [(path, None, now) for path in sorted(turn_folder.glob("*.yaml"))] if turn_folder else []
     for path, source, at in listed:
         name = source or str(path)  # the name it was first sent under, as the original database has it
-        refused = [r for r in submit(session, description.name, [(name, read_limited(path))], store=True, at=at)
+        refused = [r for r in submit(session, description.name, [(name, read_limited(path))], store=True, at=at or now)
                    if not r.accepted]
         if refused:
             raise Refused([f"{path}: {problem}" if source else problem for r in refused for problem in r.problems])

@@ -22,7 +22,7 @@ from ..formats.schedule import due_text
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, lock_game, now, order_versions, players_of,
+from .games import (Refused, current_state, first_state, get_game, lock_game, order_versions, players_of,
                     processed_turns, read_state, save_snapshot, snapshot)
 from .schedule import deadline_of, schedule_for
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
@@ -120,7 +120,7 @@ class SubmissionResult:
 
 
 def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store: bool,
-           at: datetime | None = None) -> list[SubmissionResult]:
+           at: datetime) -> list[SubmissionResult]:
     """Check each order file against the current turn; with `store`, keep every accepted one as a new version,
     stamped `at` (when it was received). Storing first takes the game's lock, and only then reads the turn, so an
     order accepted here is one `process` will use: a turn processed meanwhile refuses it."""
@@ -150,7 +150,7 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
             result.reboot, result.option_hp = list(checked.reboot), checked.option_hp
             if store:
                 result.version = _store_version(session, game, players[order.player], state.turn, order, checked,
-                                                at or now())
+                                                at)
         results.append(result)
     if store:
         session.commit()
@@ -280,8 +280,8 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
     return orders, used, stale
 
 
-def process(session: Session, name: str, *, preview: bool = False, turn: int | None = None,
-            at: datetime | None = None, commit: bool = True) -> ProcessResult:
+def process(session: Session, name: str, *, at: datetime, preview: bool = False, turn: int | None = None,
+            commit: bool = True) -> ProcessResult:
     """Resolve the current turn and store everything in one transaction (nothing with `preview`), under the game's
     lock: an order stored while this runs waits for it, then finds the turn processed and is refused."""
     if not preview:
@@ -306,7 +306,7 @@ def process(session: Session, name: str, *, preview: bool = False, turn: int | N
     if preview:
         session.rollback()
         return result
-    _store_turn(session, game, state, outcome, used, before, after, events_hash, at or now())
+    _store_turn(session, game, state, outcome, used, before, after, events_hash, at)
     try:
         session.commit() if commit else session.flush()
     except IntegrityError:  # another `turn process` stored this turn first

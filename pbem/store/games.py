@@ -51,10 +51,6 @@ class Store:
         self.engine.dispose()
 
 
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
 # --- games -------------------------------------------------------------------------------------
 
 def lock_game(session: Session, name: str) -> None:
@@ -107,7 +103,7 @@ def description_of(session: Session, game: Game) -> GameDescription:
                            dict(data.get("ruleset_options") or {}))
 
 
-def create_game(session: Session, description: GameDescription) -> tuple[Game, GameState]:
+def create_game(session: Session, description: GameDescription, at: datetime) -> tuple[Game, GameState]:
     """A new game with its players and robots, and the state before turn 1."""
     if session.exec(select(Game).where(Game.name == description.name)).first():
         raise Refused([f"a game named {description.name} already exists"])
@@ -116,7 +112,7 @@ def create_game(session: Session, description: GameDescription) -> tuple[Game, G
     _check_roster(setup, description.players)
     state = new_game(setup)
     game = Game(name=description.name, ruleset=description.ruleset, seed=description.seed, setup=document,
-                created_at=description.created_at or now())
+                created_at=description.created_at or at)
     session.add(game)
     session.flush()
     for position, entry in enumerate(description.players):
