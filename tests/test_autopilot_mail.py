@@ -123,3 +123,11 @@ def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatc
                for m in ended)
     assert all(pbem_exit == 0 for pbem_exit in [RUNNER.invoke(app, ["--db", url, "replay", g, "--verify"]).exit_code
                                                  for g in ("halls", "keep")])
+    # the same games processed by hand (their orders, as stored with their times, replayed turn by turn through
+    # `game import` into a fresh database) end in the same states, turn for turn
+    by_hand = f"sqlite:///{tmp_path / 'by-hand.db'}"
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "export", game, str(tmp_path / game)]).exit_code == 0
+        assert RUNNER.invoke(app, ["--db", by_hand, "game", "import", str(tmp_path / game)]).exit_code == 0
+        hashes = [json.loads(RUNNER.invoke(app, ["--db", db, "replay", game, "--json"]).stdout) for db in (url, by_hand)]
+        assert hashes[0] == hashes[1] and len(hashes[0]["turns"]) >= 2

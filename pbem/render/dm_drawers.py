@@ -3,4 +3,3 @@ from . import dm_takebacktoe  # noqa: F401
 from . import dm_flowerfield  # noqa: F401
 from . import dm_ice  # noqa: F401
 from . import dm_gyulbot as _gyulbot  # noqa: F401
-from . import dm_text  # noqa: F401

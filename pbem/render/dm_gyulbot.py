@@ -1,4 +1,4 @@
-"""Gyulbot positions as pictures: grid, walls, robots by colour, the goal star, the round's state."""
+"""Gyulbot positions as pictures and as text boards (coordinates, walls, robots by colour, the goal, the round)."""
 from __future__ import annotations
 
 import hashlib
@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from . import style
 
 from ..dm.clock import when
-from .dm import drawer
+from .dm import drawer, writer
 
 CELL = 36
 MARGIN = 12
@@ -105,9 +105,9 @@ def _headline(data: dict[str, Any]) -> str:
 
 def _status(data: dict[str, Any]) -> str:
     if data["phase"] == "over":
-        return f"over: {data['winner']} wins"
+        return f"Match over: {data['winner']} wins"
     if data["phase"] == "claims":
-        return "open for claims"
+        return "Claims are open: the first claim of a number of moves makes its author Player A"
     if data["phase"] == "undercut":
         return f"{data['claimant']} claims {data['claim']}; undercut until {_when(data['deadline']) or 'a pass'}"
     return f"{data['demonstrator']} must show {data['demo_moves']} moves by {_when(data['deadline']) or 'no deadline'}"
@@ -116,3 +116,37 @@ def _status(data: dict[str, Any]) -> str:
 def _when(stamp: str | None) -> str | None:
     """An ISO time stamp as players read it (to the second, UTC)."""
     return None if stamp is None else when(datetime.fromisoformat(stamp))
+
+
+def _gyulbot_grid(data: dict[str, Any]) -> list[str]:
+    """The board drawn with `|` and `---` walls between cells, rows r1.. down and columns c1.. across."""
+    rows, cols = data["rows"], data["cols"]
+    south = {(r - 1, c) for r, c, side in data["walls"] if side == "N"}
+    east = {(r, c - 1) for r, c, side in data["walls"] if side == "W"}
+    marks = {(r, c): robot["colour"][:1].upper() for robot in data["robots"] for r, c in robot["squares"]}
+    goal = tuple(data["goal"]["at"])
+    lines = ["     " + "".join(f"c{c:<3}" for c in range(1, cols + 1)).rstrip(), "    +" + "---+" * cols]
+    for r in range(1, rows + 1):
+        cells = ""
+        for c in range(1, cols + 1):
+            mark = marks.get((r, c), "*" if (r, c) == goal else ".")
+            cells += f" {mark} " + ("|" if c == cols or (r, c) in east else " ")
+        lines.append(f"r{r:<3}|{cells}")
+        lines.append("    +" + "".join("---+" if r == rows or (r, c) in south else "   +" for c in range(1, cols + 1)))
+    return lines
+
+
+@writer("gyulbot")
+def gyulbot_text(data: dict[str, Any]) -> str:
+    goal = data["goal"]
+    robots = ", ".join(f"{robot['colour'][:1].upper()} {robot['colour']} at "
+                       + " ".join(f"r{r}c{c}" for r, c in robot["squares"]) for robot in data["robots"])
+    target = f"a {goal['colour']} robot" if goal.get("colour") else "any robot"
+    lines = _gyulbot_grid(data) + [
+        "", f"Robots: {robots}.", f"Goal * at r{goal['at'][0]}c{goal['at'][1]}: {target} must stop there.",
+        "Walls: | and --- between squares; moves are U D L R (a robot slides until it is stopped).",
+        "", f"Round {data['round']} of {data['rounds']}; "
+        + ", ".join(f"{player} {score}" for player, score in data["scores"].items()) + "."]
+    lines += data["log"][-3:]
+    lines.append(_status(data) + ".")
+    return "\n".join(lines) + "\n"

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from . import style
 
-from .dm import drawer
+from .dm import drawer, writer
 
 CELL = 32
 MARGIN = 12
@@ -52,3 +52,18 @@ def draw_ice(data: dict[str, Any]) -> Image.Image:
                 pen.ellipse((x + inset, y + inset, x + CELL - 1 - inset, y + CELL - 1 - inset), fill=SNOM,
                             outline=RING if symbol == "*" else None, width=3)
     return image
+
+
+@writer("ice")
+def ice_text(data: dict[str, Any]) -> str:
+    rows: list[str] = data["rows"]
+    cols = len(rows[0]) if rows else 0
+    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(1, cols + 1))
+    lines = [data.get("title", "Ice maze"), ""]
+    if cols >= 10:
+        lines.append("    " + tens)
+    lines.append("    " + "".join(str(c % 10) for c in range(1, cols + 1)))
+    lines += [f"{r:>3} {row}" for r, row in enumerate(rows, 1)]
+    lines += ["", "# rock  . ice  G goal  S snom  * snom on a goal (locked); orders L R U D move every snom.", ""]
+    lines += [*data.get("lines", []), *data.get("history", [])[-3:]]
+    return "\n".join(lines) + "\n"
