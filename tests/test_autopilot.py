@@ -184,3 +184,22 @@ def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, 
     late = pbem("game", "set", "filled", "--missing-orders", "idle")
     assert late.exit_code == 1 and "processed turns" in late.output
     assert pbem("replay", "filled", "--verify").exit_code == 0
+
+
+def test_a_schedule_given_at_game_new(tmp_path, monkeypatch):
+    """#12: the schedule is set at `game new` (and changed with `game set`); a bad option is refused by name."""
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    pbem = lambda *args: RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T10:00Z", *map(str, args)])
+    players = ["--player", "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"]
+    bad = pbem("game", "new", "bw", "--ruleset", "botwars", "--deadline", "fri 20:00", "--timezone", "Mars/Olympus",
+               *players)
+    assert bad.exit_code == 2 and "Mars/Olympus" in bad.output
+    made = pbem("game", "new", "bw", "--ruleset", "botwars", "--deadline", "fri 20:00", "--timezone",
+                "Europe/Berlin", "--remind", "12", "--json", *players)
+    assert made.exit_code == 0, made.output
+    assert json.loads(made.stdout)["schedule"]["deadline"] == "fri 20:00"
+    assert pbem("run").exit_code == 0  # deals turn 1 and starts its clock
+    status = json.loads(pbem("status", "--json").stdout)["games"]
+    # Tuesday 1 December, 10:00 UTC: the next Friday at least a day after the deal is 4 December, 20:00 Berlin
+    assert [(g["game"], g["due"]) for g in status] == [("bw", "2026-12-04T19:00:00+00:00")]

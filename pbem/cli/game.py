@@ -11,6 +11,7 @@ import typer
 
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, refuse, sub_app
 from .gm import open_store, progress
+from .schedule_options import HELP, option, read_schedule, schedule_text
 
 if TYPE_CHECKING:
     from ..formats.game import PlayerEntry, SourceFile
@@ -79,8 +80,16 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                                      "when their orders are missing (RULES B4.6), e.g. fill or "
                                                      "idle; default: the ruleset's. A wrong word is refused with "
                                                      "the allowed ones."),
+        deadline: Optional[str] = typer.Option(None, "--deadline", help=HELP["deadline"] + " Gives the game a "
+                                               "schedule for `pbem run` (as `pbem game set` does)."),
+        zone: str = option("timezone", "UTC"),
+        remind: str = option("remind", "24"),
+        process: str = option("process", "deadline"),
+        review: bool = option("review", False, "--review/--no-review"),
+        hold_hours: Optional[int] = option("hold", None),
         as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
-    """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
+    """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`, or
+    give it a --deadline and let `pbem run` deal and process it)."""
     from ..formats.game import GameDescription
     from ..store.games import create_game
 
@@ -89,14 +98,20 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
                                   [_player(p, ruleset) for p in players],
                                   {"missing_orders": missing_orders} if missing_orders else {})
+    schedule = read_schedule(deadline, zone, remind, process, review, hold_hours) if deadline else None
     with open_store(ctx) as store, store.session() as session:
         game, state = create_game(session, description, clock(ctx))
+        if schedule is not None:
+            from ..store.schedule import set_schedule
+
+            set_schedule(session, name, schedule)
         session.commit()
-        shown = _show(session, game)
+        shown = _show(session, game) | ({"schedule": schedule.to_data()} if schedule else {})
     if as_json:
         print_json(shown)
     else:
-        typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: pbem turn deal {name}")
+        typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: "
+                   + (schedule_text(name, schedule) + "; pbem run deals it" if schedule else f"pbem turn deal {name}"))
 
 
 def _data_files(names: list[str], folder: str) -> list[SourceFile]:

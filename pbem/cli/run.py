@@ -19,7 +19,7 @@ import typer
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..formats.schedule import ScheduleError, due_text, parse_schedule
+from ..formats.schedule import due_text
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import reminder
@@ -31,6 +31,7 @@ from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedul
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
+from .schedule_options import option, read_schedule, schedule_text
 from .turn import turn_app
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -51,29 +52,19 @@ class Done:
 def set_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="The game's name."),
-    deadline: str = typer.Option("5d", "--deadline", help="When a turn is due: days after the deal (5d, "
-                                 "5d 20:00) or a weekday and time (fri 20:00)."),
-    zone: str = typer.Option("UTC", "--timezone", help="The time zone of the deadline (IANA name)."),
-    remind: str = typer.Option("24", "--remind", help="Hours before the deadline to remind players who have "
-                               "sent no orders, comma-separated (24,2); 'none' for no reminder."),
-    process: str = typer.Option("deadline", "--process", help="all-in: process as soon as every expected player "
-                                "has orders; deadline: at the deadline."),
-    review: bool = typer.Option(False, "--review/--no-review", help="Preview a due turn to the GM and hold it until "
-                                "`pbem turn approve`."),
-    hold_hours: Optional[int] = typer.Option(None, "--hold", help="With --review: process anyway after this many "
-                                             "hours (default: wait for the GM)."),
+    deadline: str = option("deadline", "5d"),
+    zone: str = option("timezone", "UTC"),
+    remind: str = option("remind", "24"),
+    process: str = option("process", "deadline"),
+    review: bool = option("review", False, "--review/--no-review"),
+    hold_hours: Optional[int] = option("hold", None),
     missing_orders: Optional[str] = typer.Option(None, "--missing-orders", help="What a player's robots do when "
                                                  "their orders are missing (RULES B4.6), e.g. fill or idle; only "
                                                  "before turn 1 is processed."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
     """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
-    try:
-        hours = () if remind.strip().lower() == "none" else tuple(int(h) for h in remind.split(",") if h.strip())
-        schedule = parse_schedule(deadline, zone, hours, process, review, hold_hours)
-    except ValueError as err:
-        message = str(err) if isinstance(err, ScheduleError) else f"--remind: {remind!r}: whole hours, like 24,2"
-        refuse([message], 2)
+    schedule = read_schedule(deadline, zone, remind, process, review, hold_hours)
     with open_store(ctx) as store, store.session() as session:
         set_schedule(session, game, schedule)
         if missing_orders is not None:
@@ -85,9 +76,7 @@ def set_command(
     if as_json:
         print_json({"game": game, **schedule.to_data(), "missing_orders": missing_orders})
     else:
-        typer.echo(f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders "
-                   f"{', '.join(f'{h} h' for h in schedule.remind) or 'none'} before, processed at "
-                   f"{'the deadline' if schedule.process == 'deadline' else 'the deadline or when all orders are in'}")
+        typer.echo(schedule_text(game, schedule))
 
 
 @app.command("run")

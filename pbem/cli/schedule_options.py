@@ -1,0 +1,42 @@
+"""The schedule options `pbem game new` and `pbem game set` share: their help, and reading them into a Schedule."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import typer
+
+from .common import EXIT_USAGE, refuse
+
+HELP = {
+    "deadline": "When a turn is due: days after the deal (5d, 5d 20:00) or a weekday and time (fri 20:00).",
+    "timezone": "The time zone of the deadline (IANA name).",
+    "remind": "Hours before the deadline to remind players who have sent no orders, comma-separated (24,2); "
+              "'none' for no reminder.",
+    "process": "all-in: process as soon as every expected player has orders; deadline: at the deadline.",
+    "review": "Preview a due turn to the GM and hold it until `pbem turn approve`.",
+    "hold": "With --review: process anyway after this many hours (default: wait for the GM).",
+}
+
+
+def read_schedule(deadline: str, zone: str, remind: str, process: str, review: bool, hold_hours: Optional[int]) -> Any:
+    """The options as a checked Schedule; a bad one ends the command naming it (exit 2)."""
+    from ..formats.schedule import ScheduleError, parse_schedule
+
+    try:
+        hours = () if remind.strip().lower() == "none" else tuple(int(h) for h in remind.split(",") if h.strip())
+        return parse_schedule(deadline, zone, hours, process, review, hold_hours)
+    except ValueError as err:
+        refuse([str(err) if isinstance(err, ScheduleError) else f"--remind: {remind!r}: whole hours, like 24,2"],
+               EXIT_USAGE)
+
+
+def schedule_text(game: str, schedule: Any) -> str:
+    """One line saying when the game's turns are due and processed."""
+    reminders = ", ".join(f"{h} h" for h in schedule.remind) or "none"
+    processed = "the deadline" if schedule.process == "deadline" else "the deadline or when all orders are in"
+    return f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders {reminders} before, processed at {processed}"
+
+
+def option(name: str, default: Any, flag: str | None = None) -> Any:
+    """The typer option `--NAME` with the shared help."""
+    return typer.Option(default, flag or f"--{name}", help=HELP[name])
