@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from pbem.cli import app
+from pbem.mail.dmpost import match_thread
 
 pytestmark = pytest.mark.slow  # real mail servers: the soak part of the suite
 
@@ -59,6 +60,7 @@ class Table:
         self.folder = tmp_path
         self.imap, self.smtp = imap, smtp
         self.sent = 0
+        self.threads: set[str] = set()  # the first References id of every mail seen
 
     def pbem(self, *args, now: str | None = None):
         result = RUNNER.invoke(app, ["--db", self.url, *(["--now", DAY + now + "Z"] if now else []),
@@ -101,6 +103,7 @@ class Table:
             text = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
             found.append((message["To"], message["Subject"], text,
                           [p["Content-ID"] for p in message.walk() if p["Content-ID"]]))
+            self.threads.add(message["References"].split()[0])
         return found
 
 
@@ -148,6 +151,7 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(d
     assert sorted(to for to, *_ in ended) == ["ann@example.org", "bob@example.org"]
     assert all("Match over: ann wins." in text for _, _, text, _ in ended)
     assert desk.run("20:16:00")["done"] == [] and desk.new_mail() == []  # never twice
+    assert desk.threads == {match_thread("g1")}  # every mail about the match is in one thread
     for _, _, text, pictures in told + mails + ended:  # every mail: the picture inline and the text board
         assert pictures == ["<position.png@pbem>"] and "c1  c2  c3  c4" in text and "r4  |" in text
 

@@ -33,8 +33,14 @@ def match_mail(*, sender: str, recipient: str, player: str, match: str, config: 
                              text=text, html=page, images=images)
     del message["Message-ID"]
     message["Message-ID"] = message_id("dm", token, recipient)
+    message["References"] = match_thread(match)
     message["Auto-Submitted"] = "auto-generated"
     return message
+
+
+def match_thread(match: str) -> str:
+    """The id every mail about one match refers to, so mail readers show the match as one thread."""
+    return message_id("match", match)
 
 
 def position_lines(config: Config, state: Any, player: str, now: datetime) -> list[str]:

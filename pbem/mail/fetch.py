@@ -184,7 +184,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     ack["Message-ID"] = message_id("ack", letter.key)
     if letter.message_id:
         ack["In-Reply-To"] = letter.message_id
-        ack["References"] = letter.message_id
+        ack.replace_header("References", f"{ack['References']} {letter.message_id}")
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
