@@ -135,3 +135,25 @@ def test_dm_new_prints_json(tmp_path):
     document = json.loads(made.stdout)
     assert made.exit_code == 0 and document["match"] == "t" and document["over"] is False
     assert document["position"]["to_move"] == "Red" and 1 <= document["position"]["roll"] <= 6
+
+
+def test_dm_site_lists_every_action_and_the_whole_missed_duplicates_list(tmp_path, repo_root):
+    """The mail shows the first ten missed duplicates; the match's page has all of them, and every action."""
+    from pbem.dm.base import replay
+    from pbem.formats.transcript import read_transcript
+
+    transcript = read_transcript(repo_root / "turns/dm/flowerfield-classic.yaml")
+    missed = replay(transcript.config, list(transcript.actions)).state
+    from pbem.dm.flowerfield.game import missed_duplicates
+
+    pairs = missed_duplicates(missed)
+    assert len(pairs) > 10
+    assert cli(tmp_path, "dm", "new", "ff", "--from", repo_root / "turns/dm/flowerfield-classic.yaml",
+               "--out", tmp_path).exit_code == 0
+    assert f"... and {len(pairs) - 10} more" in cli(tmp_path, "dm", "show", "ff", "--out", tmp_path).output
+    assert cli(tmp_path, "dm", "site", "ff", "--out", tmp_path / "site").exit_code == 0
+    page = (tmp_path / "site/ff/index.html").read_text()
+    assert (tmp_path / "site/ff/position.png").exists() and 'src="position.png"' in page
+    assert page.count("<tr>") == 2 + len(pairs) and page.count("<tr class=") == len(transcript.actions)
+    first = pairs[-1]["pair"]
+    assert f"<td>{'-'.join(first[0])}</td><td>{'-'.join(first[1])}</td>" in page

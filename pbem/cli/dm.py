@@ -272,6 +272,33 @@ def show_command(
         _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
 
 
+@dm_app.command("site")
+def site_command(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="The match."),
+    out: Path = typer.Option(Path("site"), "--out", help="The site folder; the page goes to OUT/MATCH/."),
+) -> None:
+    """The match's page: the position, every action as it arrived (refusals with their reasons) and, for Flower
+    Field, the whole list of missed duplicates."""
+    import json
+
+    from ..render.dm_page import match_page
+    from ..store import dm as store
+
+    session, match = _open_match(ctx, name)
+    with session:
+        config, state, _ = store.position(session, match)
+        actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
+                    "at": None if row.at is None else store.action_of(row).at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+                    "payload": json.dumps(store.action_of(row).payload, ensure_ascii=False, sort_keys=True)}
+                   for row in store.submissions(session, match)]
+    folder = out / match.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for file, content in match_page(match.name, config, state, actions).items():
+        (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    typer.echo(f"{folder / 'index.html'}")
+
+
 @dm_app.command("list")
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""

@@ -50,7 +50,8 @@ def text(data: dict[str, Any]) -> str:
             made = f"{entry['player']}'s move {entry['move']}" if entry["player"] else "the start"
             lines.append(f"  {first} = {second} (made by {made}, missed by {entry['missed_by']})")
         if len(data["missed"]) > MISSED_SHOWN:
-            lines.append(f"  ... and {len(data['missed']) - MISSED_SHOWN} more (the whole list: pbem dm show --json)")
+            lines.append(f"  ... and {len(data['missed']) - MISSED_SHOWN} more (the whole list: the match's page, "
+                         "pbem dm site)")
     return "\n".join(lines) + "\n"
 
 
@@ -58,15 +59,18 @@ def text(data: dict[str, Any]) -> str:
 def picture(data: dict[str, Any]) -> Image.Image:
     legend_height = 26 * len(data["kinds"]) + 16
     width = MARGIN * 2 + CELL * 7
-    height = HEADER + MARGIN + CELL * 7 + legend_height
+    small, letter_font = style.font(14), style.font(22)
+    header = [line for text in (data["event"] or "No move yet.", _status(data))
+              for line in style.fit_lines(text, small, width - 2 * MARGIN)]
+    head = max(HEADER, 10 + 22 * len(header) + 12)  # the event and the status, wrapped to the board's width
+    height = head + MARGIN + CELL * 7 + legend_height
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, letter_font = style.font(14), style.font(22)
-    draw.text((MARGIN, 10), data["event"] or "No move yet.", fill=(0, 0, 0), font=small)
-    draw.text((MARGIN, 32), _status(data), fill=(0, 0, 0), font=small)
+    for i, line in enumerate(header):
+        draw.text((MARGIN, 10 + 22 * i), line, fill=(0, 0, 0), font=small)
     colours = {k["letter"]: COLOURS[k["colour"]] for k in data["kinds"]}
     last = set(data["last"]["cells"]) if data["last"] else set()
-    top = HEADER + MARGIN
+    top = head + MARGIN
     for c in range(7):
         draw.text((MARGIN + c * CELL + CELL // 2, top - 14), str(c + 1), fill=GRID, font=small, anchor="mm")
     for r, row in enumerate(data["board"]):

@@ -97,3 +97,14 @@ def shade(colour: Colour, factor: float) -> Colour:
     if factor <= 1:
         return tuple(int(c * factor) for c in colour)  # type: ignore[return-value]
     return tuple(int(c + (255 - c) * (factor - 1)) for c in colour)  # type: ignore[return-value]
+
+
+def fit_lines(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """`text` broken at spaces into lines no wider than `width` pixels in `font` (a longer word stays whole)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
