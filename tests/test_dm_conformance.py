@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.dm import clock
-from pbem.dm.base import GAMES, Action, Config, get_game, replay
+from pbem.dm.base import GAMES, Action, Config, SetupError, get_game, replay
 from pbem.formats.gyulbot import parse_puzzle
 from pbem.formats.icemaze import parse_maze
 from pbem.formats.transcript import dump_transcript, load_transcript
@@ -111,3 +111,25 @@ def test_the_gm_extends_and_closes_deadlines_in_every_game(name):
     closed = game.apply(extended, Action(clock.GM, {"timeout": True}, T0 + timedelta(seconds=2)))
     assert game.render_data(closed) != game.render_data(extended)
     assert game.deadline(closed) is None or game.deadline(closed) != game.deadline(extended)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_every_declared_option_refuses_a_bad_value_naming_what_it_may_be(name):
+    """Options are declared as data per game and read once; a wrong value is refused with the allowed ones, and an
+    unknown option with the known ones."""
+    game, config = get_game(name), CONFIGS[name]
+    assert game.options and game.new_state(config) is not None
+    for option, spec in game.options.items():
+        if not (spec.choices or spec.whole):
+            continue
+        bad = Config(config.game, config.players, config.variant, {**config.options, option: "banana"}, config.seed,
+                     config.puzzles)
+        with pytest.raises(SetupError) as refused:
+            game.new_state(bad)
+        ((field, message),) = refused.value.problems
+        assert field == f"options.{option}" and "banana" in message
+        assert ("whole number" in message) if spec.whole else all(str(c) in message for c in spec.choices)
+    unknown = Config(config.game, config.players, config.variant, {**config.options, "colour": 1}, config.seed,
+                     config.puzzles)
+    with pytest.raises(SetupError, match=f"unknown option \\(known: {', '.join(game.options)}\\)"):
+        game.new_state(unknown)

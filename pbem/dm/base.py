@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 
 class SetupError(ValueError):
@@ -26,14 +26,43 @@ class SetupError(ValueError):
         super().__init__("; ".join(f"{field}: {message}" for field, message in self.problems))
 
 
+@dataclass(frozen=True)
+class Option:
+    """A set-up option declared as data: its default, and the values it may take — `choices`, a `whole` number
+    of at least 1, or what `read(value, default)` accepts (it raises ValueError saying what is wrong)."""
+
+    default: Any = None
+    choices: tuple[Any, ...] = ()
+    whole: bool = False
+    read: Callable[[Any, Any], Any] | None = None
+
+
 class Setup:
     """Reads a match's players, variant and options, collecting every problem (raised by `done`)."""
 
-    def __init__(self, config: "Config", known: tuple[str, ...]):
+    def __init__(self, config: "Config", known: Iterable[str]):
         self.config = config
+        known = tuple(known)
         self.problems: list[tuple[str, str]] = [
             (f"options.{key}", f"unknown option (known: {', '.join(known)})")
             for key in sorted(map(str, config.options)) if key not in known]
+
+    def read(self, spec: Mapping[str, Option], defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option of `spec` as given or by default (`defaults` overrides a declared default, e.g. the
+        variant's); each bad one is a problem naming what it may be, and takes its default."""
+        values = {}
+        for name, option in spec.items():
+            default = (defaults or {}).get(name, option.default)
+            if option.whole:
+                values[name] = self.whole(name, default)
+            elif option.choices:
+                values[name] = self.choice(name, default, option.choices)
+            elif option.read is not None and name in self.config.options:
+                read = option.read
+                values[name] = self.checked(f"options.{name}", lambda: read(self.config.options[name], default), default)
+            else:
+                values[name] = self.config.options.get(name, default)
+        return values
 
     def problem(self, field: str, message: str) -> None:
         self.problems.append((field, message))
@@ -107,6 +136,7 @@ class Game(ABC):
     """The rules of one death-match game."""
 
     name: ClassVar[str]
+    options: ClassVar[Mapping[str, "Option"]] = {}  # its set-up options, declared as data
 
     @abstractmethod
     def new_state(self, config: Config) -> Any:

@@ -129,6 +129,14 @@ def moment(value: Any) -> datetime | None:
     return utc(value) if isinstance(value, datetime) else None
 
 
+def read_moment(value: Any, default: Any = None) -> datetime:
+    """The `start` option's reader: a time stamp, else ValueError."""
+    found = moment(value)
+    if found is None:
+        raise ValueError(f"must be a time stamp (ISO 8601, like 2026-12-01T20:00:00Z), not {value!r}")
+    return found
+
+
 def extend(clock: Clock, to_move: str, seconds: int, at: datetime | None) -> Clock:
     """The GM gives the player to move `seconds` more for this turn, recorded."""
     return replace(clock, extra=clock.extra + seconds, extensions=clock.extensions + (Extension(to_move, seconds, at),))

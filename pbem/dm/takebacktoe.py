@@ -18,15 +18,29 @@ from typing import Any
 
 from ..engine.rng import derive_rng
 from . import clock as clocks
-from .base import Action, Config, Result, Setup, opponent, register
+from .base import Action, Config, Option, Result, Setup, opponent, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 
-OPTIONS = ("dice", "both_win", "turns", "clock")
-DEFAULTS = {"dice": "engine", "both_win": "mover", "turns": 40}
 ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
 DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
+OPTIONS = {
+    "dice": Option("engine", ("engine", "gm")),
+    "both_win": Option("mover", ("mover", "opponent")),  # D3.3 ruling
+    "turns": Option(40, whole=True),  # D3.4, per player
+    "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default)),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The match's options, read once when it is set up."""
+
+    dice: str
+    both_win: str
+    turns: int
+    clock: clocks.TimeControl
 _MOVE = re.compile(r"^\s*(\w+)\s*(?:-|->|→|\s)\s*(\w+)\s*$")
 
 
@@ -42,6 +56,7 @@ class Turn:
 @dataclass(frozen=True)
 class State:
     config: Config
+    settings: Settings
     stacks: tuple[int, ...]
     turns: tuple[Turn, ...] = ()
     roll: int | None = None  # engine dice: the roll the player to move must use
@@ -62,11 +77,6 @@ class State:
         return self.winner is not None
 
 
-def _option(config: Config, name: str) -> Any:
-    """An option's value (checked when the match was set up)."""
-    return config.options.get(name, DEFAULTS[name])
-
-
 def home_pieces(stacks: tuple[int, ...], row: int) -> int:
     return sum(stacks[row * COLS:(row + 1) * COLS])
 
@@ -84,19 +94,16 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
 @register
 class TakeBackToe(TurnGame):
     name = "takebacktoe"
+    options = OPTIONS
 
     def new_state(self, config: Config) -> State:
         setup = Setup(config, OPTIONS)
         setup.two_players("Take-Back-Toe")
         setup.no_variant("Take-Back-Toe")
-        setup.choice("dice", DEFAULTS["dice"], ("engine", "gm"))
-        setup.choice("both_win", DEFAULTS["both_win"], ("mover", "opponent"))
-        setup.whole("turns", DEFAULTS["turns"])
-        control = setup.checked("options.clock", lambda: clocks.TimeControl.from_options(config.options, DEFAULT_CLOCK),
-                                DEFAULT_CLOCK)
+        settings = Settings(**setup.read(OPTIONS))
         setup.done()
         stacks = (0,) * COLS + (10,) * COLS + (0,) * COLS
-        state = State(config, stacks, clock=clocks.start(control, config.players))
+        state = State(config, settings, stacks, clock=clocks.start(settings.clock, config.players))
         return self._next_roll(state)
 
     def candidates(self, state: State) -> list[Action]:
@@ -134,7 +141,7 @@ class TakeBackToe(TurnGame):
     def _check_gm_roll(self, state: State, roll: Any) -> str | None:
         if state.over:
             return "the game is over"
-        if _option(state.config, "dice") != "gm":
+        if state.settings.dice != "gm":
             return "this match uses the engine's dice (options: {dice: engine})"
         if state.roll is not None:
             return f"{state.to_move} has rolled {state.roll} already and must move"
@@ -149,7 +156,7 @@ class TakeBackToe(TurnGame):
         return self._after_turn(state, Turn(state.to_move, roll, None), state.stacks)
 
     def time_control(self, state: State) -> clocks.TimeControl:
-        return clocks.TimeControl.from_options(state.config.options, DEFAULT_CLOCK)
+        return state.settings.clock
 
     def check_move(self, state: State, action: Action) -> str | None:
         payload = action.payload
@@ -159,7 +166,7 @@ class TakeBackToe(TurnGame):
         roll = payload.get("roll")
         if state.roll is not None:
             if roll is not None and roll != state.roll:
-                who = "the engine" if _option(state.config, "dice") == "engine" else "the GM"
+                who = "the engine" if state.settings.dice == "engine" else "the GM"
                 return f"{who} rolled {state.roll} for this turn, not {roll!r}"
             roll = state.roll
         elif roll is None:
@@ -203,12 +210,12 @@ class TakeBackToe(TurnGame):
         mover, other = turn.player, opponent(state.players, turn.player)
         qualified = [p for p in (mover, other) if three_equal(stacks, self._home(state, p))]
         if len(qualified) == 2:
-            both_win = _option(state.config, "both_win")
+            both_win = state.settings.both_win
             winner = mover if both_win == "mover" else other
             return replace(state, winner=winner, ending="both have three equal stacks (D3.3 ruling)")
         if qualified:
             return replace(state, winner=qualified[0], ending="three equal stacks at home")
-        if len(state.turns) >= 2 * _option(state.config, "turns"):
+        if len(state.turns) >= 2 * state.settings.turns:
             first, second = state.players
             pieces = {p: home_pieces(stacks, self._home(state, p)) for p in state.players}
             winner = second if pieces[second] > pieces[first] else first
@@ -218,7 +225,7 @@ class TakeBackToe(TurnGame):
 
     def _next_roll(self, state: State) -> State:
         """Engine dice: roll for the player to move; skip the turn at once when no stack is big enough."""
-        if _option(state.config, "dice") != "engine":
+        if state.settings.dice != "engine":
             return state
         turn_number = len(state.turns) + 1
         return self._rolled(state, derive_rng(state.config.seed, turn_number, 0, "die", state.to_move).randint(1, 6))
@@ -239,7 +246,7 @@ class TakeBackToe(TurnGame):
             "to_move": None if state.over else state.to_move,
             "roll": state.roll,
             "turns": {p: sum(1 for t in state.turns if t.player == p) for p in state.players},
-            "turn_limit": _option(state.config, "turns"),
+            "turn_limit": state.settings.turns,
             "clock": self.clock_data(state),
             "last": None if last is None else {
                 "player": last.player,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..base import Action, Config, Result, Setup, opponent
+from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
@@ -22,7 +22,23 @@ from .variants import Variant, variant
 SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
 MOVES = ("plant", "challenge", "give_up", "pass")
-OPTIONS = ("lives", "adjacent", "missed_latest", "clock")
+OPTIONS = {
+    "lives": Option(3, whole=True),
+    "adjacent": Option(None, (True, False)),  # D4.2; the variant's default
+    "missed_latest": Option("lose_life", ("lose_life", "refuse")),  # D4.4: a challenge that misses the latest move
+    "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default)),  # D5
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The match's variant and options, read once when it is set up."""
+
+    variant: Variant
+    lives: int
+    adjacent: bool
+    missed_latest: str
+    clock: TimeControl
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,7 @@ class Plant:
 @dataclass(frozen=True)
 class State:
     config: Config
+    settings: Settings
     board: str  # 49 letters, row A first; EMPTY for no flower
     to_move: str
     lives: tuple[tuple[str, int], ...]
@@ -57,33 +74,30 @@ class State:
         return EMPTY not in self.board
 
 
-def options(config: Config) -> tuple[Variant, int, bool, str, TimeControl]:
-    """The variant, lives, adjacency rule, missed-latest ruling and clock of a match; SetupError lists every problem."""
+def settings_of(config: Config) -> Settings:
+    """The variant and options of a match; SetupError lists every problem."""
     setup = Setup(config, OPTIONS)
     setup.two_players("Flower Field")
     chosen = setup.checked("variant", lambda: variant(config.variant), variant(None))
-    lives = setup.whole("lives", 3)
-    adjacent = setup.choice("adjacent", chosen.adjacent, (True, False))
-    missed = setup.choice("missed_latest", "lose_life", ("lose_life", "refuse"))
-    control = setup.checked("options.clock", lambda: TimeControl.from_options(config.options, chosen.clock),
-                            chosen.clock)
+    values = setup.read(OPTIONS, {"adjacent": chosen.adjacent, "clock": chosen.clock})
     setup.done()
-    return chosen, lives, adjacent, missed, control
+    return Settings(chosen, **values)
 
 
 class FlowerField(TurnGame):
     name = "flowerfield"
+    options = OPTIONS
 
     def new_state(self, config: Config) -> State:
-        chosen, lives, _, _, control = options(config)
+        settings = settings_of(config)
         board = [EMPTY] * (SIZE * SIZE)
-        if chosen.centre:
-            board[CENTRE] = chosen.centre
-        return State(config, "".join(board), config.players[0], tuple((p, lives) for p in config.players),
-                     clock=start(control, config.players))
+        if settings.variant.centre:
+            board[CENTRE] = settings.variant.centre
+        return State(config, settings, "".join(board), config.players[0],
+                     tuple((p, settings.lives) for p in config.players), clock=start(settings.clock, config.players))
 
     def time_control(self, state: State) -> TimeControl:
-        return TimeControl.from_options(state.config.options, variant(state.config.variant).clock)
+        return state.settings.clock
 
     def action_kind(self, action: Action) -> str | None:
         return "challenge" if "challenge" in action.payload or "give_up" in action.payload else None
@@ -111,7 +125,7 @@ class FlowerField(TurnGame):
             except ValueError as err:
                 return str(err)
             latest = self.latest(state)
-            if options(state.config)[3] == "refuse" and not (latest and set(latest.cells) & (baskets[0] | baskets[1])):
+            if state.settings.missed_latest == "refuse" and not (latest and set(latest.cells) & (baskets[0] | baskets[1])):
                 return "neither basket includes a flower from the opponent's latest move"
             return None
         if payload[move] is not True:
@@ -122,7 +136,7 @@ class FlowerField(TurnGame):
 
     def parse_plant(self, state: State, entries: Any) -> tuple[tuple[int, str], ...]:
         """The flowers of a plant order; ValueError saying what is wrong."""
-        chosen, _, adjacent, _, _ = options(state.config)
+        chosen, adjacent = state.settings.variant, state.settings.adjacent
         if state.full:
             raise ValueError("the board is full: challenge or pass")
         if isinstance(entries, str):
@@ -237,7 +251,7 @@ class FlowerField(TurnGame):
     def candidates(self, state: State) -> list[Action]:
         """Single-flower plants of every kind on every empty cell, the challenges of every duplicate pair on
         the board, giving up and passing (two-flower plants are legal too, but not listed)."""
-        kinds = options(state.config)[0].kinds
+        kinds = state.settings.variant.kinds
         mover = state.to_move
         found = [Action(mover, {"plant": [f"{kind.letter} {cell_name(cell, SIZE)}"]})
                  for cell in range(SIZE * SIZE) if state.board[cell] == EMPTY for kind in kinds]
@@ -269,7 +283,7 @@ class FlowerField(TurnGame):
         return Result(state.over, state.winner, lives=dict(state.lives))
 
     def render_data(self, state: State) -> dict[str, Any]:
-        chosen = variant(state.config.variant)
+        chosen = state.settings.variant
         last = state.plants[-1] if state.plants else None
         return {
             "game": self.name,

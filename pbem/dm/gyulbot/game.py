@@ -23,12 +23,20 @@ from typing import Any
 
 from ...engine.rng import derive_rng
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Result, Setup, opponent, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent, register
 from ..clock import GM, Deadline, utc
 from .board import Puzzle, parse_solution, solved_after
 
-DEFAULTS = {"rounds": 5, "claim_seconds": 600, "undercut_seconds": 60, "demo_seconds": 120, "moves": 8}
-OPTIONS = (*DEFAULTS, "tiebreak", "opponent", "start")
+OPTIONS = {
+    "rounds": Option(5, whole=True),  # D1.4: 5, 9 or 10
+    "claim_seconds": Option(600, whole=True),
+    "undercut_seconds": Option(60, whole=True),
+    "demo_seconds": Option(120, whole=True),
+    "moves": Option(8, whole=True),  # the proven minimum of generated puzzles
+    "tiebreak": Option(None, ("round", "opponent")),  # default: a round after 10 rounds, else the opponent
+    "opponent": Option(None),  # the designated opponent: a player, by default the last
+    "start": Option(None, read=clocks.read_moment),  # when round 1 opens (else at the first time stamp)
+}
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,7 @@ class Settings:
     moves: int  # minimum length of generated puzzles
     seed: int
     puzzles: tuple[Puzzle, ...]
+    start: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -71,10 +80,11 @@ class State:
 @register
 class Gyulbot(JudgedGame):
     name = "gyulbot"
+    options = OPTIONS
 
     def new_state(self, config: Config) -> State:
         settings = _settings(config)
-        state = State(settings, started=clocks.moment(config.options.get("start")))
+        state = State(settings, started=settings.start)
         return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
 
     def judge(self, state: State, action: Action) -> tuple[str | None, State]:
@@ -188,20 +198,20 @@ def _settings(config: Config) -> Settings:
     setup = Setup(config, OPTIONS)
     setup.two_players("Gyulbot")
     setup.no_variant("Gyulbot")
-    values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
-    tiebreak = setup.choice("tiebreak", "round" if values["rounds"] == 10 else "opponent", ("round", "opponent"))
-    opponent = config.players[-1] if config.players else None
-    if "opponent" in config.options:
-        opponent = setup.choice("opponent", opponent, config.players)
-    if "start" in config.options and clocks.moment(config.options["start"]) is None:
-        setup.problem("options.start", "must be a time stamp")
+    last = config.players[-1] if config.players else None
+    values = setup.read(OPTIONS, {"tiebreak": "round" if config.options.get("rounds") == 10 else "opponent",
+                                  "opponent": last})
+    tiebreak, opponent = values["tiebreak"], values["opponent"]
+    if opponent not in config.players:
+        setup.problem("options.opponent", f"must be one of {', '.join(config.players)}, not {opponent!r}")
     for i, puzzle in enumerate(config.puzzles):
         if not isinstance(puzzle, Puzzle):
             setup.problem(f"puzzles[{i}]", f"not a Gyulbot puzzle: {type(puzzle).__name__}")
     setup.done()
     return Settings(tuple(config.players), values["rounds"], tiebreak, opponent,
                     timedelta(seconds=values["claim_seconds"]), timedelta(seconds=values["undercut_seconds"]),
-                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(config.puzzles))
+                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(config.puzzles),
+                    values["start"])
 
 
 def _puzzle(settings: Settings, number: int) -> Puzzle:

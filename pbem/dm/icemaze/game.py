@@ -23,15 +23,23 @@ from typing import Any
 
 from ...engine.geometry import Size
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Result, Setup, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
 from ..clock import GM, Deadline, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
 
-DEFAULTS = {"target": 7, "max_rounds": 20, "present_seconds": 60, "answer_seconds": 60, "junk_seconds": 600,
-            "moves": 8, "snoms": 2}
-OPTIONS = (*DEFAULTS, "size", "start")
+OPTIONS = {
+    "target": Option(7, whole=True),  # D2.3: first to 7 points
+    "max_rounds": Option(20, whole=True),
+    "present_seconds": Option(60, whole=True),
+    "answer_seconds": Option(60, whole=True),
+    "junk_seconds": Option(600, whole=True),
+    "moves": Option(8, whole=True),  # generated mazes: their proven minimum,
+    "snoms": Option(2, whole=True),  # their snoms,
+    "size": Option(Size(10, 10), read=lambda value, default: _size(value)),  # and their size
+    "start": Option(None, read=clocks.read_moment),  # when the first round opens (else at the first time stamp)
+}
 PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
 
 
@@ -96,6 +104,7 @@ def minimum(maze: Maze) -> int | None:
 @register
 class IceMaze(JudgedGame):
     name = "ice"
+    options = OPTIONS
 
     def new_state(self, config: Config) -> IceMatch:
         setup = Setup(config, OPTIONS)
@@ -293,15 +302,11 @@ def _generated(rules: Rules, index: int) -> Maze:
 
 def _rules(setup: Setup) -> tuple[Rules, datetime | None]:
     """The match's rules from its options, each problem with them recorded in `setup`."""
-    options = setup.config.options
     setup.two_players("the Ice maze")
     setup.no_variant("The Ice maze")
-    values = {key: setup.whole(key, default) for key, default in DEFAULTS.items()}
-    size = setup.checked("options.size", lambda: _size(options.get("size", "10x10")), Size(10, 10))
-    start = clocks.moment(options.get("start"))
-    if "start" in options and start is None:
-        setup.problem("options.start", f"must be a time stamp, not {options['start']!r}")
-    return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), utc(start)
+    values = setup.read(OPTIONS)
+    size, start = values.pop("size"), values.pop("start")
+    return Rules(**values, rows=size.rows, cols=size.cols, seed=setup.config.seed), start
 
 
 def _size(text: Any) -> Size:
