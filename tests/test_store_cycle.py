@@ -140,3 +140,35 @@ def test_a_processed_turn_is_rebuilt_for_its_reports(store):
         assert final_boards(session, session.exec(select(Game)).one(), 2) == outcome.finals
         with pytest.raises(Refused, match="turn 3 of halls has not been processed"):
             cycle.processed_turn(session, "halls", 3)
+
+
+def test_replay_verify_names_the_turn_whose_stored_event_was_tampered_with(tmp_path):
+    """The reports are built from the stored events: `replay --verify` checks their hash too, and names the turn."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    pbem = lambda *args: CliRunner().invoke(app, ["--db", url, *map(str, args)])
+    assert pbem("game", "new", "bw", "--ruleset", "botwars", "--seed", "4", "--player", "ann:ann@example.org:Rusty",
+                "--player", "ben:ben@example.org:Sparky").exit_code == 0
+    for _ in range(3):  # nobody sends orders: B4.6 fills the registers, so every turn has events
+        assert pbem("turn", "deal", "bw").exit_code == 0
+        assert pbem("turn", "process", "bw", "--out", tmp_path / "reports").exit_code == 0
+    assert pbem("replay", "bw", "--verify").exit_code == 0
+    store = Store(url)
+    with store.session() as session:
+        row = session.exec(select(EventRecord).where(EventRecord.turn == 2).order_by(EventRecord.seq)).first()
+        data = json.loads(row.data)
+        data[sorted(data)[0]] = "tampered"  # one field of one event, as a hand edit of the database would
+        row.data = json.dumps(data)
+        session.add(row)
+        session.commit()
+    store.close()
+    result = pbem("replay", "bw", "--verify", "--json")
+    document = json.loads(result.stdout)
+    assert result.exit_code == 1 and document["first_difference"] == 2
+    assert [t["same"] for t in document["turns"]] == [True, False, True]
+    differing = document["turns"][1]
+    assert differing["stored"] == differing["replayed"]  # the state itself still matches
+    assert differing["recorded_events"] != differing["stored_events"] == differing["replayed_events"]

@@ -236,11 +236,21 @@ def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
         typer.echo(f"{name}: {len(written)} files written to {directory}")
 
 
+def _difference(turn) -> str:
+    """What differs in a replayed turn, in words."""
+    if turn.stored != turn.replayed:
+        return f"DIFFERS: state hash stored {turn.stored}"
+    if turn.stored_events != turn.replayed_events:
+        return f"DIFFERS: events hash stored {turn.stored_events}, replayed {turn.replayed_events}"
+    return f"DIFFERS: the stored events (hash {turn.recorded_events}) are not the turn's ({turn.stored_events})"
+
+
 @app.command("replay")
 def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
            verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn whose hash differs."),
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
-    """Rebuild a game from its first state and the stored orders, turn by turn, and compare state hashes."""
+    """Rebuild a game from its first state and the stored orders, turn by turn, and compare the state hashes and
+    the events hashes (the events reports are built from)."""
     from ..store import cycle
     from ..store.games import get_game, processed_turns
 
@@ -255,9 +265,9 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
                     "turns": [asdict(t) | {"same": t.same} for t in result.turns]})
     else:
         for t in result.turns:
-            typer.echo(f"turn {t.turn:>4}  {t.replayed}  {'same' if t.same else 'DIFFERS from ' + t.stored}")
+            typer.echo(f"turn {t.turn:>4}  {t.replayed}  {'same' if t.same else _difference(t)}")
         if first is None:
-            typer.echo(f"{name}: {len(result.turns)} turns replayed, every state hash matches")
+            typer.echo(f"{name}: {len(result.turns)} turns replayed, every state and events hash matches")
         else:
-            typer.echo(f"{name}: turn {first} is the first whose state hash differs", err=True)
+            typer.echo(f"{name}: turn {first} is the first that differs", err=True)
     raise typer.Exit(EXIT_REFUSED if verify and first is not None else EXIT_OK)

@@ -10,6 +10,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
@@ -334,8 +335,19 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
 
 
 def _events_hash(outcome: TurnOutcome) -> str:
-    text = dumps([[board, type(event).__name__, to_data(event)] for board, event in outcome.events])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _hash_events([[board, type(event).__name__, to_data(event)] for board, event in outcome.events])
+
+
+def _hash_events(entries: list[list[Any]]) -> str:
+    """The hash of a turn's events as (board, kind, data) entries: what reports are built from."""
+    return hashlib.sha256(dumps(entries).encode("utf-8")).hexdigest()
+
+
+def _recorded_events_hash(session: Session, game: Game, turn: int) -> str:
+    """The hash of the events stored for a turn (the rows reports and the site read)."""
+    rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
+                        .order_by(EventRecord.seq)).all()
+    return _hash_events([[row.board, row.kind, json.loads(row.data)] for row in rows])
 
 
 # --- rollback and replay ---------------------------------------------------------------------
@@ -359,13 +371,19 @@ def rollback(session: Session, name: str, to: int) -> int:
 
 @dataclass
 class ReplayTurn:
+    """A turn replayed: the state hash stored and replayed, and the events hash stored with the turn, replayed
+    and computed from the stored event rows (the reports' source)."""
+
     turn: int
     stored: str
     replayed: str
+    stored_events: str
+    replayed_events: str
+    recorded_events: str
 
     @property
     def same(self) -> bool:
-        return self.stored == self.replayed
+        return self.stored == self.replayed and self.stored_events == self.replayed_events == self.recorded_events
 
 
 @dataclass
@@ -410,7 +428,8 @@ def processed_result(session: Session, name: str, turn: int) -> ProcessResult:
 
 
 def replay(session: Session, name: str, progress=None) -> ReplayResult:
-    """Rebuild every processed turn from the first state and the orders used; compare state hashes."""
+    """Rebuild every processed turn from the first state and the orders used; compare the state hashes and the
+    events hashes (replayed, stored with the turn, and of the stored event rows)."""
     game = get_game(session, name)
     versions = order_versions(session, game)
     state = first_state(session, game)
@@ -421,8 +440,10 @@ def replay(session: Session, name: str, progress=None) -> ReplayResult:
         for player, version in used.items():
             if version is not None:
                 orders[player] = check_orders(state, player, _submission(versions[(row.number, player, version)].submission))
-        state = play_turn(state, orders, row.seed).state
-        turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state)))
+        outcome = play_turn(state, orders, row.seed)
+        state = outcome.state
+        turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state), row.events_hash,
+                                _events_hash(outcome), _recorded_events_hash(session, game, row.number)))
         if progress:
             progress()
     return ReplayResult(game.name, turns)
