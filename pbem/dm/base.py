@@ -157,8 +157,8 @@ class Game(ABC):
     def result(self, state: Any) -> Result: ...
 
     @abstractmethod
-    def render_data(self, state: Any) -> dict[str, Any]:
-        """What a renderer needs to draw the position (plain data, no rules)."""
+    def render_data(self, state: Any) -> Mapping[str, Any]:
+        """What a renderer needs to draw the position (plain data, no rules): the game's view in `views.py`."""
 
     def candidates(self, state: Any) -> list[Action]:
         """Untimed actions worth trying now, a superset of the legal ones that matter for play (a game whose

@@ -21,6 +21,7 @@ from . import clock as clocks
 from .base import Action, Config, Option, Result, Setup, opponent, register
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
+from .views import TakeBackToeView
 
 ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
@@ -237,7 +238,7 @@ class TakeBackToe(TurnGame):
         scores = {p: home_pieces(state.stacks, self._home(state, p)) for p in state.players}
         return Result(state.over, state.winner, scores=scores)
 
-    def render_data(self, state: State) -> dict[str, Any]:
+    def render_data(self, state: State) -> TakeBackToeView:
         last = state.turns[-1] if state.turns else None
         return {
             "game": self.name,

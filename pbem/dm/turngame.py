@@ -14,6 +14,7 @@ from typing import Any
 
 from . import clock as clocks
 from .base import Action, Game
+from .views import ClockView
 
 
 class TurnGame(Game):
@@ -78,7 +79,7 @@ class TurnGame(Game):
     def extend(self, state: Any, seconds: int, at: Any) -> Any:
         return replace(state, clock=clocks.extend(state.clock, state.to_move, seconds, at))
 
-    def clock_data(self, state: Any) -> dict[str, Any] | None:
+    def clock_data(self, state: Any) -> ClockView | None:
         """What players see of the clock: the turn limit and each reserve (None when untimed)."""
         control = self.time_control(state)
         if control.turn is None:

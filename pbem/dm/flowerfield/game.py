@@ -18,6 +18,7 @@ from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
+from ..views import FlowerFieldView
 
 SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
@@ -282,7 +283,7 @@ class FlowerField(TurnGame):
     def result(self, state: State) -> Result:
         return Result(state.over, state.winner, lives=dict(state.lives))
 
-    def render_data(self, state: State) -> dict[str, Any]:
+    def render_data(self, state: State) -> FlowerFieldView:
         chosen = state.settings.variant
         last = state.plants[-1] if state.plants else None
         return {

@@ -26,6 +26,7 @@ from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent, register
 from ..clock import GM, Deadline, utc
 from .board import Puzzle, parse_solution, solved_after
+from ..views import GyulbotView
 
 OPTIONS = {
     "rounds": Option(5, whole=True),  # D1.4: 5, 9 or 10
@@ -170,7 +171,7 @@ class Gyulbot(JudgedGame):
     def result(self, state: State) -> Result:
         return Result(state.phase == "over", state.winner, scores=dict(zip(state.settings.players, state.scores)))
 
-    def render_data(self, state: State) -> dict[str, Any]:
+    def render_data(self, state: State) -> GyulbotView:
         puzzle = state.puzzle
         return {
             "rows": puzzle.rows,

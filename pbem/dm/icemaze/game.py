@@ -28,6 +28,7 @@ from ..clock import GM, Deadline, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
+from ..views import IceView
 
 OPTIONS = {
     "target": Option(7, whole=True),  # D2.3: first to 7 points
@@ -178,7 +179,7 @@ class IceMaze(JudgedGame):
     def result(self, state: IceMatch) -> Result:
         return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)))
 
-    def render_data(self, state: IceMatch) -> dict[str, Any]:
+    def render_data(self, state: IceMatch) -> IceView:
         index = state.round.maze - state.over  # once the match is over, the last maze played
         return {
             "rows": maze_at(state, index).to_rows(),
