@@ -1,5 +1,6 @@
 """Two `pbem run` started together on one database (cron jobs overlapping), SQLite and PostgreSQL, 20 times
-each: every due turn is processed once, every message queued once, neither run fails."""
+each: every due turn is processed once, every message queued once, a death match's passed deadline is applied
+once, neither run fails."""
 from __future__ import annotations
 
 import json
@@ -12,6 +13,7 @@ import pytest
 from sqlmodel import Session, create_engine, select
 
 from mail_fixtures import new_campaign
+from pbem.store.dm import DmAction
 from pbem.store.mail import MailOutgoing
 from pbem.store.tables import Turn
 
@@ -35,7 +37,9 @@ def test_two_runs_at_once_process_each_turn_once_and_queue_each_message_once(tmp
         folder.mkdir()
         url = request.getfixturevalue("pg_server").new_database() if backend == "postgresql" else None
         url, _ = new_campaign(folder, url)
-        for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
+        for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",),
+                     ("dm", "new", "ice", "--game", "ice", "--player", "ann", "--player", "bob", "--option",
+                      f"start={T0}", "--option", "size=6x6", "--option", "moves=3", "--out", str(folder))):
             assert pbem(url, T0, *args, cwd=folder).wait(timeout=120) == 0
         now = "2026-12-06T19:30:00+00:00" if trial % 2 else DUE  # a reminder is due, or the turn itself
         runs = [pbem(url, now, "run", "--json", cwd=folder) for _ in range(2)]
@@ -46,7 +50,10 @@ def test_two_runs_at_once_process_each_turn_once_and_queue_each_message_once(tmp
         with Session(engine) as session:
             turns = session.exec(select(Turn)).all()
             purposes = [row.purpose for row in session.exec(select(MailOutgoing)).all()]
+            clock_records = session.exec(select(DmAction).where(DmAction.player == "GM")).all()
         engine.dispose()
+        # the Ice match: its buzz windows passed days ago, with nobody acting; one run applied them, once
+        assert done.count("deadline") == 1 and len(clock_records) == 1
         if now == DUE:
             assert done.count("processed") == 1 and len(turns) == 1
             assert sorted(purposes) == ["report", "report", "sheet", "sheet"]

@@ -35,7 +35,8 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
                                    "standings."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
-                                   "compare state hashes."),
+                                   "compare the state hashes and the events hashes (the events reports are built "
+                                   "from)."),
         "mail": Entry(("mail",), "Fetch orders from and send reports to the players."),
         "run": Entry(("run",), "One unattended pass over every scheduled game: fetch, remind, process what is due, "
                                "deal, send."),

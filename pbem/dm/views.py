@@ -62,7 +62,7 @@ class PlantView(TypedDict):
 class MissedView(TypedDict):
     pair: list[list[str]]  # two fields, each its four cell names
     move: int
-    player: Optional[str]  # who made the pair (None: the start position)
+    player: str  # who made the pair ("" for the start position)
     missed_by: Optional[str]
 
 

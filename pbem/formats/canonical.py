@@ -45,7 +45,7 @@ def to_data(value: Any) -> Any:
     if hasattr(type(value), "parse") and not isinstance(value, type):
         return str(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if not value.__dataclass_params__.frozen:
+        if not type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
             return {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(type(value))}
         known = _FROZEN.get(id(value))
         if known is not None and known[0] is value:

@@ -44,4 +44,4 @@ def parse_deck(document, source: str) -> Deck:
         cards.append(card)
     if problems:
         raise FormatError(problems)
-    return Deck(str(document.get("name") or Path(source).stem), order, tuple(cards))
+    return Deck(str(document.get("name") or Path(source).stem), str(order), tuple(cards))

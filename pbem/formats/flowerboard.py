@@ -64,6 +64,6 @@ def parse_flower_board(document: Any, source: str) -> FlowerBoard:
                 problems.append(Problem(source, line, field, f"cell {col + 1}: {char!r} is not '.' or one of "
                                                              f"{', '.join(sorted(letters))}"))
         cells.append(text.upper())
-    if problems:
+    if problems or chosen is None:
         raise FormatError(problems)
     return FlowerBoard(source, chosen, "".join(cells))

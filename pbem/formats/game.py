@@ -94,10 +94,10 @@ def read_description(path: str | Path) -> GameDescription:
     for key in document:
         if key not in FIELDS:
             problem(document, key, str(key), f"unknown field (expected {', '.join(FIELDS)})")
-    name = document.get("name")
+    name: Any = document.get("name")
     if not valid_name(name):
         problem(document, "name", "name", f"must be a name of {NAME_RULE}")
-    ruleset = document.get("ruleset")
+    ruleset: Any = document.get("ruleset")
     if ruleset not in RULESETS:
         problem(document, "ruleset", "ruleset", f"must be one of {', '.join(RULESETS)}")
     options = document.get("ruleset_options") or {}
@@ -124,7 +124,7 @@ def read_description(path: str | Path) -> GameDescription:
                                   or open_turn != (turns or 0) + 1):
         problem(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
     created_at = _time(document, "created_at", problem)
-    if problems:
+    if problems or deck is None:
         raise FormatError(problems)
     return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns, open_turn,
                            created_at)

@@ -121,7 +121,9 @@ def parse_puzzle(data: Any, source: str = "<puzzle>") -> Puzzle:
             goal_colour = str(goal["colour"]).lower()
             if robot_map and goal_colour not in robots:
                 problem(goal, "colour", "goal.colour", f"no robot has colour {goal['colour']!r}")
-    if problems:
+    if goal is None:
+        problem(data, None, "goal", "missing: {at: r#c#, colour: …}")
+    if problems or goal_at is None:
         raise FormatError(problems)
     return Puzzle.build(rows, cols, walls, robots, goal_at, goal_colour)
 

@@ -36,7 +36,7 @@ def parse_maze(data: Any, source: str = "<maze>") -> Maze:
         rows = _rows(data, source, getattr(data, "line", None), problems)
     if rows is not None:
         _check_map(rows, source, problems)
-    if problems:
+    if problems or rows is None:
         raise FormatError(problems)
     return Maze.from_rows([text for text, _ in rows])
 

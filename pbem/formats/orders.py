@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import yaml
 
@@ -40,7 +40,7 @@ class OrderFile:
 
     no_cards: bool = False  # the player means every program to be empty (an unedited sheet is refused instead)
 
-    def problems(self, engine_problems: list[OrderProblem], header: list[Problem] = ()) -> list[Problem]:
+    def problems(self, engine_problems: list[OrderProblem], header: Sequence[Problem] = ()) -> list[Problem]:
         """Every problem of the file in line order: the header's, the file's own, and the engine's with this
         file's name and lines."""
         found = list(header) + list(self.format_problems) + [

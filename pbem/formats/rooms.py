@@ -48,7 +48,7 @@ def read_room(path: str | Path) -> Room:
 
 def load_room(data: Any, source: str) -> Room:
     room, problems = check_room_data(data, source)
-    if problems:
+    if problems or room is None:
         raise FormatError(problems)
     return room
 

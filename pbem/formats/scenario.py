@@ -198,7 +198,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     if room is not None and ruleset is not None:
         board = new_board(room, robots.values())
         _initial_elements(data, board, out)
-    if out.problems:
+    if out.problems or ruleset is None or board is None:
         raise FormatError(out.problems)
     rules = data.get("rules", [])
     return Scenario(source, [str(r) for r in rules] if isinstance(rules, list) else [str(rules)],

@@ -108,7 +108,8 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
             due = datetime.combine(due.date(), at, zone)
     else:
         weekly = _WEEKDAY.fullmatch(schedule.deadline)
-        at = _clock(weekly[2], weekly[3])
+        at = _clock(weekly[2], weekly[3]) if weekly else None
+        assert weekly is not None and at is not None  # parse_schedule accepts these two forms only
         due = datetime.combine(local.date(), at, zone)
         while due.weekday() != WEEKDAYS.index(weekly[1]) or due - local < timedelta(days=1):
             due += timedelta(days=1)

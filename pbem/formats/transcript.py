@@ -50,12 +50,12 @@ def parse_transcript(document: Any, source: str) -> Transcript:
     for key in document:
         if key not in HEADER_KEYS:
             problem(document, key, str(key), f"unknown field (known: {', '.join(HEADER_KEYS)})")
-    game = document.get("game")
+    game: Any = document.get("game")
     game_problem = _unknown_game(game) if isinstance(game, str) else "required: the game's name"
     if game_problem:
         problem(document, "game", "game", game_problem)
     known_game = not game_problem
-    players = document.get("players")
+    players: Any = document.get("players")
     players_ok = (isinstance(players, list) and len(players) >= 2
                   and all(isinstance(p, str) and p.strip() for p in players))
     if not players_ok:
@@ -90,7 +90,7 @@ def parse_transcript(document: Any, source: str) -> Transcript:
         for field, message in _setup_problems(config):
             if players_ok or field != "players":  # a bad players list is reported once, above
                 problems.append(Problem(source, _line_of_field(document, field), field, message))
-    if problems:
+    if problems or config is None:
         raise FormatError(problems)
     return Transcript(source, config, tuple(actions), tuple(lines))
 

@@ -104,8 +104,7 @@ def load_yaml(text: str, source: str = "<input>") -> Any:
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise FormatError([Problem(source, event.start_mark.line + 1, "",
-                                               f"nested more than {MAX_DEPTH} levels deep")])
+                    raise FormatError([Problem(source, _line(event), "", f"nested more than {MAX_DEPTH} levels deep")])
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
         loader = _LOADER(text)
@@ -127,8 +126,13 @@ def load_yaml(text: str, source: str = "<input>") -> Any:
     return document
 
 
+def _line(event: yaml.Event) -> int | None:
+    """The line (from 1) a parser event starts on, when the parser says."""
+    return None if event.start_mark is None else event.start_mark.line + 1
+
+
 def _refuse_unsafe(event: yaml.Event, source: str) -> None:
-    line = event.start_mark.line + 1
+    line = _line(event)
     if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
         raise FormatError([Problem(source, line, "", "YAML anchors and aliases are not accepted")])
     tag = getattr(event, "tag", None)
@@ -154,9 +158,9 @@ def _build(node: yaml.Node, loader, source: str, problems: list[Problem]) -> Any
                 result.lines[key] = key_line
         return result
     if isinstance(node, yaml.SequenceNode):
-        result = LinedList(_build(item, loader, source, problems) for item in node.value)
-        result.line, result.lines = line, [item.start_mark.line + 1 for item in node.value]
-        return result
+        items = LinedList(_build(item, loader, source, problems) for item in node.value)
+        items.line, items.lines = line, [item.start_mark.line + 1 for item in node.value]
+        return items
     try:
         return loader.construct_object(node, deep=True)
     except ValueError:  # a number of thousands of digits (Python refuses to convert more than 4,300)

@@ -11,7 +11,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import Column, DateTime, UniqueConstraint
+from sqlalchemy import Column, DateTime, UniqueConstraint, update
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..dm import clock
@@ -106,9 +106,18 @@ def position(session: Session, match: DmMatch) -> tuple[Config, Any, list[Action
     return config, replay(config, accepted).state, accepted
 
 
+def lock_match(session: Session, match: DmMatch) -> None:
+    """Take the match's write lock until this transaction ends (a no-op UPDATE of its row, as the transaction's
+    first write): two writers of one match — two `pbem run`, a mail fetch — judge one after the other, each on
+    the position the other left, so a deadline is applied once and actions are numbered in arrival order."""
+    session.execute(update(DmMatch).where(DmMatch.id == match.id).values(name=DmMatch.name))
+    session.expire_all()
+
+
 def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmAction, Any]:
     """Check one action against the position and record it, accepted or refused (`row.reason`);
     returns the row and the position after it. The caller commits."""
+    lock_match(session, match)
     config, state, _ = position(session, match)
     return _submit(session, match, get_game(config.game), state, action)
 
@@ -133,6 +142,7 @@ def _submit(session: Session, match: DmMatch, rules: Any, state: Any, action: Ac
 def tick(session: Session, match: DmMatch, now: datetime) -> tuple[list[Any], Any]:
     """Let the deadlines that passed by `now` take effect with nobody acting (the scheduled run, D5 ruling):
     recorded as the clock's `{timeout: true}`; returns the deadlines that passed and the position."""
+    lock_match(session, match)
     config, state, _ = position(session, match)
     rules = get_game(config.game)
     _, passed = clock.advance(rules, state, now)

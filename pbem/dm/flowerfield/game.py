@@ -18,7 +18,7 @@ from ..clock import Clock, TimeControl, start
 from ..turngame import TurnGame
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
-from ..views import FlowerFieldView
+from ..views import FlowerFieldView, MissedView
 
 SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
@@ -327,20 +327,16 @@ def _looks_like_cell(word: str) -> bool:
     return True
 
 
-def missed_duplicates(state: State) -> list[dict[str, Any]]:
+def missed_duplicates(state: State) -> list[MissedView]:
     """The post-game report (D4.6): every duplicate pair left on the board and the move that made it."""
     made_by = {}
     for number, plant in enumerate(state.plants, start=1):
         for cell in plant.cells:
             made_by[cell] = (number, plant.player)
-    report = []
+    report: list[MissedView] = []
     for first, second in duplicate_pairs(state.board, SIZE, SIZE):
         number, player = max(made_by.get(c, (0, "")) for c in first.cells + second.cells)
-        report.append({
-            "pair": [list(first.names), list(second.names)],
-            "move": number,
-            "player": player,
-            "missed_by": opponent(state.config.players, player) if player else None,
-        })
+        report.append(MissedView(pair=[list(first.names), list(second.names)], move=number, player=player,
+                                 missed_by=opponent(state.config.players, player) if player else None))
     report.sort(key=lambda entry: (entry["move"], entry["pair"]))
     return report

@@ -6,7 +6,7 @@ own table-driven move code and is checked against this one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ...engine.geometry import Dir, Square
 
@@ -39,7 +39,7 @@ class Puzzle:
         rows: int,
         cols: int,
         walls: Iterable[tuple[Square, Dir]],
-        robots: dict[str, Iterable[Square]],
+        robots: Mapping[str, Iterable[Square]],
         goal: Square,
         goal_colour: str | None = None,
     ) -> "Puzzle":

@@ -42,7 +42,7 @@ OPTIONS = {
 
 @dataclass(frozen=True)
 class Settings:
-    players: tuple[str, str]
+    players: tuple[str, ...]  # two
     rounds: int
     tiebreak: str  # "round" | "opponent"
     opponent: str
@@ -58,8 +58,8 @@ class Settings:
 @dataclass(frozen=True)
 class State:
     settings: Settings
+    puzzle: Puzzle  # this round's
     round: int = 1
-    puzzle: Puzzle | None = None
     phase: str = "claims"  # claims | undercut | demo | over
     started: datetime | None = None  # when this round's claims opened
     deadline: datetime | None = None  # end of the undercut window or of the demonstration
@@ -71,12 +71,22 @@ class State:
     passed: tuple[str, ...] = ()
     halved: str | None = None  # whose answer time is halved this round
     halve_next: str | None = None
-    scores: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)
     log: tuple[str, ...] = ()
     last_at: datetime | None = None
     winner: str | None = None
     extended: tuple[datetime, int] | None = None  # (the deadline the GM extended, by how many seconds in all)
 
+
+    def claimed(self) -> tuple[str, int]:
+        """Player A and the count standing (set in the undercut and demo phases)."""
+        assert self.claimant is not None and self.claim is not None, self.phase
+        return self.claimant, self.claim
+
+    def shown(self) -> tuple[str, int]:
+        """Who demonstrates, in at most how many moves (set in the demo phase)."""
+        assert self.demonstrator is not None and self.demo_moves is not None, self.phase
+        return self.demonstrator, self.demo_moves
 
 @register
 class Gyulbot(JudgedGame):
@@ -85,8 +95,7 @@ class Gyulbot(JudgedGame):
 
     def new_state(self, config: Config) -> State:
         settings = _settings(config)
-        state = State(settings, started=settings.start)
-        return dataclasses.replace(state, puzzle=_puzzle(settings, 1))
+        return State(settings, _puzzle(settings, 1), started=settings.start)
 
     def judge(self, state: State, action: Action) -> tuple[str | None, State]:
         """(why the action is illegal, the unchanged state) or (None, the state after it)."""
@@ -128,11 +137,13 @@ class Gyulbot(JudgedGame):
     def hints(self, state: State, player: str) -> list[str]:
         if state.phase == "claims" and player not in state.passed:
             return ["{claim: 8}  the number of moves you can solve it in", "{skip: true}  pass this round"]
-        if state.phase == "undercut" and player != state.claimant:
-            return [f"{{undercut: {state.claim - 1}}}  fewer moves than {state.claim}", "{skip: true}  let "
-                    f"{state.claimant} demonstrate now"]
-        if state.phase == "undercut" and not state.self_undercut:
-            return [f"{{undercut: {max(1, state.claim - 1)}}}  lower your own claim (once)"]
+        if state.phase == "undercut":
+            claimant, claim = state.claimed()
+            if player != claimant:
+                return [f"{{undercut: {claim - 1}}}  fewer moves than {claim}",
+                        f"{{skip: true}}  let {claimant} demonstrate now"]
+            if not state.self_undercut:
+                return [f"{{undercut: {max(1, claim - 1)}}}  lower your own claim (once)"]
         if state.phase == "demo" and player == state.demonstrator:
             return [f'{{solution: "Red URDL"}}  at most {state.demo_moves} moves: a colour, then U D L R',
                     "{skip: true}  give up"]
@@ -146,10 +157,11 @@ class Gyulbot(JudgedGame):
         if state.phase == "claims":
             return Deadline(at, None, f"no claim in round {state.round}: nobody scores")
         if state.phase == "undercut":
-            return Deadline(at, opponent(state.settings.players, state.claimant),
-                            f"no undercut: {state.claimant} demonstrates {state.claim}")
-        other = opponent(state.settings.players, state.demonstrator)
-        return Deadline(at, state.demonstrator, f"no demonstration of {state.demo_moves} in time: {other} scores")
+            claimant, claim = state.claimed()
+            return Deadline(at, opponent(state.settings.players, claimant), f"no undercut: {claimant} demonstrates {claim}")
+        demonstrator, moves = state.shown()
+        other = opponent(state.settings.players, demonstrator)
+        return Deadline(at, demonstrator, f"no demonstration of {moves} in time: {other} scores")
 
     def expire(self, state: State, deadline: Deadline) -> State:
         if state.phase == "claims":
@@ -161,6 +173,7 @@ class Gyulbot(JudgedGame):
 
     def extend(self, state: State, seconds: int, at: datetime | None) -> State:
         base = _base_deadline(state)
+        assert base is not None  # the clock extends only a running deadline
         total = seconds + (state.extended[1] if state.extended and state.extended[0] == base else 0)
         log = state.log + (f"round {state.round}: the {GM} extended the deadline by {seconds} s",)
         return dataclasses.replace(state, extended=(base, total), log=log)
@@ -267,9 +280,10 @@ def _undercut(state: State, player: str, value: Any, at: datetime | None) -> tup
         return "nobody has claimed yet: make a claim", state
     if state.phase == "demo":
         return f"{state.demonstrator} is demonstrating {state.demo_moves}; undercutting is over", state
+    _, claim = state.claimed()
     count = _count(value)
-    if count is None or count >= state.claim:
-        return f"an undercut must be fewer than {state.claim} moves, not {value!r}", state
+    if count is None or count >= claim:
+        return f"an undercut must be fewer than {claim} moves, not {value!r}", state
     if player == state.claimant:
         if state.self_undercut:
             return "you have already undercut yourself once this round (D1.4)", state
@@ -291,7 +305,7 @@ def _solution(state: State, player: str, value: Any, at: datetime | None) -> tup
         moves = parse_solution(state.puzzle, str(value))
     except ValueError as err:
         return f"not a solution: {err}", state
-    success = len(moves) <= state.demo_moves and solved_after(state.puzzle, moves) is not None
+    success = len(moves) <= state.shown()[1] and solved_after(state.puzzle, moves) is not None
     how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
     if not success and state.deadline is not None:  # D1.4 ruling: may be replaced until the deadline
         tries = f"round {state.round}: {player}'s {how}; another may follow until {clocks.when(state.deadline)}"
@@ -324,10 +338,10 @@ _ACTIONS = {"claim": _claim, "undercut": _undercut, "solution": _solution, "skip
 
 def _demonstrated(state: State, success: bool, how: str, at: datetime | None) -> State:
     """Score a demonstration (D1.4); a failed undercut by B halves B's time next round."""
-    demonstrator = state.demonstrator
+    demonstrator, moves = state.shown()
     scorer = demonstrator if success else opponent(state.settings.players, demonstrator)
     state = dataclasses.replace(state, halve_next=None if success or demonstrator == state.claimant else demonstrator)
-    return _end_round(state, scorer, f"{demonstrator} demonstrated {state.demo_moves}: {how}", at)
+    return _end_round(state, scorer, f"{demonstrator} demonstrated {moves}: {how}", at)
 
 
 def _end_round(state: State, scorer: str | None, what: str, at: datetime | None) -> State:
@@ -344,7 +358,7 @@ def _end_round(state: State, scorer: str | None, what: str, at: datetime | None)
     return dataclasses.replace(fresh, round=state.round + 1, puzzle=_puzzle(settings, state.round + 1))
 
 
-def _leader(players: tuple[str, str], scores: tuple[int, int]) -> str | None:
+def _leader(players: tuple[str, ...], scores: tuple[int, ...]) -> str | None:
     if scores[0] == scores[1]:
         return None
     return players[0] if scores[0] > scores[1] else players[1]

@@ -91,7 +91,7 @@ def generate(moves: int, rng: random.Random, rows: int = 16, cols: int = 16,
 
 def _corners(puzzle: Puzzle, closed: set[Square]) -> list[Square]:
     """Squares with a wall on a north or south side and one on an east or west side (goal spots)."""
-    walled = {}
+    walled: dict[Square, set[bool]] = {}
     for square, side in puzzle.walls:
         if puzzle.on_board(square) and square not in closed:
             walled.setdefault(square, set()).add(side in (Dir.N, Dir.S))

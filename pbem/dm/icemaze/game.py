@@ -73,6 +73,7 @@ class Round:
 
     def deadline(self, rules: Rules) -> datetime | None:
         """When the running window closes (None while no clock is known)."""
+        start: datetime | None
         if self.presented_at is not None:
             start, seconds = self.presented_at, rules.answer_seconds
         elif self.buzzer is not None:
@@ -84,13 +85,13 @@ class Round:
 
 @dataclass(frozen=True)
 class IceMatch:
-    players: tuple[str, str]
+    players: tuple[str, ...]  # two
     mazes: tuple[Maze, ...]
     rules: Rules
     round: Round
-    scores: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)
     rounds: int = 0  # rounds finished, scored or junked
-    skipped: tuple[bool, bool] = (False, False)
+    skipped: tuple[bool, ...] = (False, False)
     now: datetime | None = None
     over: bool = False
     history: tuple[str, ...] = ()
@@ -271,7 +272,7 @@ def _pass(state: IceMatch, me: int, value: Any, at: datetime | None) -> tuple[st
     round_ = state.round
     if value is not True:
         return "pass must be `pass: true`", state
-    if round_.presented is None or me == round_.buzzer:
+    if round_.presented is None or round_.buzzer is None or me == round_.buzzer:
         return "a pass answers the opponent's presented solution", state
     buzzer = state.players[round_.buzzer]
     return None, _end_round(state, round_.buzzer, f"{buzzer}'s {round_.presented} stands; {state.players[me]} passed", at)

@@ -49,9 +49,9 @@ def random_maze(rng: Random, rows: int, cols: int, snoms: int, goals: int | None
     cells = list(range(rows * cols))
     rng.shuffle(cells)
     ends = snoms + (goals or snoms)
-    starts, goals, rest = cells[:snoms], cells[snoms:ends], cells[ends:]
+    starts, goal_cells, rest = cells[:snoms], cells[snoms:ends], cells[ends:]
     rocks = frozenset(cell for cell in rest if rng.random() < ROCK_SHARE)
-    return Maze(rows, cols, rocks, frozenset(goals), tuple(sorted(starts)))
+    return Maze(rows, cols, rocks, frozenset(goal_cells), tuple(sorted(starts)))
 
 
 def mutate(rng: Random, maze: Maze) -> Maze:
