@@ -70,7 +70,7 @@ class TurnContext:
 
     def locked(self, robot: Robot) -> bool:
         """G3: a mechanism holds the robot where it stands."""
-        return any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
+        return robot.at is not None and any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
 
     def state(self, element: Element) -> str | None:
         """The element's state word (as the room file gives it if the board has none recorded)."""

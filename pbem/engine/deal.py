@@ -114,9 +114,14 @@ def deal_shuffled(deck: Deck, robots: list[Robot], receiving: list[str], ruleset
     _fill_fused(dealt, by_name, ruleset, lambda wanted: _take(pool, wanted))
     for robot in by_name:
         if robot.name in receiving:
-            cards = (_take(pool, lambda c, r=robot: can_use(r, c, ruleset)) for _ in range(hand_size(robot, ruleset)))
+            cards = (_take(pool, _usable_by(robot, ruleset)) for _ in range(hand_size(robot, ruleset)))
             dealt.hands[robot.name] = [card for card in cards if card is not None]
     return dealt
+
+
+def _usable_by(robot: Robot, ruleset) -> Callable[[Card], bool]:
+    """Whether a card can go to `robot` (B4.2)."""
+    return lambda card: can_use(robot, card, ruleset)
 
 
 def _fill_fused(dealt: Dealt, robots: list[Robot], ruleset,
@@ -124,7 +129,7 @@ def _fill_fused(dealt: Dealt, robots: list[Robot], ruleset,
     """B7.2: each robot's fused empty registers, in robot order, get the next card `take` finds it can use."""
     for robot in robots:
         for number in empty_fused(robot, ruleset):
-            card = take(lambda c, r=robot: can_use(r, c, ruleset))
+            card = take(_usable_by(robot, ruleset))
             if card is not None:
                 dealt.fills.setdefault(robot.name, {})[number] = card
 

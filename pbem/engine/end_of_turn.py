@@ -70,14 +70,14 @@ def reboots(ctx: TurnContext, step: str) -> None:
             fill_at_random(ctx, robot)
             ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
     for name in sorted(ctx.declared_reboots - ctx.destroyed):  # ruling: destroyed this turn, the reboot lapses
-        robot = ctx.board.robots.get(name)
-        if robot is None or not robot.runs_program:
+        rebooting = ctx.board.robots.get(name)
+        if rebooting is None or not rebooting.runs_program:
             continue
-        robot.mode = Mode.REBOOTING
+        rebooting.mode = Mode.REBOOTING
         if ctx.ruleset.reboot_restores_hp:  # ruling: full HP unfuses every register
-            robot.hp = ctx.ruleset.max_hp
-            ctx.unfuse_all(robot)
-        ctx.emit(RebootStarted(ctx.stage, robot.name, robot.hp))
+            rebooting.hp = ctx.ruleset.max_hp
+            ctx.unfuse_all(rebooting)
+        ctx.emit(RebootStarted(ctx.stage, rebooting.name, rebooting.hp))
 
 
 def fill_at_random(ctx: TurnContext, robot: Robot) -> None:

@@ -45,7 +45,7 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
 
 def obstacle(ctx: TurnContext, robot: Robot, direction: Dir, block: Block) -> None:
     """A step that did not happen: its event, then the HP the block costs (B6.2 fences)."""
-    ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, direction, block.cause, block.source))
+    ctx.emit(Obstacle(ctx.stage, robot.name, robot.square, direction, block.cause, block.source))
     if block.damage:
         ctx.damage(robot, block.damage, block.cause, block.source)
 
@@ -58,7 +58,7 @@ def chain_ahead(ctx: TurnContext, robot: Robot, direction: Dir,
     chain: list[Robot] = []
     if not ctx.solid(robot):
         return chain, None, None
-    square = robot.at.step(direction)
+    square = robot.square.step(direction)
     while (other := ctx.solid_at(square)) is not None and other.name not in moving:
         if ctx.locked(other):
             return chain, other, None
@@ -72,7 +72,7 @@ def chain_ahead(ctx: TurnContext, robot: Robot, direction: Dir,
 
 def chain_blocked(ctx: TurnContext, robot: Robot, direction: Dir, culprit: Robot, block: Block | None) -> None:
     """The events of a push that cannot happen: the mover meets a robot; a fence hurts the one that would cross."""
-    ctx.emit(Obstacle(ctx.stage, robot.name, robot.at, direction, "robot", culprit.name))
+    ctx.emit(Obstacle(ctx.stage, robot.name, robot.square, direction, "robot", culprit.name))
     if block is not None:
         obstacle(ctx, culprit, direction, block)
 
@@ -97,7 +97,7 @@ def conflicts(ctx: TurnContext, groups: Mapping[K, Sequence[tuple[Robot, Square]
 
 def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Report) -> str:
     """Move `robot` one square (pushing any chain of real robots ahead of it); MOVED, BLOCKED or STOPPED."""
-    frm = robot.at
+    frm = robot.square
     if ctx.locked(robot):
         ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, "locked", None))
         return BLOCKED
@@ -110,7 +110,7 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         chain_blocked(ctx, robot, direction, culprit, block)
         return BLOCKED
     for other in reversed(chain):
-        start = other.at
+        start = other.square
         other.at = start.step(direction)
         ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
     robot.at = frm.step(direction)
@@ -135,7 +135,7 @@ def arrive(ctx: TurnContext, arrivals: Sequence[Arrival]) -> list[Robot]:
     enter = ctx.index.enter
     if len(arrivals) == 1:  # the hot path: one robot, its square's elements already in enter_order
         robot, direction, how = arrivals[0]
-        square = robot.at
+        square = robot.square
         stop = False
         for mech, element in enter.get(square, ()):
             if robot.at != square or not robot.on_board:
@@ -144,7 +144,7 @@ def arrive(ctx: TurnContext, arrivals: Sequence[Arrival]) -> list[Robot]:
         return [robot] if stop or not robot.on_board else []
     pending = []
     for rank, arrival in enumerate(arrivals):
-        square = arrival.robot.at
+        square = arrival.robot.square
         for mech, element in enter.get(square, ()):
             pending.append((mech.enter_order, square.row, square.col, rank, mech, element, arrival, square))
     pending.sort(key=lambda item: item[:4])

@@ -77,6 +77,7 @@ def check_programs(submission: Submission, robots: list[Robot], receiving: list[
             if message:
                 problems.append(OrderProblem(path, message))
             elif number is None:
+                assert kind is not None  # a token is a kind, a number or both
                 pending.append((robot.name, index, kind))
             else:
                 card = next((c for c in hand if c.number == number), None)
@@ -113,7 +114,7 @@ def check_programs(submission: Submission, robots: list[Robot], receiving: list[
     checked.reboot = _check_reboot(submission.reboot, own, problems)
     _check_option_hp(submission.option_hp, ruleset, problems)
     if not problems:
-        checked.programs = {name: list(cards) for name, cards in resolved.items()}
+        checked.programs = {name: [card for card in cards if card is not None] for name, cards in resolved.items()}
     return checked
 
 

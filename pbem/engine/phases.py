@@ -93,7 +93,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     occupancy: dict[Square, list[Robot]] = {}
     for robot in ctx.board.robots.values():
         if robot.on_board:
-            occupancy.setdefault(robot.at, []).append(robot)
+            occupancy.setdefault(robot.square, []).append(robot)
 
     def shoot(start: Square, direction: Dir, damage: int, cause: str, source: str, shooter: Robot | None) -> None:
         target, ends = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
@@ -107,7 +107,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
             shoot(start, direction, damage, "laser", element.key, None)
     for robot in ctx.robots:
         for direction, damage, _ in robot_beams(ctx, robot):
-            shoot(robot.at, direction, damage, "robot-laser", robot.name, robot)
+            shoot(robot.square, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
     for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):
@@ -124,9 +124,9 @@ def become_real(ctx: TurnContext, phase: str) -> None:
         since = robot.reinstated_turn if robot.reinstated_turn is not None else 0
         if ctx.turn <= since + ctx.ruleset.virtual_turns:
             continue
-        if len(ctx.robots_at(robot.at)) == 1:
+        if len(ctx.robots_at(robot.square)) == 1:
             robot.mode = Mode.REAL
-            ctx.emit(BecameReal(ctx.stage, robot.name, robot.at))
+            ctx.emit(BecameReal(ctx.stage, robot.name, robot.square))
 
 
 PHASES: list[Phase] = [

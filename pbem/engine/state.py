@@ -39,6 +39,12 @@ class Robot:
         self.mode = parse_word(Mode, self.mode, "mode")  # a word from outside becomes the enum, or is refused
 
     @property
+    def square(self) -> Square:
+        """Its square, for a robot the rules act on there (one on the board: a caller has checked)."""
+        assert self.at is not None, f"{self.name} has no square"
+        return self.at
+
+    @property
     def on_board(self) -> bool:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
         return self.at is not None and self.mode not in (Mode.DESTROYED, Mode.IN_TRANSIT) and not self.left_room
