@@ -49,7 +49,9 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "scenario": Entry(("scenario",), "Run rule scenarios."),
     },
     "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run` (a turn already dealt keeps the "
-                                    "deadline it was given).")},
+                                    "deadline it was given)."),
+             "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
+                                              "cycle: deal, orders, process, reports.")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "
                                         "its state hash), deal the next turn and queue the reports, as `pbem run` "
                                         "would have.")},
