@@ -7,9 +7,10 @@ more robots died there.
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from ..engine.elements import new_board
 from ..engine.room import Room
@@ -27,11 +28,12 @@ DEATH = (200, 0, 0, 255)
 def heatmap_png(room: Room, visits: Counter, deaths: Counter) -> bytes:
     """`visits`: square -> robot-stages spent there; `deaths`: square -> robots destroyed there."""
     image = draw_position(Position.of(room, new_board(room))).convert("RGBA")
-    draw = ImageDraw.Draw(image, "RGBA")
+    overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(overlay)
     busiest = max(visits.values(), default=0)
     for square, count in sorted(visits.items()):
         x, y = origin(square)
-        alpha = 40 + (MAX_ALPHA - 40) * count // busiest
+        alpha = 40 + math.isqrt((MAX_ALPHA - 40) ** 2 * count // busiest)  # square root: rare squares still show
         draw.rectangle([x, y, x + s.CELL - 1, y + s.CELL - 1], fill=(*HEAT, alpha))
     worst = max(deaths.values(), default=0)
     for square, count in sorted(deaths.items()):
@@ -40,6 +42,7 @@ def heatmap_png(room: Room, visits: Counter, deaths: Counter) -> bytes:
         inset = 8
         draw.line([x + inset, y + inset, x + s.CELL - inset, y + s.CELL - inset], fill=DEATH, width=width)
         draw.line([x + s.CELL - inset, y + inset, x + inset, y + s.CELL - inset], fill=DEATH, width=width)
+    image.alpha_composite(overlay)
     return png_bytes(image.convert("RGB"), 6)
 
 
