@@ -56,3 +56,17 @@ def test_only_the_named_player_is_played_and_the_other_idles_by_b4_6(gm):
 def test_an_unknown_player_is_refused(gm):
     code, _, err = gm("game", "autoplay", "g", "--turns", "1", "--player", "carol")
     assert code == 1 and "no player 'carol'" in err
+
+
+def test_missing_orders_bot_chosen_for_a_game_plays_the_silent_player_and_the_mail_says_so(gm, tmp_path):
+    code, _, err = gm("game", "new", "m", "--ruleset", "geeko", "--rooms", "halls", "--seed", "5",
+                      "--missing-orders", "bot", "--player", "alice:a@example.org:Zapper,Spanner")
+    assert code == 0, err
+    assert gm("turn", "deal", "m")[0] == 0
+    code, out, err = gm("turn", "process", "m")
+    assert code == 0, err
+    assert "orders alice: missing (RULES B4.6)" in out
+    assert "CardPlayed" in out  # B4.6 `bot`: the robots ran cards although nobody sent orders
+    mail = (tmp_path / "reports" / "m" / "turn-001" / "mail" / "alice.eml").read_text()
+    assert "played by the bot" in mail.replace("=\n", "")
+    assert gm("replay", "m", "--verify")[0] == 0

@@ -75,6 +75,9 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
         players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
         seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
+        missing_orders: Optional[Literal["fill", "idle", "bot"]] = typer.Option(
+            None, "--missing-orders", help="What a player's missing orders play (RULES B4.6): fill registers from "
+            "the hand, idle, or the robot pilot. Default: the ruleset's (botwars fill, geeko idle)."),
         as_json: bool = typer.Option(False, "--json", help="Print the new game as JSON.")) -> None:
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`)."""
     from ..formats.game import GameDescription
@@ -83,7 +86,8 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
     room_paths = rooms or [DEFAULTS[ruleset][0]]
     description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
-                                  [_player(p, ruleset) for p in players])
+                                  [_player(p, ruleset) for p in players],
+                                  ruleset_options={"missing_orders": missing_orders} if missing_orders else {})
     with open_store(ctx) as store, store.session() as session:
         game, state = create_game(session, description)
         session.commit()
