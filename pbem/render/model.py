@@ -346,6 +346,7 @@ def missed_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> 
     played = {robot: cards for robot, cards in programs.items() if cards}
     if not played:
         return [f"{head}: your robots idled (they ran no cards), and the turn still counts."]
-    how = "your robots were played by the bot" if policy == "bot" else "your registers were filled from the top of your hand"
+    how = ("your robots were played by the bot" if policy == "bot"
+           else "your registers were filled from the top of your hand")
     return [f"{head}: {how}:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]
