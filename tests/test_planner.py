@@ -116,3 +116,11 @@ def test_a_badly_damaged_robot_declares_a_reboot():
     board = solo(r, "r5c1", hp=3)  # geeko: damage 7 fuses registers 3..9, two free (B7.1)
     chosen, _ = legal_and_played(board, cards("FWD1#500", "FWD2#700", "RT90#80"))
     assert chosen.reboot == ["A"]  # B10
+
+
+def test_a_caller_may_cut_the_search_short_and_still_gets_a_legal_program():
+    r = room("5x5", [{"type": "flag", "at": "r1c1", "number": 1}], starts=["r5c1", "r5c5"])
+    hand = cards("UTRN#10", "LF90#70", "RT90#80", "RVS1#430", "FWD1#500", "FWD1#510", "FWD2#700", "FWD3#800",
+                 "FWD1#520")
+    chosen, _ = legal_and_played(solo(r, "r5c1"), hand, ruleset=BOTWARS, stop=lambda: True)
+    assert len(chosen.programs["A"]) == 5 and chosen.simulated == 1  # B4.5 still holds

@@ -121,9 +121,8 @@ class _Search:
                 beam = self.expand(beam, index, stage)
                 if self.out_of_budget() or not beam:
                     return done, (beam or [start])[0]
-            beam = [_Node(n.programs, n.used, n.board, n.board, n.cost) for n in beam]
             if self.finished(stage):
-                done += [(n.cost, len(done), n.programs) for n in beam]
+                done += [(n.cost, len(done) + i, n.programs) for i, n in enumerate(beam)]
         return done, beam[0]
 
     def expand(self, beam: list[_Node], index: int, stage: int) -> list[_Node]:
