@@ -1,7 +1,8 @@
 """The campaign above the board: G3 gates and room exits, G4 records, G5 reinstatement in transit, B4.6, BotWars."""
 from __future__ import annotations
 
-from pbem.engine.campaign import GameSetup, PlayerSetup, RoomCompleted, RoomOpened, new_game, play_turn, standings
+from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, missed_orders, new_game, play_turn,
+                                  standings)
 from pbem.engine.cards import Card
 from pbem.engine.orders import Checked
 from pbem.formats.decks import read_deck
@@ -85,6 +86,19 @@ def test_b4_6_geeko_missing_orders_idle_and_the_turn_counts():
     assert outcome.state.turn == 2
     assert [str(r.at) for r in outcome.state.boards["alice"].robots.values()] == ["r3c1", "r3c3"]
     assert not any(type(e).__name__ == "CardPlayed" for _, e in outcome.events)
+
+
+def test_b4_6_bot_policy_the_pilot_plays_a_missing_geeko_player_the_same_way_every_time():
+    setup = geeko_game().setup
+    state = new_game(GameSetup("t", "geeko", "5", setup.rooms, GEEKO_DECK, setup.players,
+                               {"missing_orders": "bot"}))
+    outcome = play_turn(state, {}, "5")
+    # In Hall 1 (gate r1c1, pit r2c3) Zapper, on r3c1 facing N, needs one FWD2: the bot takes it out.
+    assert [c.robot for c in outcome.state.completions][:1] == ["Zapper"]
+    assert not any(type(e).__name__ == "Destroyed" for _, e in outcome.events)
+    played = missed_orders(state, {})["alice"]
+    assert played and len(played["Zapper"]) == len(played["Spanner"])  # B4.5 as for a player
+    assert missed_orders(state, {}) == missed_orders(state, {})  # deterministic: a replay plays the same
 
 
 def botwars_game():

@@ -53,8 +53,8 @@ def test_register_takes_known_phases_hooks_and_own_helpers():
 
 @pytest.mark.parametrize("option, value, allowed", [
     ("deck_order", "presett", "shuffled, preset"),
-    ("missing_orders", "banana", "fill, idle"),
-    ("missing_orders", 1, "fill, idle"),
+    ("missing_orders", "banana", "fill, idle, bot"),
+    ("missing_orders", 1, "fill, idle, bot"),
 ])
 def test_a_ruleset_word_outside_its_vocabulary_is_refused_listing_the_words(option, value, allowed):
     with pytest.raises(ValueError, match=f"ruleset option '{option}' must be one of {allowed}, not {value!r}"):

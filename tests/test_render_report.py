@@ -240,3 +240,10 @@ def test_render_report_buzzsaw_note_says_what_the_number_is():
 
     assert describe(SawSpun(2, None, Square.parse("r4c9"), "buzzsaw@r4c9", "0.7682")) == \
         "the buzzsaw at r4c9 spins"
+
+
+def test_b4_6_a_player_played_by_the_bot_is_told_so():
+    from pbem.render.model import missed_note
+    note = missed_note({"Zapper": ["FWD2#700"], "Spanner": ["FWD1#500"]}, "bot")
+    assert note[0].endswith("your robots were played by the bot:")
+    assert note[1:] == ["  Spanner: FWD1#500", "  Zapper: FWD2#700"]

@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from pbem.engine.campaign import GameState, check_orders, play_turn  # noqa: E402
 from pbem.engine.deal import free_registers  # noqa: E402
-from pbem.engine.orders import Submission  # noqa: E402
+from pbem.engine.orders import Checked, Submission  # noqa: E402
 from pbem.formats.game import DESCRIPTION, read_description, turn_folder_name  # noqa: E402
 from pbem.formats.orders import order_text  # noqa: E402
 from pbem.store import cycle  # noqa: E402
@@ -35,7 +35,7 @@ AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every
 
 TURNS = {"geeko": 6, "botwars": 4}
 PASTED = {("geeko", 2, "bob")}  # orders sent back inside the whole turn sheet
-MISSING = {("botwars", 3, "dee")}  # no orders: registers filled from the hand (B4.6)
+MISSING = {("botwars", 3, "dee")}  # no orders: the bot plays the robot (B4.6, `missing_orders: bot`)
 REBOOT = {("geeko", 4, "alice"): "Spanner"}  # a reboot declared for the next turn (B10)
 TRIES = 300
 
@@ -87,11 +87,22 @@ def best_orders(state: GameState, player: str, reboot: str | None) -> str:
         checked = check_orders(state, player, Submission(programs))
         if not checked.ok:
             continue
-        score = evaluate(play_turn(state, {player: checked}, state.setup.seed).state, player)
+        orders = {**as_filled(state, player), player: checked}
+        score = evaluate(play_turn(state, orders, state.setup.seed).state, player)
         if best_score is None or score > best_score:
             best, best_score = checked, score
     programs = {name: best.programs.get(name, []) for name in state.players[player].robots}
     return order_text(state.setup.name, state.turn, player, programs, [reboot] if reboot else [])
+
+
+def as_filled(state: GameState, player: str) -> dict[str, Checked]:
+    """The other players while one player's programs are tried: registers filled from the top of the hand,
+    whatever the game's B4.6 policy (a bot for every try would take minutes and change nothing of theirs)."""
+    rules = state.setup.rules()
+    return {other: Checked(programs={name: state.hands.get(name, [])[:free_registers(board.robots[name], rules)]
+                                     for name in state.receiving(other)} if not rules.shared_hand else {})
+            for other in state.players if other != player
+            for board in [state.board_of(other)]}
 
 
 def random_programs(state: GameState, player: str, receiving: list[str], hands: dict, rng: random.Random) -> dict:

@@ -76,10 +76,9 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
         players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
         seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
-        missing_orders: Optional[str] = typer.Option(None, "--missing-orders", help="What a player's robots do "
-                                                     "when their orders are missing (RULES B4.6), e.g. fill or "
-                                                     "idle; default: the ruleset's. A wrong word is refused with "
-                                                     "the allowed ones."),
+        missing_orders: Optional[Literal["fill", "idle", "bot"]] = typer.Option(
+            None, "--missing-orders", help="What a player's missing orders play (RULES B4.6): fill registers from "
+            "the hand, idle, or the robot pilot. Default: the ruleset's (botwars fill, geeko idle)."),
         deadline: Optional[str] = typer.Option(None, "--deadline", help=HELP["deadline"] + " Gives the game a "
                                                "schedule for `pbem run` (as `pbem game set` does)."),
         zone: str = option("timezone", "UTC"),
@@ -97,7 +96,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
     description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
                                   _data_files(room_paths, "rooms"), _data_files([deck or DEFAULTS[ruleset][1]], "decks")[0],
                                   [_player(p, ruleset) for p in players],
-                                  {"missing_orders": missing_orders} if missing_orders else {})
+                                  ruleset_options={"missing_orders": missing_orders} if missing_orders else {})
     schedule = read_schedule(deadline, zone, remind, process, review, hold_hours) if deadline else None
     with open_store(ctx) as store, store.session() as session:
         game, state = create_game(session, description, clock(ctx))

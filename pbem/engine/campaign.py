@@ -23,6 +23,7 @@ from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
 from .orders import Checked, Submission, check_programs
+from .planner import plan
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -256,11 +257,16 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
 
 
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
-    """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand."""
+    """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand; `bot`: the robot pilot
+    plays them (deterministic: a replay plays the same)."""
     rules = state.setup.rules()
     if rules.missing_orders == MissingOrders.IDLE:
         return {}
     board = state.board_of(player)
+    if rules.missing_orders == MissingOrders.BOT:
+        return plan(board, state.players[player].robots, state.receiving(player), state.hands_of(player), rules,
+                    seed=state.setup.seed, turn=state.turn,
+                    shared_hand=player if rules.shared_hand else None).checked.programs
     return {name: list(state.hands.get(name, []))[:free_registers(board.robots[name], rules)]
             for name in state.receiving(player)}
 

@@ -49,7 +49,7 @@ class Ruleset:
     shared_hand: bool = False         # B4.3: one hand for a player's robots
     equal_length_programs: bool = False  # B4.5 geeko: both programs of one length
     fill_free_registers: bool = True  # B4.5 botwars: a program fills every free register
-    missing_orders: MissingOrders = MissingOrders.FILL  # B4.6: fill (from the hand, in order) | idle
+    missing_orders: MissingOrders = MissingOrders.FILL  # B4.6: fill (from the hand, in order) | idle | bot
     # B6 / B6b mechanisms
     fence_damage: int = ranged(2, 0, None)             # B6.2: per attempted step across a fence
     laser_damage: int = ranged(1, 0, None)             # B6b.5: per beam

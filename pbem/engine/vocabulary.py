@@ -31,10 +31,12 @@ class DeckOrder(StrEnum):
 
 
 class MissingOrders(StrEnum):
-    """B4.6: a missing submission fills the registers from the hand (botwars) or idles the robots (geeko)."""
+    """B4.6: a missing submission fills the registers from the hand (botwars), idles the robots (geeko), or has
+    the robot pilot play them (`bot`, issue #16)."""
 
     FILL = "fill"
     IDLE = "idle"
+    BOT = "bot"
 
 
 class PhaseName(StrEnum):

@@ -196,6 +196,21 @@ def order_template(game: str, turn: int, player: str, robots: list[str], *,
     return "\n".join(lines) + "\n"
 
 
+def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: list[str] = (),
+               option_hp: int | None = None) -> str:
+    """An order file with the programs written out as `KIND#NUMBER` (the robot pilot's, the sample's)."""
+    document: dict[str, Any] = {"game": game, "turn": turn, "player": player,
+                                "robots": {name: {"program": [str(card) for card in cards]}
+                                           for name, cards in programs.items()}}
+    if reboot:
+        document["reboot"] = list(reboot)
+    if option_hp is not None:
+        document["option_hp"] = option_hp
+    if not reboot and not any(programs.values()):
+        document["no_cards"] = True  # empty on purpose (every register fused, say), not an unedited sheet
+    return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
+
+
 def _scalar(value: str) -> str:
     """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
     return yaml.safe_dump(value, width=1000).split("\n")[0]

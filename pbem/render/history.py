@@ -53,7 +53,8 @@ def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], s
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
         boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), finals[key],
                                 (key,) if before.geeko else tuple(players), after.boards[key]))
-    return build_turn_report(game, turn, boards, missed_orders(before, used))
+    return build_turn_report(game, turn, boards, missed_orders(before, used),
+                             str(before.setup.rules().missing_orders))
 
 
 def outcome_report(game: str, before, outcome, players: list[str], used: Mapping[str, int | None]) -> TurnReport:

@@ -356,11 +356,14 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))
 
 
-def missed_note(programs: Mapping[str, Sequence[Any]]) -> list[str]:
-    """What a player whose orders were missing is told (RULES B4.6), from what the engine played for them."""
+def missed_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> list[str]:
+    """What a player whose orders were missing is told (RULES B4.6), from what the engine played for them under
+    the game's `missing_orders` policy."""
     head = "We had no orders from you that counted for this turn (RULES B4.6)"
     played = {robot: cards for robot, cards in programs.items() if cards}
     if not played:
         return [f"{head}: your robots idled (they ran no cards), and the turn still counts."]
-    return [f"{head}: your registers were filled from the top of your hand:",
+    how = ("your robots were played by the bot" if policy == "bot"
+           else "your registers were filled from the top of your hand")
+    return [f"{head}: {how}:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]

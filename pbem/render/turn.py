@@ -107,12 +107,14 @@ def animation_file(index: int) -> str:
 
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
-                      missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> TurnReport:
-    """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)."""
+                      missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
+                      missed_policy: str = "fill") -> TurnReport:
+    """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)
+    under the game's B4.6 `missed_policy`."""
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
     reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
     result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards],
-                        notices={player: missed_note(programs) for player, programs in sorted((missed or {}).items())})
+                        notices={player: missed_note(programs, missed_policy) for player, programs in sorted((missed or {}).items())})
     for i, report in enumerate(reports):
         for stage in report.stages:
             result.images[image_file(i, stage.number)] = position_png(stage.position, colours)

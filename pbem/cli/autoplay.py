@@ -1,0 +1,94 @@
+"""`pbem game autoplay`: robot pilots play some or all players through the real turn cycle (issue #16).
+
+Each turn is what a GM does by hand: deal, take every bot player's orders as an
+order file through the same check as a player's mail (`cycle.submit`),
+process, write the reports. A player left to a human who sends nothing is
+treated by RULES B4.6 as usual.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import print_json, refuse
+from .game import game_app
+from .gm import open_store
+
+
+def bot_order_file(state, player: str) -> str:
+    """The pilot's orders for `player` this turn, written as the order file a player would send."""
+    from ..engine.planner import plan
+    from ..formats.orders import order_text
+
+    rules = state.setup.rules()
+    chosen = plan(state.board_of(player), state.players[player].robots, state.receiving(player),
+                  state.hands_of(player), rules, seed=state.setup.seed, turn=state.turn,
+                  shared_hand=player if rules.shared_hand else None)
+    programs = {name: chosen.programs.get(name, []) for name in state.receiving(player)}
+    return order_text(state.setup.name, state.turn, player, programs, chosen.reboot)
+
+
+def autoplay_turn(session, game: str, bots: list[str] | None) -> tuple[object, list[str]]:
+    """Deal, submit the bots' order files, process: the ProcessResult and the players the bots played."""
+    from ..store import cycle
+    from ..store.games import current_state, get_game
+
+    cycle.deal(session, game)
+    state = current_state(session, get_game(session, game))
+    playing = [p for p in state.players if (bots is None or p in bots) and state.expects_orders(p)]
+    files = [(f"autoplay/{player}.yaml", bot_order_file(state, player).encode()) for player in playing]
+    refused = [p for r in cycle.submit(session, game, files, store=True) for p in r.problems] if files else []
+    if refused:  # the pilot checks its programs as the cycle does: this is a bug, never a player's fault
+        refuse([f"turn {state.turn}: the bot's orders were refused"] + refused)
+    return cycle.process(session, game), playing
+
+
+@game_app.command("autoplay")
+def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
+             turns: int = typer.Option(..., "--turns", min=1, help="Turns to play at most (it stops when the game "
+                                       "is over)."),
+             players: Optional[List[str]] = typer.Option(None, "--player", help="A player the bots play "
+                                                         "(repeatable). Default: every player."),
+             out: Optional[Path] = typer.Option(Path("reports"), "--out", help="Where each turn's reports go, as "
+                                                "OUT/GAME/turn-NNN/."),
+             no_reports: bool = typer.Option(False, "--no-reports", help="Write no reports (faster rehearsals)."),
+             as_json: bool = typer.Option(False, "--json", help="Print the turns played and the standings as "
+                                          "JSON.")) -> None:
+    """Let robot pilots play some or all players through the real turn cycle: deal, orders, process, reports."""
+    from ..engine.campaign import standings
+    from ..formats.game import turn_folder_name
+    from ..render.history import recipients as recipients_of
+    from ..store.games import current_state, get_game
+    from .reports import campaign_templates, write_reports
+    from .texts import turn_summary
+
+    played = []
+    with open_store(ctx) as store, store.session() as session:
+        known = list(current_state(session, get_game(session, game)).players)
+        unknown = [p for p in players or [] if p not in known]
+        if unknown:
+            refuse([f"{game} has no player {p!r} (players: {', '.join(known)})" for p in unknown])
+        for _ in range(turns):
+            if current_state(session, get_game(session, game)).is_over:
+                break
+            result, playing = autoplay_turn(session, game, players)
+            if not no_reports:
+                recipients = recipients_of(session, get_game(session, game))
+                write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
+                              campaign_templates())
+                (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(turn_summary(result),
+                                                                                        encoding="utf-8")
+            played.append({"turn": result.turn, "bots": playing, "state": result.after_hash, "over": result.over})
+            if not as_json:
+                typer.echo(f"turn {result.turn:>3}  bots: {', '.join(playing) or '-'}  state {result.after_hash[:16]}"
+                           + ("  game over" if result.over else ""))
+        final = current_state(session, get_game(session, game))
+    rows = standings(final)
+    if as_json:
+        print_json({"game": game, "turns": played, "over": final.is_over, "standings": rows})
+    else:
+        typer.echo(f"{game}: {len(played)} turn(s) played" + (", the game is over" if final.is_over else ""))
+        for row in rows:
+            typer.echo("  " + "  ".join(f"{k}={v}" for k, v in row.items()))
