@@ -7,12 +7,13 @@ treated by RULES B4.6 as usual.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from .common import print_json, refuse
+from .common import clock, print_json, refuse
 from .game import game_app
 from .gm import open_store
 
@@ -30,8 +31,9 @@ def bot_order_file(state, player: str) -> str:
     return order_text(state.setup.name, state.turn, player, programs, chosen.reboot)
 
 
-def autoplay_turn(session, game: str, bots: list[str] | None) -> tuple[object, list[str]]:
-    """Deal, submit the bots' order files, process: the ProcessResult and the players the bots played."""
+def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[object, list[str]]:
+    """Deal, submit the bots' order files, process (stamped `at`): the ProcessResult and the players the bots
+    played."""
     from ..store import cycle
     from ..store.games import current_state, get_game
 
@@ -39,10 +41,10 @@ def autoplay_turn(session, game: str, bots: list[str] | None) -> tuple[object, l
     state = current_state(session, get_game(session, game))
     playing = [p for p in state.players if (bots is None or p in bots) and state.expects_orders(p)]
     files = [(f"autoplay/{player}.yaml", bot_order_file(state, player).encode()) for player in playing]
-    refused = [p for r in cycle.submit(session, game, files, store=True) for p in r.problems] if files else []
+    refused = [p for r in cycle.submit(session, game, files, store=True, at=at) for p in r.problems] if files else []
     if refused:  # the pilot checks its programs as the cycle does: this is a bug, never a player's fault
         refuse([f"turn {state.turn}: the bot's orders were refused"] + refused)
-    return cycle.process(session, game), playing
+    return cycle.process(session, game, at=at), playing
 
 
 @game_app.command("autoplay")
@@ -73,7 +75,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
         for _ in range(turns):
             if current_state(session, get_game(session, game)).is_over:
                 break
-            result, playing = autoplay_turn(session, game, players)
+            result, playing = autoplay_turn(session, game, players, clock(ctx))
             if not no_reports:
                 recipients = recipients_of(session, get_game(session, game))
                 write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
