@@ -38,7 +38,7 @@ def player_cost(board: Board, names: Iterable[str], ruleset: Ruleset) -> float:
 
 
 def _at(field: dict[Node, int], robot: Robot) -> int:
-    return field.get((robot.at, robot.facing), UNREACHABLE)
+    return UNREACHABLE if robot.at is None else field.get((robot.at, robot.facing), UNREACHABLE)
 
 
 def _flag_cost(board: Board, robot: Robot, ruleset: Ruleset) -> float:

@@ -37,7 +37,7 @@ class Plan:
     reboot: list[str]
     cost: float
     simulated: int  # stages simulated
-    checked: Checked = field(repr=False, default=None)
+    checked: Checked = field(repr=False)  # the programs as the orders check takes them
 
     def submission(self) -> Submission:
         """The plan as a player's submission (cards as `KIND#NUMBER`)."""

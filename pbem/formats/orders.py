@@ -196,7 +196,7 @@ def order_template(game: str, turn: int, player: str, robots: list[str], *,
     return "\n".join(lines) + "\n"
 
 
-def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: list[str] = (),
+def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: Sequence[str] = (),
                option_hp: int | None = None) -> str:
     """An order file with the programs written out as `KIND#NUMBER` (the robot pilot's, the sample's)."""
     document: dict[str, Any] = {"game": game, "turn": turn, "player": player,
