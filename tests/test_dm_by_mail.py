@@ -42,6 +42,7 @@ actions: []
 
 @pytest.fixture
 def desk(tmp_path, tmp_path_factory, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the run archives the mail it reads in ./mail-archive
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
     use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
