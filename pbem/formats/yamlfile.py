@@ -118,6 +118,8 @@ def load_yaml(text: str, source: str = "<input>") -> Any:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark else None
         reason = getattr(err, "problem", None) or str(err)
+        if "nesting depth" in reason:  # PyYAML 6.0.4 has its own depth limit: say it as for ours
+            raise FormatError([Problem(source, line, "", f"nested more than {MAX_DEPTH} levels deep")]) from None
         if line and "\t" in "".join(text.splitlines()[line - 1:line]):
             reason += " (a tab: indent with spaces)"
         raise FormatError([Problem(source, line, "", f"not valid YAML: {reason}")]) from None
