@@ -38,6 +38,10 @@ def _global_options(
                                  help="Print pbem's version and stop."),
 ) -> None:
     ctx.obj = {"db": db, "now": read_clock(now)}
+    from ..engine.plugins import add_loader
+    from .plugins import plugin_loader
+
+    add_loader(plugin_loader(Path.cwd()))  # RULES G9: the campaign's and the installed mechanisms
 
 
 def _version(shown: bool) -> None:

@@ -199,7 +199,11 @@ def implements(mech: Mechanism, hook: str) -> bool:
 
 
 def load_builtin() -> None:
+    """The built-in families, then any plug-ins (`plugins.add_loader`) not loaded yet."""
     from . import mechanisms  # noqa: F401  (registers the built-in families)
+    from .plugins import run_loaders
+
+    run_loaders()
 
 
 # --- field parsers shared by the built-in families --------------------
