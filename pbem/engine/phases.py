@@ -9,7 +9,7 @@ engine's own steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
 from .context import TurnContext
 from .events import BecameReal
@@ -52,23 +52,25 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
 # --- lasers (B6b.5, B6.8) ------------------------------------------------
 
 
-def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | None,
-          occupancy: dict[Square, list[Robot]]) -> tuple[Robot | None, list]:
+def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
+          occupancy: Mapping[Square, Sequence[Any]]) -> tuple[Any, list, Square]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
-    if any, and the edge hooks of the wall it stopped at (eyes). `occupancy`: the robots on each square."""
+    if any, the edge hooks of the wall it stopped at (eyes), and the last square it reaches. `occupancy`: the
+    robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots)."""
     own_square = shooter is not None  # a robot's beam starts in the square in front of it
+    last = start
     for square, square_blocks, edge_blocks, ends in ctx.index.ray(start, direction):
         if not own_square:
             for mech, element in square_blocks:
                 if mech.blocks_beam(ctx, element, square, direction):
-                    return None, []
+                    return None, [], last
             for robot in occupancy.get(square, ()):
                 if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                    return robot, []  # B9: robot beams pass virtual robots; board beams hit them
-        own_square = False
+                    return robot, [], square  # B9: robot beams pass virtual robots; board beams hit them
+        own_square, last = False, square
         if edge_blocks and any(mech.blocks_beam(ctx, element, square, direction) for mech, element in edge_blocks):
             break  # stopped at this edge; else on to the next square, or off the board after the last
-    return None, [(m, e, square) for m, e in ends]
+    return None, [(m, e, square) for m, e in ends], last
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
@@ -96,7 +98,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
             occupancy.setdefault(robot.square, []).append(robot)
 
     def shoot(start: Square, direction: Dir, damage: int, cause: str, source: str, shooter: Robot | None) -> None:
-        target, ends = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
+        target, ends, _ = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
         for mech, element, square in ends:  # one call per edge side and direction: an eye flips once

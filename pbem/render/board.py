@@ -12,10 +12,11 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
+from ..engine.queries import board_beams
 from ..engine.state import Board, Robot
 from . import style as s
 from .dm import png_bytes
-from .elements import Looks, draw_element, floor, mount, state_of
+from .elements import Looks, draw_element, floor, state_of
 from .model import Position
 from .pen import Pen
 from .static import RoomLayer, image_size, origin, room_layer
@@ -98,40 +99,19 @@ def _label_sprite(names: str) -> Image.Image:
     return sprite
 
 
-def _beam_end(layer: RoomLayer, board: Position, start: Square, heading: Dir,
-              occupied: set[Square], shut: set[Square]) -> tuple[Square, bool]:
-    """Where a beam from `start` going `heading` stops: the square, and whether it hit a robot there;
-    `shut`: the squares of raised drawbridges and closed gates, which stop it before it enters."""
-    square = start
-    while True:
-        if square in occupied:
-            return square, True
-        ahead = square.step(heading)
-        if (square, heading) in layer.blocked or not board.room.size.contains(ahead) or ahead in shut:
-            return square, False
-        square = ahead
-
-
-def _draw_beams(image: Image.Image, layer: RoomLayer, board: Position, occupied: set[Square]) -> None:
+def _draw_beams(image: Image.Image, board: Position) -> None:
+    """Each board laser's beam to where the engine says it stops (`engine.queries.board_beams`)."""
     draw = ImageDraw.Draw(image, "RGBA")
-    shut = {e.at for e in board.room.of_type("drawbridge", "gate")
-            if state_of(e, board.elements) in ("raised", "closed")}
-    for turret in board.room.of_type("laser", "blaser"):
-        if turret.type == "blaser" and state_of(turret, board.elements) != "on":
-            continue
-        wall = mount(turret)
-        heading = wall.opposite
-        end, hit = _beam_end(layer, board, turret.at, heading, occupied, shut)
-        (dr, dc), (pr, pc) = heading.delta, heading.turned(1).delta
-        x0, y0 = origin(turret.at)
-        x1, y1 = origin(end)
+    for beam in board_beams(board.room, board.elements, board.robots):
+        (dr, dc), (pr, pc) = beam.direction.delta, beam.direction.turned(1).delta
+        x0, y0 = origin(beam.start)
+        x1, y1 = origin(beam.stop)
         half = s.CELL / 2
         start_xy = (x0 + half + dc * (0.34 * s.CELL - half), y0 + half + dr * (0.34 * s.CELL - half))
-        stop = 0 if hit else half - 4
+        stop = 0 if beam.hit else half - 4
         end_xy = (x1 + half + dc * stop, y1 + half + dr * stop)
-        beams = int(turret.get("beams", 1) or 1)
-        for i in range(beams):
-            off = (i - (beams - 1) / 2) * 0.14 * s.CELL
+        for i in range(beam.beams):
+            off = (i - (beam.beams - 1) / 2) * 0.14 * s.CELL
             a = (start_xy[0] + pc * off, start_xy[1] + pr * off)
             b = (end_xy[0] + pc * off, end_xy[1] + pr * off)
             draw.line([a, b], fill=(255, 110, 110, 150), width=5)
@@ -179,8 +159,7 @@ def draw_position(position: Position, colours: dict[str, s.Colour] | None = None
     layer = room_layer(position.room)
     image = draw_floor(position)
     robots = [r for r in position.robots if on_board(r)]
-    occupied = {r.at for r in robots if r.mode != "destroyed"}
-    _draw_beams(image, layer, position, occupied)
+    _draw_beams(image, position)
     image.alpha_composite(layer.edges)
     _draw_marks(image, position.marks)
     _draw_rings(image, tuple(r.at for r in robots if r.name in position.own))

@@ -17,8 +17,6 @@ from ..engine.room import Element
 from . import style as s
 from .pen import Pen
 
-# Element types whose look depends on the board's element-state dict.
-STATEFUL = ("switch", "eye", "trapdoor", "drawbridge", "teleporter", "gate", "blaser")
 # Types mounted on a square's edge (their `wall`/`side` field names the edge).
 EDGE_TYPES = ("wall", "fence")
 

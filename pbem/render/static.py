@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element, Room
 from . import style as s
-from .elements import EDGE_TYPES, STATEFUL, Looks, as_dir, draw_element, edge, floor, mount, start_square
+from ..engine.queries import has_state
+from .elements import EDGE_TYPES, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
 
 # Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
@@ -97,7 +98,7 @@ def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
 def _build(room: Room) -> RoomLayer:
     k = s.SUPERSAMPLE
     size = image_size(room)
-    dynamic_squares = {e.at for e in room.elements if e.type in STATEFUL}
+    dynamic_squares = {e.at for e in room.elements if has_state(e)}  # the engine says which kinds keep a state
     looks = looks_of(room)
 
     base = Image.new("RGBA", (size[0] * k, size[1] * k), s.BACKGROUND + (255,))
