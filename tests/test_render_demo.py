@@ -65,7 +65,7 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
     from sqlmodel import Session
 
     from pbem.render.animation import frames
-    from pbem.render.history import _events, _stage_snapshots
+    from pbem.store.games import stage_snapshots, turn_events
     from pbem.store.games import get_game, open_database, processed_turns, read_state, snapshot
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
@@ -75,7 +75,7 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
             game = get_game(session, name)
             for turn in processed_turns(session, game):
                 before = read_state(game, snapshot(session, game, turn.number, "before").state)
-                stages, events = _stage_snapshots(session, game, turn.number), _events(session, game, turn.number)
+                stages, events = stage_snapshots(session, game, turn.number), turn_events(session, game, turn.number)
                 played = [key for key in before.boards if key in stages]
                 for index, key in enumerate(played):
                     path = demo / name / f"turn-{turn.number:03d}" / f"board{index + 1}-turn.gif"

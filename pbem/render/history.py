@@ -10,36 +10,17 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from ..engine.campaign import missed_orders, standings  # also registers the turn cycle's event types
-from ..engine.events import EVENT_TYPES, Event
+from ..engine.events import Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
-from ..formats.canonical import from_data
-from ..store.games import final_boards, get_game, players_of, processed_turns, read_state, snapshot
-from ..store.tables import EventRecord, Game, StateSnapshot
+from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
+                           stage_snapshots, turn_events)
+from ..store.tables import Game
 from .site import GameHistory
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
-
-
-def _stage_snapshots(session: Session, game: Game, turn: int) -> dict[str, list[Snapshot]]:
-    rows = session.exec(select(StateSnapshot).where(
-        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == "stage")).all()
-    boards: dict[str, list[tuple[int, Snapshot]]] = {}
-    for row in rows:
-        order = row.stage if row.stage else 1 << 30  # stage 0, the end of the turn, comes last
-        boards.setdefault(row.board, []).append((order, from_data(Snapshot, json.loads(row.state))))
-    return {board: [snap for _, snap in sorted(items, key=lambda item: item[0])] for board, items in boards.items()}
-
-
-def _events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
-    rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
-                        .order_by(col(EventRecord.seq))).all()
-    events: dict[str, list[Event]] = {}
-    for row in rows:
-        events.setdefault(row.board, []).append(from_data(EVENT_TYPES[row.kind], json.loads(row.data)))
-    return events
 
 
 def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], stages: dict[str, list[Snapshot]],
@@ -72,7 +53,7 @@ def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
     after = read_state(game, snapshot(session, game, turn, "after").state)
     record = next(t for t in processed_turns(session, game) if t.number == turn)
     return turn_report(game.name, turn, before, after, final_boards(session, game, turn),
-                       _stage_snapshots(session, game, turn), _events(session, game, turn),
+                       stage_snapshots(session, game, turn), turn_events(session, game, turn),
                        [p.name for p in players_of(session, game)], json.loads(record.orders))
 
 

@@ -14,9 +14,11 @@ from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
+from ..engine.events import EVENT_TYPES, Event
 from ..engine.room import Room
 from ..engine.ruleset import get_ruleset
 from ..engine.state import Board
+from ..engine.turn import Snapshot
 from ..formats.canonical import dumps, from_data, to_data
 from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile
@@ -214,6 +216,27 @@ def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
     rows = session.exec(select(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn == turn,
                                                     StateSnapshot.kind == "final")).all()
     return {row.board: read_state(game, row.state, Board) for row in sorted(rows, key=lambda r: r.board)}
+
+
+def stage_snapshots(session: Session, game: Game, turn: int) -> dict[str, list[Snapshot]]:
+    """Each board's snapshots of a processed turn: stages 1…n, then the end of the turn."""
+    rows = session.exec(select(StateSnapshot).where(
+        StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == "stage")).all()
+    boards: dict[str, list[tuple[int, Snapshot]]] = {}
+    for row in rows:
+        order = row.stage if row.stage else 1 << 30  # stage 0, the end of the turn, comes last
+        boards.setdefault(row.board, []).append((order, from_data(Snapshot, json.loads(row.state))))
+    return {board: [snap for _, snap in sorted(items, key=lambda item: item[0])] for board, items in boards.items()}
+
+
+def turn_events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
+    """Each board's events of a processed turn, in the order they happened."""
+    rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
+                        .order_by(col(EventRecord.seq))).all()
+    events: dict[str, list[Event]] = {}
+    for row in rows:
+        events.setdefault(row.board, []).append(from_data(EVENT_TYPES[row.kind], json.loads(row.data)))
+    return events
 
 
 def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
