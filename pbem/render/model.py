@@ -17,9 +17,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from functools import singledispatch
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..engine.events import Event
+from ..engine import campaign, events as ev
+from ..engine.events import EVENT_TYPES, Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
@@ -136,7 +138,7 @@ def _damage_source(cause: str, source: str | None) -> str:
     return cause
 
 
-# One line of report text per event kind whose text is its fields put in place (the others: `describe`).
+# One line of report text per event class whose text is its fields put in place (registered with `describe`).
 # The turn cycle's events (pbem.engine.campaign) come last.
 _TEXT = {
     "Moved": "{from_sq} → {to_sq}",
@@ -163,48 +165,99 @@ _TEXT = {
 }
 
 
+@singledispatch
 def describe(event: Event) -> str:
-    """One line of report text for an event (without the robot's name: it heads the column)."""
-    k, e = type(event).__name__, event
-    if k in _TEXT:
-        return _TEXT[k].format(**vars(e))
-    g = lambda name: getattr(e, name, None)  # noqa: E731
-    if k == "CardPlayed":
-        return f"{e.card}" + (" (fused)" if g("fused") else "")
-    if k == "Turned":
-        return f"turns {_text(e.from_facing)} → {_text(e.to_facing)}"
-    if k == "Obstacle":
-        what = e.cause + (f" {e.source}" if e.cause == "robot" and g("source") else "")
-        return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
-    if k == "Damaged":
-        return f"-{e.amount} HP ({_damage_source(e.cause, g('source'))})"
-    if k == "Fell":
-        return f"falls into the {_word(e.cause)} at {e.at}"
-    if k == "Conveyed":
-        return f"{'express ' if e.express else ''}conveyor {e.from_sq} → {e.to_sq}"
-    if k == "Rotated":
-        return f"turned {_text(e.from_facing)} → {_text(e.to_facing)} by the {e.cause}"
-    if k == "SwitchFlipped":
-        if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
-            return f"presses {e.source}: {e.state}"
-        return f"{e.source} turns {e.state}" + (f" ({e.cause})" if g("cause") else "")
-    if k == "ElementChanged":
-        return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if g("control") else "")
-    if k == "UpgradeGained":
-        return f"upgrade {e.upgrade}" + (" — set unlocked" if g("unlocked") else "")
-    if k == "EnteredGate":
-        return f"enters the gate at {e.at}" + (" (locked until the other gate is held)" if g("locked") else "")
-    if k == "RegisterFused":
-        return f"register {e.register} fuses" + (f" with {e.card}" if g("card") else " (empty)")
-    if k == "Destroyed":
-        return "DESTROYED" + (f" ({_word(e.cause)})" if g("cause") else "")
-    if k == "Reinstated":
-        return f"{e.at} facing {_text(e.facing)}"
-    if k == "InTransit":
-        return f"in transit, {e.turns} turn{'s' if e.turns != 1 else ''} to go"
-    # A mechanism the renderer has not met (RULES G9): its type and fields, in field order.
-    details = ", ".join(f"{n}={v}" for n, v in vars(e).items() if n not in ("stage", "robot"))
-    return f"{k}: {details}" if details else k
+    """One line of report text for an event (without the robot's name: it heads the column). Each event class
+    has its own describer (registered below, by class); a mechanism the renderer has not met (RULES G9) gets
+    its type and fields, in field order."""
+    details = ", ".join(f"{n}={v}" for n, v in vars(event).items() if n not in ("stage", "robot"))
+    return f"{type(event).__name__}: {details}" if details else type(event).__name__
+
+
+def _field_text(template: str) -> Callable[[Event], str]:
+    return lambda event: template.format(**vars(event))
+
+
+for _name, _template in _TEXT.items():
+    describe.register(EVENT_TYPES[_name], _field_text(_template))
+
+
+@describe.register
+def _(e: ev.CardPlayed) -> str:
+    return f"{e.card}" + (" (fused)" if e.fused else "")
+
+
+@describe.register
+def _(e: ev.Turned) -> str:
+    return f"turns {_text(e.from_facing)} → {_text(e.to_facing)}"
+
+
+@describe.register
+def _(e: ev.Obstacle) -> str:
+    what = e.cause + (f" {e.source}" if e.cause == "robot" and e.source else "")
+    return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
+
+
+@describe.register
+def _(e: ev.Damaged) -> str:
+    return f"-{e.amount} HP ({_damage_source(e.cause, e.source)})"
+
+
+@describe.register
+def _(e: ev.Fell) -> str:
+    return f"falls into the {_word(e.cause)} at {e.at}"
+
+
+@describe.register
+def _(e: ev.Conveyed) -> str:
+    return f"{'express ' if e.express else ''}conveyor {e.from_sq} → {e.to_sq}"
+
+
+@describe.register
+def _(e: ev.Rotated) -> str:
+    return f"turned {_text(e.from_facing)} → {_text(e.to_facing)} by the {e.cause}"
+
+
+@describe.register
+def _(e: ev.SwitchFlipped) -> str:
+    if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
+        return f"presses {e.source}: {e.state}"
+    return f"{e.source} turns {e.state}" + (f" ({e.cause})" if e.cause else "")
+
+
+@describe.register
+def _(e: ev.ElementChanged) -> str:
+    return f"{_word(e.element_type)} {e.source.split('@')[-1]} now {e.state}" + (f" ({e.control})" if e.control else "")
+
+
+@describe.register
+def _(e: ev.UpgradeGained) -> str:
+    return f"upgrade {e.upgrade}" + (" — set unlocked" if e.unlocked else "")
+
+
+@describe.register
+def _(e: ev.EnteredGate) -> str:
+    return f"enters the gate at {e.at}" + (" (locked until the other gate is held)" if e.locked else "")
+
+
+@describe.register
+def _(e: ev.RegisterFused) -> str:
+    return f"register {e.register} fuses" + (f" with {e.card}" if e.card else " (empty)")
+
+
+@describe.register
+def _(e: ev.Destroyed) -> str:
+    return "DESTROYED" + (f" ({_word(e.cause)})" if e.cause else "")
+
+
+@describe.register
+def _(e: ev.Reinstated) -> str:
+    return f"{e.at} facing {_text(e.facing)}"
+
+
+@describe.register
+def _(e: campaign.InTransit) -> str:
+    return f"in transit, {e.turns} turn{'s' if e.turns != 1 else ''} to go"
 
 
 def _mechanism_start(events: Sequence[Event]) -> int:
