@@ -1,12 +1,20 @@
 """Shared test fixtures."""
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+
+# Commands keep pictures between runs (pbem.cli.shelf): in the suite's own folder, never the user's cache.
+os.environ["PBEM_CACHE_DIR"] = tempfile.mkdtemp(prefix="pbem-test-cache-")
+atexit.register(shutil.rmtree, os.environ["PBEM_CACHE_DIR"], True)
 
 
 @pytest.fixture

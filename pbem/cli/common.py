@@ -38,6 +38,9 @@ def _global_options(
                                  help="Print pbem's version and stop."),
 ) -> None:
     ctx.obj = {"db": db, "now": read_clock(now)}
+    from .shelf import lend_shelf
+
+    lend_shelf()
 
 
 def _version(shown: bool) -> None:

@@ -2,20 +2,24 @@
 
 Drawing the floor (every square and every element whose look has no state) is
 the slow part of a board picture, so it is done once per room and kept: the
-`RoomLayer` of a room is cached, keyed by the room object itself.
+`RoomLayer` of a room is cached, keyed by the room object itself, and its two pictures are kept on the shelf
+(`shelf.py`) for the next process, keyed by the room's canonical text.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from io import BytesIO
 
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element, Room
+from ..formats.canonical import canonical_json
 from . import style as s
 from .elements import EDGE_TYPES, STATEFUL, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
+from .shelf import kept
 
 # Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
 _LAYER = {"pusher": 1, "laser": 1, "blaser": 1, "eye": 1, "flag": 2}
@@ -94,11 +98,10 @@ def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
     return canvas.resize(size, Image.LANCZOS)
 
 
-def _build(room: Room) -> RoomLayer:
+def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:
+    """The floor (`base`) and the walls and fences (`edges`), drawn large and scaled down."""
     k = s.SUPERSAMPLE
     size = image_size(room)
-    dynamic_squares = {e.at for e in room.elements if e.type in STATEFUL}
-    looks = looks_of(room)
 
     base = Image.new("RGBA", (size[0] * k, size[1] * k), s.BACKGROUND + (255,))
     draw = ImageDraw.Draw(base)
@@ -121,11 +124,37 @@ def _build(room: Room) -> RoomLayer:
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
     for e in room.of_type(*EDGE_TYPES):
         edge(_pen(draw, e.at, k).turned(mount(e)), fence=e.type == "fence")
+    return _downscaled(base, size), _downscaled(edges, size)
 
+
+def _stacked(pictures: tuple[Image.Image, Image.Image]) -> bytes:
+    """Both pictures as one lossless PNG, `base` above `edges`."""
+    base, edges = pictures
+    both = Image.new("RGBA", (base.width, 2 * base.height))
+    both.paste(base, (0, 0))
+    both.paste(edges, (0, base.height))
+    buffer = BytesIO()
+    both.save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def _unstacked(data: bytes) -> tuple[Image.Image, Image.Image]:
+    both = Image.open(BytesIO(data))
+    both.load()
+    if both.mode != "RGBA":
+        raise ValueError("not a kept room layer")
+    half = both.height // 2
+    return both.crop((0, 0, both.width, half)), both.crop((0, half, both.width, both.height))
+
+
+def _build(room: Room) -> RoomLayer:
+    dynamic_squares = {e.at for e in room.elements if e.type in STATEFUL}
+    looks = looks_of(room)
+    base, edges = kept("room layer\n" + canonical_json(room), lambda: _pictures(room, dynamic_squares, looks),
+                       _stacked, _unstacked)
     dynamic = {sq: tuple(ordered(room.elements_at(sq))) for sq in sorted(dynamic_squares)}
     dynamic = {sq: tuple(e for e in els if e.type not in EDGE_TYPES) for sq, els in dynamic.items()}
-    return RoomLayer(room, _downscaled(base, size), _downscaled(edges, size), looks, dynamic,
-                     blocked_edges(room))
+    return RoomLayer(room, base, edges, looks, dynamic, blocked_edges(room))
 
 
 _CACHE: OrderedDict[int, RoomLayer] = OrderedDict()
