@@ -23,19 +23,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.engine.deal import free_registers  # noqa: E402
 from pbem.formats.game import DESCRIPTION, read_description  # noqa: E402
-from pbem.formats.orders import order_text  # noqa: E402
 from pbem.resources import resource_dir  # noqa: E402
 from pbem.store import cycle  # noqa: E402
 from pbem.store.games import Store, create_game, current_state, get_game, load_setup  # noqa: E402
 
 
-def build(store: Store, turns: int) -> str:
-    description = read_description(resource_dir("turns") / "geeko" / DESCRIPTION)
-    description.name = "bench"
-    with store.session() as session:
-        create_game(session, description)
-        session.commit()
-    rng = random.Random(100)
+def order_text(game: str, turn: int, player: str, programs: dict[str, list]) -> str:
+    """An order file (DESIGN.md "Orders") with the given programs."""
+    import yaml
+
+    return yaml.safe_dump({"game": game, "turn": turn, "player": player,
+                           "robots": {name: {"program": [str(card) for card in cards]}
+                                      for name, cards in programs.items()}}, sort_keys=False)
+
+
+def build(store: Store, turns: int, fresh: bool = True) -> str:
+    """Play `turns` turns of the game "bench" (created first when `fresh`)."""
+    if fresh:
+        description = read_description(resource_dir("turns") / "geeko" / DESCRIPTION)
+        description.name = "bench"
+        with store.session() as session:
+            create_game(session, description)
+            session.commit()
+    rng = random.Random(100 if fresh else turns + 100)
     for _ in range(turns):
         with store.session() as session:
             cycle.deal(session, "bench")

@@ -13,17 +13,26 @@ from functools import cached_property
 from pathlib import Path
 
 
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def files_digest(*folders: Path) -> str:
+    """A short hash of every file under `folders` (bytecode aside): what a kept picture or page was made by."""
+    digest = hashlib.sha256()
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(f"{path.relative_to(folder)}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 class FolderShelf:
     def __init__(self, root: Path):
         self.root = root
 
     @cached_property
     def folder(self) -> Path:
-        render = Path(__file__).resolve().parent.parent / "render"
-        digest = hashlib.sha256()
-        for path in sorted([*render.glob("*.py"), *render.glob("fonts/*")]):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
-        return self.root / "pictures" / digest.hexdigest()[:16]
+        return self.root / "pictures" / files_digest(PACKAGE / "render")
 
     def get(self, key: str) -> bytes | None:
         try:
