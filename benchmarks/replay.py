@@ -32,9 +32,11 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list]) -> 
     """An order file (DESIGN.md "Orders") with the given programs."""
     import yaml
 
-    return yaml.safe_dump({"game": game, "turn": turn, "player": player,
-                           "robots": {name: {"program": [str(card) for card in cards]}
-                                      for name, cards in programs.items()}}, sort_keys=False)
+    document = {"game": game, "turn": turn, "player": player,
+                "robots": {name: {"program": [str(card) for card in cards]} for name, cards in programs.items()}}
+    if not any(programs.values()):
+        document["no_cards"] = True  # empty programs on purpose (RULES B4.6)
+    return yaml.safe_dump(document, sort_keys=False)
 
 
 def build(store: Store, turns: int, fresh: bool = True) -> str:
