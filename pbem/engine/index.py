@@ -16,6 +16,8 @@ from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, r
 from .room import Element, Room
 
 Entry = tuple[Mechanism, Element]
+# a square a beam crosses: the square, its beam blockers, those on the edge it leaves by, and the hooks there (eyes)
+BeamStep = tuple[Square, tuple[Entry, ...], tuple[Entry, ...], tuple[Entry, ...]]
 
 
 class RoomIndex:
@@ -61,9 +63,32 @@ class RoomIndex:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
         self.initial_states = initial_states(room)
+        self._beam_paths: dict[tuple[Square, Dir], tuple[BeamStep, ...]] = {}
+        self._placed: dict[str, dict[Square, Element]] = {}
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+    def placed(self, type_name: str) -> dict[Square, Element]:
+        """The elements of one type by their square (for types with one per square, such as belts)."""
+        found = self._placed.get(type_name)
+        if found is None:
+            found = self._placed[type_name] = {e.at: e for e in self.by_type.get(type_name, ())}
+        return found
+
+    def beam_path(self, start: Square, direction: Dir) -> tuple[BeamStep, ...]:
+        """Every square a beam from `start` heading `direction` crosses up to the board's edge, each with what may
+        stop it there (computed once per start and direction: a turn traces dozens of beams)."""
+        path = self._beam_paths.get((start, direction))
+        if path is None:
+            steps, square = [], start
+            while self.inside(square):
+                edge = (square, direction)
+                steps.append((square, tuple(self.square_beam_block.get(square, ())),
+                              tuple(self.edge_beam_block.get(edge, ())), tuple(self.edge_beam_end.get(edge, ()))))
+                square = square.step(direction)
+            path = self._beam_paths[(start, direction)] = tuple(steps)
+        return path
 
 
 def reading_order(element: Element) -> tuple[int, int, str, str]:

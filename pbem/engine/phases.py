@@ -56,30 +56,21 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Robot | N
           occupancy: dict[Square, list[Robot]]) -> tuple[Robot | None, list]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
     if any, and the edge hooks of the wall it stopped at (eyes). `occupancy`: the robots on each square."""
-    index = ctx.index
-    square_block, edge_block = index.square_beam_block, index.edge_beam_block
-    d_row, d_col = direction.delta
-    square = start
     own_square = shooter is not None  # a robot's beam starts in the square in front of it
-    while True:
+    ends: tuple = ()
+    for square, square_blockers, edge_blockers, ends in ctx.index.beam_path(start, direction):
         if not own_square:
-            for mech, element in square_block.get(square, ()):
+            for mech, element in square_blockers:
                 if mech.blocks_beam(ctx, element, square, direction):
                     return None, []
             for robot in occupancy.get(square, ()):
                 if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
                     return robot, []  # B9: robot beams pass virtual robots; board beams hit them
         own_square = False
-        edge = (square, direction)
-        stop = False
-        for mech, element in edge_block.get(edge, ()):
+        for mech, element in edge_blockers:
             if mech.blocks_beam(ctx, element, square, direction):
-                stop = True
-                break
-        nxt = Square(square.row + d_row, square.col + d_col)
-        if stop or not index.inside(nxt):
-            return None, [(m, e, square) for m, e in index.edge_beam_end.get(edge, ())]
-        square = nxt
+                return None, [(m, e, square) for m, e in ends]
+    return None, [(m, e, square) for m, e in ends]  # the board's edge
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
