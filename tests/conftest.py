@@ -24,7 +24,8 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def pg_server():
-    """A throwaway PostgreSQL server (tests/postgres_server.py); skipped only when no binaries exist."""
+    """A throwaway PostgreSQL server (tests/postgres_server.py), one per pytest-xdist worker (each worker is its own
+    session); skipped only when no binaries exist."""
     from postgres_server import start_server
 
     server = start_server()
