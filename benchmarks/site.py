@@ -4,7 +4,8 @@
 Builds the campaign once in a temporary SQLite database (the bundled Geek-o game, random legal programs every turn,
 as benchmarks/replay.py does), then times whole `pbem site` processes into one folder: the first (everything
 written), one more with nothing new, and one after another turn was played (that turn and the one before it
-rewritten, plus the indexes). Prints one JSON document.
+rewritten, plus the indexes). The `pbem` processes run a copy of this checkout made at the start, so editing it
+meanwhile changes nothing (the site's version hashes pbem's code and templates). Prints one JSON document.
 
     python3 benchmarks/site.py [--turns 1000]
 """
@@ -14,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,12 +49,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ENVIRONMENT["PBEM_CACHE_DIR"] = str(folder / "cache")
+        for name in ("pbem", "rooms", "decks", "templates", "turns"):
+            shutil.copytree(HERE.parent / name, folder / "code" / name, ignore=shutil.ignore_patterns("__pycache__"))
+        ENVIRONMENT["PYTHONPATH"] = str(folder / "code")
         store = Store(f"sqlite:///{folder}/bench.db")
         started = time.perf_counter()
         build(store, turns - 1)
         built = time.perf_counter() - started
         store.close()
-        subprocess.run([sys.executable, "-m", "pbem", "--help"], env=ENVIRONMENT, capture_output=True)  # bytecode
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "code" / "pbem")], check=True,
+                       capture_output=True)  # as installed
         full = site(folder)
         nothing_new = site(folder)
         store = Store(f"sqlite:///{folder}/bench.db")
