@@ -107,4 +107,4 @@ def site(
     if as_json:
         print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
     else:
-        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files)")
+        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files written)")

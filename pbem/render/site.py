@@ -58,7 +58,7 @@ def _manifest(out_dir: Path, version: str) -> dict:
 
 
 def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "") -> list[Path]:
-    """The game's folder; returns its files (those kept from an earlier run with the same `version` too)."""
+    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = _manifest(out_dir, version)
     turns = [_stored(t) for t in game.turns]
@@ -88,13 +88,13 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         folder = out_dir / _turn_dir(entry.turn)
         kept = unchanged(entry)
         if kept and kept["made"] == made and (folder / "index.html").is_file():
-            files = [out_dir / name for name in kept["files"]]
+            names = kept["files"]
         else:
             files = write_turn_report(folder, report(entry), game.recipients, links=links, templates=templates,
                                       before=before, after=after)
-        written += files
-        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages[i], "made": made,
-                                     "files": [str(f.relative_to(out_dir)) for f in files]}
+            written += files
+            names = [str(f.relative_to(out_dir)) for f in files]
+        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages[i], "made": made, "files": names}
     index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
              for t, p in zip(turns, pages)]
@@ -109,7 +109,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
                version: str = "") -> list[Path]:
-    """Write the site under `out_dir` (with a `version`, only what changed since the last run); returns its files."""
+    """Write the site under `out_dir` (with a `version`, only what changed since the last run); returns the files
+    written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
