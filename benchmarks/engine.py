@@ -1,12 +1,12 @@
 """Engine benchmark: how long one turn takes on a 12x12 room holding every mechanism.
 
-    python3 benchmarks/engine.py [--repeat N]
+    python3 benchmarks/engine.py [--repeat N] [--peer PATH-TO-ROBOPROJEKT]
 
 Prints one JSON document: the median milliseconds per turn for a 9-stage
 Geek-o turn of one player's two robots (target <= 2 ms), a 5-stage BotWars
 turn of 8 robots (target <= 5 ms), and the BotWars turn for 2, 8 and 32
 robots. Programs are drawn from the standard deck with a fixed seed, so every
-run times the same turns.
+run times the same turns. With --peer, only pbem beside roboprojekt at 2 and 8 robots (see `side_by_side`).
 """
 from __future__ import annotations
 
@@ -57,11 +57,65 @@ def median_ms(board, programs, ruleset, repeat: int) -> float:
     return round(statistics.median(times) * 1000, 3)
 
 
+PEER_MAP = "maps/junction_map.json"  # 12x12: 49 belts, 4 gears, 18 laser-beam tiles, 12 walls, 4 holes, 8 flags
+
+
+def peer_turn(peer: Path, count: int):
+    """roboprojekt (github.com/PyLadiesCZ/roboprojekt, the Python RoboRally engine) at `peer`: a function timing one
+    `State.apply_all_effects()` (its five registers and the board's effects) with each robot's first five dealt
+    cards as its program. Its turn changes the state in place, so each timed turn gets a copy made untimed."""
+    import copy
+    import os
+
+    sys.path.insert(0, str(peer))
+    here = os.getcwd()
+    os.chdir(peer)  # it reads its maps and robot names from relative paths
+    try:
+        from backend import State
+
+        start = State.get_start_state(PEER_MAP, count)
+    finally:
+        os.chdir(here)
+
+    def one() -> float:
+        state = copy.deepcopy(start)
+        for robot in state.robots:
+            robot.program = list(robot.dealt_cards[:5])
+        began = time.perf_counter()
+        state.apply_all_effects()
+        return time.perf_counter() - began
+
+    return one
+
+
+def side_by_side(room, peer: Path, repeat: int) -> dict:
+    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for both); medians in ms."""
+    rows = {}
+    for count in (2, 8):
+        board, programs = setup(room, count, 5, seed=count)
+        theirs = peer_turn(peer, count)
+        resolve_turn(board, programs, BOTWARS, seed=1, turn=1)
+        ours, peers = [], []
+        for turn in range(1, repeat + 1):
+            began = time.perf_counter()
+            resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn)
+            ours.append(time.perf_counter() - began)
+            peers.append(theirs())
+        pbem_ms, peer_ms = (round(statistics.median(times) * 1000, 3) for times in (ours, peers))
+        rows[str(count)] = {"pbem_ms": pbem_ms, "roboprojekt_ms": peer_ms, "ratio": round(pbem_ms / peer_ms, 2)}
+    return {"peer_map": PEER_MAP, "robots": rows, "target_ratio": 1.0}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="turns timed per figure (median taken)")
+    parser.add_argument("--peer", type=Path, help="a clone of roboprojekt: time it beside pbem (--peer only)")
     args = parser.parse_args()
     room = read_room(ROOM)
+    if args.peer:
+        print(json.dumps({"room": str(ROOM.relative_to(ROOT)), "python": platform.python_version(),
+                          "repeat": args.repeat, **side_by_side(room, args.peer.resolve(), args.repeat)}, indent=2))
+        return
     geeko_board, geeko_programs = setup(room, 2, 9, seed=1)
     resolve_turn(geeko_board, geeko_programs, GEEKO, seed=1, turn=1)  # warm the room index
     result = {

@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.engine.deal import free_registers  # noqa: E402
 from pbem.formats.game import DESCRIPTION, read_description  # noqa: E402
-from pbem.formats.orders import order_text  # noqa: E402
 from pbem.resources import resource_dir  # noqa: E402
 from pbem.store import cycle  # noqa: E402
 from pbem.store.games import Store, create_game, current_state, get_game, load_setup  # noqa: E402
@@ -32,13 +31,26 @@ from datetime import datetime, timezone  # noqa: E402
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)
 
 
-def build(store: Store, turns: int) -> str:
-    description = read_description(resource_dir("turns") / "geeko" / DESCRIPTION)
-    description.name = "bench"
-    with store.session() as session:
-        create_game(session, description, AT)
-        session.commit()
-    rng = random.Random(100)
+def order_text(game: str, turn: int, player: str, programs: dict[str, list]) -> str:
+    """An order file (DESIGN.md "Orders") with the given programs."""
+    import yaml
+
+    document = {"game": game, "turn": turn, "player": player,
+                "robots": {name: {"program": [str(card) for card in cards]} for name, cards in programs.items()}}
+    if not any(programs.values()):
+        document["no_cards"] = True  # empty programs on purpose (RULES B4.6)
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+def build(store: Store, turns: int, fresh: bool = True) -> str:
+    """Play `turns` turns of the game "bench" (created first when `fresh`)."""
+    if fresh:
+        description = read_description(resource_dir("turns") / "geeko" / DESCRIPTION)
+        description.name = "bench"
+        with store.session() as session:
+            create_game(session, description, AT)
+            session.commit()
+    rng = random.Random(100 if fresh else turns + 100)
     for _ in range(turns):
         with store.session() as session:
             cycle.deal(session, "bench")

@@ -1,12 +1,20 @@
 """Shared test fixtures."""
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+
+# Commands keep pictures between runs (pbem.cli.shelf): in the suite's own folder, never the user's cache.
+os.environ["PBEM_CACHE_DIR"] = tempfile.mkdtemp(prefix="pbem-test-cache-")
+atexit.register(shutil.rmtree, os.environ["PBEM_CACHE_DIR"], True)
 
 
 @pytest.fixture
@@ -16,7 +24,8 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def pg_server():
-    """A throwaway PostgreSQL server (tests/postgres_server.py); skipped only when no binaries exist."""
+    """A throwaway PostgreSQL server (tests/postgres_server.py), one per pytest-xdist worker (each worker is its own
+    session); skipped only when no binaries exist."""
     from postgres_server import start_server
 
     server = start_server()

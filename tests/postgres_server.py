@@ -69,11 +69,18 @@ def start_server() -> Server:
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
+    data = folder / "data"
     run = lambda *args: subprocess.run([*as_user, *args], check=True, capture_output=True, text=True)  # noqa: E731
     run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-    run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
-        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+    for attempt in range(3):  # pytest-xdist workers start their servers at once: a port may be taken meanwhile
+        port = _free_port()
+        try:
+            run(pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w", "-o",
+                f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+            break
+        except subprocess.CalledProcessError:
+            if attempt == 2:
+                raise
 
     def stop() -> None:
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -97,8 +98,9 @@ def imported_by(*args: str, cwd) -> set[str]:
 HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numba", "numpy", "PIL", "jinja2", "rich", "yaml"}
 
 
-def test_help_imports_none_of_the_heavy_libraries(tmp_path):
-    assert imported_by("--help", cwd=tmp_path) & HEAVY == set()
+@pytest.mark.parametrize("command", [["--help"], ["mail", "--help"], ["mail", "send", "--help"]])
+def test_help_imports_none_of_the_heavy_libraries(tmp_path, command):
+    assert imported_by(*command, cwd=tmp_path) & HEAVY == set()
 
 
 def test_a_store_command_loads_no_alembic_at_head_and_checking_orders_renders_nothing(tmp_path, monkeypatch):

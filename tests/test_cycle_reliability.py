@@ -69,10 +69,12 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
 @pytest.mark.slow  # two whole demo campaigns, each in its own process (the hash seed is what is tested)
 def test_two_demo_runs_in_different_folders_and_hash_seeds_write_byte_identical_files(tmp_path):
     runs = []
-    for run, seed in (("one", "1"), ("two", "4242")):  # side by side
+    shelf = str(tmp_path / "cache")  # run one keeps its pictures there; run two keeps none
+    for run, seed, cache in (("one", "1", shelf), ("two", "4242", "")):  # side by side
         folder = tmp_path / run
         folder.mkdir()
-        runs.append((folder, pbem("demo", "--out", "reports", cwd=folder, env={"PYTHONHASHSEED": seed})))
+        runs.append((folder, pbem("demo", "--out", "reports", cwd=folder,
+                                  env={"PYTHONHASHSEED": seed, "PBEM_CACHE_DIR": cache})))
     outputs = []
     for folder, process in runs:
         _, err = process.communicate(timeout=300)

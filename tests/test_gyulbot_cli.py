@@ -150,3 +150,11 @@ def test_generate_on_small_boards_and_as_json(size):
     document = json.loads(result.stdout)
     puzzle = parse_puzzle(document["puzzle"])
     assert document["moves"] == 2 and solved_after(puzzle, parse_solution(puzzle, document["solution"])) is not None
+
+
+def test_the_command_lines_move_limit_is_the_solvers():
+    """pbem/cli/gyulbot.py keeps its own copy (importing the solver loads numba, too slow for --help)."""
+    from pbem.cli.gyulbot import MAX_MOVES as COMMAND_LINE
+    from pbem.dm.gyulbot.solver import MAX_MOVES as SOLVER
+
+    assert COMMAND_LINE == SOLVER

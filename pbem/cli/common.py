@@ -40,8 +40,10 @@ def _global_options(
     ctx.obj = {"db": db, "now": read_clock(now)}
     from ..engine.plugins import add_loader
     from .plugins import plugin_loader
+    from .shelf import lend_shelf
 
     add_loader(plugin_loader(Path.cwd()))  # RULES G9: the campaign's and the installed mechanisms
+    lend_shelf()
 
 
 def _version(shown: bool) -> None:

@@ -1,26 +1,19 @@
-"""`pbem mail fetch|send|dm-player`: orders in by mail, acknowledgements, reports and turn sheets out."""
+"""`pbem mail fetch|send|dm-player`: orders in by mail, acknowledgements, reports and turn sheets out.
+
+Each command imports the store and mail modules it uses when it runs, so `pbem mail --help` pays for neither."""
 from __future__ import annotations
 
-import imaplib
 import re
-import secrets
-from dataclasses import asdict, replace
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
-from sqlmodel import select
 
-from ..mail.config import MailConfig, load_config
-from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
-from ..formats.names import address_problem
-from ..mail.outbox import FolderTransport, SmtpTransport, deliver, listing, queue
-from ..mail.post import queue_game_mail
-from ..store import dm as dm_store
-from ..store.mail import PENDING, REFUSED, MailDmPlayer, MailReceived
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, sub_app
+from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
 from .gm import open_store
-from .reports import campaign_templates
+
+if TYPE_CHECKING:
+    from ..mail.config import MailConfig
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
@@ -31,6 +24,8 @@ JSON = typer.Option(False, "--json", help="Print one JSON document.")
 
 
 def _config(path: Optional[Path]) -> MailConfig:
+    from ..mail.config import load_config
+
     return read_or_refuse(load_config, path)
 
 
@@ -48,6 +43,11 @@ def fetch(
     """Read new messages: orders and death-match actions are checked and stored as `pbem turn submit` and
     `pbem dm act` would; every message is archived, handled once, and gets an acknowledgement queued for
     `pbem mail send`. Exit 1 when any message was refused."""
+    import imaplib
+    from dataclasses import replace
+
+    from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
+
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
         raise typer.Exit(EXIT_USAGE)
@@ -80,6 +80,11 @@ def fetch(
 def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Messages from senders who are not players (or with no valid From): recorded and archived, never answered
     (unless the config says `answer_unknown: true`). Newest last."""
+    from sqlmodel import select
+
+    from ..mail.fetch import UNKNOWN
+    from ..store.mail import MailReceived
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         rows = session.exec(select(MailReceived).where(MailReceived.outcome == UNKNOWN)
                             .order_by(MailReceived.received_at, MailReceived.id)).all()
@@ -130,6 +135,13 @@ def send(
     acknowledgements queued by `pbem mail fetch`. A failed send stays pending for the next run; a message
     recorded as sent is not sent again (a crash between the server's acceptance and that record sends it once more,
     with the same Message-ID). Exit 1 when any message is left unsent."""
+    from dataclasses import asdict
+
+    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
+    from ..mail.post import queue_game_mail
+    from ..store.mail import PENDING, REFUSED
+    from .reports import campaign_templates
+
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
         queued = 0
@@ -168,6 +180,8 @@ def outbox(
 ) -> None:
     """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
     for good, with the last error; with --all, every message queued."""
+    from ..mail.outbox import listing
+
     with open_store(ctx) as store, store.session() as session:
         rows = listing(session, everything)
     documents = [{"message_id": r.message_id, "recipient": r.recipient, "subject": r.subject, "purpose": r.purpose,
@@ -193,6 +207,14 @@ def dm_player(
     as_json: bool = JSON,
 ) -> None:
     """Let a death-match player act by mail: their address and the secret their mails must carry."""
+    import secrets
+
+    from sqlmodel import select
+
+    from ..formats.names import address_problem
+    from ..store import dm as dm_store
+    from ..store.mail import MailDmPlayer
+
     if address_problem(email):
         refuse([address_problem(email)], EXIT_USAGE)
     if secret is not None and not SECRET.fullmatch(secret):

@@ -92,11 +92,19 @@ def site(
     templates: Optional[Path] = TEMPLATES,
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
-    """Write the static campaign site: an index of the games, their turns, stages and standings."""
+    """Write the static campaign site: an index of the games, their turns, stages and standings.
+
+    Only what changed since the last run into OUT is written again (the same files as a full rebuild)."""
+    import PIL
+
+    from ..render.html import TEMPLATE_DIR
+    from .shelf import PACKAGE, files_digest
+
+    dirs = _dirs(templates)
+    version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        histories = [game_history(session, name) for name in games]
-    files = write_site(out, histories, _dirs(templates))
+        files = write_site(out, [game_history(session, name) for name in games], dirs, version)
     if as_json:
         print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
     else:
-        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files)")
+        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files written)")

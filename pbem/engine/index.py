@@ -63,9 +63,17 @@ class RoomIndex:
 
         self.initial_states = initial_states(room)
         self._rays: dict[tuple[Square, Dir], tuple[RayStep, ...]] = {}
+        self._placed: dict[str, dict[Square, Element]] = {}
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+    def placed(self, type_name: str) -> dict[Square, Element]:
+        """The elements of one type by their square (for types with one per square, such as belts)."""
+        found = self._placed.get(type_name)
+        if found is None:
+            found = self._placed[type_name] = {e.at: e for e in self.by_type.get(type_name, ())}
+        return found
 
     def ray(self, start: Square, direction: Dir) -> tuple[RayStep, ...]:
         """The squares a beam from `start` crosses to the board's edge, each with what may stop it there: the

@@ -13,7 +13,8 @@ Entry points for the turn cycle and the command line:
   `message_bytes(message)` → the `.eml` bytes.
 - `turn_sheet_html(sheet)`, `turn_sheet_text(sheet)`, `turn_sheet_message(sheet, sender)`: the turn
   cycle's `TurnSheet` (HP, fused registers, hands, pre-filled order file) as a page, text, email.
-- `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=campaign.standings(state))])`: the static site.
+- `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=campaign.standings(state))])`: the static site;
+  with `version=…`, only what changed since the last run (`StoredTurn`s are loaded only when written).
 - From the turn cycle (`history.py`): `outcome_report(game, state_before, outcome, players, used)` for a turn
   just played by `campaign.play_turn` (stored or a `--preview`); `stored_turn_report(session, game, n)`
   and `game_history(session, name, with_mail=False)` rebuild reports from the store;

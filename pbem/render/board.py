@@ -19,7 +19,7 @@ from .dm import png_bytes
 from .elements import Looks, draw_element, floor, state_of
 from .model import Position
 from .pen import Pen
-from .static import RoomLayer, image_size, origin, room_layer
+from .static import RoomLayer, Scale, image_size, origin, room_layer
 
 ON_BOARD_MODES = ("real", "virtual", "rebooting", "destroyed")
 
@@ -30,8 +30,8 @@ def _sprite(k: int) -> tuple[Image.Image, ImageDraw.ImageDraw, Pen]:
     return canvas, draw, Pen(draw, 0, 0, s.CELL * k)
 
 
-def _finish(canvas: Image.Image) -> Image.Image:
-    return canvas.resize((s.CELL, s.CELL), Image.LANCZOS)
+def _finish(canvas: Image.Image, cell: int = s.CELL) -> Image.Image:
+    return canvas.resize((cell, cell), Image.LANCZOS)
 
 
 def _square_picture(layer: RoomLayer, square: Square, states: tuple[str, ...]) -> Image.Image:
@@ -42,13 +42,14 @@ def _square_picture(layer: RoomLayer, square: Square, states: tuple[str, ...]) -
         floor(pen)
         for element, state in zip(layer.dynamic[square], states):
             draw_element(pen, element, state, layer.looks.get(element.key, Looks()))
-        picture = layer.squares[(square, states)] = _finish(canvas)
+        picture = layer.squares[(square, states)] = _finish(canvas, layer.scale.cell)
     return picture
 
 
 @lru_cache(maxsize=256)
-def robot_sprite(colour: s.Colour, facing: Dir, mode: str) -> Image.Image:
-    """A robot seen from above: body in its owner's colour, a white wedge pointing where it faces."""
+def robot_sprite(colour: s.Colour, facing: Dir, mode: str, cell: int = s.CELL) -> Image.Image:
+    """A robot seen from above, `cell` pixels wide: body in its owner's colour, a white wedge pointing where it
+    faces."""
     canvas, draw, pen = _sprite(s.SUPERSAMPLE)
     body = s.DIM if mode == "destroyed" else colour
     pen.circle(0.52, 0.45, 0.33, fill=(0, 0, 0, 90))
@@ -65,21 +66,25 @@ def robot_sprite(colour: s.Colour, facing: Dir, mode: str) -> Image.Image:
     if mode == "rebooting":
         pen.circle(0.8, 0.16, 0.14, fill=s.FENCE, outline=s.INK, width=0.03)
         pen.text(0.8, 0.17, "R", 0.18, s.INK)
-    sprite = _finish(canvas)
+    sprite = _finish(canvas, cell)
     if mode == "virtual":  # a ghost: see-through, with a dashed white ring
         alpha = sprite.getchannel("A").point(lambda a: a * 11 // 20)
         sprite.putalpha(alpha)
         d = ImageDraw.Draw(sprite)
-        r = 0.34 * s.CELL
-        cx, cy = 0.5 * s.CELL, 0.42 * s.CELL
+        r = 0.34 * cell
+        cx, cy = 0.5 * cell, 0.42 * cell
         for start in range(0, 360, 40):
             d.arc([cx - r, cy - r, cx + r, cy + r], start, start + 22, fill=(255, 255, 255, 255), width=2)
     return sprite
 
 
-def _label(text: str, width: int) -> str:
+def _label_font(cell: int):
+    return s.font(max(6, 10 * cell // s.CELL), bold=True)
+
+
+def _label(text: str, width: int, cell: int) -> str:
     """`text` cut with an ellipsis to fit `width` pixels of the robot label font."""
-    font = s.font(10, bold=True)
+    font = _label_font(cell)
     if font.getlength(text) <= width:
         return text
     while text and font.getlength(text + "…") > width:
@@ -88,30 +93,32 @@ def _label(text: str, width: int) -> str:
 
 
 @lru_cache(maxsize=512)
-def _label_sprite(names: str) -> Image.Image:
+def _label_sprite(names: str, cell: int = s.CELL) -> Image.Image:
     """The robot name label under a robot: white on a dark outline, cut to the square's width."""
-    text = _label(names, s.CELL + 6)
-    font = s.font(10, bold=True)
-    left, top, right, bottom = font.getbbox(text, stroke_width=2, anchor="mm")
+    text = _label(names, cell + 6, cell)
+    font = _label_font(cell)
+    stroke = 2 if cell * 2 > s.CELL else 1
+    left, top, right, bottom = font.getbbox(text, stroke_width=stroke, anchor="mm")
     sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
     ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=(255, 255, 255), anchor="mm",
-                                stroke_width=2, stroke_fill=s.INK)
+                                stroke_width=stroke, stroke_fill=s.INK)
     return sprite
 
 
-def _draw_beams(image: Image.Image, board: Position) -> None:
+def _draw_beams(image: Image.Image, board: Position, scale: Scale) -> None:
     """Each board laser's beam to where the engine says it stops (`engine.queries.board_beams`)."""
     draw = ImageDraw.Draw(image, "RGBA")
     for beam in board_beams(board.room, board.elements, board.robots):
         (dr, dc), (pr, pc) = beam.direction.delta, beam.direction.turned(1).delta
-        x0, y0 = origin(beam.start)
-        x1, y1 = origin(beam.stop)
-        half = s.CELL / 2
-        start_xy = (x0 + half + dc * (0.34 * s.CELL - half), y0 + half + dr * (0.34 * s.CELL - half))
+        x0, y0 = origin(beam.start, scale)
+        x1, y1 = origin(beam.stop, scale)
+        cell = scale.cell
+        half = cell / 2
+        start_xy = (x0 + half + dc * (0.34 * cell - half), y0 + half + dr * (0.34 * cell - half))
         stop = 0 if beam.hit else half - 4
         end_xy = (x1 + half + dc * stop, y1 + half + dr * stop)
         for i in range(beam.beams):
-            off = (i - (beam.beams - 1) / 2) * 0.14 * s.CELL
+            off = (i - (beam.beams - 1) / 2) * 0.14 * cell
             a = (start_xy[0] + pc * off, start_xy[1] + pr * off)
             b = (end_xy[0] + pc * off, end_xy[1] + pr * off)
             draw.line([a, b], fill=(255, 110, 110, 150), width=5)
@@ -123,20 +130,21 @@ def on_board(robot: Robot) -> bool:  # also a snapshot's robot view
     return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
 
 
-def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour]) -> None:
+def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour], scale: Scale) -> None:
     """Sprites and name labels onto `image` (RGBA, or an opaque RGB picture such as an animation's frame)."""
     put = image.alpha_composite if image.mode == "RGBA" else lambda sprite, at: image.paste(sprite, at, sprite)
     by_square: dict[Square, list[Robot]] = {}
     for robot in sorted(robots, key=lambda r: r.name):
         by_square.setdefault(robot.at, []).append(robot)
     for square, here in sorted(by_square.items()):
-        x, y = origin(square)
+        x, y = origin(square, scale)
+        cell = scale.cell
         for i, robot in enumerate(here):
-            dx = round((i - (len(here) - 1) / 2) * 0.3 * s.CELL)
-            sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode)
+            dx = round((i - (len(here) - 1) / 2) * 0.3 * cell)
+            sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode, cell)
             put(sprite, (x + dx, y))
-        label = _label_sprite(" / ".join(r.name for r in here))
-        put(label, (x + (s.CELL - label.width) // 2, y + round(0.86 * s.CELL) - label.height // 2))
+        label = _label_sprite(" / ".join(r.name for r in here), cell)
+        put(label, (x + (cell - label.width) // 2, y + round(0.86 * cell) - label.height // 2))
 
 
 def draw_floor(position: Position) -> Image.Image:
@@ -145,13 +153,13 @@ def draw_floor(position: Position) -> Image.Image:
     image = layer.base.copy()
     for square, elements in layer.dynamic.items():
         states = tuple(state_of(e, position.elements) for e in elements)
-        image.paste(_square_picture(layer, square, states), origin(square))
+        image.paste(_square_picture(layer, square, states), origin(square, layer.scale))
     return image
 
 
 def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Colour]) -> None:
     """The position's robots (those on the board, wrecks included) onto `image`."""
-    _draw_robots(image, [r for r in position.robots if on_board(r)], colours)
+    _draw_robots(image, [r for r in position.robots if on_board(r)], colours, room_layer(position.room).scale)
 
 
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
@@ -159,29 +167,30 @@ def draw_position(position: Position, colours: dict[str, s.Colour] | None = None
     layer = room_layer(position.room)
     image = draw_floor(position)
     robots = [r for r in position.robots if on_board(r)]
-    _draw_beams(image, position)
+    _draw_beams(image, position, layer.scale)
     image.alpha_composite(layer.edges)
-    _draw_marks(image, position.marks)
-    _draw_rings(image, tuple(r.at for r in robots if r.name in position.own))
-    _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]))
+    _draw_marks(image, position.marks, layer.scale)
+    _draw_rings(image, tuple(r.at for r in robots if r.name in position.own), layer.scale)
+    _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]), layer.scale)
     return image.convert("RGB")
 
 
-def _draw_rings(image: Image.Image, squares: tuple[Square, ...]) -> None:
+def _draw_rings(image: Image.Image, squares: tuple[Square, ...], scale: Scale) -> None:
     """A black-and-gold ring under each of the reader's own robots (their turn sheet, on a board shared with others)."""
     draw = ImageDraw.Draw(image, "RGBA")
+    cell = scale.cell
     for square in sorted(set(squares)):
-        x, y = origin(square)
-        draw.ellipse([x + 2, y + 2, x + s.CELL - 3, y + s.CELL - 3], outline=(20, 20, 20, 255), width=7)
-        draw.ellipse([x + 4, y + 4, x + s.CELL - 5, y + s.CELL - 5], outline=(255, 214, 0, 255), width=3)
+        x, y = origin(square, scale)
+        draw.ellipse([x + 2, y + 2, x + cell - 3, y + cell - 3], outline=(20, 20, 20, 255), width=7)
+        draw.ellipse([x + 4, y + 4, x + cell - 5, y + cell - 5], outline=(255, 214, 0, 255), width=3)
 
 
-def _draw_marks(image: Image.Image, squares: tuple[Square, ...]) -> None:
+def _draw_marks(image: Image.Image, squares: tuple[Square, ...], scale: Scale) -> None:
     """A bright ring around each square to point out (a robot's next flag on its turn sheet)."""
     draw = ImageDraw.Draw(image, "RGBA")
     for square in sorted(set(squares)):
-        x, y = origin(square)
-        draw.rectangle([x + 2, y + 2, x + s.CELL - 3, y + s.CELL - 3], outline=(255, 196, 0, 255), width=4)
+        x, y = origin(square, scale)
+        draw.rectangle([x + 2, y + 2, x + scale.cell - 3, y + scale.cell - 3], outline=(255, 196, 0, 255), width=4)
 
 
 def draw_board(board: Board, colours: dict[str, s.Colour] | None = None) -> Image.Image:

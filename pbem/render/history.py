@@ -19,7 +19,7 @@ from ..engine.turn import Snapshot
 from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
                            stage_snapshots, turn_events)
 from ..store.tables import Game
-from .site import GameHistory
+from .site import GameHistory, StoredTurn
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
 
 
@@ -62,10 +62,13 @@ def recipients(session: Session, game: Game) -> list[Recipient]:
 
 
 def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:
-    """Every processed turn of the game; `with_mail` adds the players, so each turn gets their emails."""
+    """Every processed turn of the game, each loaded from the store only when the site writes it (while `session`
+    is open); `with_mail` adds the players, so each turn gets their emails."""
     game = get_game(session, name)
     done = processed_turns(session, game)
-    turns = [stored_turn_report(session, game, t.number) for t in done]
+    players = [p.name for p in players_of(session, game)]
+    turns = [StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
+                        lambda number=t.number: stored_turn_report(session, game, number)) for t in done]
     state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
     return GameHistory(game.name, turns, standings(state) if state else [],
                        recipients(session, game) if with_mail else [])

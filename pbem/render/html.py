@@ -8,11 +8,29 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2.bccache import Bucket
 
 from ..resources import resource_dir
+from .shelf import shelved
 
 TEMPLATE_DIR = resource_dir("templates")  # the bundled templates (a checkout's or an installed copy)
+
+
+class _ShelfBytecode(BytecodeCache):
+    """Compiled templates kept on the shelf (`shelf.py`): compiling the report templates takes ~0.1 s a process.
+    Jinja checks each entry against the template's source and the Python version."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        shelf = shelved()
+        data = shelf.get("jinja-" + bucket.key) if shelf is not None else None
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        shelf = shelved()
+        if shelf is not None:
+            shelf.put("jinja-" + bucket.key, bucket.bytecode_to_string())
 
 
 @lru_cache(maxsize=8)
@@ -23,6 +41,7 @@ def environment(extra_dirs: tuple[str, ...] = ()) -> Environment:
         undefined=StrictUndefined,
         trim_blocks=False,
         keep_trailing_newline=True,
+        bytecode_cache=_ShelfBytecode(),
     )
 
 

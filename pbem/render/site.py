@@ -1,60 +1,122 @@
 """The static campaign site: an index of games, each game's turns and standings, every turn's
-pages with previous/next links running through all stages of all turns."""
+pages with previous/next links running through all stages of all turns.
+
+Rewriting only what changed: given a `version` (what else the pages are made from: code, templates), each game
+folder keeps a manifest of its turns; a `StoredTurn` whose key, links and version match what the manifest says was
+written (and whose folder is still there) is neither loaded nor drawn again. Adding a turn so rewrites that turn,
+the one before it (its "next" links) and the indexes.
+"""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 
+MANIFEST = ".pbem-site.json"
+
+
+@dataclass(frozen=True)
+class StoredTurn:
+    """A turn the site can skip: `key` names what it was made from (a turn played again gets another), `load`
+    builds its report when it must be written."""
+
+    turn: int
+    key: str
+    load: Callable[[], TurnReport]
+
+
 @dataclass
 class GameHistory:
     name: str
-    turns: list[TurnReport]  # in turn order
+    turns: list[Union[TurnReport, StoredTurn]]  # in turn order
     standings: list[dict] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
 
 
-def _turn_dir(report: TurnReport) -> str:
-    return turn_folder_name(report.turn)
+def _turn_dir(turn: int) -> str:
+    return turn_folder_name(turn)
 
 
-def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = ()) -> list[Path]:
+def _stored(turn: TurnReport | StoredTurn) -> StoredTurn:
+    """A report given as such is always written (no key)."""
+    return turn if isinstance(turn, StoredTurn) else StoredTurn(turn.turn, "", lambda: turn)
+
+
+def _manifest(out_dir: Path, version: str) -> dict:
+    """What an earlier run with the same `version` wrote, per turn (nothing when there is no version)."""
+    try:
+        kept = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8")) if version else {}
+    except (OSError, ValueError):
+        return {}
+    return kept.get("turns", {}) if isinstance(kept, dict) and kept.get("version") == version else {}
+
+
+def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "") -> list[Path]:
+    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    old = _manifest(out_dir, version)
+    turns = [_stored(t) for t in game.turns]
+    reports: dict[int, TurnReport] = {}
+
+    def report(entry: StoredTurn) -> TurnReport:
+        if entry.turn not in reports:
+            reports[entry.turn] = entry.load()
+        return reports[entry.turn]
+
+    def unchanged(entry: StoredTurn) -> dict | None:
+        kept = old.get(str(entry.turn))
+        return kept if entry.key and kept and kept["key"] == entry.key else None
+
+    pages = [[tuple(p) for p in kept["pages"]] if (kept := unchanged(e)) else stage_pages(report(e)) for e in turns]
     written: list[Path] = []
-    turns = game.turns
-    for i, report in enumerate(turns):
-        prev = turns[i - 1] if i > 0 else None
-        nxt = turns[i + 1] if i + 1 < len(turns) else None
+    manifest = {}
+    for i, entry in enumerate(turns):
+        prev = turns[i - 1].turn if i > 0 else None
+        nxt = turns[i + 1].turn if i + 1 < len(turns) else None
         links = [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None),
                  ("game index", "../index.html"),
                  ("next turn →", f"../{_turn_dir(nxt)}/index.html" if nxt else None)]
-        written += write_turn_report(
-            out_dir / _turn_dir(report), report, game.recipients, links=links, templates=templates,
-            before=f"../{_turn_dir(prev)}/{stage_pages(prev)[-1][1]}" if prev else None,
-            after=f"../{_turn_dir(nxt)}/{stage_pages(nxt)[0][1]}" if nxt else None)
-    index = [{"number": r.turn, "href": f"{_turn_dir(r)}/index.html",
-              "stages": [(str(n) if n else "end", f"{_turn_dir(r)}/{file}") for n, file in stage_pages(r)]}
-             for r in turns]
+        before = f"../{_turn_dir(prev)}/{pages[i - 1][-1][1]}" if prev else None
+        after = f"../{_turn_dir(nxt)}/{pages[i + 1][0][1]}" if nxt else None
+        made = json.dumps([links, before, after, [[r.player, r.address] for r in game.recipients]])
+        folder = out_dir / _turn_dir(entry.turn)
+        kept = unchanged(entry)
+        if kept and kept["made"] == made and (folder / "index.html").is_file():
+            names = kept["files"]
+        else:
+            files = write_turn_report(folder, report(entry), game.recipients, links=links, templates=templates,
+                                      before=before, after=after)
+            written += files
+            names = [str(f.relative_to(out_dir)) for f in files]
+        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages[i], "made": made, "files": names}
+    index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
+              "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
+             for t, p in zip(turns, pages)]
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())
+    if version:
+        (out_dir / MANIFEST).write_text(json.dumps({"version": version, "turns": manifest}), encoding="utf-8")
     return written + [out_dir / "index.html", legend]
 
 
-def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = ()) -> list[Path]:
-    """Write the whole site under `out_dir`; returns the files written."""
+def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
+               version: str = "") -> list[Path]:
+    """Write the site under `out_dir` (with a `version`, only what changed since the last run); returns the files
+    written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
     for game in games:
         folder = slug(game.name)
-        written += write_game(out_dir / folder, game, templates)
+        written += write_game(out_dir / folder, game, templates, version)
         entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns)})
     (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=entries),
                                         encoding="utf-8")

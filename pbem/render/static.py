@@ -2,21 +2,28 @@
 
 Drawing the floor (every square and every element whose look has no state) is
 the slow part of a board picture, so it is done once per room and kept: the
-`RoomLayer` of a room is cached, keyed by the room object itself.
+`RoomLayer` of a room is cached, keyed by the room object itself, and its two pictures are kept on the shelf
+(`shelf.py`) for the next process, keyed by the room's canonical text.
 """
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
+from io import BytesIO
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element, Room
-from . import style as s
+from ..formats.canonical import canonical_json
 from ..engine.queries import has_state
+from . import style as s
 from .elements import EDGE_TYPES, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
+from .shelf import kept
 
 # Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
 _LAYER = {"pusher": 1, "laser": 1, "blaser": 1, "eye": 1, "flag": 2}
@@ -26,18 +33,53 @@ def ordered(elements: tuple[Element, ...] | list[Element]) -> list[Element]:
     return sorted(elements, key=lambda e: _LAYER.get(e.type, 0))
 
 
-def origin(square: Square) -> tuple[int, int]:
+PIXEL_BUDGET = 4_000_000  # a board picture has at most this many pixels: a 100x100 room gets 19-pixel squares
+CANVAS_BUDGET = 20_000_000  # pixels of the canvas a floor is drawn on before scaling down (4 bytes each)
+MIN_CELL = 8
+
+
+class Scale(NamedTuple):
+    """How large a room is drawn: pixels per square, the margin for the coordinates, the supersampling."""
+
+    cell: int
+    margin: int
+    k: int
+
+
+FULL = Scale(s.CELL, s.MARGIN, s.SUPERSAMPLE)
+
+
+@lru_cache(maxsize=64)
+def _scale(cols: int, rows: int) -> Scale:
+    cell = s.CELL
+    while cell > MIN_CELL and (cols * cell + 2 * s.MARGIN * cell // s.CELL) * (
+            rows * cell + 2 * s.MARGIN * cell // s.CELL) > PIXEL_BUDGET:
+        cell -= 1
+    margin = s.MARGIN * cell // s.CELL
+    area = (cols * cell + 2 * margin) * (rows * cell + 2 * margin)
+    return Scale(cell, margin, max(1, min(s.SUPERSAMPLE, math.isqrt(CANVAS_BUDGET // area))))
+
+
+def scale_of(room: Room) -> Scale:
+    """The standard size, or smaller squares and less supersampling for a room too large for the budgets
+    (a 100x100 room at the standard size took 5 GB and 55 s to draw)."""
+    return _scale(room.size.cols, room.size.rows)
+
+
+def origin(square: Square, scale: Scale = FULL) -> tuple[int, int]:
     """Pixel position of a square's north-west corner in the final image."""
-    return s.MARGIN + (square.col - 1) * s.CELL, s.MARGIN + (square.row - 1) * s.CELL
+    return scale.margin + (square.col - 1) * scale.cell, scale.margin + (square.row - 1) * scale.cell
 
 
 def image_size(room: Room) -> tuple[int, int]:
-    return room.size.cols * s.CELL + 2 * s.MARGIN, room.size.rows * s.CELL + 2 * s.MARGIN
+    cell, margin, _ = scale_of(room)
+    return room.size.cols * cell + 2 * margin, room.size.rows * cell + 2 * margin
 
 
 @dataclass
 class RoomLayer:
     room: Room
+    scale: Scale
     base: Image.Image  # RGBA: background, coordinates, floors, stateless elements, starts
     edges: Image.Image  # RGBA, transparent but for walls and fences (laid over everything else)
     looks: dict[str, Looks]  # Element.key -> its neighbourhood facts
@@ -73,60 +115,87 @@ def blocked_edges(room: Room) -> frozenset[tuple[Square, Dir]]:
     return frozenset(edges)
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, k: int) -> None:
-    font = s.font(10 * k, bold=True)
+def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, scale: Scale) -> None:
+    cell, margin, k = scale
+    font = s.font(max(4, 10 * cell // s.CELL) * k, bold=True)
     w, h = image_size(room)
     for c in range(1, room.size.cols + 1):
-        x = (s.MARGIN + (c - 0.5) * s.CELL) * k
-        for y in (s.MARGIN / 2, h - s.MARGIN / 2):
+        x = (margin + (c - 0.5) * cell) * k
+        for y in (margin / 2, h - margin / 2):
             draw.text((x, y * k), f"c{c}", font=font, fill=s.START, anchor="mm")
     for r in range(1, room.size.rows + 1):
-        y = (s.MARGIN + (r - 0.5) * s.CELL) * k
-        for x in (s.MARGIN / 2, w - s.MARGIN / 2):
+        y = (margin + (r - 0.5) * cell) * k
+        for x in (margin / 2, w - margin / 2):
             draw.text((x * k, y), f"r{r}", font=font, fill=s.START, anchor="mm")
 
 
-def _pen(draw: ImageDraw.ImageDraw, square: Square, k: int) -> Pen:
-    x, y = origin(square)
-    return Pen(draw, x * k, y * k, s.CELL * k)
+def _pen(draw: ImageDraw.ImageDraw, square: Square, scale: Scale) -> Pen:
+    x, y = origin(square, scale)
+    return Pen(draw, x * scale.k, y * scale.k, scale.cell * scale.k)
 
 
 def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
     return canvas.resize(size, Image.LANCZOS)
 
 
-def _build(room: Room) -> RoomLayer:
-    k = s.SUPERSAMPLE
+def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:
+    """The floor (`base`) and the walls and fences (`edges`), drawn large and scaled down."""
+    scale = scale_of(room)
+    cell, margin, k = scale
     size = image_size(room)
-    dynamic_squares = {e.at for e in room.elements if has_state(e)}  # the engine says which kinds keep a state
-    looks = looks_of(room)
 
     base = Image.new("RGBA", (size[0] * k, size[1] * k), s.BACKGROUND + (255,))
     draw = ImageDraw.Draw(base)
-    _draw_coordinates(draw, room, k)
+    _draw_coordinates(draw, room, scale)
     for square in room.size.squares():
-        floor(_pen(draw, square, k))
+        floor(_pen(draw, square, scale))
     for number, square in enumerate(room.starts, 1):
-        start_square(_pen(draw, square, k), str(number))
+        start_square(_pen(draw, square, scale), str(number))
     for e in ordered(room.elements):
         if e.type not in EDGE_TYPES and e.at not in dynamic_squares:
-            draw_element(_pen(draw, e.at, k), e, "", looks.get(e.key, Looks()))
+            draw_element(_pen(draw, e.at, scale), e, "", looks.get(e.key, Looks()))
 
     edges = Image.new("RGBA", base.size, (0, 0, 0, 0))
     draw = ImageDraw.Draw(edges)
-    x0, y0 = s.MARGIN * k, s.MARGIN * k
-    x1, y1 = (size[0] - s.MARGIN) * k, (size[1] - s.MARGIN) * k
-    perimeter = round(0.05 * s.CELL * k)  # the electric fence around every board (RULES B6.2)
+    x0, y0 = margin * k, margin * k
+    x1, y1 = (size[0] - margin) * k, (size[1] - margin) * k
+    perimeter = round(0.05 * cell * k)  # the electric fence around every board (RULES B6.2)
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.FENCE,
                    width=perimeter)
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
     for e in room.of_type(*EDGE_TYPES):
-        edge(_pen(draw, e.at, k).turned(mount(e)), fence=e.type == "fence")
+        edge(_pen(draw, e.at, scale).turned(mount(e)), fence=e.type == "fence")
+    return _downscaled(base, size), _downscaled(edges, size)
 
+
+def _stacked(pictures: tuple[Image.Image, Image.Image]) -> bytes:
+    """Both pictures as one lossless PNG, `base` above `edges`."""
+    base, edges = pictures
+    both = Image.new("RGBA", (base.width, 2 * base.height))
+    both.paste(base, (0, 0))
+    both.paste(edges, (0, base.height))
+    buffer = BytesIO()
+    both.save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def _unstacked(data: bytes) -> tuple[Image.Image, Image.Image]:
+    both = Image.open(BytesIO(data))
+    both.load()
+    if both.mode != "RGBA":
+        raise ValueError("not a kept room layer")
+    half = both.height // 2
+    return both.crop((0, 0, both.width, half)), both.crop((0, half, both.width, both.height))
+
+
+def _build(room: Room) -> RoomLayer:
+    dynamic_squares = {e.at for e in room.elements if has_state(e)}  # the engine says which kinds keep a state
+    looks = looks_of(room)
+    base, edges = kept("room layer\n" + canonical_json(room), lambda: _pictures(room, dynamic_squares, looks),
+                       _stacked, _unstacked)
     dynamic = {sq: tuple(ordered(room.elements_at(sq))) for sq in sorted(dynamic_squares)}
     dynamic = {sq: tuple(e for e in els if e.type not in EDGE_TYPES) for sq, els in dynamic.items()}
-    return RoomLayer(room, _downscaled(base, size), _downscaled(edges, size), looks, dynamic,
-                     blocked_edges(room))
+    return RoomLayer(room, scale_of(room), base, edges, looks, dynamic, blocked_edges(room))
 
 
 _CACHE: OrderedDict[int, RoomLayer] = OrderedDict()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from typing import Sequence
 
 from .model import BoardReport, Table
@@ -10,8 +11,10 @@ MAX_COLUMN = 34  # a robot's column wraps beyond this
 MAX_WIDTH = 100  # a table wider than this is cut into blocks of robots, each with the row labels
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    return [piece for line in text.split("\n") for piece in (textwrap.wrap(line, width) or [""])]
+@lru_cache(maxsize=4096)
+def _wrap(text: str, width: int) -> tuple[str, ...]:
+    """Remembered: every player's mail of a turn repeats most cells."""
+    return tuple(piece for line in text.split("\n") for piece in (textwrap.wrap(line, width) or [""]))
 
 
 def _block(grid: list[list[str]], widths: list[int]) -> list[str]:

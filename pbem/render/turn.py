@@ -22,6 +22,7 @@ from .animation import turn_gif
 from .board import position_png
 from .legend import legend_png
 from .static import image_size
+from .shelf import kept
 from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
 from .style import owner_colours
@@ -126,8 +127,8 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
 
 @lru_cache(maxsize=1)
 def legend_bytes() -> bytes:
-    """The legend picture (drawn once per process)."""
-    return legend_png()
+    """The legend picture (drawn once per process, and kept on the shelf for the next)."""
+    return kept("legend", legend_png, bytes, bytes)
 
 
 def slug(text: str) -> str:

@@ -21,7 +21,7 @@ class Conveyor(Mechanism):
 
     def act(self, ctx, phase, elements) -> None:
         express = phase == "express conveyors"
-        belts = {e.at: e for e in elements}
+        belts = ctx.index.placed(self.type)  # `elements`: every belt of the room
         movers = {}  # robot name -> (robot, target, way), in board order
         for robot in ctx.robots:
             belt = belts.get(robot.at) if robot.on_board else None

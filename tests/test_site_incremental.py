@@ -1,0 +1,77 @@
+"""`pbem site` rewrites only what changed (DESIGN.md "Command line"; issue #15): adding a turn rewrites that turn,
+the one before it (its "next" links) and the indexes, and the result is byte-identical to a full rebuild."""
+from __future__ import annotations
+
+import filecmp
+import os
+
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.render.history import game_history
+from pbem.render.site import MANIFEST, write_site
+from pbem.resources import resource_dir
+from pbem.store.archive import import_game
+from cycle_fixtures import AT
+from pbem.store.games import Store
+
+RUNNER = CliRunner()
+GAME = "geeko-demo"
+
+
+def site_files(folder) -> set[str]:
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST}
+
+
+def touched_since_zero(folder) -> set[str]:
+    return {name for name in site_files(folder) if os.stat(folder / name).st_mtime_ns != 0}
+
+
+def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "pbem.db"
+    store = Store(f"sqlite:///{database}")
+    import_game(store, resource_dir("turns") / "geeko", at=AT)  # six processed turns
+    store.close()
+    db = ["--db", f"sqlite:///{database}"]
+    assert RUNNER.invoke(app, [*db, "turn", "rollback", GAME, "--to", "6"]).exit_code == 0
+    site = tmp_path / "site"
+    assert RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)]).exit_code == 0  # turns 1-5, all written
+    for name in site_files(site):
+        os.utime(site / name, ns=(0, 0))
+    assert RUNNER.invoke(app, [*db, "turn", "process", GAME, "--out", "reports"]).exit_code == 0  # turn 6 again
+    result = RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)])
+    assert result.exit_code == 0, result.output
+
+    touched = touched_since_zero(site)
+    assert {name.split("/")[1] for name in touched if name.count("/") >= 2} == {"turn-005", "turn-006"}
+    assert {name for name in touched if name.count("/") < 2} == {
+        "index.html", f"{GAME}/index.html", f"{GAME}/legend.png"}
+    assert any(name.startswith(f"{GAME}/turn-004/") for name in site_files(site))  # kept, not rewritten
+
+    full = tmp_path / "full"
+    store = Store(f"sqlite:///{database}")
+    with store.session() as session:
+        write_site(full, [game_history(session, GAME)])
+    store.close()
+    names = sorted(site_files(full))
+    assert site_files(site) == set(names)
+    assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
+
+
+def test_a_run_with_nothing_new_rewrites_no_turn_and_a_deleted_turn_is_written_again(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "pbem.db"
+    store = Store(f"sqlite:///{database}")
+    import_game(store, resource_dir("turns") / "geeko", at=AT)
+    store.close()
+    db = ["--db", f"sqlite:///{database}"]
+    site = tmp_path / "site"
+    assert RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)]).exit_code == 0
+    before = {name: (site / name).read_bytes() for name in site_files(site)}
+    (site / GAME / "turn-002" / "index.html").unlink()
+    for name in site_files(site):
+        os.utime(site / name, ns=(0, 0))
+    assert RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)]).exit_code == 0
+    assert {name.split("/")[1] for name in touched_since_zero(site) if name.count("/") >= 2} == {"turn-002"}
+    assert {name: (site / name).read_bytes() for name in site_files(site)} == before
