@@ -221,3 +221,8 @@ def rooms(draw) -> Room:
 @given(room=rooms())
 def test_any_room_reads_back_from_its_ascii_print(room: Room) -> None:
     assert canonical(read_text(room_text(room))) == canonical(room)
+
+
+def test_a_map_too_large_is_refused_as_a_size_is():
+    assert problems_of("map: |2\n" + "  " + " " + "  .  " * 101 + "\n") == [  # rim, then 101 squares
+        (1, "map", "1x101 is too large: at most 100 rows and 100 columns")]

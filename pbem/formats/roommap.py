@@ -1,10 +1,11 @@
 """A room's ASCII `map:` (DESIGN.md "Room": a shorthand; the element list is canonical): its legend and reader.
 
 One text row per board row; every square is a fixed-width cell, so a column
-is always at the same place:
+is always at the same place (row = SEP, then N CODE S SEP for each square):
 
-    |  .   .   .  Ho   .   .   . |        row = SEP (N CODE S SEP) × columns
-     -L>   .  F1   . - . -Cs_ .         (here: N mark '-', S mark '_'... see LEGEND)
+    map: |2
+         .    >-| Ho :       r1c2 a belt east, a wall south of it and one east; r1c3 an open gate
+      | L>  - 1   F1~        r2c1 a laser on its west wall firing east; start 1; flag 1, a fence south
 
 - SEP, the edge between two squares (and the west/east rim): ` ` nothing,
   `|` wall, `:` fence;

@@ -75,17 +75,15 @@ def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]
             problem(data, None, "size", "missing (ROWSxCOLS, e.g. 8x7)")
     else:
         try:
-            size = Size.parse(data["size"])
-            if size.rows < 1 or size.cols < 1:
-                raise ValueError("a room needs at least one row and one column")
-            if size.rows > MAX_SIDE or size.cols > MAX_SIDE:
-                raise ValueError(f"{size} is too large: at most {MAX_SIDE} rows and {MAX_SIDE} columns")
+            size = _checked(Size.parse(data["size"]))
         except ValueError as err:
             problem(data, "size", "size", str(err))
-            size = None
     reading = read_map(data, source, size, problems) if "map" in data else None
-    if reading is not None and "size" not in data:
-        size = reading.size
+    if reading is not None and reading.size is not None and "size" not in data:
+        try:
+            size = _checked(reading.size)
+        except ValueError as err:
+            problem(data, "map", "map", str(err))
     entries = _entries(data, reading, problem)
     positions = _elements(entries, size, problem)
     starts = _starts(data, reading, size, problem)
@@ -97,6 +95,14 @@ def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]
                 tuple(positions.values()), str(data.get("notes", "") or ""), source, MappingProxyType(lines))
     _room_rules(room, entries, {id(e): i for i, e in positions.items()}, starts, problem)
     return (None if problems else room), problems
+
+
+def _checked(size: Size) -> Size:
+    if size.rows < 1 or size.cols < 1:
+        raise ValueError("a room needs at least one row and one column")
+    if size.rows > MAX_SIDE or size.cols > MAX_SIDE:
+        raise ValueError(f"{size} is too large: at most {MAX_SIDE} rows and {MAX_SIDE} columns")
+    return size
 
 
 class _Entry(NamedTuple):
