@@ -56,11 +56,9 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "
                                         "its state hash), deal the next turn and queue the reports, as `pbem run` "
                                         "would have.")},
-    "room": {"render": Entry(("report",), "Draw a room as it stands at the start of a game (every element in its "
-                                          "starting state)."),
-             "analyse": Entry(("analyse",), "Let robot pilots play each room over several seeds: whether they get "
-                                            "through, the turns they need, where robots died and why (exit 1 if a "
-                                            "room is not passable in every run).")},
+    "room": {"analyse": Entry(("analyse",), "Let robot pilots play each room over several seeds: whether they get "
+                                         "through, the turns they need, where robots died and why (exit 1 if a "
+                                         "room is not passable in every run).")},
 }
 
 

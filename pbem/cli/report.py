@@ -1,4 +1,4 @@
-"""`pbem report`, `pbem site`, `pbem room render`: what players read."""
+"""`pbem report`, `pbem site`: what players read."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,12 +6,8 @@ from typing import List, Optional
 
 import typer
 
-from ..engine.elements import new_board
 from ..formats.game import turn_folder_name
-from ..formats.rooms import read_room
-from ..render.board import position_png
 from ..render.history import game_history, recipients, stored_turn_report
-from ..render.model import Position
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
 from ..store.games import get_game, processed_turns
@@ -20,25 +16,6 @@ from .texts import turn_summary
 from .common import app, print_json, read_or_refuse, refuse
 from .gm import open_store
 from .reports import campaign_templates
-from .room import room_app
-
-
-@room_app.command("render")
-def render_room(
-    file: Path = typer.Argument(..., help="A room file (YAML)."),
-    out: Path = typer.Option(..., "--out", help="The PNG file to write."),
-    as_json: bool = typer.Option(False, "--json", help="Print {file, out, bytes} as JSON."),
-) -> None:
-    """Draw a room as it stands at the start of a game (every element in its starting state)."""
-    room = read_or_refuse(read_room, file)
-    board = new_board(room)
-    data = position_png(Position.of(room, board))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    if as_json:
-        print_json({"file": str(file), "out": str(out), "bytes": len(data)})
-    else:
-        typer.echo(str(out))
 
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "

@@ -1,4 +1,4 @@
-"""`pbem room …`: check room files (and, from render, draw them)."""
+"""`pbem room …`: check room files, draw them (a picture, or the room file's ASCII map)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,10 +6,12 @@ from typing import List, Optional
 
 import typer
 
-from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size
+from ..formats.roomascii import room_text
+from ..formats.roommap import LEGEND_TEXT
+from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
 from ..formats.yamlfile import FormatError, read_yaml_file
 from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
-from .common import EXIT_OK, EXIT_REFUSED, print_json, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, sub_app
 
 KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}
 
@@ -66,3 +68,32 @@ def check(
             for problem in problems:
                 typer.echo(f"  {problem}")
     raise typer.Exit(EXIT_REFUSED if any(results.values()) else EXIT_OK)
+
+
+@room_app.command("render", epilog="\b\n" + LEGEND_TEXT)
+def render_room(
+    file: Path = typer.Argument(..., help="A room file (YAML)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="The PNG file to write (needed without --ascii)."),
+    ascii_map: bool = typer.Option(False, "--ascii", help="Print the room as a room file with a `map:` instead "
+                                   "(the legend is below); reading it back gives the same room."),
+    as_json: bool = typer.Option(False, "--json", help="Print {file, out, bytes} (with --ascii: {file, ascii}) as JSON."),
+) -> None:
+    """Draw a room as it stands at the start of a game (every element in its starting state)."""
+    room = read_or_refuse(read_room, file)
+    if ascii_map:
+        text = room_text(room)
+        print_json({"file": str(file), "ascii": text}) if as_json else typer.echo(text, nl=False)
+        return
+    if out is None:
+        raise typer.BadParameter("a PNG file to write, or --ascii to print the map", param_hint="--out")
+    from ..engine.elements import new_board
+    from ..render.board import position_png
+    from ..render.model import Position
+
+    data = position_png(Position.of(room, new_board(room)))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    if as_json:
+        print_json({"file": str(file), "out": str(out), "bytes": len(data)})
+    else:
+        typer.echo(str(out))

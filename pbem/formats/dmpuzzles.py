@@ -41,7 +41,7 @@ def puzzle_documents(game: str, puzzles: tuple[Any, ...]) -> list[Any]:
     return [FORMATS[game].write(puzzle) for puzzle in puzzles]
 
 
-PUZZLE_KINDS = {  # the field that tells a death-match puzzle file from a room (which has `size` and `elements`)
+PUZZLE_KINDS = {  # the field that tells a death-match puzzle file from a room (which has `size` or `map`, and `elements`)
     "ice": ("map", "Ice maze"),
     "gyulbot": ("goal", "Gyulbot puzzle"),
 }
@@ -49,8 +49,14 @@ PUZZLE_KINDS = {  # the field that tells a death-match puzzle file from a room (
 
 def puzzle_kind(data: Any) -> str | None:
     """The death-match game whose puzzle file `data` looks like (None: it may be a room)."""
-    if not isinstance(data, dict) or "elements" in data:
+    if not isinstance(data, dict) or "elements" in data or "starts" in data or _room_map(data.get("map")):
         return None
     if "board" in data and "variant" in data:
         return "flowerfield"
     return next((game for game, (field, _) in PUZZLE_KINDS.items() if field in data), None)
+
+
+def _room_map(value: Any) -> bool:
+    """A room's `map:` (cells with spaces between them), not an ice maze's rows of `# . G S *`."""
+    rows = value.splitlines() if isinstance(value, str) else value if isinstance(value, list) else []
+    return any(isinstance(row, str) and " " in row.strip() for row in rows)

@@ -14,8 +14,11 @@ board, not on a pit or raised drawbridge), every element's type, square
 and fields, unique switch/eye ids, every `control` naming a switch or eye,
 no two elements of one type in one place (`Mechanism.place`: a wall on r3c4
 W is the one on r3c3 E; a mounted device is its square and wall side), and
-each family's own room rules (one teleporter per colour). `map:` may be
-present as a picture for people; the element list is what counts.
+each family's own room rules (one teleporter per colour). A `map:` (see
+`roommap`) may draw the board instead of or besides `size:`, `starts:` and
+the list: what it draws becomes elements as if listed, and a listed element
+of the same type on the same square (edge, for walls) completes and wins
+over the drawn one.
 
 Rulings a room author should know: pushers, lasers, blasers and eyes are
 mounted on a wall (`wall: SIDE`), and that wall is there for robots and
@@ -29,13 +32,14 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine.geometry import Dir, Size, Square
 from ..engine.mechanism import MECHANISMS, known_types, mechanism
 from ..engine.room import Element, Room
 from ..engine.ruleset import BOTWARS
-from .yamlfile import FormatError, LinedDict, Problem, line_of, read_yaml_file
+from .roommap import EDGE_TYPES, MapReading, read_map
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, read_yaml_file
 
 TOP_KEYS = ("name", "size", "starts", "elements", "notes", "map")
 MAX_SIDE = 100  # rows or columns: the largest board the reports can draw
@@ -67,35 +71,58 @@ def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]
             problem(data, key, str(key), f"unknown key (known: {', '.join(TOP_KEYS)})")
     size = None
     if "size" not in data:
-        problem(data, None, "size", "missing (ROWSxCOLS, e.g. 8x7)")
+        if "map" not in data:
+            problem(data, None, "size", "missing (ROWSxCOLS, e.g. 8x7)")
     else:
         try:
-            size = Size.parse(data["size"])
-            if size.rows < 1 or size.cols < 1:
-                raise ValueError("a room needs at least one row and one column")
-            if size.rows > MAX_SIDE or size.cols > MAX_SIDE:
-                raise ValueError(f"{size} is too large: at most {MAX_SIDE} rows and {MAX_SIDE} columns")
+            size = _checked(Size.parse(data["size"]))
         except ValueError as err:
             problem(data, "size", "size", str(err))
-            size = None
-    positions = _elements(data, size, problem)
-    starts = _starts(data, size, problem)
+    reading = read_map(data, source, size, problems) if "map" in data else None
+    if reading is not None and reading.size is not None and "size" not in data:
+        try:
+            size = _checked(reading.size)
+        except ValueError as err:
+            problem(data, "map", "map", str(err))
+    entries = _entries(data, reading, problem)
+    positions = _elements(entries, size, problem)
+    starts = _starts(data, reading, size, problem)
     if size is None:
         return None, problems
-    lines = {key: line_of(data, key) for key in ("size", "starts", "elements")}
-    lines["starts[0]"] = line_of(data.get("starts"), 0) if isinstance(data.get("starts"), list) else lines["starts"]
-    room = Room(str(data.get("name", Path(source).stem)), size, tuple(starts), tuple(positions.values()),
-                str(data.get("notes", "") or ""), source, MappingProxyType(lines))
-    _room_rules(room, data, {id(e): i for i, e in positions.items()}, problem)
+    lines = {key: line_of(data, key) for key in ("size", "starts", "elements", "map")}
+    lines["starts[0]"] = starts[0].line if starts else lines["starts"]
+    room = Room(str(data.get("name", Path(source).stem)), size, tuple(s.square for s in starts),
+                tuple(positions.values()), str(data.get("notes", "") or ""), source, MappingProxyType(lines))
+    _room_rules(room, entries, {id(e): i for i, e in positions.items()}, starts, problem)
     return (None if problems else room), problems
 
 
-def _starts(data: dict, size: Size | None, problem) -> list[Square]:
+def _checked(size: Size) -> Size:
+    if size.rows < 1 or size.cols < 1:
+        raise ValueError("a room needs at least one row and one column")
+    if size.rows > MAX_SIDE or size.cols > MAX_SIDE:
+        raise ValueError(f"{size} is too large: at most {MAX_SIDE} rows and {MAX_SIDE} columns")
+    return size
+
+
+class _Entry(NamedTuple):
+    """A place in the file: a line and the field that names it (`starts[2]`, `elements[4]`, `map r3c4`)."""
+
+    square: Square
+    line: int | None
+    field: str
+
+
+def _starts(data: dict, reading: MapReading | None, size: Size | None, problem) -> list[_Entry]:
+    if reading is not None and reading.starts:
+        if "starts" in data:
+            problem(data, "starts", "starts", "given twice: as numbers on the map and as this list")
+        return _map_starts(reading, problem)
     raw = data.get("starts", [])
     if not isinstance(raw, list):
         problem(data, "starts", "starts", "must be a list of squares (r#c#)")
         return []
-    starts = []
+    starts: list[_Entry] = []
     for i, text in enumerate(raw):
         field = f"starts[{i}]"
         try:
@@ -105,25 +132,91 @@ def _starts(data: dict, size: Size | None, problem) -> list[Square]:
             continue
         if size and not size.contains(square):
             problem(raw, i, field, f"{square} is off the {size} board")
-        elif square in starts:
+        elif square in [s.square for s in starts]:
             problem(raw, i, field, f"{square} is listed twice")
         else:
-            starts.append(square)
+            starts.append(_Entry(square, line_of(raw, i), field))
     return starts
 
 
-def _elements(data: dict, size: Size | None, problem) -> dict[int, Element]:
-    """The valid elements, by their index in the file's list."""
+def _map_starts(reading: MapReading, problem) -> list[_Entry]:
+    """The map's numbered starts in their order: 1, 2, 3 … each once."""
+    starts: list[_Entry] = []
+    for number, square, line, field in sorted(reading.starts, key=lambda start: start[0]):
+        at = _at(line)
+        if number != len(starts) + 1:
+            said = f"start {number} is given twice" if number <= len(starts) else f"start {len(starts) + 1} is missing"
+            problem(at, None, field, f"{said} (starts are numbered 1, 2, 3 ... on the map)")
+        else:
+            starts.append(_Entry(square, line, field))
+    return starts
+
+
+def _at(line: int | None) -> LinedDict:
+    """A place known only by its line (a map row), for `problem`."""
+    place = LinedDict()
+    place.line, place.lines = line, {}
+    return place
+
+
+class _Entries(LinedList):
+    """Element entries with the field naming each (`elements[4]`, or `map r3c4` for one the map alone gives)."""
+
+    fields: list[str]
+
+
+def _entries(data: dict, reading: MapReading | None, problem) -> _Entries:
+    """The element entries: the listed ones, each completed by the map's element of its type on its square
+    (the listed fields win), then the map's other elements. Each knows its line and its `field`."""
     raw = data.get("elements", [])
     if not isinstance(raw, list):
         problem(data, "elements", "elements", "must be a list of elements")
-        return {}
+        raw = []
+    entries = _Entries()
+    entries.line, entries.lines, entries.fields = line_of(data, "elements"), [], []
+    drawn: dict[tuple | None, tuple[LinedDict, str]] = {}
+    for item, name in zip(reading.items, reading.names) if reading else ():
+        drawn.setdefault(_merge_key(item), (item, name))
+    for i, item in enumerate(raw):
+        key = _merge_key(item) if isinstance(item, dict) else None
+        if key in drawn:
+            item = _merged(drawn.pop(key)[0], item)
+        entries.append(item)
+        entries.lines.append(line_of(raw, i))
+        entries.fields.append(f"elements[{i}]")
+    for item, name in drawn.values():
+        entries.append(item)
+        entries.lines.append(item.line)
+        entries.fields.append(name)
+    return entries
+
+
+def _merge_key(item: dict) -> tuple | None:
+    """An entry's type and square, and for an edge element its edge (as seen from either side)."""
+    try:
+        square = Square.parse(item["at"])
+        if item.get("type") not in EDGE_TYPES.values() or "side" not in item:
+            return item.get("type"), square
+        side = Dir.parse(item["side"])
+    except (KeyError, ValueError, TypeError):
+        return None
+    return item["type"], frozenset({(square, side), (square.step(side), side.opposite)})
+
+
+def _merged(drawn: LinedDict, listed: dict) -> LinedDict:
+    merged = LinedDict({**drawn, **listed})
+    merged.line, merged.lines = getattr(listed, "line", None), dict(getattr(listed, "lines", {}))
+    return merged
+
+
+def _elements(entries: _Entries, size: Size | None, problem) -> dict[int, Element]:
+    """The valid elements, by their index in `entries`."""
     known = known_types()
     elements = {}
-    for i, item in enumerate(raw):
-        where = f"elements[{i}]"
+    for i, item in enumerate(entries):
+        where = entries.fields[i]
         if not isinstance(item, dict):
-            problem(raw, i, where, "must be a mapping such as {type: wall, at: r3c4, side: W}")
+            problem(entries, i, where, "must be a mapping such as {type: wall, at: r3c4, side: W}")
             continue
         item = plain_keys(item)
         kind = item.get("type")
@@ -146,7 +239,7 @@ def _elements(data: dict, size: Size | None, problem) -> dict[int, Element]:
                 problem(item, "at", f"{where}.at", str(err))
         attrs = _fields(item, MECHANISMS[kind], where, problem)
         if square is not None and attrs is not None:
-            elements[i] = Element(kind, square, MappingProxyType(attrs), line_of(raw, i))
+            elements[i] = Element(kind, square, MappingProxyType(attrs), line_of(entries, i))
     return elements
 
 
@@ -192,15 +285,14 @@ def _fields(item: dict, mech, where: str, problem) -> dict | None:
     return attrs if ok else None
 
 
-def _room_rules(room: Room, data: dict, index_of: dict[int, int], problem) -> None:
-    raw = data.get("elements", [])
-    field_of = {key: f"elements[{i}]" for key, i in index_of.items()}
+def _room_rules(room: Room, entries: _Entries, index_of: dict[int, int], starts: list[_Entry], problem) -> None:
+    field_of = {key: entries.fields[i] for key, i in index_of.items()}
     ids: dict[str, Element] = {}
     for element in room.elements:
         if "id" in element.attrs:
             key = str(element.get("id"))
             if key in ids:
-                problem(raw, index_of[id(element)], f"{field_of[id(element)]}.id",
+                problem(entries, index_of[id(element)], f"{field_of[id(element)]}.id",
                         f"id {key!r} is used twice (first on line {ids[key].line})")
             ids.setdefault(key, element)
     controls = {k for k, e in ids.items() if mechanism(e.type).is_control}
@@ -208,7 +300,7 @@ def _room_rules(room: Room, data: dict, index_of: dict[int, int], problem) -> No
         control = element.get("control")
         if control is not None and str(control) not in controls:
             names = ", ".join(sorted(controls)) or "none in this room"
-            problem(raw, index_of[id(element)], f"{field_of[id(element)]}.control",
+            problem(entries, index_of[id(element)], f"{field_of[id(element)]}.control",
                     f"{control!r} names no switch or eye (ids: {names})")
     by_type: dict[str, list[Element]] = {}
     placed: dict[tuple[str, Any], Element] = {}
@@ -216,28 +308,16 @@ def _room_rules(room: Room, data: dict, index_of: dict[int, int], problem) -> No
         by_type.setdefault(element.type, []).append(element)
         first = placed.setdefault((element.type, mechanism(element.type).place(element)), element)
         if first is not element:
-            problem(raw, index_of[id(element)], f"{field_of[id(element)]}.at",
+            problem(entries, index_of[id(element)], f"{field_of[id(element)]}.at",
                     f"a second {element.type} in the same place as the one on line {first.line}")
     for type_name, group in by_type.items():
         for element, field, message in mechanism(type_name).check_room(room, group):
-            problem(raw, index_of[id(element)], f"{field_of[id(element)]}.{field}", message)
-    starts = data.get("starts", [])
-    for i, square in enumerate(room.starts):
-        for element in room.elements_at(square):
+            problem(entries, index_of[id(element)], f"{field_of[id(element)]}.{field}", message)
+    for start in starts:
+        for element in room.elements_at(start.square):
             if not mechanism(element.type).safe_start(element):
-                at = _starts_index(starts, square, i)
-                problem(starts, at, f"starts[{at}]",
-                        f"{square} is on a {element.type} (line {element.line})")
-
-
-def _starts_index(starts: Any, square: Square, fallback: int) -> int:
-    for i, text in enumerate(starts if isinstance(starts, list) else []):
-        try:
-            if Square.parse(text) == square:
-                return i
-        except ValueError:
-            continue
-    return fallback
+                problem(_at(start.line), None, start.field,
+                        f"{start.square} is on a {element.type} (line {element.line})")
 
 
 # --- RULES G8: the entry fee ----------------------------------------------

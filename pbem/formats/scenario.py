@@ -7,8 +7,8 @@
                                       # (or ruleset: {name: botwars, ruleset_options: {...}})
     seed: 1
     turn: 1                           # optional, default 1 (virtual robots, B9, count turns)
-    room: {size: 5x5, elements: [...]}   # a room inline, or a path: rooms/x.yaml (looked up
-                                      # from the scenario's folder upwards)
+    room: {size: 5x5, elements: [...]}   # a room inline (it may draw a `map:`, docs/rooms.md), or a
+                                      # path: rooms/x.yaml (looked up from the scenario's folder upwards)
     robots:
       - {name: Red, at: r3c1, facing: E}
     programs: {Red: [FWD1#500]}       # KIND#NUMBER (or a bare number of the standard/upgrade decks)
