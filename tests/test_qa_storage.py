@@ -110,3 +110,14 @@ def test_read_only_commands_never_create_a_database(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
     version = RUNNER.invoke(app, ["--version"])
     assert version.exit_code == 0 and version.stdout.startswith("pbem ")
+
+
+def test_a_sqlite_writer_waits_a_minute_for_another_not_pythons_five_seconds(tmp_path):
+    """Two cron runs at once: the second waits while the first processes a turn and writes its reports (which
+    can take longer than Python's 5-s default under load) instead of failing with "database is locked"."""
+    from pbem.store.games import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        assert session.connection().exec_driver_sql("PRAGMA busy_timeout").scalar() == 60_000
+    store.close()

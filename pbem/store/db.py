@@ -83,7 +83,11 @@ def upgrade(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up
+
+
 def _sqlite_pragmas(connection, _record) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_WAIT_MS}")  # Python's own default is 5 s: a turn's reports take longer
     cursor.close()
