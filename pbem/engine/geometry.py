@@ -28,18 +28,19 @@ class Dir(IntEnum):
 
     def turned(self, quarter_turns: int) -> "Dir":
         """Clockwise by `quarter_turns` (negative turns counter-clockwise)."""
-        return Dir((self.value + quarter_turns) % 4)
+        return _DIRS[(self + quarter_turns) % 4]  # a table, not Dir(...): the enum call is slow in hot loops
 
     @property
     def opposite(self) -> "Dir":
-        return self.turned(2)
+        return _DIRS[(self + 2) % 4]
 
     @property
     def delta(self) -> tuple[int, int]:
         return _DELTAS[self]
 
 
-_DELTAS = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
+_DIRS = tuple(Dir)
+_DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # by Dir
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -16,7 +16,22 @@ from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, r
 from .room import Element, Room
 
 Entry = tuple[Mechanism, Element]
-RayStep = tuple[Square, list[Entry], list[Entry], list[Entry]]  # square, its blockers, edge blockers, edge hooks
+
+
+class Ray:
+    """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
+    start), where each is on it (`position`), and only the places where something may stop it (`stops`:
+    position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
+    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes)."""
+
+    __slots__ = ("squares", "position", "stops", "ends")
+
+    def __init__(self, squares: list[Square], stops: list[tuple[int, list[Entry], list[Entry]]],
+                 ends: list[list[Entry]]):
+        self.squares = tuple(squares)
+        self.position = {square: i for i, square in enumerate(squares)}
+        self.stops = tuple(stops)
+        self.ends = tuple(ends)
 
 
 class RoomIndex:
@@ -62,7 +77,7 @@ class RoomIndex:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
         self.initial_states = initial_states(room)
-        self._rays: dict[tuple[Square, Dir], tuple[RayStep, ...]] = {}
+        self._rays: dict[tuple[Square, Dir], Ray] = {}
         self._placed: dict[str, dict[Square, Element]] = {}
 
     def inside(self, square: Square) -> bool:
@@ -75,19 +90,22 @@ class RoomIndex:
             found = self._placed[type_name] = {e.at: e for e in self.by_type.get(type_name, ())}
         return found
 
-    def ray(self, start: Square, direction: Dir) -> tuple[RayStep, ...]:
-        """The squares a beam from `start` crosses to the board's edge, each with what may stop it there: the
-        square's beam blockers, those on the edge it leaves by, and that edge's beam hooks (eyes). Worked out
-        once per room; whether a blocker blocks (a gate's state …) is asked while tracing."""
+    def ray(self, start: Square, direction: Dir) -> Ray:
+        """The beam path from `start` to the board's edge (see `Ray`). Worked out once per room; whether a
+        blocker blocks (a gate's state …) is asked while tracing."""
         found = self._rays.get((start, direction))
         if found is None:
-            steps, square = [], start
+            squares: list[Square] = []
+            stops, ends, square = [], [], start
             while self.inside(square):
                 edge = (square, direction)
-                steps.append((square, self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, []),
-                              self.edge_beam_end.get(edge, [])))
+                blocks, edge_blocks = self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, [])
+                if blocks or edge_blocks:
+                    stops.append((len(squares), blocks, edge_blocks))
+                squares.append(square)
+                ends.append(self.edge_beam_end.get(edge, []))
                 square = square.step(direction)
-            found = self._rays[(start, direction)] = tuple(steps)
+            found = self._rays[(start, direction)] = Ray(squares, stops, ends)
         return found
 
 

@@ -56,21 +56,37 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
           occupancy: Mapping[Square, Sequence[Any]]) -> tuple[Any, list, Square]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
     if any, the edge hooks of the wall it stopped at (eyes), and the last square it reaches. `occupancy`: the
-    robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots)."""
-    own_square = shooter is not None  # a robot's beam starts in the square in front of it
-    last = start
-    for square, square_blocks, edge_blocks, ends in ctx.index.ray(start, direction):
-        if not own_square:
+    robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots).
+
+    On each square a beam meets the square's blockers, then its robots, then the edge it leaves by: the
+    nearest robot it could hit is found first, then the blockers up to it are asked in order."""
+    ray = ctx.index.ray(start, direction)
+    squares, position = ray.squares, ray.position
+    first = 0 if shooter is None else 1  # a robot's beam starts in the square in front of it
+    target, reach = None, len(squares)
+    for square, robots in occupancy.items():
+        i = position.get(square)
+        if i is not None and first <= i < reach:
+            for robot in robots:
+                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
+                    target, reach = robot, i  # B9: robot beams pass virtual robots; board beams hit them
+                    break
+    for i, square_blocks, edge_blocks in ray.stops:
+        if i > reach:
+            break
+        if i >= first:
+            square = squares[i]
             for mech, element in square_blocks:
                 if mech.blocks_beam(ctx, element, square, direction):
-                    return None, [], last
-            for robot in occupancy.get(square, ()):
-                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                    return robot, [], square  # B9: robot beams pass virtual robots; board beams hit them
-        own_square, last = False, square
-        if edge_blocks and any(mech.blocks_beam(ctx, element, square, direction) for mech, element in edge_blocks):
-            break  # stopped at this edge; else on to the next square, or off the board after the last
-    return None, [(m, e, square) for m, e in ends], last
+                    return None, [], squares[i - 1] if i else start
+        if i == reach:
+            break
+        for mech, element in edge_blocks:
+            if mech.blocks_beam(ctx, element, squares[i], direction):
+                return None, [(m, e, squares[i]) for m, e in ray.ends[i]], squares[i]
+    if target is not None:
+        return target, [], squares[reach]
+    return None, [(m, e, squares[-1]) for m, e in ray.ends[-1]], squares[-1]
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:

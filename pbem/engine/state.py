@@ -14,6 +14,9 @@ from .room import Room
 from .vocabulary import Mode, parse_word
 
 
+_OFF_BOARD = (Mode.DESTROYED, Mode.IN_TRANSIT)
+
+
 @dataclass
 class Robot:
     name: str
@@ -47,7 +50,7 @@ class Robot:
     @property
     def on_board(self) -> bool:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
-        return self.at is not None and self.mode not in (Mode.DESTROYED, Mode.IN_TRANSIT) and not self.left_room
+        return self.at is not None and self.mode not in _OFF_BOARD and not self.left_room
 
     @property
     def runs_program(self) -> bool:
