@@ -89,20 +89,25 @@ def peer_turn(peer: Path, count: int):
 
 
 def side_by_side(room, peer: Path, repeat: int) -> dict:
-    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for both); medians in ms."""
+    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for all); medians in ms.
+    `pbem_ms` is the turn as a planner or this comparison wants it (`record=False`: the new board and the
+    events, no snapshots), `pbem_recorded_ms` the same turn with everything the reports read."""
     rows = {}
     for count in (2, 8):
         board, programs = setup(room, count, 5, seed=count)
         theirs = peer_turn(peer, count)
         resolve_turn(board, programs, BOTWARS, seed=1, turn=1)
-        ours, peers = [], []
+        lean, recorded, peers = [], [], []
         for turn in range(1, repeat + 1):
-            began = time.perf_counter()
-            resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn)
-            ours.append(time.perf_counter() - began)
+            for record, times in ((False, lean), (True, recorded)):
+                began = time.perf_counter()
+                resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn, record=record)
+                times.append(time.perf_counter() - began)
             peers.append(theirs())
-        pbem_ms, peer_ms = (round(statistics.median(times) * 1000, 3) for times in (ours, peers))
-        rows[str(count)] = {"pbem_ms": pbem_ms, "roboprojekt_ms": peer_ms, "ratio": round(pbem_ms / peer_ms, 2)}
+        pbem_ms, recorded_ms, peer_ms = (round(statistics.median(times) * 1000, 3)
+                                         for times in (lean, recorded, peers))
+        rows[str(count)] = {"pbem_ms": pbem_ms, "pbem_recorded_ms": recorded_ms, "roboprojekt_ms": peer_ms,
+                            "ratio": round(pbem_ms / peer_ms, 2), "recorded_ratio": round(recorded_ms / peer_ms, 2)}
     return {"peer_map": PEER_MAP, "robots": rows, "target_ratio": 1.0}
 
 

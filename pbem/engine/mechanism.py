@@ -199,11 +199,17 @@ def implements(mech: Mechanism, hook: str) -> bool:
 
 
 def load_builtin() -> None:
-    """The built-in families, then any plug-ins (`plugins.add_loader`) not loaded yet."""
-    from . import mechanisms  # noqa: F401  (registers the built-in families)
-    from .plugins import run_loaders
+    """The built-in families, then any plug-ins (`plugins.add_loader`) not loaded yet. (Asked once per turn:
+    the imports run once.)"""
+    if not _BUILTIN:
+        from . import mechanisms  # noqa: F401  (registers the built-in families)
+        from .plugins import run_loaders
 
-    run_loaders()
+        _BUILTIN.append(run_loaders)
+    _BUILTIN[0]()
+
+
+_BUILTIN: list[Callable[[], None]] = []  # plugins.run_loaders, once the built-in families are registered
 
 
 # --- field parsers shared by the built-in families --------------------

@@ -93,6 +93,8 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
     """The beams a robot fires: (direction, damage, option or 'main')."""
     if not ctx.solid(robot) or robot.mode == Mode.REBOOTING:
         return []
+    if not robot.options:  # most robots: the main laser alone
+        return [(robot.facing, ctx.ruleset.laser_damage, "main")] if ctx.ruleset.robot_lasers else []
     beams: dict[Dir, tuple[Dir, int, str]] = {}
     if ctx.ruleset.robot_lasers:
         beams[robot.facing] = (robot.facing, ctx.ruleset.laser_damage, "main")
@@ -106,26 +108,23 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
-    hits: list[tuple[Robot, int, str, str]] = []
-    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
     occupancy: dict[Square, list[Robot]] = {}
-    for robot in ctx.board.robots.values():
+    for robot in ctx.robots_in_order:
         if robot.on_board:
             occupancy.setdefault(robot.square, []).append(robot)
-
-    def shoot(start: Square, direction: Dir, damage: int, cause: str, source: str, shooter: Robot | None) -> None:
+    beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
+        (start, direction, damage, "laser", element.key, None)
+        for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
+    beams += [(robot.square, direction, damage, "robot-laser", robot.name, robot)
+              for robot in ctx.robots_in_order for direction, damage, _ in robot_beams(ctx, robot)]
+    hits: list[tuple[Robot, int, str, str]] = []
+    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
+    for start, direction, damage, cause, source, shooter in beams:
         target, ends, _ = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
         for mech, element, square in ends:  # one call per edge side and direction: an eye flips once
             eye_hits.setdefault((element.key, square, direction), (mech, element, square, direction))
-
-    for mech, element in ctx.index.beam_sources:
-        for start, direction, damage in mech.beams(ctx, element):
-            shoot(start, direction, damage, "laser", element.key, None)
-    for robot in ctx.robots:
-        for direction, damage, _ in robot_beams(ctx, robot):
-            shoot(robot.square, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
     for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):

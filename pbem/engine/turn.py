@@ -96,8 +96,9 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     """
     work = board.copy()
     index = index_for(work.room)
-    for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
-        work.elements.setdefault(key, word)
+    if not index.initial_states.keys() <= work.elements.keys():  # a board built without `new_board`
+        for key, word in index.initial_states.items():                # starts as the room says
+            work.elements.setdefault(key, word)
     sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
                  for name, robot in work.robots.items() if robot.runs_program}
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
