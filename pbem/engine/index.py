@@ -9,6 +9,7 @@ room file, so that order never decides an outcome (RULES B6.11, B6b.2).
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
+from typing import Any, Iterable
 
 from .elements import initial_states
 from .geometry import Dir, Square
@@ -20,18 +21,36 @@ Entry = tuple[Mechanism, Element]
 
 class Ray:
     """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
-    start), where each is on it (`position`), and only the places where something may stop it (`stops`:
-    position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
-    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes)."""
+    start), where each is on it (`position`, by cell number), and only the places where something may stop it
+    (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
+    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes). `mask`, `past`: its
+    cells as bits, with and without the start (a robot's beam starts past its own square)."""
 
-    __slots__ = ("squares", "position", "stops", "ends")
+    __slots__ = ("squares", "position", "stops", "ends", "mask", "past")
 
-    def __init__(self, squares: list[Square], stops: list[tuple[int, list[Entry], list[Entry]]],
+    def __init__(self, squares: list[Square], cells: list[int], stops: list[tuple[int, list[Entry], list[Entry]]],
                  ends: list[list[Entry]]):
         self.squares = tuple(squares)
-        self.position = {square: i for i, square in enumerate(squares)}
+        self.position = {cell: i for i, cell in enumerate(cells)}
         self.stops = tuple(stops)
         self.ends = tuple(ends)
+        self.mask = sum(1 << cell for cell in cells)
+        self.past = self.mask & ~(1 << cells[0])
+
+
+class Occupancy:
+    """The robots on each cell (in the order given) and the cells as bits: a beam asks the bits whether anyone
+    stands on its path before looking for the nearest (most beams hit nobody)."""
+
+    __slots__ = ("cells", "mask")
+
+    def __init__(self, index: "RoomIndex", robots: Iterable[tuple[Square, Any]]):
+        self.cells: dict[int, list[Any]] = {}
+        self.mask = 0
+        for square, robot in robots:
+            cell = index.cell(square)
+            self.cells.setdefault(cell, []).append(robot)
+            self.mask |= 1 << cell
 
 
 class RoomIndex:
@@ -39,6 +58,7 @@ class RoomIndex:
         load_builtin()
         self.room = room
         self.rows, self.cols = room.size.rows, room.size.cols
+        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
         self.by_type: dict[str, list[Element]] = defaultdict(list)
         self.controlled: dict[str, list[Entry]] = defaultdict(list)  # control id -> controlled elements
         square_hooks: dict[str, dict[Square, list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
@@ -83,6 +103,10 @@ class RoomIndex:
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
 
+    def cell(self, square: Square) -> int:
+        """A square's number (an int key hashes without a call into Python)."""
+        return square.row * self.stride + square.col
+
     def placed(self, type_name: str) -> dict[Square, Element]:
         """The elements of one type by their square (for types with one per square, such as belts)."""
         found = self._placed.get(type_name)
@@ -105,7 +129,7 @@ class RoomIndex:
                 squares.append(square)
                 ends.append(self.edge_beam_end.get(edge, []))
                 square = square.step(direction)
-            found = self._rays[(start, direction)] = Ray(squares, stops, ends)
+            found = self._rays[(start, direction)] = Ray(squares, [self.cell(sq) for sq in squares], stops, ends)
         return found
 
 

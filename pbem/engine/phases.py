@@ -9,11 +9,12 @@ engine's own steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable
 
 from .context import TurnContext
 from .events import BecameReal
 from .geometry import Dir, Square
+from .index import Occupancy
 from .movement import play_card
 from .options import option_effect
 from .state import Robot
@@ -53,7 +54,7 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
 
 
 def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
-          occupancy: Mapping[Square, Sequence[Any]]) -> tuple[Any, list, Square]:
+          occupancy: Occupancy) -> tuple[Any, list, Square]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
     if any, the edge hooks of the wall it stopped at (eyes), and the last square it reaches. `occupancy`: the
     robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots).
@@ -61,16 +62,18 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
     On each square a beam meets the square's blockers, then its robots, then the edge it leaves by: the
     nearest robot it could hit is found first, then the blockers up to it are asked in order."""
     ray = ctx.index.ray(start, direction)
-    squares, position = ray.squares, ray.position
+    squares = ray.squares
     first = 0 if shooter is None else 1  # a robot's beam starts in the square in front of it
     target, reach = None, len(squares)
-    for square, robots in occupancy.items():
-        i = position.get(square)
-        if i is not None and first <= i < reach:
-            for robot in robots:
-                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                    target, reach = robot, i  # B9: robot beams pass virtual robots; board beams hit them
-                    break
+    on_path = occupancy.mask & (ray.mask if first == 0 else ray.past)
+    if on_path:
+        position = ray.position
+        for cell, robots in occupancy.cells.items():
+            if on_path >> cell & 1 and position[cell] < reach:
+                for robot in robots:
+                    if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
+                        target, reach = robot, position[cell]  # B9: robot beams pass virtual robots
+                        break
     for i, square_blocks, edge_blocks in ray.stops:
         if i > reach:
             break
@@ -108,10 +111,7 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
-    occupancy: dict[Square, list[Robot]] = {}
-    for robot in ctx.robots_in_order:
-        if robot.on_board:
-            occupancy.setdefault(robot.square, []).append(robot)
+    occupancy = Occupancy(ctx.index, [(robot.square, robot) for robot in ctx.robots_in_order if robot.on_board])
     beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
         (start, direction, damage, "laser", element.key, None)
         for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
