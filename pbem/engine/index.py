@@ -47,8 +47,9 @@ class Occupancy:
     def __init__(self, index: "RoomIndex", robots: Iterable[tuple[Square, Any]]):
         self.cells: dict[int, list[Any]] = {}
         self.mask = 0
+        stride = index.stride
         for square, robot in robots:
-            cell = index.cell(square)
+            cell = square.row * stride + square.col
             self.cells.setdefault(cell, []).append(robot)
             self.mask |= 1 << cell
 

@@ -127,7 +127,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
             eye_hits.setdefault((element.key, square, direction), (mech, element, square, direction))
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
-    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):
+    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)) if len(eye_hits) > 1 else eye_hits:
         mech, element, square, direction = eye_hits[key]
         mech.on_beam(ctx, element, square, direction)
     run_mechanisms(ctx, phase)
