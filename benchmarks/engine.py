@@ -60,10 +60,14 @@ def median_ms(board, programs, ruleset, repeat: int) -> float:
 PEER_MAP = "maps/junction_map.json"  # 12x12: 49 belts, 4 gears, 18 laser-beam tiles, 12 walls, 4 holes, 8 flags
 
 
-def peer_turn(peer: Path, count: int):
+DEALS = 8  # programs per robot count, timed in turn: one deal's cards would make one peculiar turn the figure
+
+
+def peer_turn(peer: Path, count: int, deal: int):
     """roboprojekt (github.com/PyLadiesCZ/roboprojekt, the Python RoboRally engine) at `peer`: a function timing one
     `State.apply_all_effects()` (its five registers and the board's effects) with each robot's first five dealt
-    cards as its program. Its turn changes the state in place, so each timed turn gets a copy made untimed."""
+    cards as its program (dealt after seeding `random` with `deal`: it shuffles with the module's functions).
+    Its turn changes the state in place, so each timed turn gets a copy made untimed."""
     import copy
     import os
 
@@ -73,6 +77,7 @@ def peer_turn(peer: Path, count: int):
     try:
         from backend import State
 
+        random.seed(deal)
         start = State.get_start_state(PEER_MAP, count)
     finally:
         os.chdir(here)
@@ -89,26 +94,28 @@ def peer_turn(peer: Path, count: int):
 
 
 def side_by_side(room, peer: Path, repeat: int) -> dict:
-    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for all); medians in ms.
-    `pbem_ms` is the turn as a planner or this comparison wants it (`record=False`: the new board and the
-    events, no snapshots), `pbem_recorded_ms` the same turn with everything the reports read."""
+    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for all), each engine going
+    through `DEALS` seeded programs; medians in ms. `pbem_ms` is the turn as a planner or this comparison wants it
+    (`record=False`: the new board and the events, no snapshots), `pbem_recorded_ms` the same turn with
+    everything the reports read."""
     rows = {}
     for count in (2, 8):
-        board, programs = setup(room, count, 5, seed=count)
-        theirs = peer_turn(peer, count)
-        resolve_turn(board, programs, BOTWARS, seed=1, turn=1)
+        ours = [setup(room, count, 5, seed=count * 100 + deal) for deal in range(DEALS)]
+        theirs = [peer_turn(peer, count, deal) for deal in range(DEALS)]
+        resolve_turn(*ours[0], BOTWARS, seed=1, turn=1)
         lean, recorded, peers = [], [], []
         for turn in range(1, repeat + 1):
+            board, programs = ours[turn % DEALS]
             for record, times in ((False, lean), (True, recorded)):
                 began = time.perf_counter()
                 resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn, record=record)
                 times.append(time.perf_counter() - began)
-            peers.append(theirs())
+            peers.append(theirs[turn % DEALS]())
         pbem_ms, recorded_ms, peer_ms = (round(statistics.median(times) * 1000, 3)
                                          for times in (lean, recorded, peers))
         rows[str(count)] = {"pbem_ms": pbem_ms, "pbem_recorded_ms": recorded_ms, "roboprojekt_ms": peer_ms,
                             "ratio": round(pbem_ms / peer_ms, 2), "recorded_ratio": round(recorded_ms / peer_ms, 2)}
-    return {"peer_map": PEER_MAP, "robots": rows, "target_ratio": 1.0}
+    return {"peer_map": PEER_MAP, "deals": DEALS, "robots": rows, "target_ratio": 1.0}
 
 
 def main() -> None:
