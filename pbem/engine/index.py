@@ -44,12 +44,13 @@ class Occupancy:
 
     __slots__ = ("cells", "mask")
 
-    def __init__(self, index: "RoomIndex", robots: Iterable[tuple[Square, Any]]):
+    def __init__(self, index: "RoomIndex", robots: Iterable[Any]):
+        """`robots`: those standing on the board (anything with `at` and `mode`: a snapshot's robots too)."""
         self.cells: dict[int, list[Any]] = {}
         self.mask = 0
         stride = index.stride
-        for square, robot in robots:
-            cell = square.row * stride + square.col
+        for robot in robots:
+            cell = robot.at.row * stride + robot.at.col
             self.cells.setdefault(cell, []).append(robot)
             self.mask |= 1 << cell
 
@@ -98,7 +99,7 @@ class RoomIndex:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
         self.initial_states = initial_states(room)
-        self._rays: dict[tuple[Square, Dir], Ray] = {}
+        self._rays: dict[int, Ray] = {}  # by start cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}
 
     def inside(self, square: Square) -> bool:
@@ -118,7 +119,8 @@ class RoomIndex:
     def ray(self, start: Square, direction: Dir) -> Ray:
         """The beam path from `start` to the board's edge (see `Ray`). Worked out once per room; whether a
         blocker blocks (a gate's state …) is asked while tracing."""
-        found = self._rays.get((start, direction))
+        key = (start.row * self.stride + start.col) * 4 + direction
+        found = self._rays.get(key)
         if found is None:
             squares: list[Square] = []
             stops, ends, square = [], [], start
@@ -130,7 +132,7 @@ class RoomIndex:
                 squares.append(square)
                 ends.append(self.edge_beam_end.get(edge, []))
                 square = square.step(direction)
-            found = self._rays[(start, direction)] = Ray(squares, [self.cell(sq) for sq in squares], stops, ends)
+            found = self._rays[key] = Ray(squares, [self.cell(sq) for sq in squares], stops, ends)
         return found
 
 

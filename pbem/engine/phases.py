@@ -111,7 +111,7 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
-    occupancy = Occupancy(ctx.index, [(robot.square, robot) for robot in ctx.robots_in_order if robot.on_board])
+    occupancy = Occupancy(ctx.index, [robot for robot in ctx.robots_in_order if robot.on_board])
     beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
         (start, direction, damage, "laser", element.key, None)
         for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]

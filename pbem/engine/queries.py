@@ -41,8 +41,7 @@ def board_beams(room: Room, elements: Mapping[str, str], robots: Iterable[Any]) 
     except KeyError:
         return []
     ctx = TurnContext(Board(room, {}, dict(elements)), GEEKO, index, seed=0, turn=0)
-    occupancy = Occupancy(index, [(robot.at, robot) for robot in robots
-                                  if robot.at is not None and robot.mode not in ABSENT
+    occupancy = Occupancy(index, [robot for robot in robots if robot.at is not None and robot.mode not in ABSENT
                                   and not getattr(robot, "left_room", False)])
     found = []
     for mech, element in ctx.index.beam_sources:

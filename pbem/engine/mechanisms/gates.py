@@ -43,6 +43,8 @@ class Gate(Controlled):
 
     def act(self, ctx, phase, elements) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]
+        if not any(occupants):
+            return
         leaving = [robot for robots in occupants for robot in robots]
         if len(elements) > 1:
             owners = sorted({robot.owner for robot in leaving})
