@@ -76,6 +76,15 @@ class TurnContext:
         return [r for r in self.robots_in_order
                 if (at := r.at) is not None and at.row == row and at.col == col and r.on_board]
 
+    def occupied_cells(self) -> int:
+        """The cells of the robots on the board, as bits (`RoomIndex.cell`)."""
+        stride, cells = self.index.stride, 0
+        for robot in self.robots_in_order:
+            at = robot.at
+            if at is not None and robot.on_board:
+                cells |= 1 << (at.row * stride + at.col)
+        return cells
+
     def locked(self, robot: Robot) -> bool:
         """G3: a mechanism holds the robot where it stands."""
         return robot.at is not None and any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))

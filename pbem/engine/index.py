@@ -60,7 +60,6 @@ class RoomIndex:
         load_builtin()
         self.room = room
         self.rows, self.cols = room.size.rows, room.size.cols
-        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
         self.by_type: dict[str, list[Element]] = defaultdict(list)
         self.controlled: dict[str, list[Entry]] = defaultdict(list)  # control id -> controlled elements
         square_hooks: dict[str, dict[Square, list[Entry]]] = {h: defaultdict(list) for h in HOOKS}
@@ -98,6 +97,9 @@ class RoomIndex:
                 for phase in mech.phases:
                     self.acting[phase].append((mech, self.by_type[type_name]))
 
+        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
+        self.cells_of = {type_name: sum({1 << self.cell(e.at) for e in elements})
+                         for type_name, elements in self.by_type.items()}  # each type's squares as bits
         self.initial_states = initial_states(room)
         self._rays: dict[int, Ray] = {}  # by start cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}

@@ -21,6 +21,7 @@ class Gate(Controlled):
     flag = "open"
     fields = controlled_fields("open", False)
     phases = ("gates",)
+    robots_only = True
     enter_order = 30
 
     def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
