@@ -115,8 +115,12 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
     robot.at = frm.step(direction)
     ctx.emit(report(frm, robot.at))
-    arrivals = [Arrival(other, direction, "push") for other in chain] + [Arrival(robot, direction, how)]
-    return STOPPED if any(r is robot for r in arrive(ctx, arrivals)) else MOVED
+    arrivals = [Arrival(other, direction, "push") for other in chain]
+    arrivals.append(Arrival(robot, direction, how))
+    for stopped in arrive(ctx, arrivals):
+        if stopped is robot:
+            return STOPPED
+    return MOVED
 
 
 class Arrival(NamedTuple):

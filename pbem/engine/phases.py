@@ -48,8 +48,9 @@ def run_mechanisms(ctx: TurnContext, phase: str) -> None:
 def move_robots(ctx: TurnContext, phase: str) -> None:
     """B5.1: robots play this register's card in descending priority (a destroyed robot plays no more)."""
     playing = []
-    for name in ctx.sequences:
-        card = ctx.program_card(ctx.board.robots[name], ctx.stage)
+    stage = ctx.stage
+    for name, sequence in ctx.sequences.items():
+        card = sequence[stage - 1] if 0 < stage <= len(sequence) else None
         if card is not None:
             playing.append((card.number, name, card))
     playing.sort(key=lambda item: (-item[0], item[1]))
@@ -103,7 +104,7 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
     """The beams a robot fires: (direction, damage, option or 'main')."""
-    if not ctx.solid(robot) or robot.mode == Mode.REBOOTING:
+    if robot.mode != Mode.REAL or not robot.on_board:  # virtual, rebooting or off the board: it does not fire
         return []
     if not robot.options:  # most robots: the main laser alone
         return [(robot.facing, ctx.ruleset.laser_damage, "main")] if ctx.ruleset.robot_lasers else []
@@ -120,12 +121,13 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
-    occupancy = Occupancy(ctx.index, [robot for robot in ctx.robots_in_order if robot.on_board])
+    standing = [robot for robot in ctx.robots_in_order if robot.on_board]
+    occupancy = Occupancy(ctx.index, standing)
     beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
         (start, direction, damage, "laser", element.key, None)
         for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
     beams += [(robot.square, direction, damage, "robot-laser", robot.name, robot)
-              for robot in ctx.robots_in_order for direction, damage, _ in robot_beams(ctx, robot)]
+              for robot in standing for direction, damage, _ in robot_beams(ctx, robot)]
     hits: list[tuple[Robot, int, str, str]] = []
     eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
     for start, direction, damage, cause, source, shooter in beams:
