@@ -90,16 +90,15 @@ class RoomIndex:
         self.press = dict(square_hooks["on_press"])
         self.beam_sources = sorted((entry for entries in square_hooks["beams"].values() for entry in entries),
                                    key=lambda entry: reading_order(entry[1]))
-        # phase name -> [(mechanism, its elements)] in registration order
-        self.acting: dict[str, list[tuple[Mechanism, list[Element]]]] = defaultdict(list)
+        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
+        # phase name -> [(mechanism, its elements, their squares as bits if it is `robots_only`, else 0)]
+        self.acting: dict[str, list[tuple[Mechanism, list[Element], int]]] = defaultdict(list)
         for type_name, mech in MECHANISMS.items():
             if type_name in self.by_type:
+                elements = self.by_type[type_name]
+                cells = sum({1 << self.cell(e.at) for e in elements}) if mech.robots_only else 0
                 for phase in mech.phases:
-                    self.acting[phase].append((mech, self.by_type[type_name]))
-
-        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
-        self.cells_of = {type_name: sum({1 << self.cell(e.at) for e in elements})
-                         for type_name, elements in self.by_type.items()}  # each type's squares as bits
+                    self.acting[phase].append((mech, elements, cells))
         self.initial_states = initial_states(room)
         self._rays: dict[int, Ray] = {}  # by start cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}

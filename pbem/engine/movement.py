@@ -8,7 +8,6 @@ square effects in the B6.11 order once every robot of the move has arrived.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, Collection, Mapping, NamedTuple, Sequence, TypeVar
 
 from .cards import MOVES, SIDESTEPS, TURNS, Card
@@ -83,9 +82,14 @@ def conflicts(ctx: TurnContext, groups: Mapping[K, Sequence[tuple[Robot, Square]
     not moving away, or one robot in two groups. Only real robots are given (B9)."""
     if not groups:
         return set()
-    landing = Counter(to for moves in groups.values() for _, to in moves)
-    movers = Counter(robot.name for moves in groups.values() for robot, _ in moves)
-    leaving = {robot.at: to for moves in groups.values() for robot, to in moves}
+    landing: dict[Square, int] = {}  # counted by hand: a Counter costs more than the few moves of a phase
+    movers: dict[str, int] = {}
+    leaving: dict[Square | None, Square] = {}
+    for moves in groups.values():
+        for robot, to in moves:
+            landing[to] = landing.get(to, 0) + 1
+            movers[robot.name] = movers.get(robot.name, 0) + 1
+            leaving[robot.at] = to
     out = set()
     for key, moves in groups.items():
         for robot, to in moves:

@@ -34,14 +34,14 @@ def run_mechanisms(ctx: TurnContext, phase: str) -> None:
     """Every mechanism registered for this phase acts, with all its elements, in registration order (one that
     is `robots_only` if a robot stands on one of its elements)."""
     occupied = None  # the robots' cells as bits, worked out when first needed (again after a robot may move)
-    for mech, elements in ctx.index.acting.get(phase, ()):
-        if mech.robots_only:
+    for mech, elements, cells in ctx.index.acting.get(phase, ()):
+        if cells:  # robots_only
             if occupied is None:
                 occupied = ctx.occupied_cells()
-            if not occupied & ctx.index.cells_of[mech.type]:
+            if not occupied & cells:
                 continue
         mech.act(ctx, phase, elements)
-        if not mech.robots_only:
+        if not cells:
             occupied = None
 
 
