@@ -23,8 +23,8 @@ class Ray:
     """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
     start), where each is on it (`position`, by cell number), and only the places where something may stop it
     (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
-    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes). `mask`, `past`: its
-    cells as bits, with and without the start (a robot's beam starts past its own square)."""
+    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the square.
+    `mask`, `past`: its cells as bits, with and without the start (a robot's beam starts past its own square)."""
 
     __slots__ = ("squares", "position", "stops", "ends", "mask", "past")
 
@@ -33,7 +33,8 @@ class Ray:
         self.squares = tuple(squares)
         self.position = {cell: i for i, cell in enumerate(cells)}
         self.stops = tuple(stops)
-        self.ends = tuple(ends)
+        self.ends = tuple(tuple((mech, element, square) for mech, element in hooks)
+                          for square, hooks in zip(squares, ends))
         self.mask = sum(1 << cell for cell in cells)
         self.past = self.mask & ~(1 << cells[0])
 

@@ -9,7 +9,7 @@ engine's own steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .context import TurnContext
 from .events import BecameReal
@@ -17,6 +17,7 @@ from .geometry import Dir, Square
 from .index import Occupancy
 from .movement import play_card
 from .options import option_effect
+from .room import Element
 from .state import Robot
 from .vocabulary import Mode, PhaseName as P
 
@@ -64,7 +65,7 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
 
 
 def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
-          occupancy: Occupancy) -> tuple[Any, list, Square]:
+          occupancy: Occupancy) -> tuple[Any, Sequence[tuple[Any, Element, Square]], Square]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
     if any, the edge hooks of the wall it stopped at (eyes), and the last square it reaches. `occupancy`: the
     robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots).
@@ -91,15 +92,15 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
             square = squares[i]
             for mech, element in square_blocks:
                 if mech.blocks_beam(ctx, element, square, direction):
-                    return None, [], squares[i - 1] if i else start
+                    return None, (), squares[i - 1] if i else start
         if i == reach:
             break
         for mech, element in edge_blocks:
             if mech.blocks_beam(ctx, element, squares[i], direction):
-                return None, [(m, e, squares[i]) for m, e in ray.ends[i]], squares[i]
+                return None, ray.ends[i], squares[i]
     if target is not None:
-        return target, [], squares[reach]
-    return None, [(m, e, squares[-1]) for m, e in ray.ends[-1]], squares[-1]
+        return target, (), squares[reach]
+    return None, ray.ends[-1], squares[-1]
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:

@@ -21,7 +21,7 @@ from . import deal
 from .cards import Card
 from .context import TurnContext
 from .end_of_turn import END_OF_TURN, EndStep
-from .events import Event
+from .events import Event, quick_init
 from .geometry import Dir, Square
 from .index import index_for
 from .phases import PHASES, Phase
@@ -40,6 +40,9 @@ class RobotView:
     facing: Dir
     hp: int
     mode: Mode
+
+
+quick_init(RobotView)
 
 
 @dataclass(frozen=True)
