@@ -67,11 +67,24 @@ class Square:
         return NotImplemented
 
     def step(self, direction: Dir, distance: int = 1) -> "Square":
-        d_row, d_col = direction.delta
+        if distance == 1:  # the resolver's every move: the neighbour is made once and kept
+            key = (self.row, self.col, direction)
+            found = _NEIGHBOURS.get(key)
+            if found is None:
+                if len(_NEIGHBOURS) >= _NEIGHBOURS_MAX:
+                    _NEIGHBOURS.clear()
+                d_row, d_col = _DELTAS[direction]
+                found = _NEIGHBOURS[key] = Square(self.row + d_row, self.col + d_col)
+            return found
+        d_row, d_col = _DELTAS[direction]
         return Square(self.row + d_row * distance, self.col + d_col * distance)
 
     def __str__(self) -> str:
         return f"r{self.row}c{self.col}"
+
+
+_NEIGHBOURS: dict[tuple[int, int, int], Square] = {}  # (row, col, direction) -> the square one step away
+_NEIGHBOURS_MAX = 1 << 17  # four directions of a 180x180 room; beyond that it starts again
 
 
 @dataclass(frozen=True, slots=True)
