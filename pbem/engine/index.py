@@ -23,10 +23,11 @@ class Ray:
     """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
     start), where each is on it (`position`, by cell number), and only the places where something may stop it
     (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
-    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the square.
+    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the square;
+    `hooked`: whether it has any.
     `mask`, `past`: its cells as bits, with and without the start (a robot's beam starts past its own square)."""
 
-    __slots__ = ("squares", "position", "stops", "ends", "mask", "past")
+    __slots__ = ("squares", "position", "stops", "ends", "hooked", "mask", "past")
 
     def __init__(self, squares: list[Square], cells: list[int], stops: list[tuple[int, list[Entry], list[Entry]]],
                  ends: list[list[Entry]]):
@@ -35,6 +36,7 @@ class Ray:
         self.stops = tuple(stops)
         self.ends = tuple(tuple((mech, element, square) for mech, element in hooks)
                           for square, hooks in zip(squares, ends))
+        self.hooked = any(self.ends)  # an eye on some edge of the path
         self.mask = sum(1 << cell for cell in cells)
         self.past = self.mask & ~(1 << cells[0])
 

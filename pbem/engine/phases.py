@@ -132,6 +132,9 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     hits: list[tuple[Robot, int, str, str]] = []
     eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
     for start, direction, damage, cause, source, shooter in beams:
+        ray = ctx.index.ray(start, direction)
+        if not ray.hooked and not occupancy.mask & (ray.mask if shooter is None else ray.past):
+            continue  # nobody on its path and no eye on it: whatever stops it, the beam does nothing
         target, ends, _ = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
