@@ -53,8 +53,8 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
     for name, sequence in ctx.sequences.items():
         card = sequence[stage - 1] if 0 < stage <= len(sequence) else None
         if card is not None:
-            playing.append((card.number, name, card))
-    playing.sort(key=lambda item: (-item[0], item[1]))
+            playing.append((-card.number, name, card))
+    playing.sort()  # highest number first, then by name (names differ: cards are never compared)
     for _, name, card in playing:
         robot = ctx.board.robots[name]
         if robot.runs_program:
@@ -150,7 +150,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
 
 def become_real(ctx: TurnContext, phase: str) -> None:
     """B9: a virtual robot alone in its square turns real, once a complete turn has passed since reinstatement."""
-    for robot in ctx.robots:
+    for robot in ctx.robots_in_order:
         if robot.mode != Mode.VIRTUAL or not robot.on_board:
             continue
         since = robot.reinstated_turn if robot.reinstated_turn is not None else 0

@@ -62,6 +62,9 @@ class TurnResult:
     stages: int                # how many stages ran (B7.3)
 
 
+quick_init(TurnResult)
+
+
 def snapshot(board: Board, stage: int) -> Snapshot:
     robots = tuple(RobotView(r.name, r.owner, r.at if r.on_board else None, r.facing, r.hp, r.mode)
                    for r in board.robots.values())
