@@ -87,7 +87,12 @@ class TurnContext:
 
     def locked(self, robot: Robot) -> bool:
         """G3: a mechanism holds the robot where it stands."""
-        return robot.at is not None and any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
+        holders = self.index.holds.get(robot.at) if robot.at is not None else None
+        if holders:  # asked for every step: most squares hold nobody, and no generator is made for them
+            for mech, element in holders:
+                if mech.holds(self, element, robot):
+                    return True
+        return False
 
     def state(self, element: Element) -> str | None:
         """The element's state word (as the room file gives it if the board has none recorded)."""

@@ -28,9 +28,9 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
     the edge or square the costliest block counts (B6.2: a fence sharing an edge with a wall still burns),
     so the order of the room file never matters."""
     to = frm.step(direction)
-    if not ctx.index.inside(to):
-        return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     index = ctx.index
+    if not (0 < to.row <= index.rows and 0 < to.col <= index.cols):  # `index.inside`, without the call
+        return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     edge, square = index.edge_block.get((frm, direction)), index.square_block.get(to)
     if not edge and not square:  # the hot path: open floor
         return None
