@@ -24,8 +24,8 @@ class Conveyor(Mechanism):
         belts = ctx.index.placed(self.type)  # `elements`: every belt of the room
         movers = {}  # robot name -> (robot, target, way), in board order
         for robot in ctx.robots_in_order:
-            belt = belts.get(robot.at) if robot.on_board else None
-            if belt is None or (express and belt.get("speed") != 2) or ctx.locked(robot):
+            belt = belts.get(robot.at)
+            if belt is None or not robot.on_board or (express and belt.get("speed") != 2) or ctx.locked(robot):
                 continue
             way = belt.get("dir")
             block = blocked(ctx, robot, robot.at, way)
