@@ -26,7 +26,7 @@ from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn  # noqa: E402
 from pbem.engine.cards import standard_cards  # noqa: E402
 from pbem.engine.geometry import Dir  # noqa: E402
 from pbem.engine.state import Robot  # noqa: E402
-from pbem.formats.rooms import read_room  # noqa: E402
+from pbem.formats.rooms import load_room, read_room  # noqa: E402
 
 ROOM = ROOT / "benchmarks" / "rooms" / "everything.yaml"
 
@@ -38,11 +38,13 @@ def free_squares(room):
     return sorted(squares, key=lambda sq: (-sq.row, sq.col))
 
 
-def setup(room, count: int, registers: int, seed: int):
+def setup(room, count: int, registers: int, seed: int, facing: Dir | None = None):
+    """Robots on the room's starts (then free squares), facing round the compass unless `facing` is given."""
     rng = random.Random(seed)
     deck = standard_cards()  # 32 robots need more than 84 cards: numbers may repeat (ties go by name)
     squares = [*room.starts, *[sq for sq in free_squares(room) if sq not in room.starts]]
-    robots = [Robot(f"R{i:02d}", owner="p" if registers == 9 else f"p{i}", at=squares[i], facing=Dir(i % 4))
+    robots = [Robot(f"R{i:02d}", owner="p" if registers == 9 else f"p{i}", at=squares[i],
+                    facing=Dir(i % 4) if facing is None else facing)
               for i in range(count)]
     programs = {robot.name: [rng.choice(deck) for _ in range(registers)] for robot in robots}
     return new_board(room, robots), programs
@@ -60,10 +62,60 @@ def median_ms(board, programs, ruleset, repeat: int) -> float:
 PEER_MAP = "maps/junction_map.json"  # 12x12: 49 belts, 4 gears, 18 laser-beam tiles, 12 walls, 4 holes, 8 flags
 
 
-def peer_turn(peer: Path, count: int):
+def peer_room(peer: Path):
+    """The peer's map as a pbem room, read with the peer's own loader: the same squares with the same things on
+    them. Its (x, y) counts from the south-west corner; a belt's way is the one it moves robots (its exit), a
+    wall tile stands on the side it names, a laser is its beam's first tile (pbem: a laser on the wall behind
+    it, `beams` its strength; roboprojekt marks every tile of the beam), holes are pits, repair tiles wrenches,
+    start tiles the starts in their numbers' order. roboprojekt's other tiles (none on this map) are left out."""
+    import os
+
+    sys.path.insert(0, str(peer))
+    here = os.getcwd()
+    os.chdir(peer)
+    try:
+        from loading import get_board
+
+        board = get_board(PEER_MAP)
+    finally:
+        os.chdir(here)
+    height = 1 + max(y for _, y in board)
+    elements, starts = [], {}
+    for (x, y), tiles in sorted(board.items()):
+        at = f"r{height - y}c{x + 1}"
+        for tile in tiles:
+            kind, side = type(tile).__name__, tile.direction.name
+            if kind == "WallTile":
+                elements.append({"type": "wall", "at": at, "side": side})
+            elif kind == "HoleTile":
+                elements.append({"type": "pit", "at": at})
+            elif kind == "BeltTile":
+                way = tile.direction.get_new_direction(tile.direction_out).name
+                elements.append({"type": "conveyor", "at": at, "dir": way, "speed": 2 if tile.express else 1})
+            elif kind == "GearTile":
+                elements.append({"type": "gear", "at": at, "turn": tile.move_direction.name.lower()})
+            elif kind == "LaserTile" and tile.start:
+                behind = Dir.parse(side).opposite.name
+                elements.append({"type": "laser", "at": at, "wall": behind, "beams": tile.laser_strength})
+            elif kind == "FlagTile":
+                elements.append({"type": "flag", "at": at, "number": tile.number})
+            elif kind == "RepairTile":
+                elements.append({"type": "wrench", "at": at})
+            elif kind == "StartTile":
+                starts[tile.number] = at
+    data = {"name": "junction_map (roboprojekt)", "size": f"{height}x{1 + max(x for x, _ in board)}",
+            "starts": [starts[n] for n in sorted(starts)], "elements": elements}
+    return load_room(data, PEER_MAP)
+
+
+DEALS = 8  # programs per robot count, timed in turn: one deal's cards would make one peculiar turn the figure
+
+
+def peer_turn(peer: Path, count: int, deal: int):
     """roboprojekt (github.com/PyLadiesCZ/roboprojekt, the Python RoboRally engine) at `peer`: a function timing one
     `State.apply_all_effects()` (its five registers and the board's effects) with each robot's first five dealt
-    cards as its program. Its turn changes the state in place, so each timed turn gets a copy made untimed."""
+    cards as its program (dealt after seeding `random` with `deal`: it shuffles with the module's functions).
+    Its turn changes the state in place, so each timed turn gets a copy made untimed."""
     import copy
     import os
 
@@ -73,6 +125,7 @@ def peer_turn(peer: Path, count: int):
     try:
         from backend import State
 
+        random.seed(deal)
         start = State.get_start_state(PEER_MAP, count)
     finally:
         os.chdir(here)
@@ -89,21 +142,32 @@ def peer_turn(peer: Path, count: int):
 
 
 def side_by_side(room, peer: Path, repeat: int) -> dict:
-    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for both); medians in ms."""
+    """pbem and the peer at 2 and 8 robots, one turn of each in turn (the same load for all), each engine going
+    through `DEALS` seeded programs; medians in ms. pbem plays two boards: `everything` (this benchmark's room)
+    and `same_map`, the peer's own map read into a pbem room (`peer_room`; robots on its start tiles facing
+    north, as the peer puts them). `lean` is the turn as a planner wants it (`record=False`: the new board and
+    the events, no snapshots), `recorded` the same turn with everything the reports read (the peer's turn keeps
+    its own log of robot positions as it goes)."""
+    boards = {"everything": (room, None), "same_map": (peer_room(peer), Dir.N)}
     rows = {}
     for count in (2, 8):
-        board, programs = setup(room, count, 5, seed=count)
-        theirs = peer_turn(peer, count)
-        resolve_turn(board, programs, BOTWARS, seed=1, turn=1)
-        ours, peers = [], []
+        ours = {name: [setup(where, count, 5, seed=count * 100 + deal, facing=facing) for deal in range(DEALS)]
+                for name, (where, facing) in boards.items()}
+        theirs = [peer_turn(peer, count, deal) for deal in range(DEALS)]
+        times: dict[str, list[float]] = {"roboprojekt": []}
         for turn in range(1, repeat + 1):
-            began = time.perf_counter()
-            resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn)
-            ours.append(time.perf_counter() - began)
-            peers.append(theirs())
-        pbem_ms, peer_ms = (round(statistics.median(times) * 1000, 3) for times in (ours, peers))
-        rows[str(count)] = {"pbem_ms": pbem_ms, "roboprojekt_ms": peer_ms, "ratio": round(pbem_ms / peer_ms, 2)}
-    return {"peer_map": PEER_MAP, "robots": rows, "target_ratio": 1.0}
+            for name, setups in ours.items():
+                board, programs = setups[turn % DEALS]
+                for record in (False, True):
+                    began = time.perf_counter()
+                    resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn, record=record)
+                    times.setdefault(f"{name}_{'recorded' if record else 'lean'}", []).append(
+                        time.perf_counter() - began)
+            times["roboprojekt"].append(theirs[turn % DEALS]())
+        ms = {name: round(statistics.median(values) * 1000, 3) for name, values in times.items()}
+        ratios = {name: round(value / ms["roboprojekt"], 2) for name, value in ms.items() if name != "roboprojekt"}
+        rows[str(count)] = {"ms": ms, "ratio_to_roboprojekt": ratios}
+    return {"peer_map": PEER_MAP, "deals": DEALS, "robots": rows, "target_ratio": 1.0}
 
 
 def main() -> None:

@@ -49,6 +49,21 @@ class Spinner(Mechanism):
                     ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, "spinner", element.key))
 
 
+class Doorbell(Mechanism):
+    """`robots_only`: rings (an event) for each robot on it at the end of a stage; counts its calls."""
+
+    type: ClassVar[str] = "doorbell"
+    phases: ClassVar[tuple] = ("end of stage",)
+    robots_only: ClassVar[bool] = True
+    calls: ClassVar[list] = []
+
+    def act(self, ctx, phase, elements):
+        Doorbell.calls.append(ctx.stage)
+        for element in elements:
+            for robot in ctx.robots_at(element.at):
+                ctx.emit(Rotated(ctx.stage, robot.name, robot.facing, robot.facing, "doorbell", element.key))
+
+
 @pytest.fixture
 def plugins():
     register(Ice)
@@ -87,3 +102,19 @@ def test_plugin_kinds_act_in_a_turn(plugins):
 def test_unknown_kind_is_refused_without_the_plugin():
     with pytest.raises(FormatError, match="unknown element type 'ice'"):
         load_room(load_yaml(ROOM, "plug.yaml"), "plug.yaml")
+
+
+def test_robots_only_kind_acts_only_while_a_robot_stands_on_it():
+    register(Doorbell)
+    try:
+        room = load_room(load_yaml("size: 3x3\nelements:\n  - {type: doorbell, at: r1c2}\n", "bell.yaml"),
+                         "bell.yaml")
+        board = new_board(room, [Robot("A", at=Square(3, 2), facing=Dir.N)])
+        Doorbell.calls.clear()
+        result = resolve_turn(board, {"A": [Card.parse("FWD1#500"), Card.parse("FWD1#510"),
+                                            Card.parse("RT90#80")]}, GEEKO, seed=1, turn=1)
+    finally:
+        MECHANISMS.pop("doorbell")
+    # r3c2 -> r2c2 (stage 1, not on the bell) -> r1c2 (stages 2 and 3, on it)
+    assert Doorbell.calls == [2, 3]
+    assert [e.stage for e in result.events if isinstance(e, Rotated) and e.cause == "doorbell"] == [2, 3]

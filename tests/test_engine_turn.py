@@ -108,3 +108,23 @@ def test_b13_same_events_under_different_hash_seeds(tmp_path):
                               env=env, cwd=HERE.parent, check=True)
         outputs.add(proc.stdout)
     assert len(outputs) == 1
+
+
+def test_unrecorded_turn_gives_the_same_board_and_events_without_empty_saw_spins():
+    """record=False (planner, benchmark): no snapshots; the same new board; the same events but a buzzsaw's
+    spin on an empty square (its draw decides nothing on the board)."""
+    from pbem.engine.events import SawSpun
+
+    saws = {e.at for e in read_room(EVERYTHING).elements if e.type == "buzzsaw"}
+    dropped = 0
+    for seed in range(1, 9):
+        board = everything_board()
+        full = resolve_turn(board, PROGRAMS, GEEKO, seed=seed, turn=3)
+        lean = resolve_turn(board, PROGRAMS, GEEKO, seed=seed, turn=3, record=False)
+        assert lean.snapshots == [] and lean.stages == full.stages == 9
+        assert to_data(lean.board) == to_data(full.board)
+        kept = [e for e in full.events if not (isinstance(e, SawSpun) and e.robot is None)]
+        assert lean.events == kept
+        assert all(e.at in saws for e in full.events if isinstance(e, SawSpun))
+        dropped += len(full.events) - len(kept)
+    assert dropped > 0  # spins on empty squares happened and were left out

@@ -26,7 +26,8 @@ from .vocabulary import Mode
 class TurnContext:
     def __init__(self, board: Board, ruleset: Ruleset, index: RoomIndex, *, seed: int | str, turn: int,
                  sequences: Mapping[str, Sequence[Card | None]] | None = None,
-                 option_hp: Mapping[str, int] | None = None, declared_reboots: frozenset[str] = frozenset()):
+                 option_hp: Mapping[str, int] | None = None, declared_reboots: frozenset[str] = frozenset(),
+                 record: bool = True):
         self.board = board
         self.ruleset = ruleset
         self.index = index
@@ -37,7 +38,9 @@ class TurnContext:
         self.option_hp = option_hp or {}
         self.declared_reboots = declared_reboots
         self.events: list[Event] = []
+        self.record = record  # False: events of what changes nothing may be left out (`resolve_turn`)
         self.destroyed: set[str] = set()  # robots destroyed during this turn (B10: their declared reboot lapses)
+        self.robots_in_order = tuple(board.robots.values())  # a turn adds or removes no robot
         self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == Mode.REBOOTING)
 
     # --- bookkeeping ------------------------------------------------------
@@ -49,28 +52,47 @@ class TurnContext:
 
     @property
     def robots(self) -> list[Robot]:
-        return list(self.board.robots.values())
+        return list(self.robots_in_order)
 
     def on_board(self) -> list[Robot]:
-        return [r for r in self.board.robots.values() if r.on_board]
+        return [r for r in self.robots_in_order if r.on_board]
 
     @staticmethod
     def solid(robot: Robot) -> bool:
         """Takes part in robot interactions (B9: a virtual robot does not)."""
         return robot.on_board and robot.mode != Mode.VIRTUAL
 
+    # Asked for every element and step: squares are compared by row and column, not by a call to `__eq__`.
     def solid_at(self, square: Square) -> Robot | None:
-        for robot in self.board.robots.values():
-            if robot.at == square and self.solid(robot):
+        row, col = square.row, square.col
+        for robot in self.robots_in_order:
+            at = robot.at
+            if at is not None and at.row == row and at.col == col and robot.mode != Mode.VIRTUAL and robot.on_board:
                 return robot
         return None
 
     def robots_at(self, square: Square) -> list[Robot]:
-        return [r for r in self.board.robots.values() if r.at == square and r.on_board]
+        row, col = square.row, square.col
+        return [r for r in self.robots_in_order
+                if (at := r.at) is not None and at.row == row and at.col == col and r.on_board]
+
+    def occupied_cells(self) -> int:
+        """The cells of the robots on the board, as bits (`RoomIndex.cell`)."""
+        stride, cells = self.index.stride, 0
+        for robot in self.robots_in_order:
+            at = robot.at
+            if at is not None and robot.on_board:
+                cells |= 1 << (at.row * stride + at.col)
+        return cells
 
     def locked(self, robot: Robot) -> bool:
         """G3: a mechanism holds the robot where it stands."""
-        return robot.at is not None and any(m.holds(self, e, robot) for m, e in self.index.holds.get(robot.at, ()))
+        holders = self.index.holds.get(robot.at) if robot.at is not None else None
+        if holders:  # asked for every step: most squares hold nobody, and no generator is made for them
+            for mech, element in holders:
+                if mech.holds(self, element, robot):
+                    return True
+        return False
 
     def state(self, element: Element) -> str | None:
         """The element's state word (as the room file gives it if the board has none recorded)."""

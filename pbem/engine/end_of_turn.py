@@ -53,7 +53,7 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
 
 def reinstate_step(reinstate: Reinstate) -> StepFn:
     def run(ctx: TurnContext, step: str) -> None:
-        for robot in ctx.robots:
+        for robot in ctx.robots_in_order:
             if robot.mode == Mode.DESTROYED:
                 reinstate(ctx, robot)
     return run
@@ -64,7 +64,7 @@ def reboots(ctx: TurnContext, step: str) -> None:
     cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
     rebooting turn", i.e. in the state that turn starts from, so it is restored here, and with it every
     register unfuses (ruling B10). A robot destroyed during this turn does not begin its reboot."""
-    for robot in ctx.robots:
+    for robot in ctx.robots_in_order:
         if robot.name in ctx.started_rebooting and robot.mode == Mode.REBOOTING:
             robot.mode = Mode.REAL
             fill_at_random(ctx, robot)

@@ -11,6 +11,7 @@ class name; `EVENT_TYPES` maps the name back to the class.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -290,3 +291,23 @@ class RebootStarted(Event):
 class RebootEnded(Event):
     """B10: the robot is back online after a rebooting turn."""
     mode: str
+
+
+def quick_init(cls: type) -> None:
+    """Give a frozen dataclass (an event, a snapshot's robot) an `__init__` that writes the instance's fields
+    straight into its `__dict__`: the one `dataclass(frozen=True)` writes sets each through
+    `object.__setattr__`, and a turn makes dozens of events (this makes each ~2.5x cheaper). Same parameters,
+    defaults and resulting instance."""
+    fields = dataclasses.fields(cls)
+    if any(f.default_factory is not dataclasses.MISSING or not f.init for f in fields):
+        return  # left to dataclass
+    defaults = {f"_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
+    params = ", ".join(f.name + (f"=_{f.name}" if f"_{f.name}" in defaults else "") for f in fields)
+    lines = "".join(f"\n    d[{f.name!r}] = {f.name}" for f in fields)
+    namespace = dict(defaults)
+    exec(f"def __init__(self, {params}):\n    d = self.__dict__{lines}", namespace)  # noqa: S102
+    setattr(cls, "__init__", namespace["__init__"])
+
+
+for _cls in list(EVENT_TYPES.values()):
+    quick_init(_cls)

@@ -28,18 +28,19 @@ class Dir(IntEnum):
 
     def turned(self, quarter_turns: int) -> "Dir":
         """Clockwise by `quarter_turns` (negative turns counter-clockwise)."""
-        return Dir((self.value + quarter_turns) % 4)
+        return _DIRS[(self + quarter_turns) % 4]  # a table, not Dir(...): the enum call is slow in hot loops
 
     @property
     def opposite(self) -> "Dir":
-        return self.turned(2)
+        return _DIRS[(self + 2) % 4]
 
     @property
     def delta(self) -> tuple[int, int]:
         return _DELTAS[self]
 
 
-_DELTAS = {Dir.N: (-1, 0), Dir.E: (0, 1), Dir.S: (1, 0), Dir.W: (0, -1)}
+_DIRS = tuple(Dir)
+_DELTAS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # by Dir
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -66,11 +67,24 @@ class Square:
         return NotImplemented
 
     def step(self, direction: Dir, distance: int = 1) -> "Square":
-        d_row, d_col = direction.delta
+        if distance == 1:  # the resolver's every move: the neighbour is made once and kept
+            key = (self.row, self.col, direction)
+            found = _NEIGHBOURS.get(key)
+            if found is None:
+                if len(_NEIGHBOURS) >= _NEIGHBOURS_MAX:
+                    _NEIGHBOURS.clear()
+                d_row, d_col = _DELTAS[direction]
+                found = _NEIGHBOURS[key] = Square(self.row + d_row, self.col + d_col)
+            return found
+        d_row, d_col = _DELTAS[direction]
         return Square(self.row + d_row * distance, self.col + d_col * distance)
 
     def __str__(self) -> str:
         return f"r{self.row}c{self.col}"
+
+
+_NEIGHBOURS: dict[tuple[int, int, int], Square] = {}  # (row, col, direction) -> the square one step away
+_NEIGHBOURS_MAX = 1 << 17  # four directions of a 180x180 room; beyond that it starts again
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ room file, so that order never decides an outcome (RULES B6.11, B6b.2).
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
+from typing import Any, Iterable
 
 from .elements import initial_states
 from .geometry import Dir, Square
@@ -16,7 +17,45 @@ from .mechanism import HOOKS, MECHANISMS, Mechanism, implements, load_builtin, r
 from .room import Element, Room
 
 Entry = tuple[Mechanism, Element]
-RayStep = tuple[Square, list[Entry], list[Entry], list[Entry]]  # square, its blockers, edge blockers, edge hooks
+
+
+class Ray:
+    """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
+    start), where each is on it (`position`, by cell number), and only the places where something may stop it
+    (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
+    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the square;
+    `hooked`: whether it has any.
+    `mask`, `past`: its cells as bits, with and without the start (a robot's beam starts past its own square)."""
+
+    __slots__ = ("squares", "position", "stops", "ends", "hooked", "mask", "past")
+
+    def __init__(self, squares: list[Square], cells: list[int], stops: list[tuple[int, list[Entry], list[Entry]]],
+                 ends: list[list[Entry]]):
+        self.squares = tuple(squares)
+        self.position = {cell: i for i, cell in enumerate(cells)}
+        self.stops = tuple(stops)
+        self.ends = tuple(tuple((mech, element, square) for mech, element in hooks)
+                          for square, hooks in zip(squares, ends))
+        self.hooked = any(self.ends)  # an eye on some edge of the path
+        self.mask = sum(1 << cell for cell in cells)
+        self.past = self.mask & ~(1 << cells[0])
+
+
+class Occupancy:
+    """The robots on each cell (in the order given) and the cells as bits: a beam asks the bits whether anyone
+    stands on its path before looking for the nearest (most beams hit nobody)."""
+
+    __slots__ = ("cells", "mask")
+
+    def __init__(self, index: "RoomIndex", robots: Iterable[Any]):
+        """`robots`: those standing on the board (anything with `at` and `mode`: a snapshot's robots too)."""
+        self.cells: dict[int, list[Any]] = {}
+        self.mask = 0
+        stride = index.stride
+        for robot in robots:
+            cell = robot.at.row * stride + robot.at.col
+            self.cells.setdefault(cell, []).append(robot)
+            self.mask |= 1 << cell
 
 
 class RoomIndex:
@@ -54,19 +93,25 @@ class RoomIndex:
         self.press = dict(square_hooks["on_press"])
         self.beam_sources = sorted((entry for entries in square_hooks["beams"].values() for entry in entries),
                                    key=lambda entry: reading_order(entry[1]))
-        # phase name -> [(mechanism, its elements)] in registration order
-        self.acting: dict[str, list[tuple[Mechanism, list[Element]]]] = defaultdict(list)
+        self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
+        # phase name -> [(mechanism, its elements, their squares as bits if it is `robots_only`, else 0)]
+        self.acting: dict[str, list[tuple[Mechanism, list[Element], int]]] = defaultdict(list)
         for type_name, mech in MECHANISMS.items():
             if type_name in self.by_type:
+                elements = self.by_type[type_name]
+                cells = sum({1 << self.cell(e.at) for e in elements}) if mech.robots_only else 0
                 for phase in mech.phases:
-                    self.acting[phase].append((mech, self.by_type[type_name]))
-
+                    self.acting[phase].append((mech, elements, cells))
         self.initial_states = initial_states(room)
-        self._rays: dict[tuple[Square, Dir], tuple[RayStep, ...]] = {}
+        self._rays: dict[int, Ray] = {}  # by start cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
+
+    def cell(self, square: Square) -> int:
+        """A square's number (an int key hashes without a call into Python)."""
+        return square.row * self.stride + square.col
 
     def placed(self, type_name: str) -> dict[Square, Element]:
         """The elements of one type by their square (for types with one per square, such as belts)."""
@@ -75,19 +120,23 @@ class RoomIndex:
             found = self._placed[type_name] = {e.at: e for e in self.by_type.get(type_name, ())}
         return found
 
-    def ray(self, start: Square, direction: Dir) -> tuple[RayStep, ...]:
-        """The squares a beam from `start` crosses to the board's edge, each with what may stop it there: the
-        square's beam blockers, those on the edge it leaves by, and that edge's beam hooks (eyes). Worked out
-        once per room; whether a blocker blocks (a gate's state …) is asked while tracing."""
-        found = self._rays.get((start, direction))
+    def ray(self, start: Square, direction: Dir) -> Ray:
+        """The beam path from `start` to the board's edge (see `Ray`). Worked out once per room; whether a
+        blocker blocks (a gate's state …) is asked while tracing."""
+        key = (start.row * self.stride + start.col) * 4 + direction
+        found = self._rays.get(key)
         if found is None:
-            steps, square = [], start
+            squares: list[Square] = []
+            stops, ends, square = [], [], start
             while self.inside(square):
                 edge = (square, direction)
-                steps.append((square, self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, []),
-                              self.edge_beam_end.get(edge, [])))
+                blocks, edge_blocks = self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, [])
+                if blocks or edge_blocks:
+                    stops.append((len(squares), blocks, edge_blocks))
+                squares.append(square)
+                ends.append(self.edge_beam_end.get(edge, []))
                 square = square.step(direction)
-            found = self._rays[(start, direction)] = tuple(steps)
+            found = self._rays[key] = Ray(squares, [self.cell(sq) for sq in squares], stops, ends)
         return found
 
 

@@ -26,7 +26,10 @@ Always-on hooks (RULES B6), called by the movement code during any step:
 Phase hook: `act(ctx, phase, elements)` runs once per stage for every phase
 name in `phases` (a `PhaseName`: a step of `pbem.engine.phases.PHASES` or of
 the end of the turn), with all elements of this type in reading order of their
-squares (never the room file's order). A new kind only subclasses `Mechanism`,
+squares (never the room file's order). A kind whose `act` does nothing unless a
+robot stands on one of its elements, and never moves a robot onto a square (it
+may turn, hurt, remove or destroy one), sets `robots_only`: its `act` is then
+not called while no robot stands on them. A new kind only subclasses `Mechanism`,
 fills these in and calls `register`, which refuses an unknown phase or a
 misspelt hook; the stage loop never changes.
 """
@@ -73,6 +76,7 @@ class Mechanism:
     enter_order: ClassVar[int] = 50     # B6.11: falls (0), presses (10), teleports (20), gates (30), plug-ins
     is_control: ClassVar[bool] = False  # switches and eyes: other elements name its `id` as `control`
     plain: ClassVar[bool] = False       # decoration only (flags, starts): G8 "not plain floor" ignores it
+    robots_only: ClassVar[bool] = False  # `act` needs a robot on one of its elements (see above)
 
     # --- set-up -------------------------------------------------------
     def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
@@ -199,11 +203,17 @@ def implements(mech: Mechanism, hook: str) -> bool:
 
 
 def load_builtin() -> None:
-    """The built-in families, then any plug-ins (`plugins.add_loader`) not loaded yet."""
-    from . import mechanisms  # noqa: F401  (registers the built-in families)
-    from .plugins import run_loaders
+    """The built-in families, then any plug-ins (`plugins.add_loader`) not loaded yet. (Asked once per turn:
+    the imports run once.)"""
+    if not _BUILTIN:
+        from . import mechanisms  # noqa: F401  (registers the built-in families)
+        from .plugins import run_loaders
 
-    run_loaders()
+        _BUILTIN.append(run_loaders)
+    _BUILTIN[0]()
+
+
+_BUILTIN: list[Callable[[], None]] = []  # plugins.run_loaders, once the built-in families are registered
 
 
 # --- field parsers shared by the built-in families --------------------

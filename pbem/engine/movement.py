@@ -8,7 +8,6 @@ square effects in the B6.11 order once every robot of the move has arrived.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Callable, Collection, Mapping, NamedTuple, Sequence, TypeVar
 
 from .cards import MOVES, SIDESTEPS, TURNS, Card
@@ -29,9 +28,9 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
     the edge or square the costliest block counts (B6.2: a fence sharing an edge with a wall still burns),
     so the order of the room file never matters."""
     to = frm.step(direction)
-    if not ctx.index.inside(to):
-        return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     index = ctx.index
+    if not (0 < to.row <= index.rows and 0 < to.col <= index.cols):  # `index.inside`, without the call
+        return Block("fence", "perimeter", ctx.ruleset.fence_damage)
     edge, square = index.edge_block.get((frm, direction)), index.square_block.get(to)
     if not edge and not square:  # the hot path: open floor
         return None
@@ -83,9 +82,14 @@ def conflicts(ctx: TurnContext, groups: Mapping[K, Sequence[tuple[Robot, Square]
     not moving away, or one robot in two groups. Only real robots are given (B9)."""
     if not groups:
         return set()
-    landing = Counter(to for moves in groups.values() for _, to in moves)
-    movers = Counter(robot.name for moves in groups.values() for robot, _ in moves)
-    leaving = {robot.at: to for moves in groups.values() for robot, to in moves}
+    landing: dict[Square, int] = {}  # counted by hand: a Counter costs more than the few moves of a phase
+    movers: dict[str, int] = {}
+    leaving: dict[Square | None, Square] = {}
+    for moves in groups.values():
+        for robot, to in moves:
+            landing[to] = landing.get(to, 0) + 1
+            movers[robot.name] = movers.get(robot.name, 0) + 1
+            leaving[robot.at] = to
     out = set()
     for key, moves in groups.items():
         for robot, to in moves:
@@ -115,8 +119,12 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
     robot.at = frm.step(direction)
     ctx.emit(report(frm, robot.at))
-    arrivals = [Arrival(other, direction, "push") for other in chain] + [Arrival(robot, direction, how)]
-    return STOPPED if any(r is robot for r in arrive(ctx, arrivals)) else MOVED
+    arrivals = [Arrival(other, direction, "push") for other in chain]
+    arrivals.append(Arrival(robot, direction, how))
+    for stopped in arrive(ctx, arrivals):
+        if stopped is robot:
+            return STOPPED
+    return MOVED
 
 
 class Arrival(NamedTuple):

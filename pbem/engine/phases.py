@@ -9,13 +9,15 @@ engine's own steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 from .context import TurnContext
 from .events import BecameReal
 from .geometry import Dir, Square
+from .index import Occupancy
 from .movement import play_card
 from .options import option_effect
+from .room import Element
 from .state import Robot
 from .vocabulary import Mode, PhaseName as P
 
@@ -30,19 +32,29 @@ class Phase:
 
 
 def run_mechanisms(ctx: TurnContext, phase: str) -> None:
-    """Every mechanism registered for this phase acts, with all its elements, in registration order."""
-    for mech, elements in ctx.index.acting.get(phase, ()):
+    """Every mechanism registered for this phase acts, with all its elements, in registration order (one that
+    is `robots_only` if a robot stands on one of its elements)."""
+    occupied = None  # the robots' cells as bits, worked out when first needed (again after a robot may move)
+    for mech, elements, cells in ctx.index.acting.get(phase, ()):
+        if cells:  # robots_only
+            if occupied is None:
+                occupied = ctx.occupied_cells()
+            if not occupied & cells:
+                continue
         mech.act(ctx, phase, elements)
+        if not cells:
+            occupied = None
 
 
 def move_robots(ctx: TurnContext, phase: str) -> None:
     """B5.1: robots play this register's card in descending priority (a destroyed robot plays no more)."""
     playing = []
-    for name in ctx.sequences:
-        card = ctx.program_card(ctx.board.robots[name], ctx.stage)
+    stage = ctx.stage
+    for name, sequence in ctx.sequences.items():
+        card = sequence[stage - 1] if 0 < stage <= len(sequence) else None
         if card is not None:
-            playing.append((card.number, name, card))
-    playing.sort(key=lambda item: (-item[0], item[1]))
+            playing.append((-card.number, name, card))
+    playing.sort()  # highest number first, then by name (names differ: cards are never compared)
     for _, name, card in playing:
         robot = ctx.board.robots[name]
         if robot.runs_program:
@@ -53,30 +65,50 @@ def move_robots(ctx: TurnContext, phase: str) -> None:
 
 
 def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
-          occupancy: Mapping[Square, Sequence[Any]]) -> tuple[Any, list, Square]:
+          occupancy: Occupancy) -> tuple[Any, Sequence[tuple[Any, Element, Square]], Square]:
     """Follow a beam from `start` (a robot's beam starts past the shooter's own square); return the robot hit,
     if any, the edge hooks of the wall it stopped at (eyes), and the last square it reaches. `occupancy`: the
-    robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots)."""
-    own_square = shooter is not None  # a robot's beam starts in the square in front of it
-    last = start
-    for square, square_blocks, edge_blocks, ends in ctx.index.ray(start, direction):
-        if not own_square:
+    robots on each square (anything with a `mode`: the pictures ask with a snapshot's robots).
+
+    On each square a beam meets the square's blockers, then its robots, then the edge it leaves by: the
+    nearest robot it could hit is found first, then the blockers up to it are asked in order."""
+    ray = ctx.index.ray(start, direction)
+    squares = ray.squares
+    first = 0 if shooter is None else 1  # a robot's beam starts in the square in front of it
+    target, reach = None, len(squares)
+    on_path = occupancy.mask & (ray.mask if first == 0 else ray.past)
+    if on_path:
+        position = ray.position
+        for cell, robots in occupancy.cells.items():
+            if on_path >> cell & 1 and position[cell] < reach:
+                for robot in robots:
+                    if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
+                        target, reach = robot, position[cell]  # B9: robot beams pass virtual robots
+                        break
+    for i, square_blocks, edge_blocks in ray.stops:
+        if i > reach:
+            break
+        if i >= first:
+            square = squares[i]
             for mech, element in square_blocks:
                 if mech.blocks_beam(ctx, element, square, direction):
-                    return None, [], last
-            for robot in occupancy.get(square, ()):
-                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                    return robot, [], square  # B9: robot beams pass virtual robots; board beams hit them
-        own_square, last = False, square
-        if edge_blocks and any(mech.blocks_beam(ctx, element, square, direction) for mech, element in edge_blocks):
-            break  # stopped at this edge; else on to the next square, or off the board after the last
-    return None, [(m, e, square) for m, e in ends], last
+                    return None, (), squares[i - 1] if i else start
+        if i == reach:
+            break
+        for mech, element in edge_blocks:
+            if mech.blocks_beam(ctx, element, squares[i], direction):
+                return None, ray.ends[i], squares[i]
+    if target is not None:
+        return target, (), squares[reach]
+    return None, ray.ends[-1], squares[-1]
 
 
 def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
     """The beams a robot fires: (direction, damage, option or 'main')."""
-    if not ctx.solid(robot) or robot.mode == Mode.REBOOTING:
+    if robot.mode != Mode.REAL or not robot.on_board:  # virtual, rebooting or off the board: it does not fire
         return []
+    if not robot.options:  # most robots: the main laser alone
+        return [(robot.facing, ctx.ruleset.laser_damage, "main")] if ctx.ruleset.robot_lasers else []
     beams: dict[Dir, tuple[Dir, int, str]] = {}
     if ctx.ruleset.robot_lasers:
         beams[robot.facing] = (robot.facing, ctx.ruleset.laser_damage, "main")
@@ -90,29 +122,27 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
+    standing = [robot for robot in ctx.robots_in_order if robot.on_board]
+    occupancy = Occupancy(ctx.index, standing)
+    beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
+        (start, direction, damage, "laser", element.key, None)
+        for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
+    beams += [(robot.square, direction, damage, "robot-laser", robot.name, robot)
+              for robot in standing for direction, damage, _ in robot_beams(ctx, robot)]
     hits: list[tuple[Robot, int, str, str]] = []
     eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
-    occupancy: dict[Square, list[Robot]] = {}
-    for robot in ctx.board.robots.values():
-        if robot.on_board:
-            occupancy.setdefault(robot.square, []).append(robot)
-
-    def shoot(start: Square, direction: Dir, damage: int, cause: str, source: str, shooter: Robot | None) -> None:
+    for start, direction, damage, cause, source, shooter in beams:
+        ray = ctx.index.ray(start, direction)
+        if not ray.hooked and not occupancy.mask & (ray.mask if shooter is None else ray.past):
+            continue  # nobody on its path and no eye on it: whatever stops it, the beam does nothing
         target, ends, _ = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))
         for mech, element, square in ends:  # one call per edge side and direction: an eye flips once
             eye_hits.setdefault((element.key, square, direction), (mech, element, square, direction))
-
-    for mech, element in ctx.index.beam_sources:
-        for start, direction, damage in mech.beams(ctx, element):
-            shoot(start, direction, damage, "laser", element.key, None)
-    for robot in ctx.robots:
-        for direction, damage, _ in robot_beams(ctx, robot):
-            shoot(robot.square, direction, damage, "robot-laser", robot.name, robot)
     for target, damage, cause, source in hits:
         ctx.damage(target, damage, cause, source)
-    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)):
+    for key in sorted(eye_hits, key=lambda k: (k[0], k[1].row, k[1].col, k[2].name)) if len(eye_hits) > 1 else eye_hits:
         mech, element, square, direction = eye_hits[key]
         mech.on_beam(ctx, element, square, direction)
     run_mechanisms(ctx, phase)
@@ -120,7 +150,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
 
 def become_real(ctx: TurnContext, phase: str) -> None:
     """B9: a virtual robot alone in its square turns real, once a complete turn has passed since reinstatement."""
-    for robot in ctx.robots:
+    for robot in ctx.robots_in_order:
         if robot.mode != Mode.VIRTUAL or not robot.on_board:
             continue
         since = robot.reinstated_turn if robot.reinstated_turn is not None else 0

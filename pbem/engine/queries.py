@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 
 from .context import TurnContext
 from .geometry import Dir, Square
-from .index import index_for
+from .index import Occupancy, index_for
 from .mechanism import mechanism
 from .phases import trace
 from .room import Element, Room
@@ -41,10 +41,8 @@ def board_beams(room: Room, elements: Mapping[str, str], robots: Iterable[Any]) 
     except KeyError:
         return []
     ctx = TurnContext(Board(room, {}, dict(elements)), GEEKO, index, seed=0, turn=0)
-    occupancy: dict[Square, list[Any]] = {}
-    for robot in robots:
-        if robot.at is not None and robot.mode not in ABSENT and not getattr(robot, "left_room", False):
-            occupancy.setdefault(robot.at, []).append(robot)
+    occupancy = Occupancy(index, [robot for robot in robots if robot.at is not None and robot.mode not in ABSENT
+                                  and not getattr(robot, "left_room", False)])
     found = []
     for mech, element in ctx.index.beam_sources:
         for start, direction, _ in mech.beams(ctx, element):

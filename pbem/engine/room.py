@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .geometry import Size, Square
 
@@ -22,8 +22,11 @@ class Element:
     attrs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     line: int | None = None  # the line of the room file it came from, for messages
 
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.attrs.get(name, default)
+    @cached_property
+    def get(self) -> Callable[..., Any]:
+        """`element.get(name, default=None)`: a field's value. The mapping's own bound `get`, kept on the
+        element: mechanisms ask for fields in every stage."""
+        return self.attrs.get
 
     @cached_property
     def key(self) -> str:

@@ -14,6 +14,10 @@ from .room import Room
 from .vocabulary import Mode, parse_word
 
 
+_OFF_BOARD = (Mode.DESTROYED, Mode.IN_TRANSIT)
+_CONTAINERS = ("registers", "upgrades", "options", "armouries", "charges")  # the fields a copy must not share
+
+
 @dataclass
 class Robot:
     name: str
@@ -47,7 +51,7 @@ class Robot:
     @property
     def on_board(self) -> bool:
         """Standing on the board: it can be pushed, conveyed, shot and hurt."""
-        return self.at is not None and self.mode not in (Mode.DESTROYED, Mode.IN_TRANSIT) and not self.left_room
+        return self.at is not None and self.mode not in _OFF_BOARD and not self.left_room
 
     @property
     def runs_program(self) -> bool:
@@ -55,9 +59,13 @@ class Robot:
         return self.on_board and self.mode in (Mode.REAL, Mode.VIRTUAL)
 
     def copy(self) -> "Robot":
-        return Robot(self.name, self.owner, self.at, self.facing, self.hp, self.mode, dict(self.registers),
-                     list(self.upgrades), list(self.options), self.next_flag, self.lives, self.reinstate_at,
-                     self.reinstated_turn, self.left_room, list(self.armouries), dict(self.charges))
+        """Every field, its lists and dicts copied (without `__init__`: its fields are already checked)."""
+        clone = object.__new__(Robot)
+        fields = clone.__dict__
+        fields.update(self.__dict__)
+        for name in _CONTAINERS:
+            fields[name] = fields[name].copy()
+        return clone
 
 
 @dataclass

@@ -5,6 +5,9 @@
     result.events       # every typed event, in order (stage 0 = end of turn)
     result.snapshots    # the board at the start of each stage, then the final one
 
+`record=False` is for callers that read only the new board (a planner's lookahead, the benchmark): no
+snapshots, and no events for what changes nothing (a buzzsaw spinning on an empty square draws nothing).
+
 A turn is a pure function of its arguments: same inputs, same events and
 board, on any machine (RULES B13).
 """
@@ -18,7 +21,7 @@ from . import deal
 from .cards import Card
 from .context import TurnContext
 from .end_of_turn import END_OF_TURN, EndStep
-from .events import Event
+from .events import Event, quick_init
 from .geometry import Dir, Square
 from .index import index_for
 from .phases import PHASES, Phase
@@ -39,6 +42,9 @@ class RobotView:
     mode: Mode
 
 
+quick_init(RobotView)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """The board at the start of `stage` (1..n), or after the end of the turn (`stage` 0)."""
@@ -52,12 +58,11 @@ class Snapshot:
 class TurnResult:
     board: Board
     events: list[Event]
-    snapshots: list[Snapshot]
+    snapshots: list[Snapshot]  # one per stage, then the final one (none if the turn was not recorded)
+    stages: int                # how many stages ran (B7.3)
 
-    @property
-    def stages(self) -> int:
-        """How many stages ran (B7.3): one snapshot each, then the final one."""
-        return len(self.snapshots) - 1
+
+quick_init(TurnResult)
 
 
 def snapshot(board: Board, stage: int) -> Snapshot:
@@ -82,7 +87,7 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
                  seed: int | str, turn: int, reboots: Collection[str] = (),
                  option_hp: Mapping[str, int] | None = None,
                  phases: Sequence[Phase] = PHASES,
-                 end_of_turn: Sequence[EndStep] = END_OF_TURN) -> TurnResult:
+                 end_of_turn: Sequence[EndStep] = END_OF_TURN, record: bool = True) -> TurnResult:
     """Resolve one turn on `board` and return the new board, the events and the per-stage snapshots.
 
     - `programs`: robot name -> its program, register 1 first (already validated; RULES B4.4–B4.5).
@@ -92,28 +97,32 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     - `option_hp`: botwars, robot name -> the HP at which it gives up an option (B11).
     - `phases`: the stage's phase table (B5); `end_of_turn`: the B12 steps — the campaign layer passes
       its own list (see `pbem.engine.end_of_turn`).
+    - `record`: False leaves out the snapshots and the events of what changes nothing (see above).
     The turn runs as many stages as the longest register sequence executed (B7.3), then the end-of-turn steps.
     """
     work = board.copy()
     index = index_for(work.room)
-    for key, word in index.initial_states.items():  # a board built without `new_board` starts as the room says
-        work.elements.setdefault(key, word)
+    if not index.initial_states.keys() <= work.elements.keys():  # a board built without `new_board`
+        for key, word in index.initial_states.items():                # starts as the room says
+            work.elements.setdefault(key, word)
     sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
                  for name, robot in work.robots.items() if robot.runs_program}
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
-                      option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots))
+                      option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots), record=record)
     stages = max((len(seq) for seq in sequences.values()), default=0)
     snapshots = []
     for stage in range(1, stages + 1):
         ctx.stage = stage
-        snapshots.append(snapshot(work, stage))
+        if record:
+            snapshots.append(snapshot(work, stage))
         for phase in phases:
             phase.run(ctx, phase.name)
     ctx.stage = 0
     for step in end_of_turn:
         step.run(ctx, step.name)
-    snapshots.append(snapshot(work, 0))
-    return TurnResult(work, ctx.events, snapshots)
+    if record:
+        snapshots.append(snapshot(work, 0))
+    return TurnResult(work, ctx.events, snapshots, stages)
 
 
 def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:

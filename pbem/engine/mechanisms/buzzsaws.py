@@ -13,10 +13,12 @@ class Buzzsaw(Mechanism):
 
     def act(self, ctx, phase, elements) -> None:
         for element in elements:
+            victims = ctx.robots_at(element.at)
+            if not victims and not ctx.record:
+                continue  # the draw only decides an event (seeding its RNG is most of a saw's cost)
             draw = ctx.rng("buzzsaw", element.key).random()
             if draw <= ctx.ruleset.buzzsaw_threshold:
                 continue
-            victims = ctx.robots_at(element.at)
             ctx.emit(SawSpun(ctx.stage, victims[0].name if victims else None, element.at, element.key,
                              f"{draw:.4f}"))
             for robot in victims:

@@ -23,9 +23,9 @@ class Conveyor(Mechanism):
         express = phase == "express conveyors"
         belts = ctx.index.placed(self.type)  # `elements`: every belt of the room
         movers = {}  # robot name -> (robot, target, way), in board order
-        for robot in ctx.robots:
-            belt = belts.get(robot.at) if robot.on_board else None
-            if belt is None or (express and belt.get("speed") != 2) or ctx.locked(robot):
+        for robot in ctx.robots_in_order:
+            belt = belts.get(robot.at)
+            if belt is None or not robot.on_board or (express and belt.get("speed") != 2) or ctx.locked(robot):
                 continue
             way = belt.get("dir")
             block = blocked(ctx, robot, robot.at, way)
@@ -33,6 +33,8 @@ class Conveyor(Mechanism):
                 obstacle(ctx, robot, way, block)
                 continue
             movers[robot.name] = (robot, robot.at.step(way), way)
+        if not movers:
+            return
         while cancel := conflicts(ctx, {n: [(m[0], m[1])] for n, m in movers.items() if ctx.solid(m[0])}):
             for name in [n for n in movers if n in cancel]:
                 robot, _, way = movers.pop(name)

@@ -21,6 +21,7 @@ class Gate(Controlled):
     flag = "open"
     fields = controlled_fields("open", False)
     phases = ("gates",)
+    robots_only = True
     enter_order = 30
 
     def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
@@ -43,6 +44,8 @@ class Gate(Controlled):
 
     def act(self, ctx, phase, elements) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]
+        if not any(occupants):
+            return
         leaving = [robot for robots in occupants for robot in robots]
         if len(elements) > 1:
             owners = sorted({robot.owner for robot in leaving})

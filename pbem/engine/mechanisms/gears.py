@@ -12,6 +12,7 @@ class Gear(Mechanism):
     type = "gear"
     fields = {"turn": Field(choice(*TURNS))}
     phases = ("gears",)
+    robots_only = True
 
     def act(self, ctx, phase, elements) -> None:
         for element in elements:

@@ -26,6 +26,8 @@ class Pusher(Mounted):
             if ctx.stage in element.get("stages"):
                 way = element.get("wall").opposite
                 pushes += [(robot, way, element) for robot in ctx.robots_at(element.at) if not ctx.locked(robot)]
+        if not pushes:
+            return
         aimed: dict = {}
         for _, way, element in pushes:
             aimed.setdefault(element.at.step(way), set()).add(element.key)

@@ -16,6 +16,7 @@ class Flag(Mechanism):
     type = "flag"
     fields = {"number": Field(positive_int)}
     phases = ("end of stage",)
+    robots_only = True
     plain = True
 
     def act(self, ctx, phase, elements) -> None:
@@ -37,6 +38,7 @@ class Wrench(Mechanism):
     type = "wrench"
     fields = {"count": Field(positive_int, required=False, default=1)}
     phases = ("end of stage", "wrench repairs")
+    robots_only = True
 
     def act(self, ctx, phase, elements) -> None:
         for element in elements:
@@ -67,6 +69,7 @@ class Armoury(Mechanism):
     type = "armoury"
     fields = {"option": Field(_option_name)}
     phases = ("end of stage",)
+    robots_only = True
 
     def act(self, ctx, phase, elements) -> None:
         for element in elements:
@@ -91,6 +94,7 @@ class Computer(Mechanism):
     type = "computer"
     fields = {"set": Field(choice(*CARD_SETS))}
     phases = ("end of stage",)
+    robots_only = True
 
     def act(self, ctx, phase, elements) -> None:
         for element in elements:
