@@ -29,13 +29,17 @@ from .board import Puzzle
 
 UNREACHABLE = 1 << 20
 MAX_MOVES = 40
-_TT_START_LOG2 = 16
+_TT_START_LOG2 = 12
 _TT_MAX_LOG2 = 25  # 32 Mi entries of 8 bytes, 256 MB; beyond it entries are replaced
 _PROBES = 24
 _TT_MIN_LEFT = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SIX = np.uint64(6)
 _LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
+_HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of `level`
+_LEVELS = 5
+_NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
+_GROW = -3
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
@@ -43,17 +47,86 @@ def cell_of(puzzle: Puzzle, square) -> int:
     return (square.row - 1) * puzzle.cols + (square.col - 1)
 
 
-def runs(puzzle: Puzzle) -> np.ndarray:
-    """Free steps from each cell in each direction (N E S W), walls and edges only."""
-    walled = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.bool_)
-    for square, side in puzzle.walls:
-        if puzzle.on_board(square):
-            walled[cell_of(puzzle, square) * 4 + side] = True
-    return _runs(walled, puzzle.rows, puzzle.cols)
+def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
+          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
+    """A proven-minimal solution as (colour index, direction) moves, or None when
+    no solution of at most `max_moves` moves exists. Raises NoProof when the search
+    expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
+    rows, cols = puzzle.rows, puzzle.cols
+    bits = max(1, (rows * cols - 1).bit_length())
+    sizes = [len(squares) for squares in puzzle.start]
+    if bits * sum(sizes) > 57 or max_moves > 63:
+        from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
+
+        return bfs_solve(puzzle, max_moves, max_nodes, stop)
+    walled = np.zeros(rows * cols * 4, dtype=np.bool_)
+    sides = [((s.row - 1) * cols + s.col - 1) * 4 + d for s, d in puzzle.walls if 0 < s.row <= rows and 0 < s.col <= cols]
+    walled[sides] = True
+    positions = np.array([(s.row - 1) * cols + s.col - 1 for squares in puzzle.start for s in squares], dtype=np.int64)
+    finishers = puzzle.finishers()
+    flags = np.array([(i in finishers, size == 1) for i, size in enumerate(sizes) for _ in range(size)],
+                     dtype=np.bool_).reshape(-1, 2)
+    stop = stop_flag() if stop is None else stop
+    length, groups, directions, nodes = _search(walled, rows, cols, positions, np.array(sizes, dtype=np.int64),
+                                                flags[:, 0].copy(), flags[:, 1].copy(), cell_of(puzzle, puzzle.goal),
+                                                bits, max_moves, max_nodes or UNLIMITED, stop)
+    STATS["nodes"] = int(nodes)
+    if length == -2:
+        raise NoProof(bool(stop[0]), int(nodes))
+    if length < 0:
+        return None
+    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+
+
+@numba.njit(cache=True, nogil=True)
+def _search(walled, rows, cols, start, sizes, finisher, lone, goal, bits, max_moves, max_nodes, stop):
+    """The board's tables, then the search (one compiled call: no per-solve Python work)."""
+    run = _runs(walled, rows, cols)
+    cells = rows * cols
+    line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
+    axis = np.empty((4, cells), dtype=np.int64)  # its place along the direction
+    for cell in range(cells):
+        r, c = cell // cols, cell % cols
+        line[0, cell], line[1, cell], line[2, cell], line[3, cell] = c, r, c, r
+        axis[0, cell], axis[1, cell], axis[2, cell], axis[3, cell] = -r, c, r, -c
+    n = start.shape[0]
+    bounds = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    bounds[1:] = np.cumsum(sizes)
+    group_of = np.empty(n, dtype=np.int64)
+    for g in range(sizes.shape[0]):
+        group_of[bounds[g]:bounds[g + 1]] = g
+    pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
+    beyond, free, flank = _stoppers(run, cols, goal, cells)
+    reach = _reach(run, cols, goal, cells)
+    stopping = np.zeros(cells, dtype=np.bool_)  # squares where a robot counts in the bound
+    for d in range(4):
+        if beyond[d] >= 0:
+            stopping[beyond[d]] = True
+        stopping |= flank[d]
+    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
+    pos[:n] = start
+    level[_HEUR, 0], level[_PURE, 0] = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal,
+                                              beyond, free, flank)
+    if level[_HEUR, 0] == 0:
+        return 0, level[_GROUP], level[_DIR], 0
+    state = np.array([level[_HEUR, 0], -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
+    table = np.zeros(1 << _TT_START_LOG2, dtype=np.uint64)
+    scratch = np.zeros(n, dtype=np.int64)
+    deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
+    while True:
+        length = _ida(run, line, axis, deltas, bounds, group_of, finisher, lone, lone.all(), pooled, reach, goal,
+                      beyond, free, flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table,
+                      scratch)
+        if length != _GROW:
+            return length, level[_GROUP], level[_DIR], state[_NODES]
+        table = _grow(table, state[_LOG2])
+        state[_LOG2] += 1
 
 
 @numba.njit(cache=True)
 def _runs(walled, rows, cols):
+    """Free steps from each cell in each direction (N E S W), walls and edges only."""
     table = np.zeros(rows * cols * 4, dtype=np.int64)
     steps = (-cols, 1, cols, -1)
     for r in range(rows):
@@ -69,34 +142,40 @@ def _runs(walled, rows, cols):
     return table
 
 
-def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
+@numba.njit(cache=True)
+def _reach(run, cols, goal, cells):
     """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
     move in direction d, if it could stop on any square along a slide."""
-    cols, cells = puzzle.cols, puzzle.rows * puzzle.cols
     deltas = (-cols, 1, cols, -1)
-    goal = cell_of(puzzle, puzzle.goal)
     table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    frontier = np.empty(cells, dtype=np.int64)
+    following = np.empty(cells, dtype=np.int64)
     for last in range(4):
-        distance = table[last]
         behind = (last + 2) % 4  # the last move comes from behind the goal
-        frontier = [goal + deltas[behind] * k for k in range(1, run[goal * 4 + behind] + 1)]
-        distance[frontier] = 1
-        while frontier:
-            following = []
-            for cell in frontier:
+        size = 0
+        for k in range(1, run[goal * 4 + behind] + 1):
+            frontier[size] = goal + deltas[behind] * k
+            table[last, frontier[size]] = 1
+            size += 1
+        while size:
+            found = 0
+            for f in range(size):
+                cell = frontier[f]
                 # a robot that passes `cell` comes from behind it: walk away from it in each direction
                 for direction in range(4):
                     here = cell
                     for _ in range(run[cell * 4 + direction]):
                         here += deltas[direction]
-                        if distance[here] == UNREACHABLE and here != goal:
-                            distance[here] = distance[cell] + 1
-                            following.append(here)
-            frontier = following
+                        if table[last, here] == UNREACHABLE and here != goal:
+                            table[last, here] = table[last, cell] + 1
+                            following[found] = here
+                            found += 1
+            frontier, following, size = following, frontier, found
     return table
 
 
-def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@numba.njit(cache=True)
+def _stoppers(run, cols, goal, cells):
     """Where other robots must stand for a lone robot to finish with a last move in direction d.
 
     beyond[d]: the square past the goal that must hold a robot to stop it on the goal,
@@ -106,15 +185,15 @@ def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     entry is stopped by a wall (or the line is entered through the goal), so no
     robot is needed. flank[d, cell]: otherwise a robot on `cell` stops a side entry.
     """
-    goal = cell_of(puzzle, puzzle.goal)
-    cells = puzzle.rows * puzzle.cols
-    deltas = (-puzzle.cols, 1, puzzle.cols, -1)
-    beyond = np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    deltas = (-cols, 1, cols, -1)
+    beyond = np.full(4, -1, dtype=np.int64)
     free = np.zeros(4, dtype=np.bool_)
     flank = np.zeros((4, cells), dtype=np.bool_)
     for last in range(4):
+        if run[goal * 4 + last] > 0:
+            beyond[last] = goal + deltas[last]
+            free[last] = True  # through the goal: the line's end is walled
         behind = (last + 2) % 4
-        free[last] = run[goal * 4 + last] > 0  # through the goal: the line's end is walled
         for k in range(1, run[goal * 4 + behind] + 1):
             cell = goal + deltas[behind] * k
             for side in ((last + 1) % 4, (last + 3) % 4):
@@ -127,65 +206,31 @@ def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return beyond, free, flank
 
 
-def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
-          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
-    """A proven-minimal solution as (colour index, direction) moves, or None when
-    no solution of at most `max_moves` moves exists. Raises NoProof when the search
-    expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
-    cells = puzzle.rows * puzzle.cols
-    bits = max(1, (cells - 1).bit_length())
-    robots = sum(len(squares) for squares in puzzle.start)
-    if bits * robots > 57 or max_moves > 63:
-        from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
-
-        return bfs_solve(puzzle, max_moves, max_nodes, stop)
-    run = runs(puzzle)
-    rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
-    cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
-    line = np.stack([cols_of, rows_of, cols_of, rows_of])  # per direction N E S W
-    axis = np.stack([-rows_of, cols_of, rows_of, -cols_of])
-    positions = np.array([cell_of(puzzle, s) for squares in puzzle.start for s in squares], dtype=np.int64)
-    bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
-    finishers = set(puzzle.finishers())
-    finisher = np.array([i in finishers for i, sq in enumerate(puzzle.start) for _ in sq], dtype=np.bool_)
-    lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
-    pooled = lone & ~finisher
-    group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
-    stop = stop_flag() if stop is None else stop
-    length, groups, directions, nodes = _ida(run, line, axis, puzzle.cols, positions, bounds, group_of,
-                                             finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
-                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves,
-                                             max_nodes or UNLIMITED, stop)
-    STATS["nodes"] = int(nodes)
-    if length == -2:
-        raise NoProof(bool(stop[0]), int(nodes))
-    if length < 0:
-        return None
-    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
-
-
 def warm_up() -> None:
     """Load (or compile, once per install) the compiled search, so timings exclude it."""
     solve(Puzzle.build(2, 2, [], {"red": [Square(2, 1)]}, Square(1, 2), None))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
     lacks (see `stoppers`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
-    so it gets no extra moves."""
+    so it gets no extra moves. Also returns the least reach alone (no stoppers),
+    which only a move of a finishing colour can change."""
     best = UNREACHABLE
+    pure = UNREACHABLE
     for i in range(n):
         if not finisher[i]:
             continue
         p = pos[at + i]
         if p == goal:
-            return 0
+            return 0, 0
         for d in range(4):
             moves = reach[d, p]
+            pure = min(pure, moves)
             if moves >= best:
                 continue
             if lone[i]:
@@ -204,10 +249,10 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, 
                 moves += last + side if all_lone else max(last, side)
             if moves < best:
                 best = moves
-    return best
+    return best, pure
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _slide(pos, at, n, lo, hi, direction, run, line, axis):
     """How far the body pos[at + lo:at + hi] slides: the least free run of its robots,
     each cut short by the nearest robot of another colour ahead of it. `line` names
@@ -234,7 +279,7 @@ def _slide(pos, at, n, lo, hi, direction, run, line, axis):
     return dist
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _pack(pos, at, n, bits, pooled, scratch):
     """The position's key: robots in order, except that the `pooled` ones (lone
     robots that may not finish, interchangeable as mere blockers) come sorted."""
@@ -255,12 +300,12 @@ def _pack(pos, at, n, bits, pooled, scratch):
     return key + np.uint64(1)  # 0 marks an empty slot
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _slot(key, log2):
     return np.int64((key * _GOLDEN) >> np.uint64(64 - log2))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _visit(table, log2, key, left):
     """Record `key` as searched with `left` moves to go; one word per entry: key << 6 | left.
     Returns (explore it?, took a new slot?): no when it was searched with as many already."""
@@ -296,38 +341,21 @@ def _grow(table, log2):
     return bigger
 
 
-@numba.njit(cache=True, nogil=True)  # without the GIL, so that a timer can raise `stop` meanwhile
-def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
-         free, flank, bits, max_moves, max_nodes, stop):
-    n = start.shape[0]
+@numba.njit(cache=True, nogil=True, _nrt=False)  # no GIL: a timer can raise `stop`; no NRT: no reference counts
+def _ida(run, line, axis, deltas, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond, free,
+         flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
+    Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
+    the table is half full: the caller doubles it (this kernel allocates nothing) and resumes."""
+    n = pos.shape[0] // level.shape[1]
     groups = bounds.shape[0] - 1
-    stopping = np.zeros(run.shape[0] // 4, dtype=np.bool_)  # squares where a robot counts in the bound
-    for d in range(4):
-        if beyond[d] >= 0:
-            stopping[beyond[d]] = True
-        stopping |= flank[d]
-    scratch = np.zeros(n, dtype=np.int64)
-    nodes = 0
-    deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
-    path_group = np.zeros(max_moves + 1, dtype=np.int64)
-    path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, 0, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
-    if h0 == 0:
-        return 0, path_group, path_dir, nodes
-    if h0 > max_moves:
-        return -1, path_group, path_dir, nodes
-    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
-    heur = np.zeros(max_moves + 1, dtype=np.int64)
-    next_move = np.zeros(max_moves + 1, dtype=np.int64)
-    pos[:n] = start
-    heur[0] = h0
-    log2 = _TT_START_LOG2
-    table = np.zeros(1 << log2, dtype=np.uint64)
-    used = 0
-    for limit in range(h0, max_moves + 1):
-        _visit(table, log2, _pack(start, 0, n, bits, pooled, scratch), limit)
-        depth = 0
-        next_move[0] = 0
+    heur, pure, next_move, path_group, path_dir = level[_HEUR], level[_PURE], level[_NEXT], level[_GROUP], level[_DIR]
+    limit, depth, nodes, used, log2 = state[0], state[1], state[2], state[3], state[4]
+    while limit <= max_moves:
+        if depth < 0:  # a new iteration
+            _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
+            depth = 0
+            next_move[0] = 0
         while depth >= 0:
             m = next_move[depth]
             if m >= groups * 4:
@@ -341,8 +369,8 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                 continue  # straight back: never needed
             lo = bounds[g]
             hi = bounds[g + 1]
-            if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
-                continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
+            if not finisher[lo] and pure[depth] > left:
+                continue  # the finishers' reach alone already needs every move left
             at = depth * n
             dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
             if dist == 0:
@@ -356,13 +384,14 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                 pos[i] += dist * deltas[d]
                 moved_stopper |= stopping[pos[i]]
             if moved_stopper:
-                h = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
             else:
-                h = heur[depth]  # the bound only sees finishers and robots on stopper squares
+                h, h_pure = heur[depth], pure[depth]  # the bound only sees finishers and robots on stopper squares
             path_group[depth] = g
             path_dir[depth] = d
             if h == 0:
-                return depth + 1, path_group, path_dir, nodes
+                state[2] = nodes
+                return depth + 1
             if h > left:
                 continue
             fresh = False
@@ -370,15 +399,20 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                 explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
                 if not explore:
                     continue
+            heur[depth + 1] = h
+            pure[depth + 1] = h_pure
+            nodes += 1
+            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
+                state[2] = nodes
+                return -2  # the limit, before a proof
+            depth += 1
+            next_move[depth] = 0
             if fresh:
                 used += 1
                 if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
-                    table = _grow(table, log2)
-                    log2 += 1
-            heur[depth + 1] = h
-            nodes += 1
-            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
-                return -2, path_group, path_dir, nodes  # the limit, before a proof
-            depth += 1
-            next_move[depth] = 0
-    return -1, path_group, path_dir, nodes
+                    state[0], state[1], state[2], state[3] = limit, depth, nodes, used
+                    return _GROW
+        limit += 1
+        depth = -1
+    state[2] = nodes
+    return -1
