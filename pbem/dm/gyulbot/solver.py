@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from ...engine.geometry import Dir, Square
-from ..limits import CHECK_EVERY, UNLIMITED, NoProof, stop_flag
+from ..limits import CHECK_EVERY, UNLIMITED, NoProof
 from .board import Puzzle
 
 UNREACHABLE = 1 << 20
@@ -40,6 +40,8 @@ _HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of
 _LEVELS = 5
 _NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
 _GROW = -3
+_STRIDE = 1024  # packs a wall's square into one number (boards are at most 100 wide)
+_NEVER = np.zeros(1, dtype=np.bool_)  # the stop flag when the caller gives none
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
@@ -54,22 +56,18 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
     expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
     rows, cols = puzzle.rows, puzzle.cols
     bits = max(1, (rows * cols - 1).bit_length())
-    sizes = [len(squares) for squares in puzzle.start]
-    if bits * sum(sizes) > 57 or max_moves > 63:
+    robots = [(s.row - 1) * cols + s.col - 1 for squares in puzzle.start for s in squares]
+    if bits * len(robots) > 57 or max_moves > 63:
         from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
 
         return bfs_solve(puzzle, max_moves, max_nodes, stop)
-    walled = np.zeros(rows * cols * 4, dtype=np.bool_)
-    sides = [((s.row - 1) * cols + s.col - 1) * 4 + d for s, d in puzzle.walls if 0 < s.row <= rows and 0 < s.col <= cols]
-    walled[sides] = True
-    positions = np.array([(s.row - 1) * cols + s.col - 1 for squares in puzzle.start for s in squares], dtype=np.int64)
+    sides = np.array([(s.row * _STRIDE + s.col) * 4 + d for s, d in puzzle.walls], dtype=np.int64)
     finishers = puzzle.finishers()
-    flags = np.array([(i in finishers, size == 1) for i, size in enumerate(sizes) for _ in range(size)],
-                     dtype=np.bool_).reshape(-1, 2)
-    stop = stop_flag() if stop is None else stop
-    length, groups, directions, nodes = _search(walled, rows, cols, positions, np.array(sizes, dtype=np.int64),
-                                                flags[:, 0].copy(), flags[:, 1].copy(), cell_of(puzzle, puzzle.goal),
-                                                bits, max_moves, max_nodes or UNLIMITED, stop)
+    colours = [len(squares) for squares in puzzle.start] + [i in finishers for i in range(len(puzzle.start))]
+    stop = _NEVER if stop is None else stop
+    length, groups, directions, nodes = _search(sides, np.array(robots + colours, dtype=np.int64), len(robots),
+                                                rows, cols, cell_of(puzzle, puzzle.goal), bits, max_moves,
+                                                max_nodes or UNLIMITED, stop)
     STATS["nodes"] = int(nodes)
     if length == -2:
         raise NoProof(bool(stop[0]), int(nodes))
@@ -79,8 +77,18 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
 
 
 @numba.njit(cache=True, nogil=True)
-def _search(walled, rows, cols, start, sizes, finisher, lone, goal, bits, max_moves, max_nodes, stop):
-    """The board's tables, then the search (one compiled call: no per-solve Python work)."""
+def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
+    """The board's tables, then the search (one compiled call: little per-solve Python work).
+    `sides`: walled sides as (row * _STRIDE + col) * 4 + side, those off the board too.
+    `spec`: the n robots' cells, then per colour its number of robots, then whether it may finish."""
+    start = spec[:n].copy()
+    sizes = spec[n:n + (spec.shape[0] - n) // 2]
+    finishing = spec[n + sizes.shape[0]:]
+    walled = np.zeros(rows * cols * 4, dtype=np.bool_)
+    for side in sides:
+        r, c = side // 4 // _STRIDE, side // 4 % _STRIDE
+        if 0 < r <= rows and 0 < c <= cols:
+            walled[((r - 1) * cols + c - 1) * 4 + side % 4] = True
     run = _runs(walled, rows, cols)
     cells = rows * cols
     line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
@@ -89,12 +97,15 @@ def _search(walled, rows, cols, start, sizes, finisher, lone, goal, bits, max_mo
         r, c = cell // cols, cell % cols
         line[0, cell], line[1, cell], line[2, cell], line[3, cell] = c, r, c, r
         axis[0, cell], axis[1, cell], axis[2, cell], axis[3, cell] = -r, c, r, -c
-    n = start.shape[0]
     bounds = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     bounds[1:] = np.cumsum(sizes)
     group_of = np.empty(n, dtype=np.int64)
+    finisher = np.empty(n, dtype=np.bool_)
+    lone = np.empty(n, dtype=np.bool_)
     for g in range(sizes.shape[0]):
         group_of[bounds[g]:bounds[g + 1]] = g
+        finisher[bounds[g]:bounds[g + 1]] = finishing[g] != 0
+        lone[bounds[g]:bounds[g + 1]] = sizes[g] == 1
     pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
     beyond, free, flank = _stoppers(run, cols, goal, cells)
     reach = _reach(run, cols, goal, cells)
@@ -126,51 +137,85 @@ def _search(walled, rows, cols, start, sizes, finisher, lone, goal, bits, max_mo
 
 @numba.njit(cache=True)
 def _runs(walled, rows, cols):
-    """Free steps from each cell in each direction (N E S W), walls and edges only."""
+    """Free steps from each cell in each direction (N E S W), walls and edges only:
+    none past a wall or the edge, else one more than the neighbour's."""
     table = np.zeros(rows * cols * 4, dtype=np.int64)
-    steps = (-cols, 1, cols, -1)
-    for r in range(rows):
+    for r in range(rows):  # N and W from the neighbours above and to the left
         for c in range(cols):
-            room = (r, cols - 1 - c, rows - 1 - r, c)  # squares to the edge
-            for d in range(4):
-                here = r * cols + c
-                n = 0
-                while n < room[d] and not walled[here * 4 + d]:
-                    here += steps[d]
-                    n += 1
-                table[(r * cols + c) * 4 + d] = n
+            cell = r * cols + c
+            if r > 0 and not walled[cell * 4]:
+                table[cell * 4] = table[(cell - cols) * 4] + 1
+            if c > 0 and not walled[cell * 4 + 3]:
+                table[cell * 4 + 3] = table[(cell - 1) * 4 + 3] + 1
+    for r in range(rows - 1, -1, -1):  # S and E from below and to the right
+        for c in range(cols - 1, -1, -1):
+            cell = r * cols + c
+            if r < rows - 1 and not walled[cell * 4 + 2]:
+                table[cell * 4 + 2] = table[(cell + cols) * 4 + 2] + 1
+            if c < cols - 1 and not walled[cell * 4 + 1]:
+                table[cell * 4 + 1] = table[(cell + 1) * 4 + 1] + 1
     return table
 
 
 @numba.njit(cache=True)
 def _reach(run, cols, goal, cells):
     """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
-    move in direction d, if it could stop on any square along a slide."""
+    move in direction d, if it could stop on any square along a slide.
+
+    A robot that may stop anywhere moves in one go between any two squares of a
+    wall-free row or column segment, so each search (one per d, from the squares
+    behind the goal) gives a cell's segments the next distance, each segment once.
+    The four searches run together: a cell carries the bits of the directions
+    that reached it in this round."""
     deltas = (-cols, 1, cols, -1)
     table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    seen = np.zeros(cells, dtype=np.int64)  # bit d: table[d, cell] is known
+    done = np.zeros((2, cells), dtype=np.int64)  # bit d: the segment (across, along) starting here was spread
+    now = np.zeros(cells, dtype=np.int64)  # bits reached in this round
+    following = np.zeros(cells, dtype=np.int64)  # ... and in the next
     frontier = np.empty(cells, dtype=np.int64)
-    following = np.empty(cells, dtype=np.int64)
+    queued = np.empty(cells, dtype=np.int64)
+    size = 0
     for last in range(4):
         behind = (last + 2) % 4  # the last move comes from behind the goal
-        size = 0
         for k in range(1, run[goal * 4 + behind] + 1):
-            frontier[size] = goal + deltas[behind] * k
-            table[last, frontier[size]] = 1
-            size += 1
-        while size:
-            found = 0
-            for f in range(size):
-                cell = frontier[f]
-                # a robot that passes `cell` comes from behind it: walk away from it in each direction
-                for direction in range(4):
-                    here = cell
-                    for _ in range(run[cell * 4 + direction]):
-                        here += deltas[direction]
-                        if table[last, here] == UNREACHABLE and here != goal:
-                            table[last, here] = table[last, cell] + 1
-                            following[found] = here
+            cell = goal + deltas[behind] * k
+            table[last, cell] = 1
+            seen[cell] |= 1 << last
+            if now[cell] == 0:
+                frontier[size] = cell
+                size += 1
+            now[cell] |= 1 << last
+    moves = 1
+    while size:
+        found = 0
+        for f in range(size):
+            cell = frontier[f]
+            bits = now[cell]
+            now[cell] = 0
+            for vertical in range(2):  # the row (W to E), then the column (N to S)
+                back, ahead = (3, 1) if vertical == 0 else (0, 2)
+                first = cell + deltas[back] * run[cell * 4 + back]
+                new = bits & ~done[vertical, first]
+                if new == 0:
+                    continue
+                done[vertical, first] |= new
+                here = first
+                for _ in range(run[first * 4 + ahead] + 1):
+                    fresh = new & ~seen[here]
+                    if fresh and here != goal:
+                        seen[here] |= fresh
+                        if following[here] == 0:
+                            queued[found] = here
                             found += 1
-            frontier, following, size = following, frontier, found
+                        following[here] |= fresh
+                        for d in range(4):
+                            if fresh >> d & 1:
+                                table[d, here] = moves + 1
+                    here += deltas[ahead]
+        frontier, queued, size = queued, frontier, found
+        now, following = following, now
+        moves += 1
     return table
 
 
