@@ -106,6 +106,13 @@ def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
         group_of[bounds[g]:bounds[g + 1]] = g
         finisher[bounds[g]:bounds[g + 1]] = finishing[g] != 0
         lone[bounds[g]:bounds[g + 1]] = sizes[g] == 1
+    order = np.empty(sizes.shape[0], dtype=np.int64)  # colours that may finish first: the last iteration ends sooner
+    k = 0
+    for first in (True, False):
+        for g in range(sizes.shape[0]):
+            if (finishing[g] != 0) == first:
+                order[k] = g
+                k += 1
     pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
     beyond, free, flank = _stoppers(run, cols, goal, cells)
     reach = _reach(run, cols, goal, cells)
@@ -126,7 +133,7 @@ def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     scratch = np.zeros(n, dtype=np.int64)
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     while True:
-        length = _ida(run, line, axis, deltas, bounds, group_of, finisher, lone, lone.all(), pooled, reach, goal,
+        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, goal,
                       beyond, free, flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table,
                       scratch)
         if length != _GROW:
@@ -387,7 +394,7 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)  # no GIL: a timer can raise `stop`; no NRT: no reference counts
-def _ida(run, line, axis, deltas, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond, free,
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond, free,
          flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
     """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
     Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
@@ -407,7 +414,7 @@ def _ida(run, line, axis, deltas, bounds, group_of, finisher, lone, all_lone, po
                 depth -= 1
                 continue
             next_move[depth] = m + 1
-            g = m >> 2
+            g = order[m >> 2]
             d = m & 3
             left = limit - depth - 1
             if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
