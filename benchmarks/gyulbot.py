@@ -133,10 +133,11 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
             if not ricochet_peer.convertible(puzzle):
                 skipped += 1
                 continue
+            game, order = ricochet_peer.to_game(puzzle)  # before the timings: its Python work would cool our caches
             ours, theirs = [], []
             for _ in range(repeat):
                 moves, wall, _ = timed(puzzle)
-                peer_moves, peer_s = ricochet_peer.solve(lib, puzzle)
+                peer_moves, peer_s = ricochet_peer.solve(lib, game, order)
                 ours.append(wall)
                 theirs.append(peer_s)
             lengths = {len(moves), len(peer_moves), record["optimal"]}

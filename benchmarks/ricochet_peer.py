@@ -69,9 +69,10 @@ def to_game(puzzle: Puzzle) -> tuple[Game, list[int]]:
     return game, order
 
 
-def solve(lib: ctypes.CDLL, puzzle: Puzzle) -> tuple[list[tuple[int, Dir]], float]:
-    """The C solver's minimal solution (pbem colour, direction) and the seconds its search took."""
-    game, order = to_game(puzzle)
+def solve(lib: ctypes.CDLL, game: Game, order: list[int]) -> tuple[list[tuple[int, Dir]], float]:
+    """The C solver's minimal solution (pbem colour, direction) for a game from `to_game` (left
+    untouched: the search runs on a copy), and the seconds its search took."""
+    game = Game.from_buffer_copy(game)
     path = ctypes.create_string_buffer(64)
     started = time.perf_counter()
     length = lib.search(ctypes.byref(game), path, None)

@@ -61,7 +61,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
         from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
 
         return bfs_solve(puzzle, max_moves, max_nodes, stop)
-    sides = np.array([(s.row * _STRIDE + s.col) * 4 + d for s, d in puzzle.walls], dtype=np.int64)
+    # each wall once (`walls` holds both sides): by its square's N or E side
+    sides = np.array([(s.row * _STRIDE + s.col) * 4 + d for s, d in puzzle.walls if d < 2], dtype=np.int64)
     finishers = puzzle.finishers()
     colours = [len(squares) for squares in puzzle.start] + [i in finishers for i in range(len(puzzle.start))]
     stop = _NEVER if stop is None else stop
@@ -79,16 +80,18 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
 @numba.njit(cache=True, nogil=True)
 def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     """The board's tables, then the search (one compiled call: little per-solve Python work).
-    `sides`: walled sides as (row * _STRIDE + col) * 4 + side, those off the board too.
+    `sides`: walls as (row * _STRIDE + col) * 4 + side (N or E), those off the board too.
     `spec`: the n robots' cells, then per colour its number of robots, then whether it may finish."""
     start = spec[:n].copy()
     sizes = spec[n:n + (spec.shape[0] - n) // 2]
     finishing = spec[n + sizes.shape[0]:]
     walled = np.zeros(rows * cols * 4, dtype=np.bool_)
     for side in sides:
-        r, c = side // 4 // _STRIDE, side // 4 % _STRIDE
-        if 0 < r <= rows and 0 < c <= cols:
-            walled[((r - 1) * cols + c - 1) * 4 + side % 4] = True
+        r, c, d = side // 4 // _STRIDE, side // 4 % _STRIDE, side % 4
+        for _ in range(2):  # this side, then the neighbour's opposite side
+            if 0 < r <= rows and 0 < c <= cols:
+                walled[((r - 1) * cols + c - 1) * 4 + d] = True
+            r, c, d = (r - 1, c, 2) if d == 0 else (r, c + 1, 3)
     run = _runs(walled, rows, cols)
     cells = rows * cols
     line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
@@ -435,12 +438,18 @@ def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_l
                 moved_stopper |= stopping[pos[i]]
                 pos[i] += dist * deltas[d]
                 moved_stopper |= stopping[pos[i]]
+            path_group[depth] = g
+            path_dir[depth] = d
+            if left == 0:  # the last move: only whether it finishes counts
+                for i in range(below + lo, below + hi):
+                    if pos[i] == goal:
+                        state[2] = nodes
+                        return depth + 1
+                continue
             if moved_stopper:
                 h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
             else:
                 h, h_pure = heur[depth], pure[depth]  # the bound only sees finishers and robots on stopper squares
-            path_group[depth] = g
-            path_dir[depth] = d
             if h == 0:
                 state[2] = nodes
                 return depth + 1
