@@ -117,18 +117,13 @@ def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
                 order[k] = g
                 k += 1
     pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
-    beyond, free, flank = _stoppers(run, cols, goal, cells)
+    marks, needs = _stopper_marks(*_stoppers(run, cols, goal, cells))
     reach = _reach(run, cols, goal, cells)
-    stopping = np.zeros(cells, dtype=np.bool_)  # squares where a robot counts in the bound
-    for d in range(4):
-        if beyond[d] >= 0:
-            stopping[beyond[d]] = True
-        stopping |= flank[d]
     level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
     pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
     pos[:n] = start
     level[_HEUR, 0], level[_PURE, 0] = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal,
-                                              beyond, free, flank)
+                                              marks, needs)
     if level[_HEUR, 0] == 0:
         return 0, level[_GROUP], level[_DIR], 0
     state = np.array([level[_HEUR, 0], -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
@@ -137,7 +132,7 @@ def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     while True:
         length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, goal,
-                      beyond, free, flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table,
+                      marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table,
                       scratch)
         if length != _GROW:
             return length, level[_GROUP], level[_DIR], state[_NODES]
@@ -267,14 +262,15 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
-def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
-    lacks (see `stoppers`): past the goal, and beside the line behind it. Two
+    lacks (see `_stoppers`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
     so it gets no extra moves. Also returns the least reach alone (no stoppers),
-    which only a move of a finishing colour can change."""
+    which only a move of a finishing colour can change. `marks` and `needs`: as
+    in `_stopper_marks`."""
     best = UNREACHABLE
     pure = UNREACHABLE
     for i in range(n):
@@ -283,28 +279,43 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, 
         p = pos[at + i]
         if p == goal:
             return 0, 0
+        missing = 0
+        if lone[i]:
+            covered = 0
+            for j in range(n):
+                if group_of[j] != group_of[i]:
+                    covered |= marks[pos[at + j]]
+            missing = needs & ~covered
         for d in range(4):
             moves = reach[d, p]
             pure = min(pure, moves)
             if moves >= best:
                 continue
-            if lone[i]:
-                last = 0
-                if beyond[d] >= 0:
-                    last = 1
-                    for j in range(n):
-                        if pos[at + j] == beyond[d] and group_of[j] != group_of[i]:
-                            last = 0
-                side = 0
-                if moves >= 2 and not free[d]:
-                    side = 1
-                    for j in range(n):
-                        if flank[d, pos[at + j]] and group_of[j] != group_of[i]:
-                            side = 0
-                moves += last + side if all_lone else max(last, side)
+            last = missing >> d & 1
+            side = missing >> (4 + d) & 1 if moves >= 2 else 0
+            moves += last + side if all_lone else max(last, side)
             if moves < best:
                 best = moves
     return best, pure
+
+
+@numba.njit(cache=True)
+def _stopper_marks(beyond, free, flank):
+    """The stoppers as bits: marks[cell] has bit d when a robot there stops a finisher
+    past the goal (last move d), bit 4 + d when it stops a side entry; `needs` has
+    bit d when the last move d needs a robot past the goal, 4 + d one beside the line."""
+    marks = np.zeros(flank.shape[1], dtype=np.int64)
+    needs = 0
+    for d in range(4):
+        if beyond[d] >= 0:
+            marks[beyond[d]] |= 1 << d
+            needs |= 1 << d
+        if not free[d]:
+            needs |= 1 << (4 + d)
+        for cell in range(flank.shape[1]):
+            if flank[d, cell]:
+                marks[cell] |= 1 << (4 + d)
+    return marks, needs
 
 
 @numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
@@ -397,8 +408,8 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)  # no GIL: a timer can raise `stop`; no NRT: no reference counts
-def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond, free,
-         flank, stopping, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, marks, needs,
+         bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
     """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
     Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
     the table is half full: the caller doubles it (this kernel allocates nothing) and resumes."""
@@ -435,9 +446,9 @@ def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_l
                 pos[below + i] = pos[at + i]
             moved_stopper = finisher[lo]
             for i in range(below + lo, below + hi):
-                moved_stopper |= stopping[pos[i]]
+                moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
                 pos[i] += dist * deltas[d]
-                moved_stopper |= stopping[pos[i]]
+                moved_stopper |= marks[pos[i]] != 0
             path_group[depth] = g
             path_dir[depth] = d
             if left == 0:  # the last move: only whether it finishes counts
@@ -447,9 +458,9 @@ def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_l
                         return depth + 1
                 continue
             if moved_stopper:
-                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
+                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs)
             else:
-                h, h_pure = heur[depth], pure[depth]  # the bound only sees finishers and robots on stopper squares
+                h, h_pure = heur[depth], pure[depth]
             if h == 0:
                 state[2] = nodes
                 return depth + 1
