@@ -7,14 +7,21 @@ Why it is exact:
   lengthen it, and a robot moving with its rigid body (D1.2) also stops
   somewhere along its own slide (perhaps at once), so no real sequence is
   shorter. A lone robot also needs other robots as stoppers where no wall
-  stops it (`stoppers`); each one missing costs another colour a move. The
+  stops it (`_stoppers`); each one missing costs another colour a move. The
   bound is the least over the robots allowed to finish (any colour: all).
+- A colour that may not finish is not moved when the finishers' reach alone
+  (without stoppers) already needs every move left: its move leaves that reach
+  as it was. The same holds for the last move, which must finish.
 - Moving the same colour straight back is never needed: the body retraces
   free squares to where it was and then slides on exactly as a direct move
   would, so the result is the earlier position or one move from it.
 - The transposition table remembers, per position, the most moves left with
   which it was searched in vain; a path to a minimal solution can never be
   cut by it (a shorter detour would contradict the earlier bound failing).
+Speed, not exactness: colours that may finish are tried first (the last
+iteration ends at its first solution), and the search kernel allocates
+nothing, so it runs without numba's reference counting; it returns to have
+its table doubled and resumes.
 Robots of one colour are interchangeable and kept sorted; a rigid body moves
 by translation, which keeps them sorted, so packed positions are canonical.
 """
