@@ -2,6 +2,7 @@
 
     python3 benchmarks/gyulbot.py [--data FILE] [--deep FILE] [--bfs N] [--repeat K]
     python3 benchmarks/gyulbot.py --generate LENGTH:COUNT,…   (appends to --deep)
+    python3 benchmarks/gyulbot.py --peer /tmp/Ricochet [--sets FILE …] [--repeat K]
 
 - `compile`: numba compile time with an empty cache, and the load time with a warm one
   (each in a fresh interpreter).
@@ -12,6 +13,12 @@
   `--deep benchmarks/data/gyulbot-deep-anygoal.jsonl` goals on any square): seconds per minimum length (median and max of the per-puzzle
   medians over --repeat runs), CPU seconds and positions expanded.
 - `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
+- `peer` (with --peer CLONE, instead of the sections above): side by side with fogleman's C
+  solver built from the clone's ricochet.c (`ricochet_peer.py`), every puzzle of the shared file
+  and of --sets (default benchmarks/data/gyulbot-deep*.jsonl), each solved --repeat times by
+  both, alternately; per optimal length the medians and maxima of the per-puzzle medians and
+  their ratios (pbem / C), overall the ratio of the summed times and the geometric mean of the
+  per-puzzle ratios; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
 Other processes share this 2-core machine: `load` gives the load average before/after.
 """
 from __future__ import annotations
@@ -29,6 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from pbem.dm.gyulbot import solver  # noqa: E402
 from pbem.dm.gyulbot.bfs import bfs_solve  # noqa: E402
@@ -112,6 +120,49 @@ def bfs_agreement(count: int) -> dict:
     return {"puzzles": count, "disagree": disagree}
 
 
+def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
+    import ricochet_peer
+
+    lib, built = ricochet_peer.build(clone)
+    rows: dict[int, list[tuple[float, float]]] = {}
+    disagree, skipped = [], 0
+    for path in paths:
+        for i, line in enumerate(path.read_text().splitlines()):
+            record = json.loads(line)
+            puzzle = parse_puzzle(record["puzzle"], f"{path}:{i + 1}")
+            if not ricochet_peer.convertible(puzzle):
+                skipped += 1
+                continue
+            game, order = ricochet_peer.to_game(puzzle)  # before the timings: its Python work would cool our caches
+            ours, theirs = [], []
+            for _ in range(repeat):
+                moves, wall, _ = timed(puzzle)
+                peer_moves, peer_s = ricochet_peer.solve(lib, game, order)
+                ours.append(wall)
+                theirs.append(peer_s)
+            lengths = {len(moves), len(peer_moves), record["optimal"]}
+            if len(lengths) > 1 or solved_after(puzzle, moves) != len(moves) \
+                    or solved_after(puzzle, peer_moves) != len(peer_moves):
+                disagree.append({"puzzle": f"{path.name}:{i + 1}", "recorded": record["optimal"],
+                                 "pbem": len(moves), "c": len(peer_moves)})
+            rows.setdefault(record["optimal"], []).append((statistics.median(ours), statistics.median(theirs)))
+    return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "skipped": skipped,
+            "disagree": disagree, "by_length": {str(k): _pair(v) for k, v in sorted(rows.items())},
+            "overall": _pair([row for v in rows.values() for row in v])}
+
+
+def _pair(rows: list[tuple[float, float]]) -> dict:
+    """Both solvers' medians and maxima (seconds), the ratios pbem / C, and the summed times."""
+    ours, theirs = [r[0] for r in rows], [r[1] for r in rows]
+    return {"n": len(rows), "pbem_median_s": round(statistics.median(ours), 5), "pbem_max_s": round(max(ours), 5),
+            "c_median_s": round(statistics.median(theirs), 5), "c_max_s": round(max(theirs), 5),
+            "ratio_median": round(statistics.median(ours) / statistics.median(theirs), 2),
+            "ratio_max": round(max(ours) / max(theirs), 2),
+            "pbem_total_s": round(sum(ours), 3), "c_total_s": round(sum(theirs), 3),
+            "ratio_total": round(sum(ours) / sum(theirs), 2),
+            "ratio_geomean": round(statistics.geometric_mean([a / b for a, b in rows]), 2)}
+
+
 def generate_deep(spec: str, path: Path) -> None:
     """Append puzzles of the requested minimum lengths (LENGTH:COUNT,…) to `path`."""
     for item in spec.split(","):
@@ -131,6 +182,9 @@ def main() -> None:
     parser.add_argument("--bfs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--generate", help="LENGTH:COUNT,… puzzles to append to --deep, then stop")
+    parser.add_argument("--peer", type=Path, help="a clone of github.com/fogleman/Ricochet: compare side by side")
+    parser.add_argument("--sets", type=Path, nargs="*", help="puzzle files for --peer besides --data "
+                        "(default benchmarks/data/gyulbot-deep*.jsonl)")
     args = parser.parse_args()
     if args.generate:
         generate_deep(args.generate, args.deep)
@@ -138,11 +192,14 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     document = {"machine": _machine(), "compile": compile_times()}
     solver.warm_up()
-    if args.data.exists():
+    if args.peer:
+        sets = args.sets if args.sets is not None else sorted((ROOT / "benchmarks" / "data").glob("gyulbot-deep*.jsonl"))
+        document["peer"] = side_by_side(args.peer, [args.data] + sets, args.repeat)
+    elif args.data.exists():
         document["shared"] = shared(args.data)
-    if args.deep.exists():
+    if args.deep.exists() and not args.peer:
         document["deep"] = deep(args.deep, args.repeat)
-    if args.bfs:
+    if args.bfs and not args.peer:
         document["bfs"] = bfs_agreement(args.bfs)
     document["load"] = {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)}
     print(json.dumps(document, indent=2, sort_keys=True))

@@ -7,14 +7,21 @@ Why it is exact:
   lengthen it, and a robot moving with its rigid body (D1.2) also stops
   somewhere along its own slide (perhaps at once), so no real sequence is
   shorter. A lone robot also needs other robots as stoppers where no wall
-  stops it (`stoppers`); each one missing costs another colour a move. The
+  stops it (`_stoppers`); each one missing costs another colour a move. The
   bound is the least over the robots allowed to finish (any colour: all).
+- A colour that may not finish is not moved when the finishers' reach alone
+  (without stoppers) already needs every move left: its move leaves that reach
+  as it was. The same holds for the last move, which must finish.
 - Moving the same colour straight back is never needed: the body retraces
   free squares to where it was and then slides on exactly as a direct move
   would, so the result is the earlier position or one move from it.
 - The transposition table remembers, per position, the most moves left with
   which it was searched in vain; a path to a minimal solution can never be
   cut by it (a shorter detour would contradict the earlier bound failing).
+Speed, not exactness: colours that may finish are tried first (the last
+iteration ends at its first solution), and the search kernel allocates
+nothing, so it runs without numba's reference counting; it returns to have
+its table doubled and resumes.
 Robots of one colour are interchangeable and kept sorted; a rigid body moves
 by translation, which keeps them sorted, so packed positions are canonical.
 """
@@ -24,18 +31,24 @@ import numba
 import numpy as np
 
 from ...engine.geometry import Dir, Square
-from ..limits import CHECK_EVERY, UNLIMITED, NoProof, stop_flag
+from ..limits import CHECK_EVERY, UNLIMITED, NoProof
 from .board import Puzzle
 
 UNREACHABLE = 1 << 20
 MAX_MOVES = 40
-_TT_START_LOG2 = 16
+_TT_START_LOG2 = 12
 _TT_MAX_LOG2 = 25  # 32 Mi entries of 8 bytes, 256 MB; beyond it entries are replaced
 _PROBES = 24
 _TT_MIN_LEFT = 2
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _SIX = np.uint64(6)
 _LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
+_HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of `level`
+_LEVELS = 5
+_NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
+_GROW = -3
+_STRIDE = 1024  # packs a wall's square into one number (boards are at most 100 wide)
+_NEVER = np.zeros(1, dtype=np.bool_)  # the stop flag when the caller gives none
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
@@ -43,60 +56,183 @@ def cell_of(puzzle: Puzzle, square) -> int:
     return (square.row - 1) * puzzle.cols + (square.col - 1)
 
 
-def runs(puzzle: Puzzle) -> np.ndarray:
-    """Free steps from each cell in each direction (N E S W), walls and edges only."""
-    walled = np.zeros(puzzle.rows * puzzle.cols * 4, dtype=np.bool_)
-    for square, side in puzzle.walls:
-        if puzzle.on_board(square):
-            walled[cell_of(puzzle, square) * 4 + side] = True
-    return _runs(walled, puzzle.rows, puzzle.cols)
+def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
+          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
+    """A proven-minimal solution as (colour index, direction) moves, or None when
+    no solution of at most `max_moves` moves exists. Raises NoProof when the search
+    expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
+    rows, cols = puzzle.rows, puzzle.cols
+    bits = max(1, (rows * cols - 1).bit_length())
+    robots = [(s.row - 1) * cols + s.col - 1 for squares in puzzle.start for s in squares]
+    if bits * len(robots) > 57 or max_moves > 63:
+        from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
+
+        return bfs_solve(puzzle, max_moves, max_nodes, stop)
+    # each wall once (`walls` holds both sides): by its square's N or E side
+    sides = np.array([(s.row * _STRIDE + s.col) * 4 + d for s, d in puzzle.walls if d < 2], dtype=np.int64)
+    finishers = puzzle.finishers()
+    colours = [len(squares) for squares in puzzle.start] + [i in finishers for i in range(len(puzzle.start))]
+    stop = _NEVER if stop is None else stop
+    length, groups, directions, nodes = _search(sides, np.array(robots + colours, dtype=np.int64), len(robots),
+                                                rows, cols, cell_of(puzzle, puzzle.goal), bits, max_moves,
+                                                max_nodes or UNLIMITED, stop)
+    STATS["nodes"] = int(nodes)
+    if length == -2:
+        raise NoProof(bool(stop[0]), int(nodes))
+    if length < 0:
+        return None
+    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+
+
+@numba.njit(cache=True, nogil=True)
+def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
+    """The board's tables, then the search (one compiled call: little per-solve Python work).
+    `sides`: walls as (row * _STRIDE + col) * 4 + side (N or E), those off the board too.
+    `spec`: the n robots' cells, then per colour its number of robots, then whether it may finish."""
+    start = spec[:n].copy()
+    sizes = spec[n:n + (spec.shape[0] - n) // 2]
+    finishing = spec[n + sizes.shape[0]:]
+    walled = np.zeros(rows * cols * 4, dtype=np.bool_)
+    for side in sides:
+        r, c, d = side // 4 // _STRIDE, side // 4 % _STRIDE, side % 4
+        for _ in range(2):  # this side, then the neighbour's opposite side
+            if 0 < r <= rows and 0 < c <= cols:
+                walled[((r - 1) * cols + c - 1) * 4 + d] = True
+            r, c, d = (r - 1, c, 2) if d == 0 else (r, c + 1, 3)
+    run = _runs(walled, rows, cols)
+    cells = rows * cols
+    line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
+    axis = np.empty((4, cells), dtype=np.int64)  # its place along the direction
+    for cell in range(cells):
+        r, c = cell // cols, cell % cols
+        line[0, cell], line[1, cell], line[2, cell], line[3, cell] = c, r, c, r
+        axis[0, cell], axis[1, cell], axis[2, cell], axis[3, cell] = -r, c, r, -c
+    bounds = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    bounds[1:] = np.cumsum(sizes)
+    group_of = np.empty(n, dtype=np.int64)
+    finisher = np.empty(n, dtype=np.bool_)
+    lone = np.empty(n, dtype=np.bool_)
+    for g in range(sizes.shape[0]):
+        group_of[bounds[g]:bounds[g + 1]] = g
+        finisher[bounds[g]:bounds[g + 1]] = finishing[g] != 0
+        lone[bounds[g]:bounds[g + 1]] = sizes[g] == 1
+    order = np.empty(sizes.shape[0], dtype=np.int64)  # colours that may finish first: the last iteration ends sooner
+    k = 0
+    for first in (True, False):
+        for g in range(sizes.shape[0]):
+            if (finishing[g] != 0) == first:
+                order[k] = g
+                k += 1
+    pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
+    marks, needs = _stopper_marks(*_stoppers(run, cols, goal, cells))
+    reach = _reach(run, cols, goal, cells)
+    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
+    pos[:n] = start
+    level[_HEUR, 0], level[_PURE, 0] = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal,
+                                              marks, needs)
+    if level[_HEUR, 0] == 0:
+        return 0, level[_GROUP], level[_DIR], 0
+    state = np.array([level[_HEUR, 0], -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
+    table = np.zeros(1 << _TT_START_LOG2, dtype=np.uint64)
+    scratch = np.zeros(n, dtype=np.int64)
+    deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
+    while True:
+        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, goal,
+                      marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table,
+                      scratch)
+        if length != _GROW:
+            return length, level[_GROUP], level[_DIR], state[_NODES]
+        table = _grow(table, state[_LOG2])
+        state[_LOG2] += 1
 
 
 @numba.njit(cache=True)
 def _runs(walled, rows, cols):
+    """Free steps from each cell in each direction (N E S W), walls and edges only:
+    none past a wall or the edge, else one more than the neighbour's."""
     table = np.zeros(rows * cols * 4, dtype=np.int64)
-    steps = (-cols, 1, cols, -1)
-    for r in range(rows):
+    for r in range(rows):  # N and W from the neighbours above and to the left
         for c in range(cols):
-            room = (r, cols - 1 - c, rows - 1 - r, c)  # squares to the edge
-            for d in range(4):
-                here = r * cols + c
-                n = 0
-                while n < room[d] and not walled[here * 4 + d]:
-                    here += steps[d]
-                    n += 1
-                table[(r * cols + c) * 4 + d] = n
+            cell = r * cols + c
+            if r > 0 and not walled[cell * 4]:
+                table[cell * 4] = table[(cell - cols) * 4] + 1
+            if c > 0 and not walled[cell * 4 + 3]:
+                table[cell * 4 + 3] = table[(cell - 1) * 4 + 3] + 1
+    for r in range(rows - 1, -1, -1):  # S and E from below and to the right
+        for c in range(cols - 1, -1, -1):
+            cell = r * cols + c
+            if r < rows - 1 and not walled[cell * 4 + 2]:
+                table[cell * 4 + 2] = table[(cell + cols) * 4 + 2] + 1
+            if c < cols - 1 and not walled[cell * 4 + 1]:
+                table[cell * 4 + 1] = table[(cell + 1) * 4 + 1] + 1
     return table
 
 
-def reach(puzzle: Puzzle, run: np.ndarray) -> np.ndarray:
+@numba.njit(cache=True)
+def _reach(run, cols, goal, cells):
     """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
-    move in direction d, if it could stop on any square along a slide."""
-    cols, cells = puzzle.cols, puzzle.rows * puzzle.cols
+    move in direction d, if it could stop on any square along a slide.
+
+    A robot that may stop anywhere moves in one go between any two squares of a
+    wall-free row or column segment, so each search (one per d, from the squares
+    behind the goal) gives a cell's segments the next distance, each segment once.
+    The four searches run together: a cell carries the bits of the directions
+    that reached it in this round."""
     deltas = (-cols, 1, cols, -1)
-    goal = cell_of(puzzle, puzzle.goal)
     table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    seen = np.zeros(cells, dtype=np.int64)  # bit d: table[d, cell] is known
+    done = np.zeros((2, cells), dtype=np.int64)  # bit d: the segment (across, along) starting here was spread
+    now = np.zeros(cells, dtype=np.int64)  # bits reached in this round
+    following = np.zeros(cells, dtype=np.int64)  # ... and in the next
+    frontier = np.empty(cells, dtype=np.int64)
+    queued = np.empty(cells, dtype=np.int64)
+    size = 0
     for last in range(4):
-        distance = table[last]
         behind = (last + 2) % 4  # the last move comes from behind the goal
-        frontier = [goal + deltas[behind] * k for k in range(1, run[goal * 4 + behind] + 1)]
-        distance[frontier] = 1
-        while frontier:
-            following = []
-            for cell in frontier:
-                # a robot that passes `cell` comes from behind it: walk away from it in each direction
-                for direction in range(4):
-                    here = cell
-                    for _ in range(run[cell * 4 + direction]):
-                        here += deltas[direction]
-                        if distance[here] == UNREACHABLE and here != goal:
-                            distance[here] = distance[cell] + 1
-                            following.append(here)
-            frontier = following
+        for k in range(1, run[goal * 4 + behind] + 1):
+            cell = goal + deltas[behind] * k
+            table[last, cell] = 1
+            seen[cell] |= 1 << last
+            if now[cell] == 0:
+                frontier[size] = cell
+                size += 1
+            now[cell] |= 1 << last
+    moves = 1
+    while size:
+        found = 0
+        for f in range(size):
+            cell = frontier[f]
+            bits = now[cell]
+            now[cell] = 0
+            for vertical in range(2):  # the row (W to E), then the column (N to S)
+                back, ahead = (3, 1) if vertical == 0 else (0, 2)
+                first = cell + deltas[back] * run[cell * 4 + back]
+                new = bits & ~done[vertical, first]
+                if new == 0:
+                    continue
+                done[vertical, first] |= new
+                here = first
+                for _ in range(run[first * 4 + ahead] + 1):
+                    fresh = new & ~seen[here]
+                    if fresh and here != goal:
+                        seen[here] |= fresh
+                        if following[here] == 0:
+                            queued[found] = here
+                            found += 1
+                        following[here] |= fresh
+                        for d in range(4):
+                            if fresh >> d & 1:
+                                table[d, here] = moves + 1
+                    here += deltas[ahead]
+        frontier, queued, size = queued, frontier, found
+        now, following = following, now
+        moves += 1
     return table
 
 
-def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@numba.njit(cache=True)
+def _stoppers(run, cols, goal, cells):
     """Where other robots must stand for a lone robot to finish with a last move in direction d.
 
     beyond[d]: the square past the goal that must hold a robot to stop it on the goal,
@@ -106,15 +242,15 @@ def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     entry is stopped by a wall (or the line is entered through the goal), so no
     robot is needed. flank[d, cell]: otherwise a robot on `cell` stops a side entry.
     """
-    goal = cell_of(puzzle, puzzle.goal)
-    cells = puzzle.rows * puzzle.cols
-    deltas = (-puzzle.cols, 1, puzzle.cols, -1)
-    beyond = np.array([-1 if run[goal * 4 + d] == 0 else goal + deltas[d] for d in range(4)], dtype=np.int64)
+    deltas = (-cols, 1, cols, -1)
+    beyond = np.full(4, -1, dtype=np.int64)
     free = np.zeros(4, dtype=np.bool_)
     flank = np.zeros((4, cells), dtype=np.bool_)
     for last in range(4):
+        if run[goal * 4 + last] > 0:
+            beyond[last] = goal + deltas[last]
+            free[last] = True  # through the goal: the line's end is walled
         behind = (last + 2) % 4
-        free[last] = run[goal * 4 + last] > 0  # through the goal: the line's end is walled
         for k in range(1, run[goal * 4 + behind] + 1):
             cell = goal + deltas[behind] * k
             for side in ((last + 1) % 4, (last + 3) % 4):
@@ -127,87 +263,69 @@ def stoppers(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return beyond, free, flank
 
 
-def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
-          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
-    """A proven-minimal solution as (colour index, direction) moves, or None when
-    no solution of at most `max_moves` moves exists. Raises NoProof when the search
-    expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
-    cells = puzzle.rows * puzzle.cols
-    bits = max(1, (cells - 1).bit_length())
-    robots = sum(len(squares) for squares in puzzle.start)
-    if bits * robots > 57 or max_moves > 63:
-        from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
-
-        return bfs_solve(puzzle, max_moves, max_nodes, stop)
-    run = runs(puzzle)
-    rows_of = np.repeat(np.arange(puzzle.rows, dtype=np.int64), puzzle.cols)
-    cols_of = np.tile(np.arange(puzzle.cols, dtype=np.int64), puzzle.rows)
-    line = np.stack([cols_of, rows_of, cols_of, rows_of])  # per direction N E S W
-    axis = np.stack([-rows_of, cols_of, rows_of, -cols_of])
-    positions = np.array([cell_of(puzzle, s) for squares in puzzle.start for s in squares], dtype=np.int64)
-    bounds = np.cumsum([0] + [len(squares) for squares in puzzle.start]).astype(np.int64)
-    finishers = set(puzzle.finishers())
-    finisher = np.array([i in finishers for i, sq in enumerate(puzzle.start) for _ in sq], dtype=np.bool_)
-    lone = np.array([len(sq) == 1 for sq in puzzle.start for _ in sq], dtype=np.bool_)
-    pooled = lone & ~finisher
-    group_of = np.repeat(np.arange(len(puzzle.start), dtype=np.int64), np.diff(bounds))
-    stop = stop_flag() if stop is None else stop
-    length, groups, directions, nodes = _ida(run, line, axis, puzzle.cols, positions, bounds, group_of,
-                                             finisher, lone, bool(lone.all()), pooled, reach(puzzle, run),
-                                             cell_of(puzzle, puzzle.goal), *stoppers(puzzle, run), bits, max_moves,
-                                             max_nodes or UNLIMITED, stop)
-    STATS["nodes"] = int(nodes)
-    if length == -2:
-        raise NoProof(bool(stop[0]), int(nodes))
-    if length < 0:
-        return None
-    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
-
-
 def warm_up() -> None:
     """Load (or compile, once per install) the compiled search, so timings exclude it."""
     solve(Puzzle.build(2, 2, [], {"red": [Square(2, 1)]}, Square(1, 2), None))
 
 
-@numba.njit(cache=True)
-def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank):
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
-    lacks (see `stoppers`): past the goal, and beside the line behind it. Two
+    lacks (see `_stoppers`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
-    so it gets no extra moves."""
+    so it gets no extra moves. Also returns the least reach alone (no stoppers),
+    which only a move of a finishing colour can change. `marks` and `needs`: as
+    in `_stopper_marks`."""
     best = UNREACHABLE
+    pure = UNREACHABLE
     for i in range(n):
         if not finisher[i]:
             continue
         p = pos[at + i]
         if p == goal:
-            return 0
+            return 0, 0
+        missing = 0
+        if lone[i]:
+            covered = 0
+            for j in range(n):
+                if group_of[j] != group_of[i]:
+                    covered |= marks[pos[at + j]]
+            missing = needs & ~covered
         for d in range(4):
             moves = reach[d, p]
+            pure = min(pure, moves)
             if moves >= best:
                 continue
-            if lone[i]:
-                last = 0
-                if beyond[d] >= 0:
-                    last = 1
-                    for j in range(n):
-                        if pos[at + j] == beyond[d] and group_of[j] != group_of[i]:
-                            last = 0
-                side = 0
-                if moves >= 2 and not free[d]:
-                    side = 1
-                    for j in range(n):
-                        if flank[d, pos[at + j]] and group_of[j] != group_of[i]:
-                            side = 0
-                moves += last + side if all_lone else max(last, side)
+            last = missing >> d & 1
+            side = missing >> (4 + d) & 1 if moves >= 2 else 0
+            moves += last + side if all_lone else max(last, side)
             if moves < best:
                 best = moves
-    return best
+    return best, pure
 
 
 @numba.njit(cache=True)
+def _stopper_marks(beyond, free, flank):
+    """The stoppers as bits: marks[cell] has bit d when a robot there stops a finisher
+    past the goal (last move d), bit 4 + d when it stops a side entry; `needs` has
+    bit d when the last move d needs a robot past the goal, 4 + d one beside the line."""
+    marks = np.zeros(flank.shape[1], dtype=np.int64)
+    needs = 0
+    for d in range(4):
+        if beyond[d] >= 0:
+            marks[beyond[d]] |= 1 << d
+            needs |= 1 << d
+        if not free[d]:
+            needs |= 1 << (4 + d)
+        for cell in range(flank.shape[1]):
+            if flank[d, cell]:
+                marks[cell] |= 1 << (4 + d)
+    return marks, needs
+
+
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _slide(pos, at, n, lo, hi, direction, run, line, axis):
     """How far the body pos[at + lo:at + hi] slides: the least free run of its robots,
     each cut short by the nearest robot of another colour ahead of it. `line` names
@@ -234,7 +352,7 @@ def _slide(pos, at, n, lo, hi, direction, run, line, axis):
     return dist
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _pack(pos, at, n, bits, pooled, scratch):
     """The position's key: robots in order, except that the `pooled` ones (lone
     robots that may not finish, interchangeable as mere blockers) come sorted."""
@@ -255,12 +373,12 @@ def _pack(pos, at, n, bits, pooled, scratch):
     return key + np.uint64(1)  # 0 marks an empty slot
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _slot(key, log2):
     return np.int64((key * _GOLDEN) >> np.uint64(64 - log2))
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
 def _visit(table, log2, key, left):
     """Record `key` as searched with `left` moves to go; one word per entry: key << 6 | left.
     Returns (explore it?, took a new slot?): no when it was searched with as many already."""
@@ -296,53 +414,36 @@ def _grow(table, log2):
     return bigger
 
 
-@numba.njit(cache=True, nogil=True)  # without the GIL, so that a timer can raise `stop` meanwhile
-def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lone, pooled, reach, goal, beyond,
-         free, flank, bits, max_moves, max_nodes, stop):
-    n = start.shape[0]
+@numba.njit(cache=True, nogil=True, _nrt=False)  # no GIL: a timer can raise `stop`; no NRT: no reference counts
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, marks, needs,
+         bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
+    Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
+    the table is half full: the caller doubles it (this kernel allocates nothing) and resumes."""
+    n = pos.shape[0] // level.shape[1]
     groups = bounds.shape[0] - 1
-    stopping = np.zeros(run.shape[0] // 4, dtype=np.bool_)  # squares where a robot counts in the bound
-    for d in range(4):
-        if beyond[d] >= 0:
-            stopping[beyond[d]] = True
-        stopping |= flank[d]
-    scratch = np.zeros(n, dtype=np.int64)
-    nodes = 0
-    deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
-    path_group = np.zeros(max_moves + 1, dtype=np.int64)
-    path_dir = np.zeros(max_moves + 1, dtype=np.int64)
-    h0 = _bound(start, 0, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
-    if h0 == 0:
-        return 0, path_group, path_dir, nodes
-    if h0 > max_moves:
-        return -1, path_group, path_dir, nodes
-    pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
-    heur = np.zeros(max_moves + 1, dtype=np.int64)
-    next_move = np.zeros(max_moves + 1, dtype=np.int64)
-    pos[:n] = start
-    heur[0] = h0
-    log2 = _TT_START_LOG2
-    table = np.zeros(1 << log2, dtype=np.uint64)
-    used = 0
-    for limit in range(h0, max_moves + 1):
-        _visit(table, log2, _pack(start, 0, n, bits, pooled, scratch), limit)
-        depth = 0
-        next_move[0] = 0
+    heur, pure, next_move, path_group, path_dir = level[_HEUR], level[_PURE], level[_NEXT], level[_GROUP], level[_DIR]
+    limit, depth, nodes, used, log2 = state[0], state[1], state[2], state[3], state[4]
+    while limit <= max_moves:
+        if depth < 0:  # a new iteration
+            _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
+            depth = 0
+            next_move[0] = 0
         while depth >= 0:
             m = next_move[depth]
             if m >= groups * 4:
                 depth -= 1
                 continue
             next_move[depth] = m + 1
-            g = m >> 2
+            g = order[m >> 2]
             d = m & 3
             left = limit - depth - 1
             if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
                 continue  # straight back: never needed
             lo = bounds[g]
             hi = bounds[g + 1]
-            if not finisher[lo] and (left == 0 or heur[depth] > left + 1):
-                continue  # another colour never finishes, and lowers the bound by one at most (as a stopper)
+            if not finisher[lo] and pure[depth] > left:
+                continue  # the finishers' reach alone already needs every move left
             at = depth * n
             dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
             if dist == 0:
@@ -352,17 +453,24 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                 pos[below + i] = pos[at + i]
             moved_stopper = finisher[lo]
             for i in range(below + lo, below + hi):
-                moved_stopper |= stopping[pos[i]]
+                moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
                 pos[i] += dist * deltas[d]
-                moved_stopper |= stopping[pos[i]]
-            if moved_stopper:
-                h = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, beyond, free, flank)
-            else:
-                h = heur[depth]  # the bound only sees finishers and robots on stopper squares
+                moved_stopper |= marks[pos[i]] != 0
             path_group[depth] = g
             path_dir[depth] = d
+            if left == 0:  # the last move: only whether it finishes counts
+                for i in range(below + lo, below + hi):
+                    if pos[i] == goal:
+                        state[2] = nodes
+                        return depth + 1
+                continue
+            if moved_stopper:
+                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs)
+            else:
+                h, h_pure = heur[depth], pure[depth]
             if h == 0:
-                return depth + 1, path_group, path_dir, nodes
+                state[2] = nodes
+                return depth + 1
             if h > left:
                 continue
             fresh = False
@@ -370,15 +478,20 @@ def _ida(run, line, axis, cols, start, bounds, group_of, finisher, lone, all_lon
                 explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
                 if not explore:
                     continue
+            heur[depth + 1] = h
+            pure[depth + 1] = h_pure
+            nodes += 1
+            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
+                state[2] = nodes
+                return -2  # the limit, before a proof
+            depth += 1
+            next_move[depth] = 0
             if fresh:
                 used += 1
                 if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
-                    table = _grow(table, log2)
-                    log2 += 1
-            heur[depth + 1] = h
-            nodes += 1
-            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
-                return -2, path_group, path_dir, nodes  # the limit, before a proof
-            depth += 1
-            next_move[depth] = 0
-    return -1, path_group, path_dir, nodes
+                    state[0], state[1], state[2], state[3] = limit, depth, nodes, used
+                    return _GROW
+        limit += 1
+        depth = -1
+    state[2] = nodes
+    return -1
