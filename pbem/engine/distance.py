@@ -11,25 +11,27 @@ the same room.
 """
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from typing import Iterable, Mapping
 
 from .cards import Card
+from .context import TurnContext
 from .geometry import Dir, Square
+from .index import index_for
 from .phases import PHASES
 from .room import Room
 from .ruleset import Ruleset
 from .state import Board, Robot
-from .turn import resolve_turn
 from .vocabulary import Mode, PhaseName
 
 Node = tuple[Square, Dir]
 UNREACHABLE = 99  # a finite stand-in so that positions without a path still compare
-_MOVE_ONLY = [p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE]
+_MOVE = next(p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE)
 _PROBE_CARD = Card(490, "FWD1")
 _CACHE_SIZE = 256
 _steps_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
 _field_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
+_graph_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
 
 
 def _remember(cache: OrderedDict, key: tuple, room: Room, value):
@@ -58,22 +60,35 @@ def steps(room: Room, elements: Mapping[str, str], ruleset: Ruleset) -> dict[Nod
     found = _recall(_steps_cache, key)
     if found is not None:
         return found
+    index = index_for(room)
+    states = {**index.initial_states, **elements}
     result: dict[Node, Square | None] = {}
     for square in squares(room):
         for facing in Dir:
-            probe = Robot("probe", "probe", square, facing, ruleset.max_hp)
-            board = Board(room, {"probe": probe}, dict(elements))
-            after = resolve_turn(board, {"probe": [_PROBE_CARD]}, ruleset, seed=0, turn=1,
-                                 phases=_MOVE_ONLY, end_of_turn=()).board.robots["probe"]
-            result[(square, facing)] = after.at if after.mode != Mode.DESTROYED else None
+            result[(square, facing)] = _probe(room, index, states, ruleset, square, facing)
     return _remember(_steps_cache, key, room, result)
+
+
+def _probe(room: Room, index, states: Mapping[str, str], ruleset: Ruleset, square: Square, facing: Dir):
+    """Where one FWD1 from (square, facing) ends: the engine's robots-move step of stage 1 with this robot
+    alone on the board (a whole `resolve_turn` would cost several times more in copies and snapshots)."""
+    robot = Robot("probe", "probe", square, facing, ruleset.max_hp)
+    ctx = TurnContext(Board(room, {"probe": robot}, dict(states)), ruleset, index, seed=0, turn=1,
+                      sequences={"probe": (_PROBE_CARD,)})
+    ctx.stage = 1
+    _MOVE.run(ctx, _MOVE.name)
+    return robot.at if robot.mode != Mode.DESTROYED else None
+
+
+_TURNS = {facing: tuple(facing.turned(t) for t in (-1, 1, 2)) for facing in Dir}
 
 
 def _moves(node: Node, step: Mapping[Node, Square | None], stops: frozenset[Square]) -> Iterable[Node]:
     """The nodes one basic card reaches from `node` (a card ends in a `stops` square: an open gate)."""
     square, facing = node
-    for turn in (-1, 1, 2):
-        yield square, facing.turned(turn)
+    turns = _TURNS[facing]
+    for other in turns:
+        yield square, other
     here = square
     for _ in range(3):
         there = step[(here, facing)]
@@ -83,9 +98,27 @@ def _moves(node: Node, step: Mapping[Node, Square | None], stops: frozenset[Squa
         if there in stops:
             break
         here = there
-    back = step[(square, facing.opposite)]
+    back = step[(square, turns[2])]
     if back is not None and back != square:
         yield back, facing
+
+
+def _predecessors(room: Room, elements: Mapping[str, str], ruleset: Ruleset,
+                  stops: frozenset[Square]) -> dict[Node, list[Node]]:
+    """node -> the nodes one basic card takes to it: the flood's graph, shared by every goal in the room."""
+    key = (id(room), tuple(sorted(elements.items())), ruleset.name, stops)
+    found = _recall(_graph_cache, key)
+    if found is not None:
+        return found
+    step = steps(room, elements, ruleset)
+    back: dict[Node, list[Node]] = {}
+    for node in step:
+        for nxt in _moves(node, step, stops):
+            if nxt in back:
+                back[nxt].append(node)
+            else:
+                back[nxt] = [node]
+    return _remember(_graph_cache, key, room, back)
 
 
 def distances(room: Room, elements: Mapping[str, str], ruleset: Ruleset, goals: Iterable[Node],
@@ -97,19 +130,18 @@ def distances(room: Room, elements: Mapping[str, str], ruleset: Ruleset, goals: 
     found = _recall(_field_cache, key)
     if found is not None:
         return found
-    step = steps(room, elements, ruleset)
-    back: dict[Node, list[Node]] = {}
-    for node in step:
-        for nxt in _moves(node, step, stop_squares):
-            back.setdefault(nxt, []).append(node)
+    back = _predecessors(room, elements, ruleset, stop_squares)
     dist = {node: 0 for node in sorted(goal_nodes)}
-    queue = deque(sorted(goal_nodes))
-    while queue:
-        node = queue.popleft()
-        for prev in back.get(node, ()):
-            if prev not in dist:
-                dist[prev] = dist[node] + 1
-                queue.append(prev)
+    frontier, cards = sorted(goal_nodes), 0
+    while frontier:
+        cards += 1
+        reached = []
+        for node in frontier:
+            for prev in back.get(node, ()):
+                if prev not in dist:
+                    dist[prev] = cards
+                    reached.append(prev)
+        frontier = reached
     return _remember(_field_cache, key, room, dist)
 
 
