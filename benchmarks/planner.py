@@ -57,8 +57,7 @@ def time_plans(samples: list[tuple], hand: int, cold: bool) -> dict:
         rules = state.setup.rules()
         hands = {key: cards[:hand] for key, cards in state.hands_of(player).items()}
         if cold:
-            distance._steps_cache.clear()
-            distance._field_cache.clear()
+            distance.forget()
         start = time.perf_counter()
         chosen = plan(state.board_of(player), state.players[player].robots, state.receiving(player), hands, rules,
                       seed=state.setup.seed, turn=state.turn, shared_hand=player if rules.shared_hand else None)

@@ -1,7 +1,7 @@
 """Card-count distances over a room: the planner's heuristic (issue #16).
 
 The flood fill never re-implements a rule: each square's four single steps are
-probed with the real engine (`resolve_turn` running only the robots-move phase),
+probed with the real engine (`stage.run_stage` with only the robots-move phase),
 so walls, fences, closed gates, raised bridges, pits, trap doors and
 teleporters all count exactly as the engine has them. A node is a square and a
 facing; an edge is one basic card (FWD1-3, RVS1, LF90, RT90, UTRN). The
@@ -21,12 +21,13 @@ from .index import index_for
 from .phases import PHASES
 from .room import Room
 from .ruleset import Ruleset
+from .stage import run_stage
 from .state import Board, Robot
 from .vocabulary import Mode, PhaseName
 
 Node = tuple[Square, Dir]
 UNREACHABLE = 99  # a finite stand-in so that positions without a path still compare
-_MOVE = next(p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE)
+_MOVE_ONLY = [p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE]
 _PROBE_CARD = Card(490, "FWD1")
 _CACHE_SIZE = 256
 _steps_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
@@ -49,6 +50,12 @@ def _recall(cache: OrderedDict, key: tuple):
     return hit[1]
 
 
+def forget() -> None:
+    """Empty every cache (a benchmark's cold start: rooms never seen)."""
+    for cache in (_steps_cache, _graph_cache, _field_cache):
+        cache.clear()
+
+
 def squares(room: Room) -> Iterable[Square]:
     return (Square(r, c) for r in range(1, room.size.rows + 1) for c in range(1, room.size.cols + 1))
 
@@ -65,19 +72,11 @@ def steps(room: Room, elements: Mapping[str, str], ruleset: Ruleset) -> dict[Nod
     result: dict[Node, Square | None] = {}
     for square in squares(room):
         for facing in Dir:
-            result[(square, facing)] = _probe(room, index, states, ruleset, square, facing)
+            probe = Robot("probe", "probe", square, facing, ruleset.max_hp)
+            run_stage(TurnContext(Board(room, {"probe": probe}, dict(states)), ruleset, index, seed=0, turn=1,
+                                  sequences={"probe": (_PROBE_CARD,)}), 1, _MOVE_ONLY)
+            result[(square, facing)] = probe.at if probe.mode != Mode.DESTROYED else None
     return _remember(_steps_cache, key, room, result)
-
-
-def _probe(room: Room, index, states: Mapping[str, str], ruleset: Ruleset, square: Square, facing: Dir):
-    """Where one FWD1 from (square, facing) ends: the engine's robots-move step of stage 1 with this robot
-    alone on the board (a whole `resolve_turn` would cost several times more in copies and snapshots)."""
-    robot = Robot("probe", "probe", square, facing, ruleset.max_hp)
-    ctx = TurnContext(Board(room, {"probe": robot}, dict(states)), ruleset, index, seed=0, turn=1,
-                      sequences={"probe": (_PROBE_CARD,)})
-    ctx.stage = 1
-    _MOVE.run(ctx, _MOVE.name)
-    return robot.at if robot.mode != Mode.DESTROYED else None
 
 
 _TURNS = {facing: tuple(facing.turned(t) for t in (-1, 1, 2)) for facing in Dir}

@@ -1,8 +1,8 @@
 """A robot pilot: choose a legal program for one player's robots from the dealt hand (issue #16).
 
 Beam search over registers. Stage k of every candidate is played by the real
-engine (`resolve_turn`, with a phase table that acts in stage k only, on the
-board after stage k-1), so no rule is copied here; each robot's card for the
+engine (`stage.play_stage`: the phases of stage k, on the board after stage
+k-1), so no rule is copied here; each robot's card for the
 stage is chosen in turn, and the beam keeps the `width` cheapest boards by
 `goals.player_cost`. The best finished candidates are then replayed as whole
 turns and the cheapest wins. The program is checked by `orders.check_programs`,
@@ -20,8 +20,8 @@ from .cards import Card
 from .deal import can_use, free_registers
 from .goals import player_cost
 from .orders import Checked, Submission, check_programs
-from .phases import PHASES, Phase
-from .ruleset import MAX_REGISTERS, Ruleset
+from .ruleset import Ruleset
+from .stage import play_stage
 from .state import Board
 from .turn import resolve_turn
 
@@ -54,15 +54,6 @@ class _Node:
     cost: float
 
 
-def _only_stage(stage: int) -> list[Phase]:
-    def gated(run):
-        return lambda ctx, name: run(ctx, name) if ctx.stage == stage else None
-    return [Phase(p.name, p.rule, gated(p.run)) for p in PHASES]
-
-
-_STAGES = {k: _only_stage(k) for k in range(1, MAX_REGISTERS + 1)}
-
-
 class _Search:
     def __init__(self, board: Board, player: Sequence[str], receiving: Sequence[str],
                  hands: Mapping[str, list[Card]], ruleset: Ruleset, shared_hand: str | None,
@@ -84,8 +75,7 @@ class _Search:
     def play(self, base: Board, programs: Sequence[Sequence[Card]], stage: int) -> Board:
         self.simulated += 1
         named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return resolve_turn(base, named, self.ruleset, seed=self.seed, turn=self.turn,
-                            phases=_STAGES[stage], end_of_turn=()).board
+        return play_stage(base, named, self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
 
     def whole_turn(self, programs: Sequence[Sequence[Card]]) -> float:
         named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
