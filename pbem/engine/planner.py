@@ -14,16 +14,15 @@ Deterministic: ties break by candidate order, the budget counts simulated stages
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from .cards import Card
 from .deal import can_use, free_registers
 from .goals import player_cost
 from .orders import Checked, Submission, check_programs
 from .ruleset import Ruleset
-from .stage import play_stage
+from .stage import last_stage, play_stage, register_sequences
 from .state import Board
-from .turn import resolve_turn
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan
@@ -54,6 +53,15 @@ class _Node:
     cost: float
 
 
+class _Done(NamedTuple):
+    """A candidate of legal length: its programs and the board after its `played` stages."""
+    cost: float
+    order: int
+    programs: tuple[tuple[Card, ...], ...]
+    board: Board
+    played: int
+
+
 class _Search:
     def __init__(self, board: Board, player: Sequence[str], receiving: Sequence[str],
                  hands: Mapping[str, list[Card]], ruleset: Ruleset, shared_hand: str | None,
@@ -72,15 +80,21 @@ class _Search:
     def cost(self, board: Board) -> float:
         return player_cost(board, self.player, self.ruleset)
 
+    def sequences(self, programs: Sequence[Sequence[Card]]) -> dict:
+        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
+        return register_sequences(self.board, named, self.ruleset)
+
     def play(self, base: Board, programs: Sequence[Sequence[Card]], stage: int) -> Board:
         self.simulated += 1
-        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return play_stage(base, named, self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
+        return play_stage(base, self.sequences(programs), self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
 
-    def whole_turn(self, programs: Sequence[Sequence[Card]]) -> float:
-        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return self.cost(resolve_turn(self.board, named, self.ruleset, seed=self.seed, turn=self.turn,
-                                      end_of_turn=()).board)
+    def whole_turn(self, done: _Done) -> float:
+        """The cost at the end of the turn (before its end-of-turn steps): the stages past the program that
+        fused registers run (B7.3) are played on from the candidate's board."""
+        sequences, board = self.sequences(done.programs), done.board
+        for stage in range(done.played + 1, last_stage(sequences) + 1):
+            board = play_stage(board, sequences, self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
+        return self.cost(board)
 
     def choices(self, node: _Node, index: int) -> list[Card]:
         """One card per kind the robot may still play (the highest-numbered, acting first), weakest kind first;
@@ -101,9 +115,9 @@ class _Search:
             return length == max(self.limits, default=0)
         return length <= min(self.limits, default=0)
 
-    def run(self) -> tuple[list[tuple[float, int, tuple]], _Node]:
+    def run(self) -> tuple[list[_Done], _Node]:
         start = _Node(tuple(() for _ in self.receiving), frozenset(), self.board, self.board, self.cost(self.board))
-        beam, done = [start], [(start.cost, 0, start.programs)] if self.finished(0) else []
+        beam, done = [start], [_Done(start.cost, 0, start.programs, start.board, 0)] if self.finished(0) else []
         for stage in range(1, max(self.limits, default=0) + 1):
             for index in range(len(self.receiving)):
                 if self.limits[index] < stage:
@@ -112,7 +126,7 @@ class _Search:
                 if self.out_of_budget() or not beam:
                     return done, (beam or [start])[0]
             if self.finished(stage):
-                done += [(n.cost, len(done) + i, n.programs) for i, n in enumerate(beam)]
+                done += [_Done(n.cost, len(done) + i, n.programs, n.board, stage) for i, n in enumerate(beam)]
         return done, beam[0]
 
     def expand(self, beam: list[_Node], index: int, stage: int) -> list[_Node]:
@@ -150,10 +164,9 @@ def plan(board: Board, player: Sequence[str], receiving: Sequence[str], hands: M
     search = _Search(board, player, receiving, hands, ruleset, shared_hand, seed, turn, budget, stop)
     done, best = search.run()
     if not done:  # out of budget before a legal length (B4.5 fill): finish the best node from the hand
-        done = [(best.cost, 0, _filled(search, best))]
-    finalists = sorted(done, key=lambda item: (item[0], item[1]))[:FINALISTS]
-    scored = sorted((search.whole_turn(programs), order, programs) for _, order, programs in finalists)
-    cost, _, programs = scored[0]
+        done = [_Done(best.cost, 0, _filled(search, best), board, 0)]
+    finalists = sorted(done, key=lambda item: (item.cost, item.order))[:FINALISTS]
+    cost, _, programs = min((search.whole_turn(item), item.order, item.programs) for item in finalists)
     chosen = {name: list(cards) for name, cards in zip(receiving, programs)}
     reboot = [name for name in player if _wants_reboot(board, name, ruleset)]
     submission = Submission({name: [str(c) for c in cards] for name, cards in chosen.items()}, reboot)
