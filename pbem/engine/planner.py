@@ -22,6 +22,7 @@ from .goals import player_cost
 from .orders import Checked, Submission, check_programs
 from .ruleset import Ruleset
 from .stage import last_stage, play_stage, register_sequences
+from .turn import register_sequence
 from .state import Board
 
 WIDTH = 4          # boards kept per register
@@ -70,6 +71,7 @@ class _Search:
         self.hands = [hands.get(shared_hand or name, []) for name in receiving]
         self.seed, self.turn, self.budget, self.stop = seed, turn, budget, stop
         self.simulated = 0
+        self.idle = register_sequences(board, {}, ruleset)
         free = [free_registers(board.robots[name], ruleset) for name in receiving]
         self.fill = ruleset.fill_free_registers
         self.limits = free if self.fill or not ruleset.equal_length_programs else [min(free)] * len(free)
@@ -81,8 +83,10 @@ class _Search:
         return player_cost(board, self.player, self.ruleset)
 
     def sequences(self, programs: Sequence[Sequence[Card]]) -> dict:
-        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return register_sequences(self.board, named, self.ruleset)
+        """Every robot's register sequence, fixed on the turn's first board (the others' worked out once)."""
+        named = dict(zip(self.receiving, programs))
+        return {name: register_sequence(self.board.robots[name], named[name], self.ruleset) if name in named
+                else sequence for name, sequence in self.idle.items()}
 
     def play(self, base: Board, programs: Sequence[Sequence[Card]], stage: int) -> Board:
         self.simulated += 1
