@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.engine import distance  # noqa: E402
 from pbem.engine.campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn  # noqa: E402
 from pbem.engine.planner import plan  # noqa: E402
+from pbem.engine.roomcache import forget  # noqa: E402
 from pbem.formats.decks import read_deck  # noqa: E402
 from pbem.formats.rooms import read_room  # noqa: E402
 
@@ -57,7 +57,7 @@ def time_plans(samples: list[tuple], hand: int, cold: bool) -> dict:
         rules = state.setup.rules()
         hands = {key: cards[:hand] for key, cards in state.hands_of(player).items()}
         if cold:
-            distance.forget()
+            forget()
         start = time.perf_counter()
         chosen = plan(state.board_of(player), state.players[player].robots, state.receiving(player), hands, rules,
                       seed=state.setup.seed, turn=state.turn, shared_hand=player if rules.shared_hand else None)

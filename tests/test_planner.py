@@ -5,7 +5,9 @@ import pytest
 
 from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn
 from pbem.engine.cards import Card
-from pbem.engine.distance import distances, forget, square_goals, steps
+from pbem.engine.distance import distances, square_goals
+from pbem.engine.probes import steps
+from pbem.engine.roomcache import forget
 from pbem.engine.geometry import Dir, Square
 from pbem.engine.phases import PHASES
 from pbem.engine.planner import plan
@@ -49,13 +51,14 @@ def test_steps_come_from_the_engine_walls_pits_and_teleporters():
 @pytest.mark.parametrize("path", [ROOMS / "botwars" / "foundry.yaml", ROOMS / "geeko" / "3-moat.yaml",
                                   ROOMS / "geeko" / "5-works.yaml", ROOMS / "entry-fee" / "lock-and-key.yaml"])
 def test_steps_skip_no_probe_that_matters(path):
-    """Steps on open floor are taken without a probe: the table equals a turn of one FWD1 (robots move, no
-    other phase) from every square and facing, with the room's states as they start and every state flipped."""
+    """Steps on open floor are taken without a probe, and probes reused when the states they read are the
+    same: the table equals a turn of one FWD1 (robots move, no other phase) from every square and facing, with
+    the room's states as they start and then every state flipped."""
     moving = [phase for phase in PHASES if phase.name == PhaseName.ROBOTS_MOVE]
     the_room = read_room(path)
     start = new_board(the_room).elements
+    forget()
     for elements in (start, {key: FLIPPED.get(word, word) for key, word in start.items()}):
-        forget()
         table = steps(the_room, elements, GEEKO)
         for (square, facing), there in table.items():
             board = Board(the_room, {"p": Robot("p", "p", square, facing, GEEKO.max_hp)}, dict(elements))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .distance import UNREACHABLE, Node, distances, square_goals, steps
+from .distance import UNREACHABLE, Node, distances, square_goals
+from .probes import steps
 from .geometry import Dir, Square
 from .mechanism import mechanism
 from .room import Element
