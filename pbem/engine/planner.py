@@ -2,10 +2,11 @@
 
 Beam search over registers. Stage k of every candidate is played by the real
 engine (`stage.play_stage`: the phases of stage k, on the board after stage
-k-1), so no rule is copied here; each robot's card for the
-stage is chosen in turn, and the beam keeps the `width` cheapest boards by
-`goals.player_cost`. The best finished candidates are then replayed as whole
-turns and the cheapest wins. The program is checked by `orders.check_programs`,
+k-1, with the register sequences fixed at the turn's start as `resolve_turn`
+has them), so no rule is copied here; each robot's card for the stage is chosen
+in turn, and the beam keeps the `width` cheapest boards by `goals.player_cost`.
+The best finished candidates are played on to the end of the turn (the stages
+that fused registers add past the program) and the cheapest wins. The program is checked by `orders.check_programs`,
 the same check a player's file goes through.
 
 Deterministic: ties break by candidate order, the budget counts simulated stages
@@ -27,7 +28,7 @@ from .state import Board
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan
-FINALISTS = 4      # finished candidates replayed as whole turns
+FINALISTS = 4      # finished candidates played on to the end of the turn
 REBOOT_FREE = 2    # declare a reboot (B10) when no more free registers than this are left
 
 
