@@ -4,10 +4,9 @@ The flood fill never re-implements a rule: where each square's four single
 steps end comes from the real engine (`probes.steps`), so walls, fences, closed
 gates, raised bridges, pits, trap doors and teleporters all count exactly as the
 engine has them. A node is a square and a facing; an edge is one basic card
-(FWD1-3, RVS1, LF90, RT90, UTRN). The
-distance from a node is the fewest cards to reach a goal square. Results are
-cached per room and element states, since a turn explores many positions of
-the same room.
+(FWD1-3, RVS1, LF90, RT90, UTRN). The distance from a node is the fewest cards
+to reach a goal square. Results are cached per room and element states, since
+a turn explores many positions of the same room.
 """
 from __future__ import annotations
 

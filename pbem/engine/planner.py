@@ -6,8 +6,9 @@ k-1, with the register sequences fixed at the turn's start as `resolve_turn`
 has them), so no rule is copied here; each robot's card for the stage is chosen
 in turn, and the beam keeps the `width` cheapest boards by `goals.player_cost`.
 The best finished candidates are played on to the end of the turn (the stages
-that fused registers add past the program) and the cheapest wins. The program is checked by `orders.check_programs`,
-the same check a player's file goes through.
+that fused registers add past the program) and the cheapest wins. The program
+is checked by `orders.check_programs`, the same check a player's file goes
+through.
 
 Deterministic: ties break by candidate order, the budget counts simulated stages
 (never the clock); a caller may pass `stop` (say, a deadline) to cut it shorter.
@@ -23,8 +24,8 @@ from .goals import player_cost
 from .orders import Checked, Submission, check_programs
 from .ruleset import Ruleset
 from .stage import last_stage, play_stage, register_sequences
-from .turn import register_sequence
 from .state import Board
+from .turn import register_sequence
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan

@@ -46,7 +46,9 @@ def steps(room: Room, elements: Mapping[str, str], ruleset: Ruleset) -> dict[Nod
         return found
     index = index_for(room)
     states = {**index.initial_states, **elements}
-    known = _outcomes.recall((id(room), ruleset.name)) or _outcomes.remember((id(room), ruleset.name), room, {})
+    known = _outcomes.recall((id(room), ruleset.name))
+    if known is None:
+        known = _outcomes.remember((id(room), ruleset.name), room, {})
     grid = {(square.row, square.col): square for square in squares(room)}
     acted_on = _acted_on(index)
     result: dict[Node, Square | None] = {}
@@ -83,16 +85,15 @@ def _outcome(known: list[Outcome], room: Room, states: Mapping[str, str], rulese
         if all(states.get(name) == word for name, word in read):
             return where
     watched = _Watched(states)
-    where = probe(room, watched, ruleset, square, facing)
+    where = _probe(room, watched, ruleset, square, facing)
     known.append((tuple((name, states.get(name)) for name in sorted(watched.read)), where))
     return where
 
 
-def probe(room: Room, states: Mapping[str, str], ruleset: Ruleset, square: Square, facing: Dir) -> Square | None:
+def _probe(room: Room, elements: "_Watched", ruleset: Ruleset, square: Square, facing: Dir) -> Square | None:
     """Where a FWD1 from (square, facing) ends, played by the engine: the robots-move phase of stage 1 with
-    this robot alone on the board; `states` gives every stateful element's word (copied unless watched)."""
+    this robot alone on the board, whose element states are `elements` (the probe's own copy)."""
     robot = Robot("probe", "probe", square, facing, ruleset.max_hp)
-    elements = states if isinstance(states, _Watched) else dict(states)
     run_stage(TurnContext(Board(room, {"probe": robot}, elements), ruleset, index_for(room), seed=0, turn=1,
                           sequences={"probe": (_PROBE_CARD,)}), 1, _MOVE_ONLY)
     return robot.at if robot.mode != Mode.DESTROYED else None
