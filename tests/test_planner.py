@@ -1,11 +1,24 @@
 """The robot pilot (issue #16): probe-based distances, and legal programs that make progress (B4.4-B4.6, G3)."""
+from pathlib import Path
+
+import pytest
+
 from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn
 from pbem.engine.cards import Card
-from pbem.engine.distance import distances, square_goals, steps
+from pbem.engine.distance import distances, square_goals
+from pbem.engine.probes import steps
+from pbem.engine.roomcache import forget
 from pbem.engine.geometry import Dir, Square
+from pbem.engine.phases import PHASES
 from pbem.engine.planner import plan
-from pbem.engine.state import Robot
-from pbem.formats.rooms import load_room
+from pbem.engine.stage import last_stage, play_stage, register_sequences
+from pbem.engine.state import Board, Robot
+from pbem.engine.vocabulary import Mode, PhaseName
+from pbem.formats.rooms import load_room, read_room
+
+ROOMS = Path(__file__).resolve().parent.parent / "rooms"
+FLIPPED = {"on": "off", "off": "on", "open": "closed", "closed": "open", "raised": "lowered", "lowered": "raised",
+           "active": "inactive", "inactive": "active"}
 
 
 def room(size, elements, starts=("r5c1", "r5c5")):
@@ -33,6 +46,25 @@ def test_steps_come_from_the_engine_walls_pits_and_teleporters():
     assert step[(sq("r3c2"), Dir.E)] is None            # B6.4 the pit destroys
     assert step[(sq("r3c1"), Dir.N)] == sq("r1c3")      # B6.9 into amber, out at blue
     assert step[(sq("r1c1"), Dir.N)] == sq("r1c1")      # B6.2 the perimeter fence
+
+
+@pytest.mark.parametrize("path", [ROOMS / "botwars" / "foundry.yaml", ROOMS / "geeko" / "3-moat.yaml",
+                                  ROOMS / "geeko" / "5-works.yaml", ROOMS / "entry-fee" / "lock-and-key.yaml"])
+def test_steps_skip_no_probe_that_matters(path):
+    """Steps on open floor are taken without a probe, and probes reused when the states they read are the
+    same: the table equals a turn of one FWD1 (robots move, no other phase) from every square and facing, with
+    the room's states as they start and then every state flipped."""
+    moving = [phase for phase in PHASES if phase.name == PhaseName.ROBOTS_MOVE]
+    the_room = read_room(path)
+    start = new_board(the_room).elements
+    forget()
+    for elements in (start, {key: FLIPPED.get(word, word) for key, word in start.items()}):
+        table = steps(the_room, elements, GEEKO)
+        for (square, facing), there in table.items():
+            board = Board(the_room, {"p": Robot("p", "p", square, facing, GEEKO.max_hp)}, dict(elements))
+            robot = resolve_turn(board, {"p": [Card(490, "FWD1")]}, GEEKO, seed=0, turn=1, phases=moving,
+                                 end_of_turn=()).board.robots["p"]
+            assert there == (None if robot.mode == Mode.DESTROYED else robot.at), (square, facing)
 
 
 def test_distance_counts_cards_around_a_pit():
@@ -124,3 +156,21 @@ def test_a_caller_may_cut_the_search_short_and_still_gets_a_legal_program():
                  "FWD1#520")
     chosen, _ = legal_and_played(solo(r, "r5c1"), hand, ruleset=BOTWARS, stop=lambda: True)
     assert len(chosen.programs["A"]) == 5 and chosen.simulated == 1  # B4.5 still holds
+
+
+def test_stages_played_one_by_one_give_the_whole_turn():
+    """The pilot simulates stage by stage (`play_stage`); chained, the stages are `resolve_turn` without its
+    end of turn: belts, gears, lasers and pushers on Foundry, a fused register run past a short program."""
+    foundry = read_room(ROOMS / "botwars" / "foundry.yaml")
+    hurt = Robot("C", "q", sq("r6c5"), Dir.E, 6, registers={5: Card(560, "FWD1")})
+    board = new_board(foundry, [Robot("A", "p", sq("r12c2")), Robot("B", "p", sq("r4c11"), Dir.W), hurt])
+    programs = {"A": cards("FWD3#800", "RT90#80", "FWD2#700", "LF90#70", "FWD1#500"),
+                "B": cards("FWD1#510", "FWD1#520", "UTRN#20", "FWD2#710", "RVS1#440"),
+                "C": cards("FWD1#530", "LF90#90", "FWD2#720", "RT90#100")}
+    whole = resolve_turn(board, programs, BOTWARS, seed=5, turn=3, end_of_turn=()).board
+    sequences = register_sequences(board, programs, BOTWARS)
+    for stage in range(1, last_stage(sequences) + 1):
+        board = play_stage(board, sequences, BOTWARS, seed=5, turn=3, stage=stage)
+    assert board.elements == whole.elements
+    assert {n: (r.at, r.facing, r.hp, r.mode) for n, r in board.robots.items()} == \
+           {n: (r.at, r.facing, r.hp, r.mode) for n, r in whole.robots.items()}

@@ -1,91 +1,64 @@
 """Card-count distances over a room: the planner's heuristic (issue #16).
 
-The flood fill never re-implements a rule: each square's four single steps are
-probed with the real engine (`resolve_turn` running only the robots-move phase),
-so walls, fences, closed gates, raised bridges, pits, trap doors and
-teleporters all count exactly as the engine has them. A node is a square and a
-facing; an edge is one basic card (FWD1-3, RVS1, LF90, RT90, UTRN). The
-distance from a node is the fewest cards to reach a goal square. Results are
-cached per room and element states, since a turn explores many positions of
-the same room.
+The flood fill never re-implements a rule: where each square's four single
+steps end comes from the real engine (`probes.steps`), so walls, fences, closed
+gates, raised bridges, pits, trap doors and teleporters all count exactly as the
+engine has them. A node is a square and a facing; an edge is one basic card
+(FWD1-3, RVS1, LF90, RT90, UTRN). The distance from a node is the fewest cards
+to reach a goal square. Results are cached per room and element states, since
+a turn explores many positions of the same room.
 """
 from __future__ import annotations
 
-from collections import OrderedDict, deque
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, NamedTuple
 
-from .cards import Card
 from .geometry import Dir, Square
-from .phases import PHASES
+from .probes import Node, steps
 from .room import Room
+from .roomcache import RoomCache
 from .ruleset import Ruleset
-from .state import Board, Robot
-from .turn import resolve_turn
-from .vocabulary import Mode, PhaseName
 
-Node = tuple[Square, Dir]
 UNREACHABLE = 99  # a finite stand-in so that positions without a path still compare
-_MOVE_ONLY = [p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE]
-_PROBE_CARD = Card(490, "FWD1")
-_CACHE_SIZE = 256
-_steps_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
-_field_cache: "OrderedDict[tuple, tuple[Room, dict]]" = OrderedDict()
+_fields = RoomCache()
+_graphs = RoomCache()
 
 
-def _remember(cache: OrderedDict, key: tuple, room: Room, value):
-    cache[key] = (room, value)  # the room is kept so that its id is not reused while the entry lives
-    if len(cache) > _CACHE_SIZE:
-        cache.popitem(last=False)
-    return value
+class _Graph(NamedTuple):
+    """The flood's graph over node ids (4 x the square's reading-order index + the facing), shared by every
+    goal in one room state: plain integers keep the flood cheap (squares hash in Python)."""
+    nodes: list[Node]       # id -> node
+    back: list[list[int]]   # id -> the ids of the nodes one move card (FWD1-3, RVS1) takes to it
+    cols: int
 
 
-def _recall(cache: OrderedDict, key: tuple):
-    hit = cache.get(key)
-    if hit is None:
-        return None
-    cache.move_to_end(key)
-    return hit[1]
-
-
-def squares(room: Room) -> Iterable[Square]:
-    return (Square(r, c) for r in range(1, room.size.rows + 1) for c in range(1, room.size.cols + 1))
-
-
-def steps(room: Room, elements: Mapping[str, str], ruleset: Ruleset) -> dict[Node, Square | None]:
-    """(square, direction) -> where one step in that direction ends: the next square, a teleporter's far
-    end, the same square (blocked) or None (the robot is destroyed)."""
-    key = (id(room), tuple(sorted(elements.items())), ruleset.name)
-    found = _recall(_steps_cache, key)
+def _graph(room: Room, elements: Mapping[str, str], ruleset: Ruleset, stops: frozenset[Square]) -> _Graph:
+    key = (id(room), tuple(sorted(elements.items())), ruleset.name, stops)
+    found = _graphs.recall(key)
     if found is not None:
         return found
-    result: dict[Node, Square | None] = {}
-    for square in squares(room):
-        for facing in Dir:
-            probe = Robot("probe", "probe", square, facing, ruleset.max_hp)
-            board = Board(room, {"probe": probe}, dict(elements))
-            after = resolve_turn(board, {"probe": [_PROBE_CARD]}, ruleset, seed=0, turn=1,
-                                 phases=_MOVE_ONLY, end_of_turn=()).board.robots["probe"]
-            result[(square, facing)] = after.at if after.mode != Mode.DESTROYED else None
-    return _remember(_steps_cache, key, room, result)
+    step, cols = steps(room, elements, ruleset), room.size.cols
+    nodes = list(step)  # reading order, then facing: the ids' order
+    ahead = [-1 if there is None else _id(there, facing, cols) for (_, facing), there in step.items()]
+    stop_ids = {_id(square, Dir.N, cols) >> 2 for square in stops}
+    back: list[list[int]] = [[] for _ in nodes]
+    for node in range(len(nodes)):
+        here = node
+        for _ in range(3):  # FWD1-3: a card ends when a step fails or enters a stop
+            there = ahead[here]
+            if there < 0 or there == here:
+                break
+            back[there].append(node)
+            if there >> 2 in stop_ids:
+                break
+            here = there
+        behind = ahead[node ^ 2]  # RVS1: the step of the opposite facing (N<->S, E<->W), facing kept
+        if behind >= 0 and behind != node ^ 2:
+            back[behind ^ 2].append(node)
+    return _graphs.remember(key, room, _Graph(nodes, back, cols))
 
 
-def _moves(node: Node, step: Mapping[Node, Square | None], stops: frozenset[Square]) -> Iterable[Node]:
-    """The nodes one basic card reaches from `node` (a card ends in a `stops` square: an open gate)."""
-    square, facing = node
-    for turn in (-1, 1, 2):
-        yield square, facing.turned(turn)
-    here = square
-    for _ in range(3):
-        there = step[(here, facing)]
-        if there is None or there == here:
-            break
-        yield there, facing
-        if there in stops:
-            break
-        here = there
-    back = step[(square, facing.opposite)]
-    if back is not None and back != square:
-        yield back, facing
+def _id(square: Square, facing: Dir, cols: int) -> int:
+    return ((square.row - 1) * cols + square.col - 1) * 4 + facing
 
 
 def distances(room: Room, elements: Mapping[str, str], ruleset: Ruleset, goals: Iterable[Node],
@@ -94,23 +67,26 @@ def distances(room: Room, elements: Mapping[str, str], ruleset: Ruleset, goals: 
     reach one. A card's movement ends on entering a `stops` square."""
     goal_nodes, stop_squares = frozenset(goals), frozenset(stops)
     key = (id(room), tuple(sorted(elements.items())), ruleset.name, goal_nodes, stop_squares)
-    found = _recall(_field_cache, key)
+    found = _fields.recall(key)
     if found is not None:
         return found
-    step = steps(room, elements, ruleset)
-    back: dict[Node, list[Node]] = {}
-    for node in step:
-        for nxt in _moves(node, step, stop_squares):
-            back.setdefault(nxt, []).append(node)
-    dist = {node: 0 for node in sorted(goal_nodes)}
-    queue = deque(sorted(goal_nodes))
-    while queue:
-        node = queue.popleft()
-        for prev in back.get(node, ()):
-            if prev not in dist:
-                dist[prev] = dist[node] + 1
-                queue.append(prev)
-    return _remember(_field_cache, key, room, dist)
+    graph = _graph(room, elements, ruleset, stop_squares)
+    dist = [-1] * len(graph.nodes)
+    frontier = sorted(_id(square, facing, graph.cols) for square, facing in goal_nodes)
+    for node in frontier:
+        dist[node] = 0
+    cards = 0
+    while frontier:
+        cards += 1
+        reached = []
+        for node in frontier:
+            square = node & ~3
+            for prev in [square, square | 1, square | 2, square | 3] + graph.back[node]:  # a turn, or a move
+                if dist[prev] < 0:
+                    dist[prev] = cards
+                    reached.append(prev)
+        frontier = reached
+    return _fields.remember(key, room, {graph.nodes[n]: d for n, d in enumerate(dist) if d >= 0})
 
 
 def square_goals(targets: Iterable[Square]) -> frozenset[Node]:

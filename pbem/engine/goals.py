@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .distance import UNREACHABLE, Node, distances, square_goals, steps
+from .distance import UNREACHABLE, Node, distances, square_goals
 from .geometry import Dir, Square
 from .mechanism import mechanism
+from .probes import steps
 from .room import Element
 from .ruleset import Ruleset
 from .state import Board, Robot

@@ -1,12 +1,14 @@
 """A robot pilot: choose a legal program for one player's robots from the dealt hand (issue #16).
 
 Beam search over registers. Stage k of every candidate is played by the real
-engine (`resolve_turn`, with a phase table that acts in stage k only, on the
-board after stage k-1), so no rule is copied here; each robot's card for the
-stage is chosen in turn, and the beam keeps the `width` cheapest boards by
-`goals.player_cost`. The best finished candidates are then replayed as whole
-turns and the cheapest wins. The program is checked by `orders.check_programs`,
-the same check a player's file goes through.
+engine (`stage.play_stage`: the phases of stage k, on the board after stage
+k-1, with the register sequences fixed at the turn's start as `resolve_turn`
+has them), so no rule is copied here; each robot's card for the stage is chosen
+in turn, and the beam keeps the `width` cheapest boards by `goals.player_cost`.
+The best finished candidates are played on to the end of the turn (the stages
+that fused registers add past the program) and the cheapest wins. The program
+is checked by `orders.check_programs`, the same check a player's file goes
+through.
 
 Deterministic: ties break by candidate order, the budget counts simulated stages
 (never the clock); a caller may pass `stop` (say, a deadline) to cut it shorter.
@@ -14,20 +16,20 @@ Deterministic: ties break by candidate order, the budget counts simulated stages
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from .cards import Card
 from .deal import can_use, free_registers
 from .goals import player_cost
 from .orders import Checked, Submission, check_programs
-from .phases import PHASES, Phase
-from .ruleset import MAX_REGISTERS, Ruleset
+from .ruleset import Ruleset
+from .stage import last_stage, play_stage, register_sequences
 from .state import Board
-from .turn import resolve_turn
+from .turn import register_sequence
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan
-FINALISTS = 4      # finished candidates replayed as whole turns
+FINALISTS = 4      # finished candidates played on to the end of the turn
 REBOOT_FREE = 2    # declare a reboot (B10) when no more free registers than this are left
 
 
@@ -54,13 +56,13 @@ class _Node:
     cost: float
 
 
-def _only_stage(stage: int) -> list[Phase]:
-    def gated(run):
-        return lambda ctx, name: run(ctx, name) if ctx.stage == stage else None
-    return [Phase(p.name, p.rule, gated(p.run)) for p in PHASES]
-
-
-_STAGES = {k: _only_stage(k) for k in range(1, MAX_REGISTERS + 1)}
+class _Done(NamedTuple):
+    """A candidate of legal length: its programs and the board after its `played` stages."""
+    cost: float
+    order: int
+    programs: tuple[tuple[Card, ...], ...]
+    board: Board
+    played: int
 
 
 class _Search:
@@ -71,6 +73,7 @@ class _Search:
         self.hands = [hands.get(shared_hand or name, []) for name in receiving]
         self.seed, self.turn, self.budget, self.stop = seed, turn, budget, stop
         self.simulated = 0
+        self.idle = register_sequences(board, {}, ruleset)
         free = [free_registers(board.robots[name], ruleset) for name in receiving]
         self.fill = ruleset.fill_free_registers
         self.limits = free if self.fill or not ruleset.equal_length_programs else [min(free)] * len(free)
@@ -81,16 +84,23 @@ class _Search:
     def cost(self, board: Board) -> float:
         return player_cost(board, self.player, self.ruleset)
 
+    def sequences(self, programs: Sequence[Sequence[Card]]) -> dict:
+        """Every robot's register sequence, fixed on the turn's first board (the others' worked out once)."""
+        named = dict(zip(self.receiving, programs))
+        return {name: register_sequence(self.board.robots[name], named[name], self.ruleset) if name in named
+                else sequence for name, sequence in self.idle.items()}
+
     def play(self, base: Board, programs: Sequence[Sequence[Card]], stage: int) -> Board:
         self.simulated += 1
-        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return resolve_turn(base, named, self.ruleset, seed=self.seed, turn=self.turn,
-                            phases=_STAGES[stage], end_of_turn=()).board
+        return play_stage(base, self.sequences(programs), self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
 
-    def whole_turn(self, programs: Sequence[Sequence[Card]]) -> float:
-        named = {name: list(cards) for name, cards in zip(self.receiving, programs)}
-        return self.cost(resolve_turn(self.board, named, self.ruleset, seed=self.seed, turn=self.turn,
-                                      end_of_turn=()).board)
+    def whole_turn(self, done: _Done) -> float:
+        """The cost at the end of the turn (before its end-of-turn steps): the stages past the program that
+        fused registers run (B7.3) are played on from the candidate's board."""
+        sequences, board = self.sequences(done.programs), done.board
+        for stage in range(done.played + 1, last_stage(sequences) + 1):
+            board = play_stage(board, sequences, self.ruleset, seed=self.seed, turn=self.turn, stage=stage)
+        return self.cost(board)
 
     def choices(self, node: _Node, index: int) -> list[Card]:
         """One card per kind the robot may still play (the highest-numbered, acting first), weakest kind first;
@@ -111,9 +121,9 @@ class _Search:
             return length == max(self.limits, default=0)
         return length <= min(self.limits, default=0)
 
-    def run(self) -> tuple[list[tuple[float, int, tuple]], _Node]:
+    def run(self) -> tuple[list[_Done], _Node]:
         start = _Node(tuple(() for _ in self.receiving), frozenset(), self.board, self.board, self.cost(self.board))
-        beam, done = [start], [(start.cost, 0, start.programs)] if self.finished(0) else []
+        beam, done = [start], [_Done(start.cost, 0, start.programs, start.board, 0)] if self.finished(0) else []
         for stage in range(1, max(self.limits, default=0) + 1):
             for index in range(len(self.receiving)):
                 if self.limits[index] < stage:
@@ -122,7 +132,7 @@ class _Search:
                 if self.out_of_budget() or not beam:
                     return done, (beam or [start])[0]
             if self.finished(stage):
-                done += [(n.cost, len(done) + i, n.programs) for i, n in enumerate(beam)]
+                done += [_Done(n.cost, len(done) + i, n.programs, n.board, stage) for i, n in enumerate(beam)]
         return done, beam[0]
 
     def expand(self, beam: list[_Node], index: int, stage: int) -> list[_Node]:
@@ -160,10 +170,9 @@ def plan(board: Board, player: Sequence[str], receiving: Sequence[str], hands: M
     search = _Search(board, player, receiving, hands, ruleset, shared_hand, seed, turn, budget, stop)
     done, best = search.run()
     if not done:  # out of budget before a legal length (B4.5 fill): finish the best node from the hand
-        done = [(best.cost, 0, _filled(search, best))]
-    finalists = sorted(done, key=lambda item: (item[0], item[1]))[:FINALISTS]
-    scored = sorted((search.whole_turn(programs), order, programs) for _, order, programs in finalists)
-    cost, _, programs = scored[0]
+        done = [_Done(best.cost, 0, _filled(search, best), board, 0)]
+    finalists = sorted(done, key=lambda item: (item.cost, item.order))[:FINALISTS]
+    cost, _, programs = min((search.whole_turn(item), item.order, item.programs) for item in finalists)
     chosen = {name: list(cards) for name, cards in zip(receiving, programs)}
     reboot = [name for name in player if _wants_reboot(board, name, ruleset)]
     submission = Submission({name: [str(c) for c in cards] for name, cards in chosen.items()}, reboot)
