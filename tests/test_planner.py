@@ -11,7 +11,8 @@ from pbem.engine.roomcache import forget
 from pbem.engine.geometry import Dir, Square
 from pbem.engine.phases import PHASES
 from pbem.engine.planner import plan
-from pbem.engine.stage import last_stage, play_stage, register_sequences
+from pbem.engine.stage import play_stage
+from pbem.engine.turn import last_stage, register_sequences
 from pbem.engine.state import Board, Robot
 from pbem.engine.vocabulary import Mode, PhaseName
 from pbem.formats.rooms import load_room, read_room

@@ -23,9 +23,9 @@ from .deal import can_use, free_registers
 from .goals import player_cost
 from .orders import Checked, Submission, check_programs
 from .ruleset import Ruleset
-from .stage import last_stage, play_stage, register_sequences
+from .stage import play_stage
+from .turn import last_stage, register_sequence, register_sequences
 from .state import Board
-from .turn import register_sequence
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan

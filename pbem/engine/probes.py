@@ -62,7 +62,7 @@ def steps(room: Room, elements: Mapping[str, str], ruleset: Ruleset) -> dict[Nod
     return _tables.remember(key, room, result)
 
 
-def _acted_on(index: RoomIndex) -> set[tuple[int, int, int]]:
+def _acted_on(index: RoomIndex) -> set[tuple[int, int, Dir]]:
     """The steps (row, col, facing) some element may act on: the robot is held, the edge or the square
     entered has a blocker, entering has an effect, or the step leaves the board."""
     found = {(square.row, square.col, facing) for square, entries in index.holds.items() if entries
@@ -94,7 +94,8 @@ def _probe(room: Room, elements: "_Watched", ruleset: Ruleset, square: Square, f
     """Where a FWD1 from (square, facing) ends, played by the engine: the robots-move phase of stage 1 with
     this robot alone on the board, whose element states are `elements` (the probe's own copy)."""
     robot = Robot("probe", "probe", square, facing, ruleset.max_hp)
-    run_stage(TurnContext(Board(room, {"probe": robot}, elements), ruleset, index_for(room), seed=0, turn=1,
+    board = Board(room, {"probe": robot}, elements)  # type: ignore[arg-type]  # a dict that notes what is read
+    run_stage(TurnContext(board, ruleset, index_for(room), seed=0, turn=1,
                           sequences={"probe": (_PROBE_CARD,)}), 1, _MOVE_ONLY)
     return robot.at if robot.mode != Mode.DESTROYED else None
 

@@ -13,28 +13,17 @@ from typing import Mapping, Sequence
 
 from .cards import Card
 from .context import TurnContext
-from .index import index_for
 from .phases import PHASES, Phase
 from .ruleset import Ruleset
 from .state import Board
-from .turn import register_sequence
-
-
-def register_sequences(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset
-                       ) -> dict[str, list[Card | None]]:
-    """What each robot runs, register by register, fixed at the start of the turn (as `resolve_turn` does)."""
-    return {name: register_sequence(robot, programs.get(name, ()), ruleset)
-            for name, robot in board.robots.items() if robot.runs_program}
+from .turn import last_stage, playing_copy
 
 
 def play_stage(board: Board, sequences: Mapping[str, Sequence[Card | None]], ruleset: Ruleset, *, seed,
                turn: int, stage: int, phases: Sequence[Phase] = PHASES) -> Board:
     """The board after stage `stage` of a turn whose earlier stages led to `board` (the input is not
     mutated); `sequences` as `register_sequences` gave them on the turn's first board."""
-    work = board.copy()
-    index = index_for(work.room)
-    for key, word in index.initial_states.items():
-        work.elements.setdefault(key, word)
+    work, index = playing_copy(board)
     run_stage(TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences), stage, phases)
     return work
 
@@ -47,8 +36,3 @@ def run_stage(ctx: TurnContext, stage: int, phases: Sequence[Phase] = PHASES) ->
     ctx.stage = stage
     for phase in phases:
         phase.run(ctx, phase.name)
-
-
-def last_stage(sequences: Mapping[str, Sequence[Card | None]]) -> int:
-    """How many stages the turn has (B7.3): the longest register sequence."""
-    return max((len(seq) for seq in sequences.values()), default=0)

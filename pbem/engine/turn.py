@@ -23,7 +23,7 @@ from .context import TurnContext
 from .end_of_turn import END_OF_TURN, EndStep
 from .events import Event, quick_init
 from .geometry import Dir, Square
-from .index import index_for
+from .index import RoomIndex, index_for
 from .phases import PHASES, Phase
 from .ruleset import Ruleset
 from .state import Board, Robot
@@ -100,16 +100,11 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     - `record`: False leaves out the snapshots and the events of what changes nothing (see above).
     The turn runs as many stages as the longest register sequence executed (B7.3), then the end-of-turn steps.
     """
-    work = board.copy()
-    index = index_for(work.room)
-    if not index.initial_states.keys() <= work.elements.keys():  # a board built without `new_board`
-        for key, word in index.initial_states.items():                # starts as the room says
-            work.elements.setdefault(key, word)
-    sequences = {name: register_sequence(robot, programs.get(name, ()), ruleset)
-                 for name, robot in work.robots.items() if robot.runs_program}
+    work, index = playing_copy(board)
+    sequences = register_sequences(work, programs, ruleset)
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
                       option_hp=dict(option_hp or {}), declared_reboots=frozenset(reboots), record=record)
-    stages = max((len(seq) for seq in sequences.values()), default=0)
+    stages = last_stage(sequences)
     snapshots = []
     for stage in range(1, stages + 1):
         ctx.stage = stage
@@ -123,6 +118,29 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     if record:
         snapshots.append(snapshot(work, 0))
     return TurnResult(work, ctx.events, snapshots, stages)
+
+
+def playing_copy(board: Board) -> tuple[Board, RoomIndex]:
+    """A copy of `board` to play on (the input is never mutated), every element in the state the room starts it
+    in unless the board says otherwise (a board built without `new_board`), and the room's index."""
+    work = board.copy()
+    index = index_for(work.room)
+    if not index.initial_states.keys() <= work.elements.keys():
+        for key, word in index.initial_states.items():
+            work.elements.setdefault(key, word)
+    return work, index
+
+
+def register_sequences(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset
+                       ) -> dict[str, list[Card | None]]:
+    """What each robot runs, register by register, fixed at the start of the turn."""
+    return {name: register_sequence(robot, programs.get(name, ()), ruleset)
+            for name, robot in board.robots.items() if robot.runs_program}
+
+
+def last_stage(sequences: Mapping[str, Sequence[Card | None]]) -> int:
+    """How many stages the turn has (B7.3): the longest register sequence."""
+    return max((len(seq) for seq in sequences.values()), default=0)
 
 
 def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:

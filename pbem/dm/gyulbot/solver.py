@@ -414,7 +414,7 @@ def _grow(table, log2):
     return bigger
 
 
-@numba.njit(cache=True, nogil=True, _nrt=False)  # no GIL: a timer can raise `stop`; no NRT: no reference counts
+@numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # no GIL: a timer can raise `stop`; no NRT: no reference counts
 def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, marks, needs,
          bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
     """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
