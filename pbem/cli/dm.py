@@ -105,6 +105,8 @@ def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None
 # --- live matches in the database -----------------------------------------------------------
 
 OUT = typer.Option(Path("."), "--out", help="Folder for the position's PNG.")
+MAIL_CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
+                           help="Mail settings (YAML), as for pbem mail: players who play by mail are sent the position.")
 
 
 def _yaml_value(text: str, what: str) -> Any:
@@ -333,7 +335,7 @@ def roll_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The match (a game with the GM's dice)."),
     roll: int = typer.Argument(..., help="The die, 1 to 6."),
-    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    config_path: Optional[Path] = MAIL_CONFIG,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
@@ -346,7 +348,7 @@ def extend_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The match."),
     seconds: int = typer.Argument(..., help="How many seconds later the running deadline passes."),
-    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    config_path: Optional[Path] = MAIL_CONFIG,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
@@ -358,7 +360,7 @@ def extend_command(
 def timeout_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The match."),
-    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    config_path: Optional[Path] = MAIL_CONFIG,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
@@ -391,7 +393,7 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
 def tick_command(
     ctx: typer.Context,
     names: list[str] = typer.Argument(None, help="Matches (default: every match)."),
-    config_path: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG", help="Mail settings."),
+    config_path: Optional[Path] = MAIL_CONFIG,
     as_json: bool = JSON,
 ) -> None:
     """Let every deadline that has passed take effect, with nobody acting (RULES D5), and mail the players."""
