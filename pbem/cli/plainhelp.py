@@ -15,7 +15,7 @@ def value_name(param: Any) -> str:
     """What a value is called in help: its metavar, its choices, else its option's (or argument's) name."""
     if param.metavar:
         return param.metavar
-    choices = param.type_descriptor.choices
+    choices = getattr(param.type, "choices", None)
     if choices:
         return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
     name = param.opts[0].lstrip("-") if param.param_type_name == "option" else param.name
