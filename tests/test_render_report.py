@@ -124,6 +124,15 @@ def test_render_report_email_is_deterministic(board_turn):
     assert b"\r\nDate:" not in one and re.search(rb"Message-ID: <[0-9a-f]{32}@pbem>", one)
 
 
+def test_render_report_email_bytes_are_the_standard_generators(turn_report):
+    """`message_bytes` writes pictures from their stored bytes and line ends in one pass: the same bytes as the
+    standard library's own serialisation of the message."""
+    from email.policy import SMTP
+
+    message = player_message(turn_report, Recipient("alice", "a@x.org"))
+    assert message_bytes(message) == message.as_bytes(policy=SMTP)
+
+
 def test_render_report_email_only_for_the_players_boards(board_turn):
     """G2: a Geek-o player sees their own room only; a player with no board this turn gets no email."""
     report = build_turn_report("g", 1, [board_turn])
