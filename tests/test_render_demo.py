@@ -86,3 +86,33 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
                     checked += 1
     engine.dispose()
     assert checked == 6 * 2 + 4
+
+
+def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes(demo, monkeypatch):
+    """A frame is put in the first frame's palette box by box (animation._in_palette); mapping whole frames, as
+    before, gives the same GIF: Pillow maps each pixel on its own. On the BotWars demo: four robots, labels
+    overlapping neighbours, robots on the board's edge."""
+    from PIL import Image
+    from sqlmodel import Session
+
+    from pbem.render import animation
+    from pbem.store.games import get_game, open_database, processed_turns, read_state, snapshot, stage_snapshots, \
+        turn_events
+
+    def whole_frames(image, boxes, floor, palette):
+        return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+    engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
+    with Session(engine) as session:
+        game = get_game(session, "botwars-demo")
+        turns = processed_turns(session, game)
+        for turn in turns:
+            room = read_state(game, snapshot(session, game, turn.number, "before").state).boards["board"].room
+            stages = stage_snapshots(session, game, turn.number)["board"]
+            events = turn_events(session, game, turn.number).get("board", [])
+            by_boxes = animation.turn_gif(room, stages, events)
+            with monkeypatch.context() as patch:
+                patch.setattr(animation, "_in_palette", whole_frames)
+                assert animation.turn_gif(room, stages, events) == by_boxes, turn.number
+    engine.dispose()
+    assert len(turns) == 4

@@ -130,21 +130,32 @@ def on_board(robot: Robot) -> bool:  # also a snapshot's robot view
     return robot.at is not None and robot.mode in ON_BOARD_MODES and not getattr(robot, "left_room", False)
 
 
-def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour], scale: Scale) -> None:
-    """Sprites and name labels onto `image` (RGBA, or an opaque RGB picture such as an animation's frame)."""
-    put = image.alpha_composite if image.mode == "RGBA" else lambda sprite, at: image.paste(sprite, at, sprite)
+Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive), in pixels
+
+
+def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.Colour], scale: Scale) -> list[Box]:
+    """Sprites and name labels onto `image` (RGBA, or an opaque RGB picture such as an animation's frame); returns
+    a box around each square's robots and label (the rest of `image` is as it was)."""
+    boxes: list[Box] = []
     by_square: dict[Square, list[Robot]] = {}
     for robot in sorted(robots, key=lambda r: r.name):
         by_square.setdefault(robot.at, []).append(robot)
     for square, here in sorted(by_square.items()):
         x, y = origin(square, scale)
         cell = scale.cell
-        for i, robot in enumerate(here):
-            dx = round((i - (len(here) - 1) / 2) * 0.3 * cell)
-            sprite = robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode, cell)
-            put(sprite, (x + dx, y))
+        drawn = [(robot_sprite(colours.get(robot.owner, s.OWNER_PALETTE[0]), robot.facing, robot.mode, cell),
+                  (x + round((i - (len(here) - 1) / 2) * 0.3 * cell), y)) for i, robot in enumerate(here)]
         label = _label_sprite(" / ".join(r.name for r in here), cell)
-        put(label, (x + (cell - label.width) // 2, y + round(0.86 * cell) - label.height // 2))
+        drawn.append((label, (x + (cell - label.width) // 2, y + round(0.86 * cell) - label.height // 2)))
+        for sprite, at in drawn:
+            if image.mode == "RGBA":
+                image.alpha_composite(sprite, at)
+            else:
+                image.paste(sprite, at, sprite)
+        corners = [(left, top, left + sprite.width, top + sprite.height) for sprite, (left, top) in drawn]
+        boxes.append((min(c[0] for c in corners), min(c[1] for c in corners), max(c[2] for c in corners),
+                      max(c[3] for c in corners)))
+    return boxes
 
 
 def draw_floor(position: Position) -> Image.Image:
@@ -157,9 +168,9 @@ def draw_floor(position: Position) -> Image.Image:
     return image
 
 
-def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Colour]) -> None:
-    """The position's robots (those on the board, wrecks included) onto `image`."""
-    _draw_robots(image, [r for r in position.robots if on_board(r)], colours, room_layer(position.room).scale)
+def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Colour]) -> list[Box]:
+    """The position's robots (those on the board, wrecks included) onto `image`; returns the boxes drawn on."""
+    return _draw_robots(image, [r for r in position.robots if on_board(r)], colours, room_layer(position.room).scale)
 
 
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
