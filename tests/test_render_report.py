@@ -154,6 +154,23 @@ def test_render_report_turn_folder(tmp_path):
             assert (tmp_path / target).exists(), f"{page.name} links to missing {target}"
 
 
+def test_render_report_turn_folder_written_again_leaves_identical_files_and_replaces_the_rest(board_turn, tmp_path):
+    """A turn processed again after a rollback: files that come out the same are not rewritten (mtime kept),
+    a file that differs gets the new content, and every file is still listed."""
+    import os
+
+    first = write_turn_report(tmp_path, build_turn_report("g", 1, [board_turn]))
+    for path in first:
+        os.utime(path, ns=(0, 0))
+    (tmp_path / "stage-1.html").write_text("stale")
+    again = write_turn_report(tmp_path, build_turn_report("g", 1, [board_turn]))
+    assert again == first
+    assert [p.name for p in again if p.stat().st_mtime_ns != 0] == ["stage-1.html"]
+    assert "stale" not in (tmp_path / "stage-1.html").read_text()
+    renamed = write_turn_report(tmp_path, build_turn_report("renamed", 1, [board_turn]))
+    assert "renamed" in (tmp_path / "index.html").read_text() and len(renamed) == len(first)
+
+
 def test_render_report_site_navigation(board_turn, tmp_path):
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
     write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
