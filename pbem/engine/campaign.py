@@ -23,7 +23,6 @@ from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
 from .orders import Checked, Submission, check_programs
-from .planner import plan
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -264,6 +263,8 @@ def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
         return {}
     board = state.board_of(player)
     if rules.missing_orders == MissingOrders.BOT:
+        from .planner import plan  # only here: a turn with every order in never loads the pilot
+
         return plan(board, state.players[player].robots, state.receiving(player), state.hands_of(player), rules,
                     seed=state.setup.seed, turn=state.turn,
                     shared_hand=player if rules.shared_hand else None).checked.programs

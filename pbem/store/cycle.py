@@ -25,7 +25,6 @@ from ..formats.orders import OrderFile, order_template, parse_orders
 from ..formats.yamlfile import FormatError, Problem
 from .games import (Refused, current_state, first_state, get_game, lock_game, order_versions, players_of,
                     processed_turns, read_state, save_snapshot, snapshot)
-from .schedule import deadline_of, schedule_for
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
 
 
@@ -83,6 +82,8 @@ def deal(session: Session, name: str, *, commit: bool = True) -> tuple[int, list
 
 
 def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
+    from .schedule import deadline_of, schedule_for  # only here: processing a turn needs no schedule tables
+
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
     due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
