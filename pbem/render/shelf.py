@@ -8,7 +8,11 @@ byte-identical to a fresh drawing; the lender keeps versions of pbem's drawing c
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, Protocol, TypeVar
+import io
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 T = TypeVar("T")
 
@@ -49,3 +53,14 @@ def kept(identity: str, make: Callable[[], T], encode: Callable[[T], bytes], dec
     value = make()
     _shelf.put(key, encode(value))
     return value
+
+
+def rgba_picture(data: bytes) -> Image.Image:
+    """A kept RGBA picture from its lossless PNG (a `decode` for `kept`); anything else is a damaged entry."""
+    from PIL import Image
+
+    picture = Image.open(io.BytesIO(data))
+    picture.load()
+    if picture.mode != "RGBA":
+        raise ValueError("not a kept RGBA picture")
+    return picture

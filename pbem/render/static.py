@@ -23,7 +23,7 @@ from ..engine.queries import has_state
 from . import style as s
 from .elements import EDGE_TYPES, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
-from .shelf import kept
+from .shelf import kept, rgba_picture
 
 # Drawing order inside one square: floor-like things first, wall-mounted things, then markers.
 _LAYER = {"pusher": 1, "laser": 1, "blaser": 1, "eye": 1, "flag": 2}
@@ -180,10 +180,7 @@ def _stacked(pictures: tuple[Image.Image, Image.Image]) -> bytes:
 
 
 def _unstacked(data: bytes) -> tuple[Image.Image, Image.Image]:
-    both = Image.open(BytesIO(data))
-    both.load()
-    if both.mode != "RGBA":
-        raise ValueError("not a kept room layer")
+    both = rgba_picture(data)
     half = both.height // 2
     return both.crop((0, 0, both.width, half)), both.crop((0, half, both.width, both.height))
 
