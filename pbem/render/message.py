@@ -48,7 +48,7 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     for part in (text, html):
         digest.update(part.encode("utf-8") + b"\0")
     for name in sorted(images):
-        digest.update(name.encode("utf-8") + b"\0" + hashlib.sha256(images[name]).digest())
+        digest.update(name.encode("utf-8") + b"\0" + _digest(images[name]))
     token = digest.hexdigest()[:24]
     message = EmailMessage(policy=SMTP)
     _headers(message, sender, recipient, subject, token)
@@ -62,6 +62,12 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{token}_{i}")
     return message
+
+
+@lru_cache(maxsize=64)
+def _digest(data: bytes) -> bytes:
+    """A picture's SHA-256, once however many players' messages carry it."""
+    return hashlib.sha256(data).digest()
 
 
 class _Picture(EmailMessage):
