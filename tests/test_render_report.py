@@ -167,8 +167,11 @@ def test_render_report_turn_folder_written_again_leaves_identical_files_and_repl
     assert again == first
     assert [p.name for p in again if p.stat().st_mtime_ns != 0] == ["stage-1.html"]
     assert "stale" not in (tmp_path / "stage-1.html").read_text()
+    (tmp_path / "index.html").unlink()
+    (tmp_path / "index.html").symlink_to(tmp_path / "elsewhere.html")  # a link is written through, and kept
     renamed = write_turn_report(tmp_path, build_turn_report("renamed", 1, [board_turn]))
-    assert "renamed" in (tmp_path / "index.html").read_text() and len(renamed) == len(first)
+    assert "renamed" in (tmp_path / "elsewhere.html").read_text() and len(renamed) == len(first)
+    assert (tmp_path / "index.html").is_symlink()
 
 
 def test_render_report_site_navigation(board_turn, tmp_path):

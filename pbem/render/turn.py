@@ -8,6 +8,7 @@ the turn's folder (pages, pictures, legend, one `.eml` per recipient);
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import lru_cache
@@ -229,13 +230,16 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
 
 
 def _replace(path: Path, data: bytes) -> None:
-    """`path` holding `data`: left alone if it holds exactly that already (a turn processed again after a
-    rollback), else written as a new file. Overwriting in place cost more than comparing: ext4 flushes a file
-    truncated to zero as it is closed, ~2 ms for each player's mail of a turn."""
+    """`path` holding `data`: a plain file is left alone if it holds exactly that already (a turn processed again
+    after a rollback), else written as a new file; anything else (a link) is written through. Overwriting a file
+    in place cost more than comparing: ext4 flushes a file truncated to zero as it is closed, ~2 ms for each
+    player's mail of a turn."""
     try:
-        if path.stat().st_size == len(data) and path.read_bytes() == data:
+        info = path.lstat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and stat.S_ISREG(info.st_mode):
+        if info.st_size == len(data) and path.read_bytes() == data:
             return
         path.unlink()
-    except FileNotFoundError:
-        pass
     path.write_bytes(data)
