@@ -133,4 +133,4 @@ def _caption(image: Image.Image, text: str) -> Box:
     left, top, right, bottom = draw.textbbox((4, 2), text, font=font)
     draw.rectangle([left - 3, top - 2, right + 3, bottom + 2], fill=s.INK)
     draw.text((4, 2), text, font=font, fill=(255, 255, 255))
-    return left - 3, top - 2, right + 4, bottom + 3
+    return int(left) - 3, int(top) - 2, int(right) + 4, int(bottom) + 3

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from email.generator import NLCRE, BytesGenerator
+import re
+from email.generator import BytesGenerator
 from functools import lru_cache
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -18,6 +19,7 @@ import css_inline
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
+_LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"  # when the GM gives no From address
 
 
@@ -100,7 +102,7 @@ class _Generator(BytesGenerator):
 
     def _write_lines(self, lines: str) -> None:
         if lines:
-            self.write(NLCRE.sub(self._NL, lines))
+            self.write(_LINE_END.sub(self._NL, lines))
 
 
 def message_bytes(message: EmailMessage) -> bytes:
