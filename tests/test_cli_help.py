@@ -116,3 +116,10 @@ def test_a_store_command_loads_no_alembic_at_head_and_checking_orders_renders_no
     assert imported_by(*db, "game", "list", cwd=tmp_path) & HEAVY == {"sqlalchemy", "sqlmodel", "yaml"}
     assert imported_by(*db, "turn", "check", "halls", "alice.yaml", cwd=tmp_path) & HEAVY == \
         {"sqlalchemy", "sqlmodel", "yaml"}
+
+
+def test_parsing_a_command_line_imports_no_pydantic(tmp_path):
+    """Typer 0.29 runs every parameter through pydantic (about 150 ms a command); a command without the store
+    must not pay for it (typer is pinned below 0.29 in pyproject.toml)."""
+    room = ROOT / "rooms" / "geeko" / "1-intake.yaml"
+    assert "pydantic" not in imported_by("room", "check", str(room), cwd=tmp_path)
