@@ -125,7 +125,8 @@ def test_the_compiled_tables_equal_plain_computations(puzzle):
     run = solver._runs(flat.spec, flat.rows, flat.cols)
     assert [run[cell(puzzle, s) * 4 + side] for s in squares(puzzle) for side in Dir] == \
         [plain_run(puzzle, s, side) for s in squares(puzzle) for side in Dir]
-    reach = solver._reach(run, flat.cols, flat.goal, cells)
+    reach, work, bfs = solver._reach_start(run, flat.cols, flat.goal, cells)
+    assert solver._deepen(run, flat.cols, flat.goal, reach, work, bfs, solver.UNREACHABLE) == solver.UNREACHABLE
     expected = plain_reach(puzzle)
     assert {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle)} == \
         {(d, s): expected.get((d, s), solver.UNREACHABLE) for d in Dir for s in squares(puzzle)}
@@ -134,9 +135,27 @@ def test_the_compiled_tables_equal_plain_computations(puzzle):
         plain_stoppers(puzzle)
 
 
+@pytest.mark.parametrize("puzzle", PUZZLES[:20])
+def test_the_reach_table_deepens_level_by_level(puzzle):
+    """Deepened to `upto` moves, the table holds exactly the cells that need at most that many,
+    and the cap is the least any other cell needs (UNREACHABLE once a round finds none)."""
+    flat = puzzle.flat
+    run = solver._runs(flat.spec, flat.rows, flat.cols)
+    reach, work, bfs = solver._reach_start(run, flat.cols, flat.goal, flat.rows * flat.cols)
+    expected = plain_reach(puzzle)
+    deepest = max(expected.values(), default=0)
+    for upto in range(1, deepest + 2):
+        cap = solver._deepen(run, flat.cols, flat.goal, reach, work, bfs, upto)
+        known = {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle)
+                 if reach[d, cell(puzzle, s)] < solver.UNREACHABLE}
+        assert known == {key: moves for key, moves in expected.items() if moves <= upto}
+        assert cap == (upto + 1 if upto <= deepest else solver.UNREACHABLE)
+
+
 def test_the_random_boards_cover_the_cases():
     """The sample is not trivial: goals a robot cannot reach, lines that need stoppers, bodies."""
     reaches = [plain_reach(p) for p in PUZZLES]
     assert any(len(r) < 4 * p.rows * p.cols - 4 for p, r in zip(PUZZLES, reaches))
     assert any(plain_stoppers(p)[1] >> 4 for p in PUZZLES)
     assert any(p.rows != p.cols for p in PUZZLES)
+    assert max(max(r.values(), default=0) for r in reaches[:20]) >= 4  # the reach table deepens several rounds

@@ -19,7 +19,8 @@ Why it is exact:
   which it was searched in vain; a path to a minimal solution can never be
   cut by it (a shorter detour would contradict the earlier bound failing).
 Speed, not exactness: colours that may finish are tried first (the last
-iteration ends at its first solution), and the search kernel allocates
+iteration ends at its first solution), the reach table is searched only as
+deep as the iteration's limit (`_deepen`), and the search kernel allocates
 nothing, so it runs without numba's reference counting; it returns to have
 its table doubled and resumes.
 Robots of one colour are interchangeable and kept sorted; a rigid body moves
@@ -45,8 +46,9 @@ _SIX = np.uint64(6)
 _LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
 _HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of `level`
 _LEVELS = 5
-_NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
-_GROW = -3
+_SEEN, _DONE, _BITS, _FRONT, _WORK_ROWS = 0, 1, 3, 5, 7  # rows of the reach search's `work` (two each but SEEN)
+_LIMIT, _NODES, _LOG2 = 0, 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
+_GROW, _DEEPER = -3, -4
 _NEVER = np.zeros(1, dtype=np.bool_)  # the stop flag when the caller gives none
 _DIRS = tuple(Dir)
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
@@ -108,27 +110,34 @@ def _search(spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
                 k += 1
     pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
     marks, needs = _stopper_marks(run, cols, goal, cells)
-    reach = _reach(run, cols, goal, cells)
-    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    reach, work, bfs = _reach_start(run, cols, goal, cells)
     pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
     pos[:n] = spec[cells:cells + n]
-    level[_HEUR, 0], level[_PURE, 0] = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal,
-                                              marks, needs)
-    if level[_HEUR, 0] == 0:
-        return 0, 0, level[_GROUP, :0] * 4
-    state = np.array([level[_HEUR, 0], -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
+    limit = 1  # the root's bound, exact once it is within the reach table's depth
+    cap = _deepen(run, cols, goal, reach, work, bfs, limit)
+    h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, cap, goal, marks, needs)
+    while h > limit and cap < UNREACHABLE and limit <= max_moves:
+        limit = h
+        cap = _deepen(run, cols, goal, reach, work, bfs, limit)
+        h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, cap, goal, marks, needs)
+    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    if h == 0 or h > max_moves:
+        return 0 if h == 0 else -1, 0, level[_GROUP, :0] * 4
+    level[_HEUR, 0], level[_PURE, 0] = h, h_pure
+    state = np.array([h, -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
     table = np.zeros(1 << _TT_START_LOG2, dtype=np.uint64)
     scratch = np.zeros(n, dtype=np.int64)
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     while True:
-        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, goal,
-                      marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table,
-                      scratch)
-        if length != _GROW:
+        cap = _deepen(run, cols, goal, reach, work, bfs, state[_LIMIT])
+        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, cap,
+                      goal, marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch)
+        if length == _GROW:
+            table = _grow(table, state[_LOG2])
+            state[_LOG2] += 1
+        elif length != _DEEPER:
             moves = level[_GROUP, :max(length, 0)] * 4 + level[_DIR, :max(length, 0)]
             return length, state[_NODES], moves
-        table = _grow(table, state[_LOG2])
-        state[_LOG2] += 1
 
 
 @numba.njit(cache=True)
@@ -150,65 +159,75 @@ def _runs(spec, rows, cols):
 
 
 @numba.njit(cache=True)
-def _reach(run, cols, goal, cells):
-    """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
-    move in direction d, if it could stop on any square along a slide.
+def _reach_start(run, cols, goal, cells):
+    """The reach table with its first round, and the state of its search for `_deepen`.
 
-    A robot that may stop anywhere moves in one go between any two squares of a
-    wall-free row or column segment, so each search (one per d, from the squares
-    behind the goal) gives a cell's segments the next distance, each segment once.
-    The four searches run together: a cell carries the bits of the directions
-    that reached it in this round."""
+    reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
+    move in direction d, if it could stop on any square along a slide. A robot that
+    may stop anywhere moves in one go between any two squares of a wall-free row or
+    column segment, so each search (one per d, from the squares behind the goal)
+    gives a cell's segments the next distance, each segment once. The four searches
+    run together: a cell carries the bits of the directions that reached it."""
     deltas = (-cols, 1, cols, -1)
-    table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
-    seen = np.zeros(cells, dtype=np.int64)  # bit d: table[d, cell] is known
-    done = np.zeros((2, cells), dtype=np.int64)  # bit d: the segment (across, along) starting here was spread
-    now = np.zeros(cells, dtype=np.int64)  # bits reached in this round
-    following = np.zeros(cells, dtype=np.int64)  # ... and in the next
-    frontier = np.empty(cells, dtype=np.int64)
-    queued = np.empty(cells, dtype=np.int64)
+    reach = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    work = np.zeros((_WORK_ROWS, cells), dtype=np.int64)
     size = 0
     for last in range(4):
         behind = (last + 2) % 4  # the last move comes from behind the goal
         for k in range(1, run[goal * 4 + behind] + 1):
             cell = goal + deltas[behind] * k
-            table[last, cell] = 1
-            seen[cell] |= 1 << last
-            if now[cell] == 0:
-                frontier[size] = cell
+            reach[last, cell] = 1
+            work[_SEEN, cell] |= 1 << last
+            if work[_BITS + 1, cell] == 0:
+                work[_FRONT + 1, size] = cell
                 size += 1
-            now[cell] |= 1 << last
-    moves = 1
-    while size:
+            work[_BITS + 1, cell] |= 1 << last
+    return reach, work, np.array([1, size], dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def _deepen(run, cols, goal, reach, work, bfs, upto):
+    """Runs the reach table's search (`_reach_start`) on until it has found every cell
+    that needs at most `upto` moves. Returns the cap: the least moves any cell not yet
+    in the table needs (UNREACHABLE once the search is over). The solver reads reach
+    as at most the cap, and deepens to its iteration's limit first: a bound above the
+    limit prunes alike whether it is exact or capped, so shallow puzzles never pay
+    for the far cells. `bfs`: the rounds done (the moves of the cells found last) and
+    how many cells they found; rows of `work` by their parity: the found cells and
+    their new direction bits."""
+    deltas = (-cols, 1, cols, -1)
+    moves, size = bfs[0], bfs[1]
+    while size and moves < upto:
+        here_row, next_row = moves & 1, 1 - (moves & 1)
         found = 0
         for f in range(size):
-            cell = frontier[f]
-            bits = now[cell]
-            now[cell] = 0
+            cell = work[_FRONT + here_row, f]
+            bits = work[_BITS + here_row, cell]
+            work[_BITS + here_row, cell] = 0
             for vertical in range(2):  # the row (W to E), then the column (N to S)
                 back, ahead = (3, 1) if vertical == 0 else (0, 2)
                 first = cell + deltas[back] * run[cell * 4 + back]
-                new = bits & ~done[vertical, first]
+                new = bits & ~work[_DONE + vertical, first]  # bit d: the segment starting here was spread
                 if new == 0:
                     continue
-                done[vertical, first] |= new
+                work[_DONE + vertical, first] |= new
                 here = first
                 for _ in range(run[first * 4 + ahead] + 1):
-                    fresh = new & ~seen[here]
+                    fresh = new & ~work[_SEEN, here]  # bit d: reach[d, here] is known
                     if fresh and here != goal:
-                        seen[here] |= fresh
-                        if following[here] == 0:
-                            queued[found] = here
+                        work[_SEEN, here] |= fresh
+                        if work[_BITS + next_row, here] == 0:
+                            work[_FRONT + next_row, found] = here
                             found += 1
-                        following[here] |= fresh
+                        work[_BITS + next_row, here] |= fresh
                         for d in range(4):
                             if fresh >> d & 1:
-                                table[d, here] = moves + 1
+                                reach[d, here] = moves + 1
                     here += deltas[ahead]
-        frontier, queued, size = queued, frontier, found
-        now, following = following, now
+        size = found
         moves += 1
-    return table
+    bfs[0], bfs[1] = moves, size
+    return moves + 1 if size else UNREACHABLE
 
 
 def warm_up() -> None:
@@ -217,14 +236,15 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
-def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs):
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, cap, goal, marks, needs):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
     lacks (see `_stopper_marks`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
     so it gets no extra moves. Also returns the least reach alone (no stoppers),
-    which only a move of a finishing colour can change."""
+    which only a move of a finishing colour can change. Reach counts as at most
+    `cap` (see `_deepen`)."""
     best = UNREACHABLE
     pure = UNREACHABLE
     for i in range(n):
@@ -241,7 +261,7 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, n
                     covered |= marks[pos[at + j]]
             missing = needs & ~covered
         for d in range(4):
-            moves = reach[d, p]
+            moves = min(reach[d, p], cap)
             pure = min(pure, moves)
             if moves >= best:
                 continue
@@ -379,83 +399,82 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # no GIL: a timer can raise `stop`; no NRT: no reference counts
-def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, marks, needs,
-         bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
-    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
-    Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
-    the table is half full: the caller doubles it (this kernel allocates nothing) and resumes."""
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, cap, goal, marks,
+         needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+    """One iteration of IDA* from where `state` (limit, depth, nodes, table entries, table log2)
+    left off. Returns the solution's length, -1 (none within max_moves), -2 (a limit), _DEEPER
+    at the end of an iteration (the caller deepens the reach table to the next limit and
+    resumes) or _GROW when the table is half full: the caller doubles it (this kernel
+    allocates nothing) and resumes."""
     n = pos.shape[0] // level.shape[1]
     groups = bounds.shape[0] - 1
     heur, pure, next_move, path_group, path_dir = level[_HEUR], level[_PURE], level[_NEXT], level[_GROUP], level[_DIR]
     limit, depth, nodes, used, log2 = state[0], state[1], state[2], state[3], state[4]
-    while limit <= max_moves:
-        if depth < 0:  # a new iteration
-            _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
-            depth = 0
-            next_move[0] = 0
-        while depth >= 0:
-            m = next_move[depth]
-            if m >= groups * 4:
-                depth -= 1
-                continue
-            next_move[depth] = m + 1
-            g = order[m >> 2]
-            d = m & 3
-            left = limit - depth - 1
-            if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
-                continue  # straight back: never needed
-            lo = bounds[g]
-            hi = bounds[g + 1]
-            if not finisher[lo] and pure[depth] > left:
-                continue  # the finishers' reach alone already needs every move left
-            at = depth * n
-            dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
-            if dist == 0:
-                continue
-            below = at + n  # the child's robots
-            for i in range(n):
-                pos[below + i] = pos[at + i]
-            moved_stopper = finisher[lo]
+    if depth < 0:  # a new iteration
+        _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
+        depth = 0
+        next_move[0] = 0
+    while depth >= 0:
+        m = next_move[depth]
+        if m >= groups * 4:
+            depth -= 1
+            continue
+        next_move[depth] = m + 1
+        g = order[m >> 2]
+        d = m & 3
+        left = limit - depth - 1
+        if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
+            continue  # straight back: never needed
+        lo = bounds[g]
+        hi = bounds[g + 1]
+        if not finisher[lo] and pure[depth] > left:
+            continue  # the finishers' reach alone already needs every move left
+        at = depth * n
+        dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
+        if dist == 0:
+            continue
+        below = at + n  # the child's robots
+        for i in range(n):
+            pos[below + i] = pos[at + i]
+        moved_stopper = finisher[lo]
+        for i in range(below + lo, below + hi):
+            moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
+            pos[i] += dist * deltas[d]
+            moved_stopper |= marks[pos[i]] != 0
+        path_group[depth] = g
+        path_dir[depth] = d
+        if left == 0:  # the last move: only whether it finishes counts
             for i in range(below + lo, below + hi):
-                moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
-                pos[i] += dist * deltas[d]
-                moved_stopper |= marks[pos[i]] != 0
-            path_group[depth] = g
-            path_dir[depth] = d
-            if left == 0:  # the last move: only whether it finishes counts
-                for i in range(below + lo, below + hi):
-                    if pos[i] == goal:
-                        state[2] = nodes
-                        return depth + 1
+                if pos[i] == goal:
+                    state[2] = nodes
+                    return depth + 1
+            continue
+        if moved_stopper:
+            h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, cap, goal, marks, needs)
+        else:
+            h, h_pure = heur[depth], pure[depth]
+        if h == 0:
+            state[2] = nodes
+            return depth + 1
+        if h > left:
+            continue
+        fresh = False
+        if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
+            explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
+            if not explore:
                 continue
-            if moved_stopper:
-                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs)
-            else:
-                h, h_pure = heur[depth], pure[depth]
-            if h == 0:
-                state[2] = nodes
-                return depth + 1
-            if h > left:
-                continue
-            fresh = False
-            if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
-                explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
-                if not explore:
-                    continue
-            heur[depth + 1] = h
-            pure[depth + 1] = h_pure
-            nodes += 1
-            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
-                state[2] = nodes
-                return -2  # the limit, before a proof
-            depth += 1
-            next_move[depth] = 0
-            if fresh:
-                used += 1
-                if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
-                    state[0], state[1], state[2], state[3] = limit, depth, nodes, used
-                    return _GROW
-        limit += 1
-        depth = -1
-    state[2] = nodes
-    return -1
+        heur[depth + 1] = h
+        pure[depth + 1] = h_pure
+        nodes += 1
+        if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
+            state[2] = nodes
+            return -2  # the limit, before a proof
+        depth += 1
+        next_move[depth] = 0
+        if fresh:
+            used += 1
+            if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
+                state[0], state[1], state[2], state[3] = limit, depth, nodes, used
+                return _GROW
+    state[0], state[1], state[2], state[3] = limit + 1, -1, nodes, used
+    return _DEEPER if limit < max_moves else -1
