@@ -47,8 +47,8 @@ _LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
 _HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of `level`
 _LEVELS = 5
 _SEEN, _DONE, _BITS, _FRONT, _WORK_ROWS = 0, 1, 3, 5, 7  # rows of the reach search's `work` (two each but SEEN)
-_LIMIT, _NODES, _LOG2 = 0, 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
-_GROW, _DEEPER = -3, -4
+_NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
+_GROW = -3
 _NEVER = np.zeros(1, dtype=np.bool_)  # the stop flag when the caller gives none
 _DIRS = tuple(Dir)
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
@@ -66,8 +66,8 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
 
         return bfs_solve(puzzle, max_moves, max_nodes, stop)
     stop = _NEVER if stop is None else stop
-    length, nodes, moves = _search(flat.spec, flat.robots, flat.rows, flat.cols, flat.goal, bits, max_moves,
-                                   max_nodes or UNLIMITED, stop)
+    length, nodes, moves = _search(flat.spec, flat.lines, flat.robots, flat.rows, flat.cols, flat.goal, bits,
+                                   max_moves, max_nodes or UNLIMITED, stop)
     STATS["nodes"] = nodes
     if length == -2:
         raise NoProof(bool(stop[0]), nodes)
@@ -77,21 +77,16 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
 
 
 @numba.njit(cache=True, nogil=True)
-def _search(spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
+def _search(spec, lines, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     """The board's tables, then the search (one compiled call: little per-solve Python work).
-    `spec`: as `flat.Flat.spec`, with `n` robots. Returns the solution's length (or
+    `spec` and `lines`: as in `flat.Flat`, with `n` robots. Returns the solution's length (or
     `_ida`'s code), the positions expanded and the moves as colour * 4 + direction."""
     cells = rows * cols
     groups = (spec.shape[0] - cells - n) // 2
     sizes = spec[cells + n:cells + n + groups]
     finishing = spec[cells + n + groups:]
     run = _runs(spec, rows, cols)
-    line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
-    axis = np.empty((4, cells), dtype=np.int64)  # its place along the direction
-    for cell in range(cells):
-        r, c = cell // cols, cell % cols
-        line[0, cell], line[1, cell], line[2, cell], line[3, cell] = c, r, c, r
-        axis[0, cell], axis[1, cell], axis[2, cell], axis[3, cell] = -r, c, r, -c
+    line, axis = lines[0], lines[1]
     bounds = np.zeros(groups + 1, dtype=np.int64)
     bounds[1:] = np.cumsum(sizes)
     group_of = np.empty(n, dtype=np.int64)
@@ -113,13 +108,12 @@ def _search(spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     reach, work, bfs = _reach_start(run, cols, goal, cells)
     pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
     pos[:n] = spec[cells:cells + n]
-    limit = 1  # the root's bound, exact once it is within the reach table's depth
-    cap = _deepen(run, cols, goal, reach, work, bfs, limit)
-    h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, cap, goal, marks, needs)
-    while h > limit and cap < UNREACHABLE and limit <= max_moves:
+    limit = 1  # the root's bound, exact once it is within the reach table's depth (then it equals limit)
+    h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal, marks, needs)
+    while h > limit and bfs[1] and limit <= max_moves:
         limit = h
-        cap = _deepen(run, cols, goal, reach, work, bfs, limit)
-        h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, cap, goal, marks, needs)
+        _deepen(run, cols, goal, reach, work, bfs, limit)
+        h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal, marks, needs)
     level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
     if h == 0 or h > max_moves:
         return 0 if h == 0 else -1, 0, level[_GROUP, :0] * 4
@@ -129,15 +123,13 @@ def _search(spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     scratch = np.zeros(n, dtype=np.int64)
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     while True:
-        cap = _deepen(run, cols, goal, reach, work, bfs, state[_LIMIT])
-        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, cap,
-                      goal, marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch)
-        if length == _GROW:
-            table = _grow(table, state[_LOG2])
-            state[_LOG2] += 1
-        elif length != _DEEPER:
+        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, work,
+                      bfs, goal, marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch)
+        if length != _GROW:
             moves = level[_GROUP, :max(length, 0)] * 4 + level[_DIR, :max(length, 0)]
             return length, state[_NODES], moves
+        table = _grow(table, state[_LOG2])
+        state[_LOG2] += 1
 
 
 @numba.njit(cache=True)
@@ -169,7 +161,7 @@ def _reach_start(run, cols, goal, cells):
     gives a cell's segments the next distance, each segment once. The four searches
     run together: a cell carries the bits of the directions that reached it."""
     deltas = (-cols, 1, cols, -1)
-    reach = np.full((4, cells), UNREACHABLE, dtype=np.int64)
+    reach = np.full((4, cells), 2, dtype=np.int64)  # the cap (see `_deepen`) until found
     work = np.zeros((_WORK_ROWS, cells), dtype=np.int64)
     size = 0
     for last in range(4):
@@ -182,19 +174,20 @@ def _reach_start(run, cols, goal, cells):
                 work[_FRONT + 1, size] = cell
                 size += 1
             work[_BITS + 1, cell] |= 1 << last
+    if size == 0:  # walled in: nothing reaches the goal
+        reach[:] = UNREACHABLE
     return reach, work, np.array([1, size], dtype=np.int64)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call (in `_ida`)
 def _deepen(run, cols, goal, reach, work, bfs, upto):
     """Runs the reach table's search (`_reach_start`) on until it has found every cell
-    that needs at most `upto` moves. Returns the cap: the least moves any cell not yet
-    in the table needs (UNREACHABLE once the search is over). The solver reads reach
-    as at most the cap, and deepens to its iteration's limit first: a bound above the
-    limit prunes alike whether it is exact or capped, so shallow puzzles never pay
-    for the far cells. `bfs`: the rounds done (the moves of the cells found last) and
-    how many cells they found; rows of `work` by their parity: the found cells and
-    their new direction bits."""
+    that needs at most `upto` moves; the cells not yet found read as the cap, the least
+    moves any of them needs (UNREACHABLE once the search is over). The solver deepens to
+    its iteration's limit first: a bound above the limit prunes alike whether it is
+    exact or capped, so shallow puzzles never pay for the far cells. `bfs`: the rounds
+    done (the moves of the cells found last) and how many cells they found; rows of
+    `work` by their parity: the found cells and their new direction bits."""
     deltas = (-cols, 1, cols, -1)
     moves, size = bfs[0], bfs[1]
     while size and moves < upto:
@@ -226,8 +219,20 @@ def _deepen(run, cols, goal, reach, work, bfs, upto):
                     here += deltas[ahead]
         size = found
         moves += 1
+    if moves != bfs[0]:
+        _cap_unknown(reach, work, moves + 1 if size else UNREACHABLE)
     bfs[0], bfs[1] = moves, size
-    return moves + 1 if size else UNREACHABLE
+
+
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call (in `_ida`)
+def _cap_unknown(reach, work, cap):
+    """The cap into every entry of the reach table that its search has not found yet."""
+    for cell in range(reach.shape[1]):
+        unknown = ~work[_SEEN, cell] & 15
+        if unknown:
+            for d in range(4):
+                if unknown >> d & 1:
+                    reach[d, cell] = cap
 
 
 def warm_up() -> None:
@@ -236,15 +241,14 @@ def warm_up() -> None:
 
 
 @numba.njit(cache=True, inline="always")  # inlined: no reference counting per call
-def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, cap, goal, marks, needs):
+def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
     lacks (see `_stopper_marks`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
     so it gets no extra moves. Also returns the least reach alone (no stoppers),
-    which only a move of a finishing colour can change. Reach counts as at most
-    `cap` (see `_deepen`)."""
+    which only a move of a finishing colour can change."""
     best = UNREACHABLE
     pure = UNREACHABLE
     for i in range(n):
@@ -261,7 +265,7 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, cap, goal, mar
                     covered |= marks[pos[at + j]]
             missing = needs & ~covered
         for d in range(4):
-            moves = min(reach[d, p], cap)
+            moves = reach[d, p]
             pure = min(pure, moves)
             if moves >= best:
                 continue
@@ -399,82 +403,85 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # no GIL: a timer can raise `stop`; no NRT: no reference counts
-def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, cap, goal, marks,
-         needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
-    """One iteration of IDA* from where `state` (limit, depth, nodes, table entries, table log2)
-    left off. Returns the solution's length, -1 (none within max_moves), -2 (a limit), _DEEPER
-    at the end of an iteration (the caller deepens the reach table to the next limit and
-    resumes) or _GROW when the table is half full: the caller doubles it (this kernel
-    allocates nothing) and resumes."""
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, work, bfs, goal,
+         marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off, the
+    reach table deepened to each new iteration's limit (the caller did so for the first). Returns the solution's length, -1
+    (none within max_moves), -2 (a limit) or _GROW when the table is half full: the caller
+    doubles it (this kernel allocates nothing) and resumes."""
     n = pos.shape[0] // level.shape[1]
     groups = bounds.shape[0] - 1
     heur, pure, next_move, path_group, path_dir = level[_HEUR], level[_PURE], level[_NEXT], level[_GROUP], level[_DIR]
     limit, depth, nodes, used, log2 = state[0], state[1], state[2], state[3], state[4]
-    if depth < 0:  # a new iteration
-        _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
-        depth = 0
-        next_move[0] = 0
-    while depth >= 0:
-        m = next_move[depth]
-        if m >= groups * 4:
-            depth -= 1
-            continue
-        next_move[depth] = m + 1
-        g = order[m >> 2]
-        d = m & 3
-        left = limit - depth - 1
-        if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
-            continue  # straight back: never needed
-        lo = bounds[g]
-        hi = bounds[g + 1]
-        if not finisher[lo] and pure[depth] > left:
-            continue  # the finishers' reach alone already needs every move left
-        at = depth * n
-        dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
-        if dist == 0:
-            continue
-        below = at + n  # the child's robots
-        for i in range(n):
-            pos[below + i] = pos[at + i]
-        moved_stopper = finisher[lo]
-        for i in range(below + lo, below + hi):
-            moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
-            pos[i] += dist * deltas[d]
-            moved_stopper |= marks[pos[i]] != 0
-        path_group[depth] = g
-        path_dir[depth] = d
-        if left == 0:  # the last move: only whether it finishes counts
-            for i in range(below + lo, below + hi):
-                if pos[i] == goal:
-                    state[2] = nodes
-                    return depth + 1
-            continue
-        if moved_stopper:
-            h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, cap, goal, marks, needs)
-        else:
-            h, h_pure = heur[depth], pure[depth]
-        if h == 0:
-            state[2] = nodes
-            return depth + 1
-        if h > left:
-            continue
-        fresh = False
-        if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
-            explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
-            if not explore:
+    while limit <= max_moves:
+        if depth < 0:  # a new iteration
+            _visit(table, log2, _pack(pos, 0, n, bits, pooled, scratch), limit)
+            depth = 0
+            next_move[0] = 0
+        while depth >= 0:
+            m = next_move[depth]
+            if m >= groups * 4:
+                depth -= 1
                 continue
-        heur[depth + 1] = h
-        pure[depth + 1] = h_pure
-        nodes += 1
-        if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
-            state[2] = nodes
-            return -2  # the limit, before a proof
-        depth += 1
-        next_move[depth] = 0
-        if fresh:
-            used += 1
-            if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
-                state[0], state[1], state[2], state[3] = limit, depth, nodes, used
-                return _GROW
-    state[0], state[1], state[2], state[3] = limit + 1, -1, nodes, used
-    return _DEEPER if limit < max_moves else -1
+            next_move[depth] = m + 1
+            g = order[m >> 2]
+            d = m & 3
+            left = limit - depth - 1
+            if depth > 0 and g == path_group[depth - 1] and d == (path_dir[depth - 1] ^ 2):
+                continue  # straight back: never needed
+            lo = bounds[g]
+            hi = bounds[g + 1]
+            if not finisher[lo] and pure[depth] > left:
+                continue  # the finishers' reach alone already needs every move left
+            at = depth * n
+            dist = _slide(pos, at, n, lo, hi, d, run, line, axis)
+            if dist == 0:
+                continue
+            below = at + n  # the child's robots
+            for i in range(n):
+                pos[below + i] = pos[at + i]
+            moved_stopper = finisher[lo]
+            for i in range(below + lo, below + hi):
+                moved_stopper |= marks[pos[i]] != 0  # the bound only sees finishers and robots on stopper squares
+                pos[i] += dist * deltas[d]
+                moved_stopper |= marks[pos[i]] != 0
+            path_group[depth] = g
+            path_dir[depth] = d
+            if left == 0:  # the last move: only whether it finishes counts
+                for i in range(below + lo, below + hi):
+                    if pos[i] == goal:
+                        state[2] = nodes
+                        return depth + 1
+                continue
+            if moved_stopper:
+                h, h_pure = _bound(pos, below, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs)
+            else:
+                h, h_pure = heur[depth], pure[depth]
+            if h == 0:
+                state[2] = nodes
+                return depth + 1
+            if h > left:
+                continue
+            fresh = False
+            if left >= _TT_MIN_LEFT:  # near the leaves a table probe costs more than it saves
+                explore, fresh = _visit(table, log2, _pack(pos, below, n, bits, pooled, scratch), left)
+                if not explore:
+                    continue
+            heur[depth + 1] = h
+            pure[depth + 1] = h_pure
+            nodes += 1
+            if nodes >= max_nodes or ((nodes & CHECK_EVERY) == 0 and stop[0]):
+                state[2] = nodes
+                return -2  # the limit, before a proof
+            depth += 1
+            next_move[depth] = 0
+            if fresh:
+                used += 1
+                if used * 2 > table.shape[0] and log2 < _TT_MAX_LOG2:
+                    state[0], state[1], state[2], state[3] = limit, depth, nodes, used
+                    return _GROW
+        limit += 1
+        depth = -1
+        _deepen(run, deltas[2], goal, reach, work, bfs, limit)
+    state[2] = nodes
+    return -1
