@@ -171,7 +171,7 @@ def fixed_cost(path: Path, repeat: int = 21) -> dict:
     """Microseconds per solve of the 1-move puzzles of `path`, where the search is trivial: a
     fresh puzzle's first solve (its flat form made, `flat.py`), a repeated one, and the flattening
     alone; each the median over the puzzles of the best of `repeat` runs."""
-    records = [json.loads(line)["puzzle"] for line in path.read_text().splitlines() if '"optimal": 1,' in line]
+    records = [record["puzzle"] for record in map(json.loads, path.read_text().splitlines()) if record["optimal"] == 1]
 
     def best(run) -> float:
         return min(run() for _ in range(repeat)) * 1e6

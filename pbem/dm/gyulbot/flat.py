@@ -1,6 +1,7 @@
 """A puzzle in the integers the compiled solver reads, made once per Puzzle (`Puzzle.flat`).
 
-A solve then converts no Python objects: it passes one array and a few numbers.
+A solve then converts no Python objects: it passes the puzzle's array, the board size's
+`lines` (shared) and a few numbers.
 A cell is (row - 1) * cols + (col - 1); a side's bit is 1 << Dir (N 1, E 2, S 4, W 8).
 """
 from __future__ import annotations
