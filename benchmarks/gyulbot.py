@@ -12,6 +12,8 @@
   coloured goal on a wall corner; `benchmarks/data/gyulbot-deep.jsonl`, or with
   `--deep benchmarks/data/gyulbot-deep-anygoal.jsonl` goals on any square): seconds per minimum length (median and max of the per-puzzle
   medians over --repeat runs), CPU seconds and positions expanded.
+- `fixed_cost`: microseconds per solve where the search is trivial (the 1-move puzzles of --data):
+  a fresh puzzle's first solve, which makes its flat form, a repeated solve, and the flattening alone.
 - `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
 - `peer` (with --peer CLONE, instead of the sections above): side by side with fogleman's C
   solver built from the clone's ricochet.c (`ricochet_peer.py`), every puzzle of the shared file
@@ -40,6 +42,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from pbem.dm.gyulbot import solver  # noqa: E402
 from pbem.dm.gyulbot.bfs import bfs_solve  # noqa: E402
+from pbem.dm.gyulbot.flat import flatten  # noqa: E402
 from pbem.dm.gyulbot.board import solved_after  # noqa: E402
 from pbem.dm.gyulbot.generator import generate  # noqa: E402
 from pbem.engine.rng import derive_rng  # noqa: E402
@@ -134,6 +137,7 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
                 skipped += 1
                 continue
             game, order = ricochet_peer.to_game(puzzle)  # before the timings: its Python work would cool our caches
+            puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
             ours, theirs = [], []
             for _ in range(repeat):
                 moves, wall, _ = timed(puzzle)
@@ -154,13 +158,40 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
 def _pair(rows: list[tuple[float, float]]) -> dict:
     """Both solvers' medians and maxima (seconds), the ratios pbem / C, and the summed times."""
     ours, theirs = [r[0] for r in rows], [r[1] for r in rows]
-    return {"n": len(rows), "pbem_median_s": round(statistics.median(ours), 5), "pbem_max_s": round(max(ours), 5),
-            "c_median_s": round(statistics.median(theirs), 5), "c_max_s": round(max(theirs), 5),
+    return {"n": len(rows), "pbem_median_s": round(statistics.median(ours), 6), "pbem_max_s": round(max(ours), 6),
+            "c_median_s": round(statistics.median(theirs), 6), "c_max_s": round(max(theirs), 6),
             "ratio_median": round(statistics.median(ours) / statistics.median(theirs), 2),
             "ratio_max": round(max(ours) / max(theirs), 2),
             "pbem_total_s": round(sum(ours), 3), "c_total_s": round(sum(theirs), 3),
             "ratio_total": round(sum(ours) / sum(theirs), 2),
             "ratio_geomean": round(statistics.geometric_mean([a / b for a, b in rows]), 2)}
+
+
+def fixed_cost(path: Path, repeat: int = 21) -> dict:
+    """Microseconds per solve of the 1-move puzzles of `path`, where the search is trivial: a
+    fresh puzzle's first solve (its flat form made, `flat.py`), a repeated one, and the flattening
+    alone; each the median over the puzzles of the best of `repeat` runs."""
+    records = [record["puzzle"] for record in map(json.loads, path.read_text().splitlines()) if record["optimal"] == 1]
+
+    def best(run) -> float:
+        return min(run() for _ in range(repeat)) * 1e6
+
+    def first(data) -> float:
+        puzzle = parse_puzzle(data)
+        started = time.perf_counter()
+        solver.solve(puzzle)
+        return time.perf_counter() - started
+
+    def clocked(work, puzzle) -> float:
+        started = time.perf_counter()
+        work(puzzle)
+        return time.perf_counter() - started
+
+    puzzles = [parse_puzzle(data) for data in records]
+    return {"puzzles": len(records),
+            "first_solve_us": round(statistics.median(best(lambda: first(data)) for data in records), 1),
+            "solve_us": round(statistics.median(best(lambda: clocked(solver.solve, p)) for p in puzzles), 1),
+            "flatten_us": round(statistics.median(best(lambda: clocked(flatten, p)) for p in puzzles), 1)}
 
 
 def generate_deep(spec: str, path: Path) -> None:
@@ -192,6 +223,7 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     document = {"machine": _machine(), "compile": compile_times()}
     solver.warm_up()
+    document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:
         sets = args.sets if args.sets is not None else sorted((ROOT / "benchmarks" / "data").glob("gyulbot-deep*.jsonl"))
         document["peer"] = side_by_side(args.peer, [args.data] + sets, args.repeat)

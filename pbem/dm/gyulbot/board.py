@@ -6,9 +6,13 @@ own table-driven move code and is checked against this one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from ...engine.geometry import Dir, Square
+
+if TYPE_CHECKING:
+    from .flat import Flat
 
 Position = tuple[tuple[Square, ...], ...]
 """Robot squares per colour (in `Puzzle.colours` order), each colour's squares sorted."""
@@ -62,6 +66,13 @@ class Puzzle:
     def finishers(self) -> tuple[int, ...]:
         """Indices of the colours that may finish (D1.3)."""
         return tuple(i for i, c in enumerate(self.colours) if self.goal_colour in (None, c))
+
+    @cached_property
+    def flat(self) -> Flat:
+        """The puzzle in the solver's integers (`flat.py`), made at the first solve and kept."""
+        from .flat import flatten  # numpy: with the solver, not with every reader of puzzles
+
+        return flatten(self)
 
     def colour_index(self, word: str) -> int:
         return self.colours.index(word.lower())

@@ -7,7 +7,7 @@ Why it is exact:
   lengthen it, and a robot moving with its rigid body (D1.2) also stops
   somewhere along its own slide (perhaps at once), so no real sequence is
   shorter. A lone robot also needs other robots as stoppers where no wall
-  stops it (`_stoppers`); each one missing costs another colour a move. The
+  stops it (`_stopper_marks`); each one missing costs another colour a move. The
   bound is the least over the robots allowed to finish (any colour: all).
 - A colour that may not finish is not moved when the finishers' reach alone
   (without stoppers) already needs every move left: its move leaves that reach
@@ -19,7 +19,8 @@ Why it is exact:
   which it was searched in vain; a path to a minimal solution can never be
   cut by it (a shorter detour would contradict the earlier bound failing).
 Speed, not exactness: colours that may finish are tried first (the last
-iteration ends at its first solution), and the search kernel allocates
+iteration ends at its first solution), the reach table is searched only as
+deep as the iteration's limit (`_deepen`), and the search kernel allocates
 nothing, so it runs without numba's reference counting; it returns to have
 its table doubled and resumes.
 Robots of one colour are interchangeable and kept sorted; a rigid body moves
@@ -45,15 +46,12 @@ _SIX = np.uint64(6)
 _LEFT = np.uint64(63)  # moves to go, in a table entry's low bits
 _HEUR, _PURE, _NEXT, _GROUP, _DIR = range(5)  # per level of the search: rows of `level`
 _LEVELS = 5
+_SEEN, _DONE, _BITS, _FRONT, _WORK_ROWS = 0, 1, 3, 5, 7  # rows of the reach search's `work` (two each but SEEN)
 _NODES, _LOG2 = 2, 4  # in the search's `state`: limit, depth, nodes, table entries, table log2
 _GROW = -3
-_STRIDE = 1024  # packs a wall's square into one number (boards are at most 100 wide)
 _NEVER = np.zeros(1, dtype=np.bool_)  # the stop flag when the caller gives none
+_DIRS = tuple(Dir)
 STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
-
-
-def cell_of(puzzle: Puzzle, square) -> int:
-    return (square.row - 1) * puzzle.cols + (square.col - 1)
 
 
 def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
@@ -61,206 +59,180 @@ def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = No
     """A proven-minimal solution as (colour index, direction) moves, or None when
     no solution of at most `max_moves` moves exists. Raises NoProof when the search
     expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""
-    rows, cols = puzzle.rows, puzzle.cols
-    bits = max(1, (rows * cols - 1).bit_length())
-    robots = [(s.row - 1) * cols + s.col - 1 for squares in puzzle.start for s in squares]
-    if bits * len(robots) > 57 or max_moves > 63:
+    flat = puzzle.flat
+    bits = (flat.rows * flat.cols - 1).bit_length() or 1
+    if bits * flat.robots > 57 or max_moves > 63:
         from .bfs import bfs_solve  # too big to pack into a table entry: the slow way
 
         return bfs_solve(puzzle, max_moves, max_nodes, stop)
-    # each wall once (`walls` holds both sides): by its square's N or E side
-    sides = np.array([(s.row * _STRIDE + s.col) * 4 + d for s, d in puzzle.walls if d < 2], dtype=np.int64)
-    finishers = puzzle.finishers()
-    colours = [len(squares) for squares in puzzle.start] + [i in finishers for i in range(len(puzzle.start))]
     stop = _NEVER if stop is None else stop
-    length, groups, directions, nodes = _search(sides, np.array(robots + colours, dtype=np.int64), len(robots),
-                                                rows, cols, cell_of(puzzle, puzzle.goal), bits, max_moves,
-                                                max_nodes or UNLIMITED, stop)
-    STATS["nodes"] = int(nodes)
+    length, nodes, moves = _search(flat.spec, flat.lines, flat.robots, flat.rows, flat.cols, flat.goal, bits,
+                                   max_moves, max_nodes or UNLIMITED, stop)
+    STATS["nodes"] = nodes
     if length == -2:
-        raise NoProof(bool(stop[0]), int(nodes))
+        raise NoProof(bool(stop[0]), nodes)
     if length < 0:
         return None
-    return [(int(groups[i]), Dir(int(directions[i]))) for i in range(length)]
+    return [(move >> 2, _DIRS[move & 3]) for move in moves.tolist()]
 
 
 @numba.njit(cache=True, nogil=True)
-def _search(sides, spec, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
+def _search(spec, lines, n, rows, cols, goal, bits, max_moves, max_nodes, stop):
     """The board's tables, then the search (one compiled call: little per-solve Python work).
-    `sides`: walls as (row * _STRIDE + col) * 4 + side (N or E), those off the board too.
-    `spec`: the n robots' cells, then per colour its number of robots, then whether it may finish."""
-    start = spec[:n].copy()
-    sizes = spec[n:n + (spec.shape[0] - n) // 2]
-    finishing = spec[n + sizes.shape[0]:]
-    walled = np.zeros(rows * cols * 4, dtype=np.bool_)
-    for side in sides:
-        r, c, d = side // 4 // _STRIDE, side // 4 % _STRIDE, side % 4
-        for _ in range(2):  # this side, then the neighbour's opposite side
-            if 0 < r <= rows and 0 < c <= cols:
-                walled[((r - 1) * cols + c - 1) * 4 + d] = True
-            r, c, d = (r - 1, c, 2) if d == 0 else (r, c + 1, 3)
-    run = _runs(walled, rows, cols)
+    `spec` and `lines`: as in `flat.Flat`, with `n` robots. Returns the solution's length (or
+    `_ida`'s code), the positions expanded and the moves as colour * 4 + direction."""
     cells = rows * cols
-    line = np.empty((4, cells), dtype=np.int64)  # a cell's row or column across each direction N E S W
-    axis = np.empty((4, cells), dtype=np.int64)  # its place along the direction
-    for cell in range(cells):
-        r, c = cell // cols, cell % cols
-        line[0, cell], line[1, cell], line[2, cell], line[3, cell] = c, r, c, r
-        axis[0, cell], axis[1, cell], axis[2, cell], axis[3, cell] = -r, c, r, -c
-    bounds = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    groups = (spec.shape[0] - cells - n) // 2
+    sizes = spec[cells + n:cells + n + groups]
+    finishing = spec[cells + n + groups:]
+    run = _runs(spec, rows, cols)
+    line, axis = lines[0], lines[1]
+    bounds = np.zeros(groups + 1, dtype=np.int64)
     bounds[1:] = np.cumsum(sizes)
     group_of = np.empty(n, dtype=np.int64)
     finisher = np.empty(n, dtype=np.bool_)
     lone = np.empty(n, dtype=np.bool_)
-    for g in range(sizes.shape[0]):
+    for g in range(groups):
         group_of[bounds[g]:bounds[g + 1]] = g
         finisher[bounds[g]:bounds[g + 1]] = finishing[g] != 0
         lone[bounds[g]:bounds[g + 1]] = sizes[g] == 1
-    order = np.empty(sizes.shape[0], dtype=np.int64)  # colours that may finish first: the last iteration ends sooner
+    order = np.empty(groups, dtype=np.int64)  # colours that may finish first: the last iteration ends sooner
     k = 0
     for first in (True, False):
-        for g in range(sizes.shape[0]):
+        for g in range(groups):
             if (finishing[g] != 0) == first:
                 order[k] = g
                 k += 1
     pooled = lone & ~finisher  # lone robots that may not finish: interchangeable blockers
-    marks, needs = _stopper_marks(*_stoppers(run, cols, goal, cells))
-    reach = _reach(run, cols, goal, cells)
-    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    marks, needs = _stopper_marks(run, cols, goal, cells)
+    reach, work, bfs = _reach_start(run, cols, goal, cells)
     pos = np.zeros((max_moves + 1) * n, dtype=np.int64)  # level k's robots at k * n (flat: no views)
-    pos[:n] = start
-    level[_HEUR, 0], level[_PURE, 0] = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal,
-                                              marks, needs)
-    if level[_HEUR, 0] == 0:
-        return 0, level[_GROUP], level[_DIR], 0
-    state = np.array([level[_HEUR, 0], -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
+    pos[:n] = spec[cells:cells + n]
+    limit = 1  # the root's bound, exact once it is within the reach table's depth (then it equals limit)
+    h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal, marks, needs)
+    while h > limit and bfs[1] and limit <= max_moves:
+        limit = h
+        _deepen(run, cols, goal, reach, work, bfs, limit)
+        h, h_pure = _bound(pos, 0, n, group_of, finisher, lone, lone.all(), reach, goal, marks, needs)
+    level = np.zeros((_LEVELS, max_moves + 1), dtype=np.int64)
+    if h == 0 or h > max_moves:
+        return 0 if h == 0 else -1, 0, level[_GROUP, :0] * 4
+    level[_HEUR, 0], level[_PURE, 0] = h, h_pure
+    state = np.array([h, -1, 0, 0, _TT_START_LOG2], dtype=np.int64)
     table = np.zeros(1 << _TT_START_LOG2, dtype=np.uint64)
     scratch = np.zeros(n, dtype=np.int64)
     deltas = np.array([-cols, 1, cols, -1], dtype=np.int64)
     while True:
-        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, goal,
-                      marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table,
-                      scratch)
+        length = _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, lone.all(), pooled, reach, work,
+                      bfs, goal, marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch)
         if length != _GROW:
-            return length, level[_GROUP], level[_DIR], state[_NODES]
+            moves = level[_GROUP, :max(length, 0)] * 4 + level[_DIR, :max(length, 0)]
+            return length, state[_NODES], moves
         table = _grow(table, state[_LOG2])
         state[_LOG2] += 1
 
 
 @numba.njit(cache=True)
-def _runs(walled, rows, cols):
+def _runs(spec, rows, cols):
     """Free steps from each cell in each direction (N E S W), walls and edges only:
-    none past a wall or the edge, else one more than the neighbour's."""
+    none past a blocked side (`spec`'s bits), else one more than the neighbour's."""
     table = np.zeros(rows * cols * 4, dtype=np.int64)
-    for r in range(rows):  # N and W from the neighbours above and to the left
-        for c in range(cols):
-            cell = r * cols + c
-            if r > 0 and not walled[cell * 4]:
-                table[cell * 4] = table[(cell - cols) * 4] + 1
-            if c > 0 and not walled[cell * 4 + 3]:
-                table[cell * 4 + 3] = table[(cell - 1) * 4 + 3] + 1
-    for r in range(rows - 1, -1, -1):  # S and E from below and to the right
-        for c in range(cols - 1, -1, -1):
-            cell = r * cols + c
-            if r < rows - 1 and not walled[cell * 4 + 2]:
-                table[cell * 4 + 2] = table[(cell + cols) * 4 + 2] + 1
-            if c < cols - 1 and not walled[cell * 4 + 1]:
-                table[cell * 4 + 1] = table[(cell + 1) * 4 + 1] + 1
+    for cell in range(rows * cols):  # N and W from the neighbours above and to the left
+        if not spec[cell] & 1:
+            table[cell * 4] = table[(cell - cols) * 4] + 1
+        if not spec[cell] & 8:
+            table[cell * 4 + 3] = table[(cell - 1) * 4 + 3] + 1
+    for cell in range(rows * cols - 1, -1, -1):  # S and E from below and to the right
+        if not spec[cell] & 4:
+            table[cell * 4 + 2] = table[(cell + cols) * 4 + 2] + 1
+        if not spec[cell] & 2:
+            table[cell * 4 + 1] = table[(cell + 1) * 4 + 1] + 1
     return table
 
 
 @numba.njit(cache=True)
-def _reach(run, cols, goal, cells):
-    """reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
-    move in direction d, if it could stop on any square along a slide.
+def _reach_start(run, cols, goal, cells):
+    """The reach table with its first round, and the state of its search for `_deepen`.
 
-    A robot that may stop anywhere moves in one go between any two squares of a
-    wall-free row or column segment, so each search (one per d, from the squares
-    behind the goal) gives a cell's segments the next distance, each segment once.
-    The four searches run together: a cell carries the bits of the directions
-    that reached it in this round."""
+    reach[d, cell]: the moves a robot at `cell` needs to reach the goal with a last
+    move in direction d, if it could stop on any square along a slide. A robot that
+    may stop anywhere moves in one go between any two squares of a wall-free row or
+    column segment, so each search (one per d, from the squares behind the goal)
+    gives a cell's segments the next distance, each segment once. The four searches
+    run together: a cell carries the bits of the directions that reached it."""
     deltas = (-cols, 1, cols, -1)
-    table = np.full((4, cells), UNREACHABLE, dtype=np.int64)
-    seen = np.zeros(cells, dtype=np.int64)  # bit d: table[d, cell] is known
-    done = np.zeros((2, cells), dtype=np.int64)  # bit d: the segment (across, along) starting here was spread
-    now = np.zeros(cells, dtype=np.int64)  # bits reached in this round
-    following = np.zeros(cells, dtype=np.int64)  # ... and in the next
-    frontier = np.empty(cells, dtype=np.int64)
-    queued = np.empty(cells, dtype=np.int64)
+    reach = np.full((4, cells), 2, dtype=np.int64)  # the cap (see `_deepen`) until found
+    work = np.zeros((_WORK_ROWS, cells), dtype=np.int64)
     size = 0
     for last in range(4):
         behind = (last + 2) % 4  # the last move comes from behind the goal
         for k in range(1, run[goal * 4 + behind] + 1):
             cell = goal + deltas[behind] * k
-            table[last, cell] = 1
-            seen[cell] |= 1 << last
-            if now[cell] == 0:
-                frontier[size] = cell
+            reach[last, cell] = 1
+            work[_SEEN, cell] |= 1 << last
+            if work[_BITS + 1, cell] == 0:
+                work[_FRONT + 1, size] = cell
                 size += 1
-            now[cell] |= 1 << last
-    moves = 1
-    while size:
+            work[_BITS + 1, cell] |= 1 << last
+    if size == 0:  # walled in: nothing reaches the goal
+        reach[:] = UNREACHABLE
+    return reach, work, np.array([1, size], dtype=np.int64)
+
+
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call (in `_ida`)
+def _deepen(run, cols, goal, reach, work, bfs, upto):
+    """Runs the reach table's search (`_reach_start`) on until it has found every cell
+    that needs at most `upto` moves; the cells not yet found read as the cap, the least
+    moves any of them needs (UNREACHABLE once the search is over). The solver deepens to
+    its iteration's limit first: a bound above the limit prunes alike whether it is
+    exact or capped, so shallow puzzles never pay for the far cells. `bfs`: the rounds
+    done (the moves of the cells found last) and how many cells they found; rows of
+    `work` by their parity: the found cells and their new direction bits."""
+    deltas = (-cols, 1, cols, -1)
+    moves, size = bfs[0], bfs[1]
+    while size and moves < upto:
+        here_row, next_row = moves & 1, 1 - (moves & 1)
         found = 0
         for f in range(size):
-            cell = frontier[f]
-            bits = now[cell]
-            now[cell] = 0
+            cell = work[_FRONT + here_row, f]
+            bits = work[_BITS + here_row, cell]
+            work[_BITS + here_row, cell] = 0
             for vertical in range(2):  # the row (W to E), then the column (N to S)
                 back, ahead = (3, 1) if vertical == 0 else (0, 2)
                 first = cell + deltas[back] * run[cell * 4 + back]
-                new = bits & ~done[vertical, first]
+                new = bits & ~work[_DONE + vertical, first]  # bit d: the segment starting here was spread
                 if new == 0:
                     continue
-                done[vertical, first] |= new
+                work[_DONE + vertical, first] |= new
                 here = first
                 for _ in range(run[first * 4 + ahead] + 1):
-                    fresh = new & ~seen[here]
+                    fresh = new & ~work[_SEEN, here]  # bit d: reach[d, here] is known
                     if fresh and here != goal:
-                        seen[here] |= fresh
-                        if following[here] == 0:
-                            queued[found] = here
+                        work[_SEEN, here] |= fresh
+                        if work[_BITS + next_row, here] == 0:
+                            work[_FRONT + next_row, found] = here
                             found += 1
-                        following[here] |= fresh
+                        work[_BITS + next_row, here] |= fresh
                         for d in range(4):
                             if fresh >> d & 1:
-                                table[d, here] = moves + 1
+                                reach[d, here] = moves + 1
                     here += deltas[ahead]
-        frontier, queued, size = queued, frontier, found
-        now, following = following, now
+        size = found
         moves += 1
-    return table
+    if moves != bfs[0]:
+        _cap_unknown(reach, work, moves + 1 if size else UNREACHABLE)
+    bfs[0], bfs[1] = moves, size
 
 
-@numba.njit(cache=True)
-def _stoppers(run, cols, goal, cells):
-    """Where other robots must stand for a lone robot to finish with a last move in direction d.
-
-    beyond[d]: the square past the goal that must hold a robot to stop it on the goal,
-    -1 where a wall or the edge stops it anyway. Before the last move it must stop on
-    the line behind the goal, and the first time it does it comes in from the side
-    (or through the goal, then the line's walled end stops it). free[d]: some side
-    entry is stopped by a wall (or the line is entered through the goal), so no
-    robot is needed. flank[d, cell]: otherwise a robot on `cell` stops a side entry.
-    """
-    deltas = (-cols, 1, cols, -1)
-    beyond = np.full(4, -1, dtype=np.int64)
-    free = np.zeros(4, dtype=np.bool_)
-    flank = np.zeros((4, cells), dtype=np.bool_)
-    for last in range(4):
-        if run[goal * 4 + last] > 0:
-            beyond[last] = goal + deltas[last]
-            free[last] = True  # through the goal: the line's end is walled
-        behind = (last + 2) % 4
-        for k in range(1, run[goal * 4 + behind] + 1):
-            cell = goal + deltas[behind] * k
-            for side in ((last + 1) % 4, (last + 3) % 4):
-                if run[cell * 4 + (side + 2) % 4] == 0:
-                    continue  # nothing can come in moving `side`
-                if run[cell * 4 + side] == 0:
-                    free[last] = True
-                else:
-                    flank[last, cell + deltas[side]] = True
-    return beyond, free, flank
+@numba.njit(cache=True, inline="always")  # inlined: no reference counting per call (in `_ida`)
+def _cap_unknown(reach, work, cap):
+    """The cap into every entry of the reach table that its search has not found yet."""
+    for cell in range(reach.shape[1]):
+        unknown = ~work[_SEEN, cell] & 15
+        if unknown:
+            for d in range(4):
+                if unknown >> d & 1:
+                    reach[d, cell] = cap
 
 
 def warm_up() -> None:
@@ -272,12 +244,11 @@ def warm_up() -> None:
 def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, needs):
     """The least moves to finish: per finishing robot and last direction d, its reach,
     plus, for a lone robot, a move of another colour for each stopper it still
-    lacks (see `_stoppers`): past the goal, and beside the line behind it. Two
+    lacks (see `_stopper_marks`): past the goal, and beside the line behind it. Two
     missing stoppers are two moves when every robot is lone (a move places one
     robot), else one. A robot of a rigid body may be stopped by its own body,
     so it gets no extra moves. Also returns the least reach alone (no stoppers),
-    which only a move of a finishing colour can change. `marks` and `needs`: as
-    in `_stopper_marks`."""
+    which only a move of a finishing colour can change."""
     best = UNREACHABLE
     pure = UNREACHABLE
     for i in range(n):
@@ -307,21 +278,38 @@ def _bound(pos, at, n, group_of, finisher, lone, all_lone, reach, goal, marks, n
 
 
 @numba.njit(cache=True)
-def _stopper_marks(beyond, free, flank):
-    """The stoppers as bits: marks[cell] has bit d when a robot there stops a finisher
-    past the goal (last move d), bit 4 + d when it stops a side entry; `needs` has
-    bit d when the last move d needs a robot past the goal, 4 + d one beside the line."""
-    marks = np.zeros(flank.shape[1], dtype=np.int64)
+def _stopper_marks(run, cols, goal, cells):
+    """Where other robots must stand for a lone robot to finish with a last move d, as bits:
+    `needs` bit d when the last move d needs a robot past the goal, bit 4 + d when it needs
+    one beside the line behind the goal; marks[cell] has the bits a robot on `cell` gives.
+
+    Past the goal: unless a wall or the edge stops the robot there. Beside the line:
+    before the last move the robot must stop on the line behind the goal, and the first
+    time it does it comes in from the side (or through the goal, then the line's walled
+    end stops it). A side entry stopped by a wall (or the line entered through the goal)
+    needs no robot; otherwise a robot on the cell beyond each side entry stops it."""
+    deltas = (-cols, 1, cols, -1)
+    marks = np.zeros(cells, dtype=np.int64)
     needs = 0
-    for d in range(4):
-        if beyond[d] >= 0:
-            marks[beyond[d]] |= 1 << d
-            needs |= 1 << d
-        if not free[d]:
-            needs |= 1 << (4 + d)
-        for cell in range(flank.shape[1]):
-            if flank[d, cell]:
-                marks[cell] |= 1 << (4 + d)
+    for last in range(4):
+        behind = (last + 2) % 4
+        free = run[goal * 4 + last] > 0  # through the goal: the line's end is walled
+        if free:
+            marks[goal + deltas[last]] |= 1 << last
+            needs |= 1 << last
+        for k in range(1, run[goal * 4 + behind] + 1):
+            cell = goal + deltas[behind] * k
+            for side in ((last + 1) % 4, (last + 3) % 4):
+                if run[cell * 4 + (side + 2) % 4] > 0 and run[cell * 4 + side] == 0:
+                    free = True  # a side entry stopped by a wall
+        if free:
+            continue
+        needs |= 1 << (4 + last)
+        for k in range(1, run[goal * 4 + behind] + 1):
+            cell = goal + deltas[behind] * k
+            for side in ((last + 1) % 4, (last + 3) % 4):
+                if run[cell * 4 + (side + 2) % 4] > 0:  # something can come in moving `side`
+                    marks[cell + deltas[side]] |= 1 << (4 + last)
     return marks, needs
 
 
@@ -415,11 +403,12 @@ def _grow(table, log2):
 
 
 @numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]  # no GIL: a timer can raise `stop`; no NRT: no reference counts
-def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, goal, marks, needs,
-         bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
-    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off.
-    Returns the solution's length, -1 (none within max_moves), -2 (a limit) or _GROW when
-    the table is half full: the caller doubles it (this kernel allocates nothing) and resumes."""
+def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_lone, pooled, reach, work, bfs, goal,
+         marks, needs, bits, max_moves, max_nodes, stop, pos, level, state, table, scratch):
+    """IDA* from where `state` (limit, depth, nodes, table entries, table log2) left off, the
+    reach table deepened to each new iteration's limit (the caller did so for the first). Returns the solution's length, -1
+    (none within max_moves), -2 (a limit) or _GROW when the table is half full: the caller
+    doubles it (this kernel allocates nothing) and resumes."""
     n = pos.shape[0] // level.shape[1]
     groups = bounds.shape[0] - 1
     heur, pure, next_move, path_group, path_dir = level[_HEUR], level[_PURE], level[_NEXT], level[_GROUP], level[_DIR]
@@ -493,5 +482,6 @@ def _ida(run, line, axis, deltas, bounds, order, group_of, finisher, lone, all_l
                     return _GROW
         limit += 1
         depth = -1
+        _deepen(run, deltas[2], goal, reach, work, bfs, limit)
     state[2] = nodes
     return -1
