@@ -1,3 +1,22 @@
-from .cli import main
+"""The `pbem` process (`python -m pbem` and the installed command), as opposed to `pbem.cli.main` called in an
+interpreter that lives on (the tests).
 
-main()
+A command lives about a second and keeps nearly everything it makes: the ~90,000 objects of its imports. The
+collector's default of a young collection every 700 allocations spent ~30 ms of CPU per command scanning them
+(`game list`: 0.56 s of CPU with the default, 0.53 s without those scans), so the process collects young objects
+only every 50,000 allocations.
+"""
+from __future__ import annotations
+
+import gc
+
+
+def main() -> None:
+    gc.set_threshold(50_000)
+    from .cli import main as run_command
+
+    run_command()
+
+
+if __name__ == "__main__":
+    main()
