@@ -4,6 +4,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,11 @@ SHARED = ROOT.parent / "shared"
 # Commands keep pictures between runs (pbem.cli.shelf): in the suite's own folder, never the user's cache.
 os.environ["PBEM_CACHE_DIR"] = tempfile.mkdtemp(prefix="pbem-test-cache-")
 atexit.register(shutil.rmtree, os.environ["PBEM_CACHE_DIR"], True)
+
+# Bytecode is kept even where the environment asks for none (PYTHONDONTWRITEBYTECODE): without it each xdist
+# worker rewrites the asserts of every test module again and each `python -m pbem` a test starts compiles pbem.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
 @pytest.fixture
