@@ -9,6 +9,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import typer.testing
+
+from pbem.cli.lazy import click_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -21,6 +24,10 @@ atexit.register(shutil.rmtree, os.environ["PBEM_CACHE_DIR"], True)
 # worker rewrites the asserts of every test module again and each `python -m pbem` a test starts compiles pbem.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# typer's CliRunner builds the command tree anew on every invoke; the command line's own cache builds it once
+# per set of commands, as `main()` does for tests/cli_process.py.
+typer.testing._get_command = click_command
 
 
 @pytest.fixture
