@@ -44,3 +44,21 @@ def pg_server():
     server = start_server()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def geeko_campaign(tmp_path_factory) -> Path:
+    """The bundled Geek-o sample campaign (turns/geeko: six processed turns) in a SQLite file, played once per
+    worker; a test copies the file (`shutil.copyfile`) and works on its copy."""
+    from cycle_fixtures import AT
+    from pbem.resources import resource_dir
+    from pbem.store.archive import import_game
+    from pbem.store.games import Store
+
+    path = tmp_path_factory.mktemp("geeko-campaign") / "pbem.db"
+    store = Store(f"sqlite:///{path}")
+    try:
+        import_game(store, resource_dir("turns") / "geeko", at=AT)
+    finally:
+        store.close()
+    return path
