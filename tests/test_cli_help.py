@@ -134,3 +134,21 @@ def test_the_pbem_process_collects_young_objects_rarely_and_the_installed_comman
     assert "pbem " in run.stdout and run.stdout.split("THRESHOLD ")[1].split() == ["50000"]
     scripts = (ROOT / "pyproject.toml").read_text().split("[project.scripts]")[1]
     assert 'pbem = "pbem.__main__:main"' in scripts
+
+
+def test_the_command_tree_is_built_again_only_when_commands_were_added():
+    """`click_command` keeps the tree it built (Typer builds one per call); a command or group added since,
+    as a module imported on demand adds its own, gives a new tree that has it."""
+    from pbem.cli.lazy import click_command
+
+    tool, group = typer.Typer(), typer.Typer()
+    tool.command("first")(lambda: None)
+    tool.command("second")(lambda: None)
+    built = click_command(tool)
+    assert click_command(tool) is built and set(built.commands) == {"first", "second"}
+    tool.add_typer(group, name="more")
+    group.command("inner")(lambda: None)
+    with_group = click_command(tool)
+    assert with_group is not built and set(with_group.commands) == {"first", "second", "more"}
+    group.command("later")(lambda: None)
+    assert set(click_command(tool).commands["more"].commands) == {"inner", "later"}

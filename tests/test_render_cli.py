@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import json
+import shutil
 from email import policy
 from io import BytesIO
 
@@ -11,12 +12,8 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from cycle_fixtures import AT
 from pbem.cli import app
 from pbem.render.style import CELL, MARGIN
-from pbem.resources import resource_dir
-from pbem.store.archive import import_game
-from pbem.store.games import Store
 
 ROOM = """\
 name: Loading Dock
@@ -51,15 +48,11 @@ def test_render_cli_room_render_refuses_a_bad_room_with_its_line(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory) -> str:
-    """The bundled Geek-o sample campaign (turns/geeko), processed into a fresh SQLite file."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbem.db'}"
-    store = Store(url)
-    try:
-        import_game(store, resource_dir("turns") / "geeko", at=AT)
-    finally:
-        store.close()
-    return url
+def demo_db(tmp_path_factory, geeko_campaign) -> str:
+    """The bundled Geek-o sample campaign (turns/geeko), processed, in this module's own SQLite file."""
+    path = tmp_path_factory.mktemp("db") / "pbem.db"
+    shutil.copyfile(geeko_campaign, path)
+    return f"sqlite:///{path}"
 
 
 def _run(*args: str):

@@ -9,6 +9,7 @@ import hashlib
 import itertools
 import subprocess
 import sys
+from functools import cache
 from io import BytesIO
 
 import pytest
@@ -21,19 +22,23 @@ from pbem.render.static import looks_of
 from pbem.render.style import BEAM, CELL, MARGIN
 from tests.render_support import GOLDEN_CASES, REFS, differing_fraction, element, pixels, position, robot, room
 
-PICTURES = {name: draw_position(case) for name, case in GOLDEN_CASES.items()}
+
+@cache
+def picture(name: str) -> Image.Image:
+    """A golden case drawn when a test first needs it, not while every worker collects the module."""
+    return draw_position(GOLDEN_CASES[name])
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
 def test_render_golden_matches_reference(name):
     reference = Image.open(REFS / f"{name}.png")
-    assert differing_fraction(PICTURES[name], reference) <= 0.002, f"{name} differs from {name}.png"
+    assert differing_fraction(picture(name), reference) <= 0.002, f"{name} differs from {name}.png"
 
 
 def test_render_golden_every_case_is_distinct():
     """No two element kinds, states or robot modes look alike: over 100 pixels differ clearly."""
-    for a, b in itertools.combinations(sorted(PICTURES), 2):
-        assert differing_fraction(PICTURES[a], PICTURES[b]) > 100 / (188 * 188), f"{a} looks like {b}"
+    for a, b in itertools.combinations(sorted(GOLDEN_CASES), 2):
+        assert differing_fraction(picture(a), picture(b)) > 100 / (188 * 188), f"{a} looks like {b}"
 
 
 def test_render_golden_covers_every_drawn_type():

@@ -1,19 +1,19 @@
 """Reports rebuilt from the store (what the turn cycle kept for each turn), and the Geek-o standings."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from cycle_fixtures import AT
 from pbem.render.history import game_history, stored_turn_report
-from pbem.resources import resource_dir
-from pbem.store.archive import import_game
 from pbem.store.games import Store, get_game
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory):
-    store = Store(f"sqlite:///{tmp_path_factory.mktemp('db') / 'pbem.db'}")
-    import_game(store, resource_dir("turns") / "geeko", at=AT)
+def store(tmp_path_factory, geeko_campaign):
+    path = tmp_path_factory.mktemp("db") / "pbem.db"
+    shutil.copyfile(geeko_campaign, path)
+    store = Store(f"sqlite:///{path}")
     yield store
     store.close()
 

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import filecmp
 import os
+import shutil
 
 from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.render.history import game_history
 from pbem.render.site import MANIFEST, write_site
-from pbem.resources import resource_dir
-from pbem.store.archive import import_game
-from cycle_fixtures import AT
 from pbem.store.games import Store
 
 RUNNER = CliRunner()
@@ -27,12 +25,10 @@ def touched_since_zero(folder) -> set[str]:
     return {name for name in site_files(folder) if os.stat(folder / name).st_mtime_ns != 0}
 
 
-def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_path, monkeypatch):
+def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_path, monkeypatch, geeko_campaign):
     monkeypatch.chdir(tmp_path)
     database = tmp_path / "pbem.db"
-    store = Store(f"sqlite:///{database}")
-    import_game(store, resource_dir("turns") / "geeko", at=AT)  # six processed turns
-    store.close()
+    shutil.copyfile(geeko_campaign, database)  # six processed turns
     db = ["--db", f"sqlite:///{database}"]
     assert RUNNER.invoke(app, [*db, "turn", "rollback", GAME, "--to", "6"]).exit_code == 0
     site = tmp_path / "site"
@@ -59,12 +55,10 @@ def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_pat
     assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
 
 
-def test_a_run_with_nothing_new_rewrites_no_turn_and_a_deleted_turn_is_written_again(tmp_path, monkeypatch):
+def test_a_run_with_nothing_new_rewrites_no_turn_and_a_deleted_turn_is_written_again(tmp_path, monkeypatch, geeko_campaign):
     monkeypatch.chdir(tmp_path)
     database = tmp_path / "pbem.db"
-    store = Store(f"sqlite:///{database}")
-    import_game(store, resource_dir("turns") / "geeko", at=AT)
-    store.close()
+    shutil.copyfile(geeko_campaign, database)
     db = ["--db", f"sqlite:///{database}"]
     site = tmp_path / "site"
     assert RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)]).exit_code == 0

@@ -11,13 +11,14 @@ import gc
 import typer
 
 from .common import EXIT_REFUSED, app
+from .lazy import click_command
 
 
 def main() -> None:
     """Run the command line; a file or folder that cannot be read or written is a refusal, not a traceback."""
     _exit_without_collecting()
     try:
-        app()
+        click_command(app)()
     except OSError as err:
         where = f"{err.filename}: " if err.filename else ""
         typer.echo(f"{where}{err.strerror or err}", err=True)
