@@ -85,14 +85,15 @@ def test_the_lazy_table_names_every_command_with_its_own_summary():
         assert tree[path].get_short_help_str(limit=10_000) == entry.summary, path
 
 
-def imported_by(*args: str, cwd) -> set[str]:
-    """The top-level packages a fresh `pbem ARGS…` imports (its own interpreter: what a GM's shell pays)."""
+def imported_by(*args: str, cwd, whole_names: bool = False) -> set[str]:
+    """The top-level packages (or, `whole_names`, the modules) a fresh `pbem ARGS…` imports (its own interpreter:
+    what a GM's shell pays)."""
     script = ("import runpy, sys\nsys.argv = ['pbem', *sys.argv[1:]]\ntry:\n    runpy.run_module('pbem', "
-              "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted({m.split('.')[0] "
-              "for m in sys.modules})))")
+              "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted(sys.modules)))")
     run = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    return set(run.stdout.split("MODULES ")[1].split())
+    modules = set(run.stdout.split("MODULES ")[1].split())
+    return modules if whole_names else {module.split(".")[0] for module in modules}
 
 
 HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numba", "numpy", "PIL", "jinja2", "rich", "yaml"}
@@ -116,6 +117,11 @@ def test_a_store_command_loads_no_alembic_at_head_and_checking_orders_renders_no
     assert imported_by(*db, "game", "list", cwd=tmp_path) & HEAVY == {"sqlalchemy", "sqlmodel", "yaml"}
     assert imported_by(*db, "turn", "check", "halls", "alice.yaml", cwd=tmp_path) & HEAVY == \
         {"sqlalchemy", "sqlmodel", "yaml"}
+    # once a turn is processed, listing reads rows only (turns.over): no engine, no YAML, no rooms parsed
+    assert RUNNER.invoke(app, [*db, "turn", "process", "halls"]).exit_code == 0
+    listing = imported_by(*db, "game", "list", cwd=tmp_path, whole_names=True)
+    assert {m.split(".")[0] for m in listing} & HEAVY == {"sqlalchemy", "sqlmodel"}
+    assert {m for m in listing if m.startswith("pbem.engine.")} == {"pbem.engine.plugins"}
 
 
 def test_parsing_a_command_line_imports_no_pydantic(tmp_path):

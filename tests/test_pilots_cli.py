@@ -42,6 +42,20 @@ def test_bots_play_both_players_through_five_rooms_and_the_replay_matches(gm, tm
     assert all(row["place"] == (1 if row["turns"] == best else 2) for row in rows.values())  # G1: ties share
     assert (tmp_path / "reports" / "g" / "turn-001" / "mail" / "alice.eml").is_file()
     assert gm("replay", "g", "--verify")[0] == 0
+    # the listing reads the engine's answer stored with the last turn; a database from before turns.over (NULL)
+    # is asked of the engine instead, and both say what the engine says of the current state
+    from pbem.store.games import Store, current_state, get_game
+
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        state = current_state(session, get_game(session, "g"))
+    assert state.is_over
+    expected = [{"game": "g", "ruleset": "geeko", "turn": state.turn, "over": True, "players": ["alice", "bob"]}]
+    assert json.loads(gm("game", "list", "--json")[1]) == expected
+    with store.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE turns SET over = NULL")
+    store.close()
+    assert json.loads(gm("game", "list", "--json")[1]) == expected
 
 
 def test_only_the_named_player_is_played_and_the_other_idles_by_b4_6(gm):

@@ -66,7 +66,8 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
 
     from pbem.render.animation import frames
     from pbem.store.games import stage_snapshots, turn_events
-    from pbem.store.games import get_game, open_database, processed_turns, read_state, snapshot
+    from pbem.store.db import open_database
+    from pbem.store.games import get_game, processed_turns, read_state, snapshot
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
     checked = 0
@@ -96,7 +97,8 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
     from sqlmodel import Session
 
     from pbem.render import animation
-    from pbem.store.games import get_game, open_database, processed_turns, read_state, snapshot, stage_snapshots, \
+    from pbem.store.db import open_database
+    from pbem.store.games import get_game, processed_turns, read_state, snapshot, stage_snapshots, \
         turn_events
 
     def whole_frames(image, boxes, floor, palette):

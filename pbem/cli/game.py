@@ -148,14 +148,10 @@ def _show(session, game) -> dict:
 @game_app.command("list")
 def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every game in the database with its current turn."""
-    from ..store.games import current_state, list_games, players_of
+    from ..store.summary import game_summaries
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        rows = []
-        for game in list_games(session):
-            state = current_state(session, game)
-            rows.append({"game": game.name, "ruleset": game.ruleset, "turn": state.turn, "over": state.is_over,
-                         "players": [p.name for p in players_of(session, game)]})
+        rows = [asdict(summary) for summary in game_summaries(session)]
     if as_json:
         print_json(rows)
         return

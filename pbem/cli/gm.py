@@ -39,8 +39,8 @@ def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
     (`read_only`) refuses a SQLite file that does not exist instead of creating an empty database there."""
     from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
-    from ..formats.yamlfile import FormatError
-    from ..store.games import Refused, Store
+    from ..formats.problems import FormatError
+    from ..store.base import Refused, Store
 
     missing = missing_database(db_url(ctx)) if read_only else None
     if missing is not None:

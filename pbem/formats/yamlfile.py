@@ -10,37 +10,16 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .problems import FormatError, Problem  # noqa: F401  (most readers import them from here)
+
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
 MAX_DEPTH = 50  # deeper nesting is refused: no format needs it, and the YAML composer recurses per level
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an input file."""
-
-    source: str
-    line: int | None
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
-
-
-class FormatError(Exception):
-    """Input refused, with every problem found."""
-
-    def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
 
 
 class LinedDict(dict):

@@ -332,7 +332,7 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
         session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
     session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
-                     events_hash=events_hash, orders=dumps(used), processed_at=at))
+                     events_hash=events_hash, orders=dumps(used), processed_at=at, over=outcome.state.is_over))
 
 
 def _events_hash(outcome: TurnOutcome) -> str:

@@ -4,12 +4,9 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Iterator
 
-from sqlalchemy.engine import Engine
 from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
@@ -25,32 +22,8 @@ from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, load_yaml
-from .db import open_database
+from .base import Refused, Store, list_games, players_of  # noqa: F401  (the cycle, archive and CLI import them here)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
-
-
-class Refused(Exception):
-    """A request the game master cannot carry out, with every reason."""
-
-    def __init__(self, reasons: list):
-        self.reasons = [str(reason) for reason in reasons]
-        super().__init__("\n".join(self.reasons))
-
-
-class Store:
-    """The database of one campaign folder (or server)."""
-
-    def __init__(self, url: str):
-        self.url = url
-        self.engine: Engine = open_database(url)
-
-    @contextmanager
-    def session(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as session:
-            yield session
-
-    def close(self) -> None:
-        self.engine.dispose()
 
 
 # --- games -------------------------------------------------------------------------------------
@@ -171,14 +144,6 @@ def get_game(session: Session, name: str) -> Game:
         known = session.exec(select(Game.name).order_by(Game.name)).all()
         raise Refused([f"no game named {name}" + (f" (games: {', '.join(known)})" if known else " (no games yet)")])
     return game
-
-
-def list_games(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).order_by(Game.name)).all())
-
-
-def players_of(session: Session, game: Game) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all())
 
 
 def order_versions(session: Session, game: Game) -> dict[tuple[int, str, int], OrderVersion]:

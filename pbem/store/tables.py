@@ -57,6 +57,7 @@ class Turn(SQLModel, table=True):
     events_hash: str
     orders: str = Field(sa_column=Column(Text, nullable=False))  # player -> order version used, or null
     processed_at: datetime
+    over: bool | None = None  # the engine's GameState.is_over after the turn (None: stored before revision 0006)
 
 
 class OrderVersion(SQLModel, table=True):

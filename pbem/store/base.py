@@ -1,0 +1,44 @@
+"""What every part of the store shares, without the engine: opening a store, refusals, the games and their
+players as rows. `pbem game list` needs nothing more (pbem.store.summary), so it imports no engine module."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from .db import open_database
+from .tables import Game, Player
+
+
+class Refused(Exception):
+    """A request the game master cannot carry out, with every reason."""
+
+    def __init__(self, reasons: list):
+        self.reasons = [str(reason) for reason in reasons]
+        super().__init__("\n".join(self.reasons))
+
+
+class Store:
+    """The database of one campaign folder (or server)."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine: Engine = open_database(url)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session:
+            yield session
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def list_games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).order_by(Game.name)).all())
+
+
+def players_of(session: Session, game: Game) -> list[Player]:
+    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all())
