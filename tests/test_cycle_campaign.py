@@ -101,6 +101,21 @@ def test_b4_6_bot_policy_the_pilot_plays_a_missing_geeko_player_the_same_way_eve
     assert missed_orders(state, {}) == missed_orders(state, {})  # deterministic: a replay plays the same
 
 
+def test_b4_6_geeko_fill_plays_the_players_shared_hand_robot_by_robot():
+    """B4.6 as written, with `missing_orders: fill` in Geek-o: the hand is the player's (B4.3), so Zapper takes
+    the first nine cards it can use, Spanner the next nine. At the start neither robot can use an upgrade card
+    (G7), so the hand is the deck's first 18 basic cards (B4.3 skips the others), counted here from the file."""
+    setup = geeko_game().setup
+    state = new_game(GameSetup("t", "geeko", "5", setup.rooms, GEEKO_DECK, setup.players,
+                               {"missing_orders": "fill"}))
+    basic = [c for c in GEEKO_DECK.cards if c.kind in ("UTRN", "LF90", "RT90", "RVS1", "FWD1", "FWD2", "FWD3")]
+    played = missed_orders(state, {})["alice"]
+    assert played == {"Zapper": basic[:9], "Spanner": basic[9:18]}
+    outcome = play_turn(state, {}, "5")
+    first = [(e.robot, e.card) for _, e in outcome.events if type(e).__name__ == "CardPlayed" and e.stage == 1]
+    assert sorted(first) == sorted([("Zapper", basic[0]), ("Spanner", basic[9])])  # the robots do not idle
+
+
 def botwars_game():
     board = load_room({"name": "Field", "size": "5x5", "starts": ["r5c1", "r5c3", "r5c5"],
                        "elements": [{"type": "flag", "at": "r3c1", "number": 1},
