@@ -143,7 +143,7 @@ def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_previ
         from pbem.store.tables import Turn
         assert session.exec(select(Turn)).one().after_hash == held
     assert len(outbox(url, "report")) == 2
-    assert pbem(at(5, 2), "game", "set", "halls", "--hold", "5").exit_code == 2  # --hold needs --review
+    assert pbem(at(5, 2), "game", "set", "halls", "--no-review", "--hold", "5").exit_code == 2  # needs --review
 
 
 def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campaign, tmp_path, monkeypatch):
@@ -203,3 +203,57 @@ def test_a_schedule_given_at_game_new(tmp_path, monkeypatch):
     status = json.loads(pbem("status", "--json").stdout)["games"]
     # Tuesday 1 December, 10:00 UTC: the next Friday at least a day after the deal is 4 December, 20:00 Berlin
     assert [(g["game"], g["due"]) for g in status] == [("bw", "2026-12-04T19:00:00+00:00")]
+
+
+def test_game_set_changes_only_the_options_given_and_export_import_keep_the_schedule(tmp_path, monkeypatch):
+    """#22: `game set G --remind 12` keeps the deadline, zone, processing, review and hold; it prints the whole
+    schedule; `game export` writes it (and the B4.6 policy) and `game import` brings both back."""
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    pbem = lambda *args: RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T10:00Z", *map(str, args)])
+    players = ["--player", "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"]
+    assert pbem("game", "new", "bw", "--ruleset", "botwars", "--seed", "4", "--missing-orders", "idle",
+                *players).exit_code == 0
+    first = pbem("game", "set", "bw", "--deadline", "fri 20:00", "--timezone", "Europe/Berlin", "--process",
+                 "all-in", "--review", "--hold", "6")
+    assert first.exit_code == 0, first.output
+    changed = pbem("game", "set", "bw", "--remind", "12")
+    assert changed.exit_code == 0, changed.output
+    assert changed.stdout.strip() == (
+        "bw: due fri 20:00 (Europe/Berlin), reminders 12 h before, processed at the deadline or when all orders "
+        "are in, review on, held until pbem turn approve or 6 h; missing orders: idle (RULES B4.6)")
+    expected = {"deadline": "fri 20:00", "timezone": "Europe/Berlin", "remind": [12], "process": "all-in",
+                "review": True, "hold_hours": 6}
+    assert json.loads(pbem("status", "--json").stdout)["games"][0]["schedule"] == expected
+    off = json.loads(pbem("game", "set", "bw", "--no-review", "--json").stdout)
+    assert (off["review"], off["hold_hours"], off["deadline"]) == (False, None, "fri 20:00")  # the hold goes too
+    assert pbem("game", "set", "bw", "--review", "--hold", "6").exit_code == 0
+
+    assert pbem("game", "export", "bw", tmp_path / "bw-out").exit_code == 0
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    imported = RUNNER.invoke(app, ["--db", other, "game", "import", str(tmp_path / "bw-out")])
+    assert imported.exit_code == 0, imported.output
+    status = json.loads(RUNNER.invoke(app, ["--db", other, "--now", "2026-12-01T10:00Z", "status", "--json"]).stdout)
+    assert status["games"][0]["schedule"] == expected
+    kept = RUNNER.invoke(app, ["--db", other, "game", "set", "bw", "--json"])
+    assert json.loads(kept.stdout)["missing_orders"] == "idle"
+
+
+def test_a_schedule_in_game_yaml_is_checked_by_name_and_line(tmp_path):
+    from pbem.formats.game import read_description
+    from pbem.formats.yamlfile import FormatError
+
+    (tmp_path / "room.yaml").write_text("name: R\nsize: 5x5\nstarts: [r5c1, r5c5]\nelements:\n"
+                                        "  - {type: flag, at: r1c3, number: 1}\n")
+    (tmp_path / "game.yaml").write_text(
+        "name: bw\nruleset: botwars\nseed: 1\nrooms: [room.yaml]\ndeck: decks/standard.yaml\n"
+        "players:\n  - {name: ann, email: ann@example.org, robots: [Rusty]}\n"
+        "schedule:\n  deadline: 5d\n  process: asap\n  review: maybe\n")
+    with pytest.raises(FormatError) as refused:
+        read_description(tmp_path)
+    assert [str(p).split(": ", 1)[1] for p in refused.value.problems] == ["schedule.review: must be true or false"]
+    (tmp_path / "game.yaml").write_text((tmp_path / "game.yaml").read_text().replace("maybe", "true"))
+    with pytest.raises(FormatError) as refused:
+        read_description(tmp_path)
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'game.yaml'}:10: schedule.process: 'asap': one of all-in, deadline"]

@@ -31,7 +31,7 @@ from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedul
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
-from .schedule_options import option, read_schedule, schedule_text
+from .schedule_options import changed_schedule, option, schedule_text
 from .turn import turn_app
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -52,20 +52,24 @@ class Done:
 def set_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="The game's name."),
-    deadline: str = option("deadline", "5d"),
-    zone: str = option("timezone", "UTC"),
-    remind: str = option("remind", "24"),
-    process: str = option("process", "deadline"),
-    review: bool = option("review", False, "--review/--no-review"),
+    deadline: Optional[str] = option("deadline", None),
+    zone: Optional[str] = option("timezone", None),
+    remind: Optional[str] = option("remind", None),
+    process: Optional[str] = option("process", None),
+    review: Optional[bool] = option("review", None, "--review/--no-review"),
     hold_hours: Optional[int] = option("hold", None),
     missing_orders: Optional[str] = typer.Option(None, "--missing-orders", help="What a player's robots do when "
                                                  "their orders are missing (RULES B4.6), e.g. fill or idle; only "
                                                  "before turn 1 is processed."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
-    """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
-    schedule = read_schedule(deadline, zone, remind, process, review, hold_hours)
+    """Set a game's schedule for `pbem run`: the options given change, the others stay as they were (a new
+    schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review). A turn already
+    dealt keeps the deadline it was given. Prints the whole schedule."""
     with open_store(ctx) as store, store.session() as session:
+        found = get_game(session, game)
+        schedule = changed_schedule(schedule_for(session, found), deadline, zone, remind, process, review,
+                                    hold_hours)
         set_schedule(session, game, schedule)
         if missing_orders is not None:
             try:
@@ -73,10 +77,11 @@ def set_command(
             except Refused as err:
                 refuse(err.reasons)
         session.commit()
+        policy = str(current_state(session, found).setup.rules().missing_orders)
     if as_json:
-        print_json({"game": game, **schedule.to_data(), "missing_orders": missing_orders})
+        print_json({"game": game, **schedule.to_data(), "missing_orders": policy})
     else:
-        typer.echo(schedule_text(game, schedule))
+        typer.echo(f"{schedule_text(game, schedule)}; missing orders: {policy} (RULES B4.6)")
 
 
 @app.command("run")
