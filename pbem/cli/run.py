@@ -44,7 +44,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | processed | told | fetched | deadline (a death match's) | sent | problem
     detail: str = ""
 
 
@@ -182,14 +182,14 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     state = current_state(session, game)
     if state.is_over:
         return []
-    from ..mail.post import queue_game_mail  # reports and sheets: only for a game that is going on
+    from ..gm.ending import queue_game_news  # reports, sheets and the end told: only for a game going on
     from ..render.history import recipients
     from .reports import campaign_templates, write_reports
 
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_clock(session, game, state.turn, now)
-        queue_game_mail(session, name, config.sender, now, campaign_templates())
+        queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
     schedule = schedule_for(session, game)
@@ -226,7 +226,8 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             cycle.deal(session, name, commit=False)
             nxt = start_clock(session, game, result.turn + 1, now)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
-        queue_game_mail(session, name, config.sender, now, campaign_templates())
+        told = queue_game_news(session, name, config.sender, now, campaign_templates())[1]
+        done += [Done(name, result.turn, "told", who) for who in told]
         session.commit()
         write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
                       campaign_templates())

@@ -127,7 +127,7 @@ class GameState:
             return "the challenge is over for you"
         found = self.board_of(owner.name).robots[robot]
         if robot in self.receiving(owner.name):
-            return "every register is fused (B7.1), so it gets no cards and needs no program: leave it empty"
+            return "all registers fused (B7.1): it gets no cards and needs no program"
         if found.left_room:
             return "left the room: waits off the board for the other robot"
         if found.mode == Mode.IN_TRANSIT:
@@ -148,6 +148,16 @@ class GameState:
 
     def expects_orders(self, player: str) -> bool:
         return bool(self.receiving(player))
+
+    def done_playing(self, player: str) -> str | None:
+        """Why a player has no more turns while the game goes on, or None: `out of lives` (BotWars, B8.2: every
+        robot of theirs lost its last life) or `finished` (Geek-o, G1: both robots through the last room)."""
+        if self.players[player].finished is not None:
+            return "finished"
+        if not self.geeko and self.setup.rules().lives is not None and all(
+                robot.lives <= 0 for robot in self.robots_of(player)):
+            return "out of lives"
+        return None
 
     @property
     def is_over(self) -> bool:
@@ -227,6 +237,26 @@ def standings(state: GameState) -> list[dict]:
     for index, row in enumerate(rows):
         row["place"] = rows[index - 1]["place"] if index and rank(rows[index - 1]) == rank(row) else index + 1
     return rows
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game that is over ended: `winners`, the players placed first by `standings` (a tie shares it), and
+    `ending`: `last flag` (BotWars: a robot touched it), `out of lives` (BotWars: every robot lost its last life)
+    or `all through` (Geek-o G1: every player's robots left the last room)."""
+
+    winners: tuple[str, ...]
+    ending: str
+    standings: tuple[dict, ...]
+
+
+def result(state: GameState) -> GameResult | None:
+    """The result of a game that is over (None while it goes on)."""
+    if not state.is_over:
+        return None
+    rows = standings(state)
+    ending = "all through" if state.geeko else ("last flag" if state.winners else "out of lives")
+    return GameResult(tuple(row["player"] for row in rows if row["place"] == 1), ending, tuple(rows))
 
 
 # --- a new game --------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Notices the autopilot mails: a reminder to each player whose orders for a turn are still missing.
+"""Notices the autopilot mails: a reminder to each player whose orders for a turn are still missing, the review
+mail to the GM, and the end of a game told (a player's last turn, the result).
 
 Like every message pbem sends they go through the outbox; the Message-ID comes from (game, turn, player,
 hours before the deadline), so a reminder is queued once however often `pbem run` passes, and every
@@ -53,3 +54,37 @@ def held_for_review(sender: str, game: str, turn: int, summary: str, folder: str
     message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines[:3])
                             + f"<pre>{escape(summary)}</pre></body></html>", subtype="html")
     return message
+
+
+def _notice(sender: str, address: str, subject: str, token: tuple[str, ...], thread: str,
+            lines: list[str]) -> EmailMessage:
+    """A short automatic mail: the lines as text, and as HTML paragraphs."""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = address
+    message["Subject"] = subject
+    message["Message-ID"] = message_id(*token)
+    message["References"] = thread
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content("\n".join(lines) + "\n")
+    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
+                            + "</body></html>", subtype="html")
+    return message
+
+
+def game_thread(game: str) -> str:
+    return message_id("game", game)
+
+
+def no_more_turns(sender: str, game: str, player: str, address: str, note: list[str]) -> EmailMessage:
+    """To a player who has no more turns while the game goes on (`render.ending.done_note` says why)."""
+    lines = [f"Hello {player},", "", *note, "", "(From the game master's pbem.)"]
+    return _notice(sender, address, f"{game}: you have no more turns", ("out", game, player), game_thread(game),
+                   lines)
+
+
+def game_over(sender: str, game: str, name: str, address: str, ending: list[str]) -> EmailMessage:
+    """To everyone the result concerns: the result and the final standings (`render.ending.ending_lines`)."""
+    lines = [f"Hello {name},", "", *ending, "", "Thank you for playing. (From the game master's pbem.)"]
+    return _notice(sender, address, f"{game}: the game is over", ("end", game, address), game_thread(game),
+                   lines)

@@ -1,0 +1,132 @@
+"""#22: the end is told. A BotWars game with one life per player (RULES B8.2, `lives: 1`) left to `pbem run`:
+
+- ann starts on a conveyor (r5c1, north) below a pit (r4c1): whatever card she plays in stage 1, she ends in the
+  pit (B6: a card north falls in; a turn leaves her on the conveyor, which carries her in; a reverse hits the
+  board's fence and the conveyor carries her in) — her only life is gone after turn 1.
+- ben starts walled in on r3c3 (walls N, E, S; a laser mounted on its west wall fires through the square), on
+  flag 1. No card moves him (B6.1: walls stop him and do no damage), so the laser hits him once a stage
+  (B6b.5): 5 stages, 5 damage in turn 1 (HP 10 -> 5); turn 2 runs 4 cards and his fused register 5 (B7.3):
+  5 more, HP 0 in stage 5, destroyed with no life left (B8.1). Every robot is out of lives: the game is over,
+  and ben, with flag 1 touched, is first in the standings.
+
+Nobody sends orders: B4.6 fills the registers from the hand, and the outcome does not depend on the cards.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from email import message_from_bytes, policy
+
+import pytest
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.store.mail import MailOutgoing
+
+RUNNER = CliRunner()
+T0 = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
+ROOM = """name: Last Stand
+size: 5x5
+starts: [r5c1, r3c3]
+elements:
+  - {type: conveyor, at: r5c1, dir: N}
+  - {type: pit, at: r4c1}
+  - {type: wall, at: r3c3, side: N}
+  - {type: wall, at: r3c3, side: E}
+  - {type: wall, at: r3c3, side: S}
+  - {type: laser, at: r3c3, wall: W}
+  - {type: flag, at: r3c3, number: 1}
+  - {type: flag, at: r1c5, number: 2}
+"""
+GAME = """name: stand
+ruleset: botwars
+ruleset_options: {lives: 1}
+seed: 11
+rooms: [stand.yaml]
+deck: decks/standard.yaml
+players:
+  - {name: ann, email: ann@example.org, robots: [Axle]}
+  - {name: ben, email: ben@example.org, robots: [Bolt]}
+"""
+
+
+def at(days: float) -> str:
+    return (T0 + timedelta(days=days)).isoformat()
+
+
+@pytest.fixture
+def gm(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
+    (tmp_path / "stand").mkdir()
+    (tmp_path / "stand" / "stand.yaml").write_text(ROOM)
+    (tmp_path / "stand" / "game.yaml").write_text(GAME)
+    (tmp_path / "inbox").mkdir()
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+
+    def pbem(now: str, *args):
+        result = RUNNER.invoke(app, ["--db", url, "--now", now, *map(str, args)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+    assert pbem(at(0), "game", "import", tmp_path / "stand").exit_code == 0
+    assert pbem(at(0), "game", "set", "stand", "--deadline", "1d", "--remind", "none").exit_code == 0
+    return pbem, url
+
+
+def run(pbem, now: str) -> list[tuple[str, int, str]]:
+    result = pbem(now, "run", "--json")
+    assert result.exit_code == 0, result.output
+    return [(d["what"], d["turn"], d["detail"]) for d in json.loads(result.stdout)["done"]]
+
+
+def mails(url: str, purpose: str) -> dict[str, str]:
+    """recipient -> the text of the mail queued for `purpose`."""
+    with Session(create_engine(url)) as session:
+        rows = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == purpose)).all()
+    return {row.recipient: message_from_bytes(row.data, policy=policy.default).get_body(("plain",)).get_content()
+            for row in rows}
+
+
+def test_a_player_out_of_lives_is_told_and_at_the_end_everyone_gets_the_result(gm, tmp_path):
+    pbem, url = gm
+    assert run(pbem, at(0)) == [("dealt", 1, "due Wednesday 2 December, 20:00 UTC")]
+    assert run(pbem, at(1)) == [("processed", 1, "missing: ann, ben"), ("dealt", 2, "due Thursday 3 December, "
+                                                                                     "20:00 UTC"),
+                                ("told", 1, "ann: out of lives")]
+    shown = json.loads(pbem(at(1), "game", "show", "stand", "--json").stdout)
+    assert [(r["name"], r["mode"], r["lives"]) for p in shown["players"] for r in p["robots"]] == [
+        ("Axle", "destroyed", 0), ("Bolt", "real", 1)]  # hand-computed above: ann's only life gone
+    assert shown["players"][1]["robots"][0]["hp"] == 5  # ben: 5 laser hits
+    out = mails(url, "out")
+    assert list(out) == ["ann@example.org"]
+    assert "All your robots are out of lives (RULES B8.2): you have no more turns to play." in out["ann@example.org"]
+    assert "You will keep receiving each turn's report" in out["ann@example.org"]
+    ann_report = (tmp_path / "reports" / "stand" / "turn-001" / "mail" / "ann.eml").read_bytes()
+    assert b"out of lives" in ann_report and b"out of lives" not in \
+        (tmp_path / "reports" / "stand" / "turn-001" / "mail" / "ben.eml").read_bytes()
+    assert run(pbem, at(1.5)) == []  # told once
+
+    result = "The game is over: ben wins (every robot is out of lives, and the standings decide)."
+    assert run(pbem, at(2)) == [("processed", 2, "missing: ben"), ("told", 2, "ann: the result"),
+                                ("told", 2, "ben: the result")]
+    end = mails(url, "end")
+    assert sorted(end) == ["ann@example.org", "ben@example.org"]
+    for text in end.values():
+        assert result in text
+        assert "1. ben: 1 flags touched, 0 lives left" in text and "2. ann: 0 flags touched, 0 lives left" in text
+    assert run(pbem, at(3)) == []  # over: nothing more, nothing twice
+    status = json.loads(pbem(at(3), "status", "--json").stdout)["games"][0]
+    assert status["next"] == "nothing: the game is over"
+
+    # the last report and the site show the end and the winner
+    last = tmp_path / "reports" / "stand" / "turn-002"
+    assert result in (last / "index.html").read_text()
+    for name in ("ann", "ben"):
+        mail = message_from_bytes((last / "mail" / f"{name}.eml").read_bytes(), policy=policy.default)
+        assert result in mail.get_body(("plain",)).get_content()
+    assert "The game is over" not in (tmp_path / "reports" / "stand" / "turn-001" / "index.html").read_text()
+    assert pbem(at(3), "site", "stand", "--out", tmp_path / "site").exit_code == 0
+    page = (tmp_path / "site" / "stand" / "index.html").read_text()
+    assert result in page and "not yet" not in page
+    assert result in (tmp_path / "site" / "stand" / "turn-002" / "index.html").read_text()
