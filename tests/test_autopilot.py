@@ -257,3 +257,37 @@ def test_a_schedule_in_game_yaml_is_checked_by_name_and_line(tmp_path):
         read_description(tmp_path)
     assert [str(p) for p in refused.value.problems] == [
         f"{tmp_path / 'game.yaml'}:10: schedule.process: 'asap': one of all-in, deadline"]
+
+
+def test_the_review_hold_is_visible_with_its_expiry_and_the_review_mail_is_not_read_back(campaign, tmp_path):
+    """#22: `pbem status` shows the held turn and when the hold ends; the review mail says it too and carries the
+    preview report itself (every board, the pictures inline), not a path on the GM's server; landing in the GM's
+    own inbox, it is not taken for unknown mail."""
+    pbem, hands, inbox, url = campaign
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d", "--remind", "none", "--review", "--hold",
+                "12").exit_code == 0
+    assert run(pbem, at(), tmp_path) == []
+    assert run(pbem, at(5), tmp_path) == [("held", "halls", 1)]
+    status = json.loads(pbem(at(5, 1), "status", "--json").stdout)["games"][0]
+    assert (status["held_at"], status["hold_expires"]) == (at(5), at(5, 12))
+    assert status["next"] == ("held for review since 2026-12-06 20:00 UTC until pbem turn approve halls or "
+                              "2026-12-07 08:00 UTC, then process the turn")
+    assert "held for review since 2026-12-06 20:00 UTC" in pbem(at(5, 1), "status").stdout
+
+    with Session(create_engine(url)) as session:
+        review = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "review")).one()
+    message = message_from_bytes(review.data, policy=policy.default)
+    text = message.get_body(("plain",)).get_content()
+    assert "It is held until you approve it, or until Monday 7 December, 08:00 UTC: then it is processed as it " \
+           "stands." in text
+    assert "previews" not in text and str(tmp_path) not in text  # no path on the GM's machine
+    assert "alice — Hall 1" in text and "bob — Hall 1" in text and "REBOOT/HP" in text  # every board's tables
+    pictures = [part.get_filename() for part in message.walk() if part.get_content_maintype() == "image"]
+    assert "board1-final.png" in pictures and "board2-turn.gif" in pictures  # alice's and bob's rooms (G2)
+    html = message.get_body(("html",)).get_content()
+    assert "Monday 7 December, 08:00 UTC" in html and "cid:" in html
+
+    inbox.add(review.data)  # the GM's mail server delivers it to the GM's own inbox
+    assert run(pbem, at(5, 2), tmp_path) == []  # read, and nothing to say about it
+    assert json.loads(pbem(at(5, 2), "mail", "unknown", "--json").stdout) == []
+    assert run(pbem, at(5, 12), tmp_path) == [("processed", "halls", 1), ("dealt", "halls", 2)]  # the hold ended

@@ -19,7 +19,7 @@ import typer
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..formats.schedule import due_text
+from ..formats.schedule import due_text, hold_expires, moment_text
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import reminder
@@ -166,7 +166,7 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
     try:
         handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
-                   if h.outcome != "duplicate"]
+                   if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
         return [Done("", 0, "problem", f"cannot read the inbox: {err}")]
@@ -240,25 +240,36 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
     from ..mail.notices import held_for_review
-    from ..render.history import recipients
+    from ..render.history import outcome_report, recipients
     from .reports import campaign_templates, write_reports
     from .texts import turn_summary
 
     schedule = schedule_for(session, game)
     if deadline.held_at is not None:
-        expired = schedule.hold_hours is not None and now >= deadline.held_at + timedelta(hours=schedule.hold_hours)
-        return None if expired else []
+        expires = hold_expires(schedule, deadline.held_at)
+        return None if expires is not None and now >= expires else []
     session.commit()  # a preview rolls its session back: keep what this run did so far
     preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
     folder = out / "previews"
     write_reports(folder, game.name, turn, preview.before, preview.outcome, recipients(session, game),
                   preview.orders, campaign_templates())
     lock_game(session, game.name)
-    queue(session, held_for_review(config.sender, game.name, turn, turn_summary(preview),
-                                   str(folder / game.name)), "review", now)
+    report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players),
+                            preview.orders)
+    queue(session, held_for_review(config.sender, game.name, turn, report, turn_summary(preview),
+                                   _hold_text(game.name, schedule, now), campaign_templates()), "review", now)
     hold(session, game, turn, now, preview.after_hash)
     session.commit()
     return [Done(game.name, turn, "held", f"preview in {folder / game.name}; pbem turn approve {game.name}")]
+
+
+def _hold_text(game: str, schedule, held_at: datetime) -> str:
+    """How long a turn held since `held_at` waits for the GM, in words."""
+    expires = hold_expires(schedule, held_at)
+    if expires is None:
+        return f"It is held until you approve it (pbem turn approve {game}): the hold has no time limit."
+    return (f"It is held until you approve it, or until {moment_text(expires, schedule.timezone)}: then it is "
+            "processed as it stands.")
 
 
 @turn_app.command("approve")
@@ -294,10 +305,15 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             state = current_state(session, game)
             turn = cycle.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None
+            expires = hold_expires(schedule, deadline.held_at) if deadline and deadline.held_at else None
             if state.is_over:
                 nxt = "nothing: the game is over"
             elif not turn.dealt or deadline is None:
                 nxt = "deal the turn and start its clock"
+            elif deadline.held_at is not None and not deadline.approved:
+                nxt = (f"held for review since {deadline.held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve "
+                       f"{game.name}" + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires
+                                         else " (no time limit)"))
             elif now >= deadline.due_at or (schedule.process == "all-in" and not turn.waiting_for):
                 nxt = "process the turn"
             else:
@@ -305,7 +321,9 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             rows.append({"game": game.name, "turn": state.turn, "over": state.is_over,
                          "due": deadline.due_at.isoformat() if deadline else None,
                          "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
-                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data()})
+                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data(),
+                         "held_at": deadline.held_at.isoformat() if deadline and deadline.held_at else None,
+                         "hold_expires": expires.isoformat() if expires else None})
         matches = _match_rows(session, now)
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches})

@@ -10,8 +10,10 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.policy import SMTP
 from html import escape
+from typing import Sequence
 
 from ..render.message import message_id
+from ..render.turn import TurnReport, whole_turn_message
 
 
 def turn_thread(game: str, turn: int) -> str:
@@ -38,21 +40,16 @@ def reminder(sender: str, game: str, turn: int, player: str, address: str, due: 
     return message
 
 
-def held_for_review(sender: str, game: str, turn: int, summary: str, folder: str) -> EmailMessage:
-    """To the GM: a due turn resolved as a preview, stored and sent only after `pbem turn approve`."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = sender
-    message["To"] = sender
-    message["Subject"] = f"{game}: turn {turn} is ready for review"
-    message["Message-ID"] = message_id("review", game, str(turn), summary)
+def held_for_review(sender: str, game: str, turn: int, report: TurnReport, summary: str, hold: str,
+                    templates: Sequence[str] = ()) -> EmailMessage:
+    """To the GM: a due turn resolved as a preview — how long it is held (`hold`), the summary, and the preview's
+    report itself (every board, the pictures inline); stored and sent only after `pbem turn approve`."""
+    notice = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
+              hold, f"Store it and send the reports with: pbem turn approve {game}", "", *summary.splitlines()]
+    message = whole_turn_message(report, sender, sender, f"{game}: turn {turn} is ready for review", notice,
+                                 templates)
     message["References"] = turn_thread(game, turn)
     message["Auto-Submitted"] = "auto-generated"
-    lines = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
-             f"The preview's reports are in {folder}.",
-             f"Store it and send the reports with: pbem turn approve {game}", "", summary]
-    message.set_content("\n".join(lines) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines[:3])
-                            + f"<pre>{escape(summary)}</pre></body></html>", subtype="html")
     return message
 
 

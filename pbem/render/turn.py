@@ -146,17 +146,26 @@ def slug(text: str) -> str:
 def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAULT_SENDER,
                    templates: Sequence[str] = ()) -> EmailMessage:
     """The player's report email: their boards (the body is the same for players with the same boards)."""
-    mine = report.for_player(recipient.player)
-    notice = report.notices.get(recipient.player, [])
+    return _report_mail(report, report.for_player(recipient.player), report.notices.get(recipient.player, []),
+                        recipient.player, sender, recipient.address, _subject(report, recipient), templates)
+
+
+def whole_turn_message(report: TurnReport, sender: str, recipient: str, subject: str, notice: Sequence[str] = (),
+                       templates: Sequence[str] = ()) -> EmailMessage:
+    """Every board of the turn in one email, headed by `notice` (the GM's review of a previewed turn)."""
+    return _report_mail(report, report.reports, list(notice), None, sender, recipient, subject, templates)
+
+
+def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str], player: str | None,
+                 sender: str, recipient: str, subject: str, templates: Sequence[str]) -> EmailMessage:
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       reports=mine, images=names, links=[], notice=notice, player=recipient.player,
-                       ending=report.ending)
-    files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
-    files += [names.animation_name(r) for r in mine]
+                       reports=boards, images=names, links=[], notice=notice, player=player, ending=report.ending)
+    files = [names.file(r, s) for r in boards for s in [*(st.number for st in r.stages), "final"]]
+    files += [names.animation_name(r) for r in boards]
     return report_message(
-        sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
-        text=turn_text(report.game, report.turn, mine, notice, recipient.player, report.ending), html=page,
+        sender=sender, recipient=recipient, subject=subject,
+        text=turn_text(report.game, report.turn, boards, notice, player, report.ending), html=page,
         images={name: report.images[name] for name in files})
 
 
