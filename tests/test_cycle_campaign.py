@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, missed_orders, new_game, play_turn,
-                                  standings)
+                                  result, standings)
 from pbem.engine.cards import Card
 from pbem.engine.orders import Checked
 from pbem.formats.decks import read_deck
@@ -143,6 +143,8 @@ def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():
     assert outcome.state.hands == {}
     assert [(row["player"], row["won"], row["flags"], row["place"]) for row in standings(outcome.state)] == [
         ("ann", 1, 2, 1), ("ben", None, 0, 2), ("cy", None, 0, 2)]
+    ended = result(outcome.state)
+    assert ended is not None and (ended.winners, ended.ending) == (("ann",), "last flag")
 
 
 def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
@@ -164,6 +166,8 @@ def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
     assert standings(state) == [{"player": "alice", "turns": 5, "rooms_done": 5, "place": 1},
                                 {"player": "bob", "turns": None, "rooms_done": 0, "place": 2}]
     assert state.receiving("alice") == [] and "alice" not in state.hands
+    # #22: alice has no more turns while bob plays on; the game has no result yet
+    assert (state.done_playing("alice"), state.done_playing("bob"), result(state)) == ("finished", None, None)
 
 
 def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is_held():

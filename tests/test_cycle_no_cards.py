@@ -67,14 +67,17 @@ def test_the_engine_asks_no_program_of_a_robot_without_cards(store):
 
 def test_the_sheet_says_in_words_that_the_robot_needs_no_program(store):
     with store.session() as session:
-        sheet = sheet_of(session, "ann")
+        sheet, theirs = sheet_of(session, "ann"), sheet_of(session, "ben")
     text = turn_sheet_text(sheet)
     assert "exactly 0 cards" not in text and "(none)" not in text
     assert "Axle: real, HP 1, no program this turn: all registers fused (B7.1): it gets no cards and needs no " \
            "program" in text
     assert "  Axle: {program: []}" in text
+    assert "you need send no orders (RULES B4.7)" in " ".join(text.split())
     page = turn_sheet_html(sheet)
     assert "exactly 0" not in page and "all registers fused (B7.1)" in page and "Hand of Axle" not in page
+    assert "you need send no orders (RULES B4.7)" in page
+    assert "need send no orders" not in turn_sheet_text(theirs) + turn_sheet_html(theirs)
 
 
 def test_the_sheets_order_file_sent_back_as_it_is_is_the_robots_order(store):
