@@ -63,9 +63,10 @@ def set_command(
                                                  "before turn 1 is processed."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
-    """Set a game's schedule for `pbem run`: the options given change, the others stay as they were (a new
-    schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review). A turn already
-    dealt keeps the deadline it was given. Prints the whole schedule."""
+    """Set a game's schedule for `pbem run`: only the options given change, and the whole schedule is printed.
+
+    A new schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review. A turn
+    already dealt keeps the deadline it was given."""
     with open_store(ctx) as store, store.session() as session:
         found = get_game(session, game)
         schedule = changed_schedule(schedule_for(session, found), deadline, zone, remind, process, review,
