@@ -130,3 +130,18 @@ def test_a_player_out_of_lives_is_told_and_at_the_end_everyone_gets_the_result(g
     page = (tmp_path / "site" / "stand" / "index.html").read_text()
     assert result in page and "not yet" not in page
     assert result in (tmp_path / "site" / "stand" / "turn-002" / "index.html").read_text()
+
+
+def test_by_hand_mail_send_tells_the_end(gm, tmp_path):
+    """A GM who processes by hand: `pbem mail send --game` queues the result with the last reports."""
+    pbem, url = gm
+    for _ in range(2):
+        assert pbem(at(1), "turn", "deal", "stand").exit_code == 0
+        assert pbem(at(1), "turn", "process", "stand").exit_code == 0
+    sent = pbem(at(1), "mail", "send", "--game", "stand", "--dry-run", "--out", tmp_path / "out", "--json")
+    assert sent.exit_code == 0, sent.output
+    subjects = sorted((m["recipient"], m["subject"]) for m in json.loads(sent.stdout)["messages"])
+    assert ("ann@example.org", "stand: the game is over") in subjects
+    assert ("ben@example.org", "stand: the game is over") in subjects
+    assert not any("no more turns" in subject for _, subject in subjects)  # the end says it all
+    assert json.loads(sent.stdout)["queued"] == 4  # turn 2's two reports and the two results; no sheet
