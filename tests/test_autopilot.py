@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
@@ -291,3 +292,32 @@ def test_the_review_hold_is_visible_with_its_expiry_and_the_review_mail_is_not_r
     assert run(pbem, at(5, 2), tmp_path) == []  # read, and nothing to say about it
     assert json.loads(pbem(at(5, 2), "mail", "unknown", "--json").stdout) == []
     assert run(pbem, at(5, 12), tmp_path) == [("processed", "halls", 1), ("dealt", "halls", 2)]  # the hold ended
+
+
+SCHEDULE_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=20),
+                            st.lists(st.one_of(st.integers(-100, 1000), st.text(max_size=5)), max_size=4),
+                            st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(schedule=st.one_of(SCHEDULE_VALUES, st.dictionaries(
+    st.sampled_from(["deadline", "timezone", "remind", "process", "review", "hold_hours", "hold"]),
+    SCHEDULE_VALUES, max_size=6)))
+def test_any_schedule_in_game_yaml_is_read_or_refused_by_name(tmp_path, schedule):
+    """Hostile input: whatever `schedule:` holds, reading game.yaml gives a schedule or names the field."""
+    import yaml
+
+    from pbem.formats.game import read_description
+    from pbem.formats.schedule import Schedule
+    from pbem.formats.yamlfile import FormatError
+
+    (tmp_path / "room.yaml").write_text("name: R\nsize: 5x5\nstarts: [r5c1, r5c5]\nelements: []\n")
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(
+        {"name": "bw", "ruleset": "botwars", "seed": 1, "rooms": ["room.yaml"], "deck": "decks/standard.yaml",
+         "players": [{"name": "ann", "email": "ann@example.org", "robots": ["Rusty"]}], "schedule": schedule}))
+    try:
+        read = read_description(tmp_path).schedule
+    except FormatError as err:
+        assert all(p.field.startswith("schedule") for p in err.problems), err
+    else:
+        assert read is None if schedule is None else isinstance(read, Schedule)

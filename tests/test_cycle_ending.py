@@ -145,3 +145,6 @@ def test_by_hand_mail_send_tells_the_end(gm, tmp_path):
     assert ("ben@example.org", "stand: the game is over") in subjects
     assert not any("no more turns" in subject for _, subject in subjects)  # the end says it all
     assert json.loads(sent.stdout)["queued"] == 4  # turn 2's two reports and the two results; no sheet
+    # the dry run stored nothing: the next `pbem run` tells the result of the game that ended by hand, once
+    assert run(pbem, at(1)) == [("told", 2, "ann: the result"), ("told", 2, "ben: the result")]
+    assert run(pbem, at(2)) == []

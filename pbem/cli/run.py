@@ -181,9 +181,12 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
-    if state.is_over:
-        return []
-    from ..gm.ending import queue_game_news  # reports, sheets and the end told: only for a game going on
+    from ..gm.ending import queue_game_news, queue_the_end  # reports, sheets and the end told
+
+    if state.is_over:  # ended by `turn process`, say: its result is told once all the same
+        told = queue_the_end(session, name, config.sender, now)
+        session.commit()
+        return [Done(name, state.turn - 1, "told", who) for who in told]
     from ..render.history import recipients
     from .reports import campaign_templates, write_reports
 
