@@ -245,7 +245,7 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     until it is approved or the hold expires. None: go on and process it."""
     from ..mail.notices import held_for_review
     from ..render.history import outcome_report, recipients
-    from .reports import campaign_templates, write_reports
+    from .reports import campaign_templates, write_report
     from .texts import turn_summary
 
     schedule = schedule_for(session, game)
@@ -255,11 +255,10 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     session.commit()  # a preview rolls its session back: keep what this run did so far
     preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
     folder = out / "previews"
-    write_reports(folder, game.name, turn, preview.before, preview.outcome, recipients(session, game),
-                  preview.orders, campaign_templates())
-    lock_game(session, game.name)
     report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players),
                             preview.orders)
+    write_report(folder, report, recipients(session, game), campaign_templates())
+    lock_game(session, game.name)
     queue(session, held_for_review(config.sender, game.name, turn, report, turn_summary(preview),
                                    _hold_text(game.name, schedule, now), campaign_templates()), "review", now)
     hold(session, game, turn, now, preview.after_hash)
