@@ -1,10 +1,10 @@
 """The campaign above the board: G3 gates and room exits, G4 records, G5 reinstatement in transit, B4.6, BotWars."""
 from __future__ import annotations
 
-from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, missed_orders, new_game, play_turn,
-                                  result, standings)
+from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, check_orders, missed_orders,
+                                  new_game, play_turn, result, standings)
 from pbem.engine.cards import Card
-from pbem.engine.orders import Checked
+from pbem.engine.orders import Checked, Submission
 from pbem.formats.decks import read_deck
 from pbem.formats.rooms import load_room
 
@@ -197,3 +197,20 @@ def test_b10_a_declared_reboot_takes_the_next_turn_restores_hp_and_deals_no_card
     state = play_turn(state, orders(Zapper=["RT90#100", "LF90#90", "UTRN#10"]), "5").state
     assert state.boards["alice"].robots["Spanner"].mode == "real"
     assert state.receiving("alice") == ["Zapper", "Spanner"] and len(state.hands["alice"]) == 18
+
+
+def test_b4_5_b4_7_a_geeko_robot_with_every_register_fused_asks_no_equal_length():
+    """Spanner at HP 1 has all nine registers fused (B7.1, Geek-o fuses from the first damage) and gets no cards
+    (B4.7): Zapper's program may have any length (B4.5), and `fill` gives Zapper its nine registers."""
+    from pbem.engine import campaign
+
+    setup = geeko_game().setup
+    state = new_game(GameSetup("t", "geeko", "5", setup.rooms, GEEKO_DECK, setup.players,
+                               {"missing_orders": "fill"}))
+    state.boards["alice"].robots["Spanner"].hp = 1
+    campaign._deal(state, state.setup.rules(), [])  # B12's last step: the hand for Zapper alone (9 cards)
+    assert state.needs_program("alice") == ["Zapper"]
+    hand = state.hands["alice"]
+    assert len(hand) == 9
+    assert check_orders(state, "alice", Submission({"Zapper": [str(hand[0])], "Spanner": []})).ok
+    assert missed_orders(state, {})["alice"] == {"Zapper": hand}

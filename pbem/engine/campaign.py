@@ -312,18 +312,18 @@ def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
         return plan(board, state.players[player].robots, state.receiving(player), state.hands_of(player), rules,
                     seed=state.setup.seed, turn=state.turn,
                     shared_hand=player if rules.shared_hand else None).checked.programs
-    return _filled(board, state.receiving(player), state.hands_of(player), rules,
+    return _filled(board, state.needs_program(player), state.hands_of(player), rules,
                    player if rules.shared_hand else None)
 
 
-def _filled(board: Board, receiving: list[str], hands: dict[str, list[Card]], rules: Ruleset,
+def _filled(board: Board, programmed: list[str], hands: dict[str, list[Card]], rules: Ruleset,
             shared_hand: str | None) -> dict[str, list[Card]]:
-    """B4.6 `fill`: each receiving robot, in robot order, takes the cards it can use from the top of its hand
+    """B4.6 `fill`: each robot to program, in robot order, takes the cards it can use from the top of its hand
     (a shared hand: what the robots before it left), up to its free registers; Geek-o's programs are then cut to
     one length (B4.5), the rest discarded."""
     programs: dict[str, list[Card]] = {}
     taken: set[Card] = set()
-    for name in receiving:
+    for name in programmed:
         robot = board.robots[name]
         usable = [c for c in hands.get(shared_hand or name, []) if c not in taken and can_use(robot, c, rules)]
         programs[name] = usable[:free_registers(robot, rules)]

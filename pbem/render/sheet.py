@@ -97,7 +97,7 @@ def turn_sheet_text(sheet: Any) -> str:
     context = _context(sheet)
     lines = [f"{sheet.game}, turn {sheet.turn}: turn sheet for {sheet.player}", ""]
     if context["free"]:
-        lines[1:1] = textwrap.wrap(context["free"], 66) + [""]
+        lines += textwrap.wrap(context["free"], 66) + [""]
     if sheet.due:
         lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:
