@@ -148,3 +148,55 @@ def test_by_hand_mail_send_tells_the_end(gm, tmp_path):
     # the dry run stored nothing: the next `pbem run` tells the result of the game that ended by hand, once
     assert run(pbem, at(1)) == [("told", 2, "ann: the result"), ("told", 2, "ben: the result")]
     assert run(pbem, at(2)) == []
+
+
+@pytest.mark.slow  # real loopback SMTP and IMAP servers
+def test_over_real_servers_the_review_comes_back_unread_and_every_ending_mail_arrives_once(
+        gm, tmp_path, tmp_path_factory, monkeypatch):
+    """The same game with a review hold, over the loopback servers: the review mail, sent to the GM's own
+    address, lands in the GM's IMAP inbox and is read back as pbem's own (never unknown); ann's "no more turns"
+    and both results reach their players exactly once."""
+    from collections import Counter
+
+    from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+
+    pbem, url = gm
+    assert pbem(at(0), "game", "set", "stand", "--review").exit_code == 0
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
+    try:
+        use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
+        delivered = 0
+
+        def to_the_gm() -> None:
+            """The GM's mail server puts what was sent to gm@example.org into the GM's inbox."""
+            nonlocal delivered
+            for _, recipients, data in smtp.messages[delivered:]:
+                if "gm@example.org" in recipients:
+                    imap.deliver(data)
+            delivered = len(smtp.messages)
+
+        def ran(days: float) -> list[str]:
+            result = pbem(at(days), "run", "--json")
+            assert result.exit_code == 0, result.output
+            to_the_gm()
+            return [d["what"] for d in json.loads(result.stdout)["done"] if d["what"] != "sent"]
+
+        assert ran(0) == ["dealt"]
+        for day in (1, 2.2):  # turn 2 is dealt at the approval of turn 1 (day 1.2): due a day later
+            assert ran(day) == ["held"]
+            assert ran(day + 0.1) == []  # the review mail came back: read, and not unknown
+            approved = pbem(at(day + 0.2), "turn", "approve", "stand", "--json")
+            assert approved.exit_code == 0, approved.output
+            assert ran(day + 0.3) == []  # sends what the approval queued
+        assert json.loads(pbem(at(3), "mail", "unknown", "--json").stdout) == []
+        subjects = Counter((to[0], message_from_bytes(data, policy=policy.default)["Subject"])
+                           for _, to, data in smtp.messages)
+        assert subjects[("ann@example.org", "stand: you have no more turns")] == 1
+        assert subjects[("ann@example.org", "stand: the game is over")] == 1
+        assert subjects[("ben@example.org", "stand: the game is over")] == 1
+        assert subjects[("gm@example.org", "stand: turn 1 is ready for review")] == 1
+        assert max(subjects.values()) == 1  # every message once
+    finally:
+        imap.stop()
+        smtp.stop()
