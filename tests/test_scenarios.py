@@ -78,7 +78,7 @@ CARD_TEXT = re.compile(r"^[A-Z0-9]{4}#\d+$")
 
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_scenario_shape(path: Path) -> None:
-    """Every file has the fields of the format, cites rules, and plays real cards, each at most once."""
+    """Every file has the fields of the format, cites rules, and plays real cards, each at most once per player."""
     data = _load(path)
     for key in ("rules", "title", "ruleset", "room", "robots", "programs", "expect"):
         assert key in data, f"missing {key}"
@@ -86,11 +86,13 @@ def test_scenario_shape(path: Path) -> None:
     names = [robot["name"] for robot in data["robots"]]
     assert set(data["programs"] or {}) <= set(names)
     assert set(data["expect"].get("robots", {})) <= set(names)
-    cards = [card for program in (data["programs"] or {}).values() for card in program]
-    cards += [card for robot in data["robots"] for card in (robot.get("registers") or {}).values()]
-    for text in cards:
+    owner = {robot["name"]: robot.get("owner", "") for robot in data["robots"]}
+    cards = [(owner[name], card) for name, program in (data["programs"] or {}).items() for card in program]
+    cards += [(robot.get("owner", ""), card) for robot in data["robots"]
+              for card in (robot.get("registers") or {}).values()]
+    for _, text in cards:
         assert CARD_TEXT.match(text) and text in KNOWN_CARDS, f"not a deck card: {text}"
-    assert len(cards) == len(set(cards)), "a card is used twice"
+    assert len(cards) == len(set(cards)), "a card is used twice by one player (G2: players draw apart)"
     for robot in data["robots"]:
         assert set(robot.get("registers") or {}) == fused_registers(data, robot.get("hp", 10)), (
             f"{robot['name']}: the fused registers listed do not match its damage (RULES B7.1)")
