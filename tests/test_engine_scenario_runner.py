@@ -99,3 +99,36 @@ def test_turn_and_reinstatement_follow_the_room_starts(tmp_path):
     no_starts = text.replace("starts: [r4c1], ", "").replace("{at: r4c1, mode: virtual, hp: 8, lives: 2}",
                                                              "{at: null, mode: destroyed, hand_size: 0}")
     assert check_scenario(write(tmp_path, "gone.yaml", no_starts)) == []
+
+
+APART = PUSH.replace("  - {name: Blue, at: r3c3, facing: N}", "  - {name: Blue, owner: bob, at: r3c3, facing: N}") \
+    .replace("  - {name: Red, at: r3c2, facing: E}", "  - {name: Red, owner: ann, at: r3c2, facing: E}")
+
+
+def test_owners_play_in_copies_of_their_own_and_each_copy_is_checked(tmp_path):
+    """RULES G2: Red walks onto Blue's square without pushing it (Blue is in bob's copy); `elements` is checked in
+    every copy (naming the copy that differs), `elements_of` in one."""
+    text = APART.replace("Blue: {at: r3c4", "Blue: {at: r3c3")
+    assert check_scenario(write(tmp_path, "apart.yaml", text)) == [
+        "elements.s1: expected on, got off (in ann's copy)", "elements.s1: expected on, got off (in bob's copy)"]
+    by_owner = text.replace("  elements: {s1: on}", "  elements_of: {ann: {s1: off}, bob: {s1: off}}")
+    assert check_scenario(write(tmp_path, "by_owner.yaml", by_owner)) == []
+    unknown = text.replace("  elements: {s1: on}", "  elements_of: {carl: {s1: off}}")
+    assert any("expect.elements_of.carl: no robot has this owner (owners: ann, bob)" in p
+               for p in check_scenario(write(tmp_path, "unknown.yaml", unknown)))
+
+
+def test_a_geeko_board_of_several_owners_is_never_resolved_as_one():
+    from pbem.engine.elements import new_board
+    from pbem.engine.geometry import Square
+    from pbem.engine.ruleset import BOTWARS, GEEKO
+    from pbem.engine.state import Robot
+    from pbem.engine.turn import resolve_apart, resolve_turn
+    from pbem.formats.rooms import check_room_data
+
+    room = check_room_data({"name": "Lab", "size": "3x3", "elements": []}, "t")[0]
+    board = new_board(room, [Robot("A", owner="ann", at=Square(1, 1)), Robot("B", owner="bob", at=Square(2, 2))])
+    with pytest.raises(ValueError, match="G2"):
+        resolve_turn(board, {}, GEEKO, seed=1, turn=1)
+    assert list(resolve_apart(board, {}, GEEKO, seed=1, turn=1)) == ["ann", "bob"]
+    assert list(resolve_apart(board, {}, BOTWARS, seed=1, turn=1)) == [""]  # BotWars players share the board
