@@ -1,8 +1,11 @@
 """The scenario runner (DESIGN.md "Rule scenario"): check_scenario, `pbem scenario check|run`."""
 import textwrap
+from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli_process import run_pbem
 from pbem.formats.scenario import check_scenario
@@ -132,3 +135,32 @@ def test_a_geeko_board_of_several_owners_is_never_resolved_as_one():
         resolve_turn(board, {}, GEEKO, seed=1, turn=1)
     assert list(resolve_apart(board, {}, GEEKO, seed=1, turn=1)) == ["ann", "bob"]
     assert list(resolve_apart(board, {}, BOTWARS, seed=1, turn=1)) == [""]  # BotWars players share the board
+
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(owner=JUNK, options=JUNK, elements_of=JUNK, by_owner=JUNK)
+def test_hostile_owners_options_and_elements_of_are_refused_by_line(owner, options, elements_of, by_owner):
+    """Whatever `owner`, `options` and `expect.elements_of` hold, the reader gives a scenario or problems naming
+    the file and a line, never a crash."""
+    from pbem.formats.scenario import load_scenario
+    from pbem.formats.yamlfile import FormatError, load_yaml
+
+    data = yaml.safe_load(APART)
+    data["robots"][0]["owner"] = owner
+    data["robots"][1]["options"] = options
+    data["expect"]["elements_of"] = elements_of if not isinstance(elements_of, dict) else {"ann": by_owner,
+                                                                                          **elements_of}
+    text = yaml.safe_dump(data)
+    try:
+        scenario = load_scenario(load_yaml(text, "f.yaml"), "f.yaml", Path("."))
+    except FormatError as err:
+        assert err.problems and all(p.source == "f.yaml" and p.line for p in err.problems)
+        return
+    assert isinstance(owner, str) and owner and scenario.board.robots["Red"].owner == owner
+    assert scenario.board.robots["Blue"].options == options  # in the order gained (B11)

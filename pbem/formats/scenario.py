@@ -108,6 +108,12 @@ def parse_card(value: Any) -> Card:
     return Card.parse(value)
 
 
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"must be a name, not {value!r}")
+    return value
+
+
 def _square_or_none(value: Any) -> Square | None:
     return None if value is None else Square.parse(value)
 
@@ -157,7 +163,7 @@ def _charges(value: Any) -> dict[str, int]:
 
 
 ROBOT_FIELDS: dict[str, Callable[[Any], Any]] = {
-    "owner": str, "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode,
+    "owner": _name, "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode,
     "registers": _registers, "upgrades": _names, "options": _names_in_order, "next_flag": _int, "lives": _int,
     "reinstate_at": _square_or_none, "reinstated_turn": _int, "left_room": _bool, "armouries": _names,
     "charges": _charges,
