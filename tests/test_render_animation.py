@@ -92,3 +92,15 @@ def test_the_gif_has_a_picture_per_frame():
                            {"Red": ["FWD3#800"]})
     gif = Image.open(io.BytesIO(turn_gif(lab(), result.snapshots, result.events)))
     assert gif.n_frames == len(shown) == 5
+
+
+def test_a_pusher_pushing_a_chain_is_one_frame():
+    """B6b.2: the pusher on r3c1's west wall (stage 1) pushes Red east into Blue, who is pushed on: the engine
+    records Blue's push, then Red's. One frame for the whole pusher phase: 1 + 1 + 1 frames."""
+    room = lab({"type": "pusher", "at": "r3c1", "wall": "W", "stages": [1]})
+    shown, _ = played(room, [Robot("Red", at=Square(3, 1)), Robot("Blue", at=Square(3, 2))], {"Red": ["IDLE#5"]})
+    assert [where(position, "Red", "Blue") for _, position, _ in shown] == [
+        (("r3c1", "N"), ("r3c2", "N")),
+        (("r3c2", "N"), ("r3c3", "N")),
+        (("r3c2", "N"), ("r3c3", "N")),
+    ]

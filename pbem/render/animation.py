@@ -61,14 +61,14 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
             elif robot is not None and kind == "LeftRoom":
                 robots[robot.name] = dataclasses.replace(robot, at=None)
             elif robot is not None and kind in MOVES:
-                if kind == "Pushed":  # B6.3: recorded before the pusher's own move, which ends the step
-                    if step != PUSHING:
+                if kind == "Pushed":  # B6.3: recorded before the pusher's own move, which belongs to this step
+                    if step != PUSHING and (step is None or step[0] != "PushedByPusher"):
                         flush()
                         step = PUSHING
                 elif kind == "Teleported" and step is not None:
                     pass  # lands where the step that caused it took the robot
-                elif step == PUSHING and kind == "Moved":
-                    step = ("card", id(event))
+                elif step == PUSHING:  # the pusher's own move: a card's step, or a pusher element's phase
+                    step = _step(kind, event) or ("card", id(event))
                 else:
                     key = _step(kind, event)
                     if key is None or key != step:
