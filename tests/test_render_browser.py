@@ -39,7 +39,7 @@ def site(tmp_path_factory) -> Path:
 
 def test_render_browser_every_page_and_image_loads(browser, site):
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    assert len(pages) == 1 + 1 + 2 * 5 + 2  # site index, game index, 2 turns x 5 pages, the sheet, a mail
+    assert len(pages) == 1 + 1 + 1 + 2 * 5 + 2  # site index, the rules, game index, 2 turns x 5 pages, the sheet, a mail
     with serve(site) as url:
         for page in pages:
             check = browser.open(f"{url}/{page}")

@@ -178,7 +178,7 @@ def test_render_report_site_navigation(board_turn, tmp_path):
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
     write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
     pages = sorted(tmp_path.rglob("*.html"))
-    assert len(pages) == 1 + 1 + 2 * 5
+    assert len(pages) == 1 + 1 + 1 + 2 * 5  # the games, the rules, the game, 2 turns of 5 pages
     for page in pages:
         for target in link_targets(page):
             assert (page.parent / target).resolve().exists(), f"{page} links to missing {target}"

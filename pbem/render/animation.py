@@ -26,15 +26,15 @@ from .model import Position
 MOVES = {"Moved": ("to_sq", None), "Pushed": ("to_sq", None), "Teleported": ("to_sq", None),
          "Conveyed": ("to_sq", None), "PushedByPusher": ("to_sq", None), "Turned": (None, "to_facing"),
          "Rotated": (None, "to_facing")}
-FOLLOWERS = ("Pushed", "Teleported")  # part of the step that caused them
+PUSHING = ("pushing",)  # a card's step whose pushes are recorded and whose own move is still to come
 FRAME_MS, PAUSE_MS = 350, 900  # a step; the first frame of a stage and the end are held longer
 
 
 def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> list[tuple[str, Position, int]]:
     """(caption, position, milliseconds) of every frame: `snapshots` are the board at the start of each stage
     and then at the end of the turn (as stored per turn), `events` the turn's events in order. One step is one
-    frame: a card's step with the robots it pushes (and a teleport it lands on), or one belt, pusher or gear
-    phase moving every robot on them at once."""
+    frame: a card's step with the robots it pushes (the engine records the pushes just before the pusher's
+    move) and a teleport it lands on, or one belt, pusher or gear phase moving every robot on them at once."""
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
@@ -61,7 +61,15 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
             elif robot is not None and kind == "LeftRoom":
                 robots[robot.name] = dataclasses.replace(robot, at=None)
             elif robot is not None and kind in MOVES:
-                if not (kind in FOLLOWERS and step is not None):
+                if kind == "Pushed":  # B6.3: recorded before the pusher's own move, which belongs to this step
+                    if step != PUSHING and (step is None or step[0] != "PushedByPusher"):
+                        flush()
+                        step = PUSHING
+                elif kind == "Teleported" and step is not None:
+                    pass  # lands where the step that caused it took the robot
+                elif step == PUSHING:  # the pusher's own move: a card's step, or a pusher element's phase
+                    step = _step(kind, event) or ("card", id(event))
+                else:
                     key = _step(kind, event)
                     if key is None or key != step:
                         flush()
@@ -76,7 +84,7 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
 
 def _step(kind: str, event: Event) -> tuple | None:
     """Which step a movement starts: None for a card's step or turn (each its own), else the mechanism phase
-    whose robots all move at once (pushes and teleports, FOLLOWERS, belong to the step that caused them)."""
+    whose robots all move at once (pushes and teleports belong to the step that caused them)."""
     if kind in ("Conveyed", "PushedByPusher", "Rotated"):
         return (kind, getattr(event, "express", None))
     return None

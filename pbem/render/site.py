@@ -15,6 +15,7 @@ from typing import Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
+from .rulebook import rules_page
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 
@@ -122,4 +123,8 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
         entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns)})
     (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=entries),
                                         encoding="utf-8")
+    rules, page = out_dir / "rules.html", rules_page(templates)
+    if not rules.is_file() or rules.read_text(encoding="utf-8") != page:  # the same on every run: written once
+        rules.write_text(page, encoding="utf-8")
+        written.append(rules)
     return written + [out_dir / "index.html"]
