@@ -49,8 +49,8 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "room": Entry(("room",), "Check and draw room files."),
         "scenario": Entry(("scenario",), "Run rule scenarios."),
     },
-    "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run` (a turn already dealt keeps the "
-                                    "deadline it was given)."),
+    "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run`: only the options given change, and "
+                                    "the whole schedule is printed."),
              "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
                                               "cycle: deal, orders, process, reports.")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "

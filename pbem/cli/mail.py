@@ -138,7 +138,7 @@ def send(
     from dataclasses import asdict
 
     from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
-    from ..mail.post import queue_game_mail
+    from ..gm.ending import queue_game_news
     from ..store.mail import PENDING, REFUSED
     from .reports import campaign_templates
 
@@ -151,8 +151,9 @@ def send(
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            queued += queue_game_mail(session, name, config.sender, clock(ctx),
-                                      (str(templates),) if templates else campaign_templates())
+            news, told = queue_game_news(session, name, config.sender, clock(ctx),
+                                         (str(templates),) if templates else campaign_templates())
+            queued += news + len(told)
         session.flush()
         if dry_run:
             results = deliver(session, FolderTransport(out), clock(ctx), dry_run=True)

@@ -8,6 +8,7 @@ from ..formats.game import turn_folder_name
 from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
 from ..render.sheet import picture_name, sheet_png
 from ..render.history import outcome_report
+from ..render.turn import TurnReport
 from ..store.cycle import TurnSheet
 
 
@@ -21,8 +22,15 @@ def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: T
                   templates: tuple[str, ...] = ()) -> list[Path]:
     """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml); `used`: the order version
     each player's turn used (None: their orders were missing, and their mail says what was played for them)."""
-    report = outcome_report(game, before, outcome, list(before.players), used)
-    return write_turn_report(out / game / turn_folder_name(turn), report, recipients, templates=templates)
+    return write_report(out, outcome_report(game, before, outcome, list(before.players), used), recipients,
+                        templates)
+
+
+def write_report(out: Path, report: TurnReport, recipients: list[Recipient],
+                 templates: tuple[str, ...] = ()) -> list[Path]:
+    """OUT/GAME/turn-NNN/ for a report already built."""
+    return write_turn_report(out / report.game / turn_folder_name(report.turn), report, recipients,
+                             templates=templates)
 
 
 def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",

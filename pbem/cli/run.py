@@ -19,7 +19,7 @@ import typer
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..formats.schedule import due_text
+from ..formats.schedule import due_text, hold_expires, moment_text
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import reminder
@@ -31,7 +31,7 @@ from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedul
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
-from .schedule_options import option, read_schedule, schedule_text
+from .schedule_options import changed_schedule, option, schedule_text
 from .turn import turn_app
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -44,7 +44,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | processed | told | fetched | deadline (a death match's) | sent | problem
     detail: str = ""
 
 
@@ -52,20 +52,25 @@ class Done:
 def set_command(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="The game's name."),
-    deadline: str = option("deadline", "5d"),
-    zone: str = option("timezone", "UTC"),
-    remind: str = option("remind", "24"),
-    process: str = option("process", "deadline"),
-    review: bool = option("review", False, "--review/--no-review"),
+    deadline: Optional[str] = option("deadline", None),
+    zone: Optional[str] = option("timezone", None),
+    remind: Optional[str] = option("remind", None),
+    process: Optional[str] = option("process", None),
+    review: Optional[bool] = option("review", None, "--review/--no-review"),
     hold_hours: Optional[int] = option("hold", None),
     missing_orders: Optional[str] = typer.Option(None, "--missing-orders", help="What a player's robots do when "
                                                  "their orders are missing (RULES B4.6), e.g. fill or idle; only "
                                                  "before turn 1 is processed."),
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
-    """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
-    schedule = read_schedule(deadline, zone, remind, process, review, hold_hours)
+    """Set a game's schedule for `pbem run`: only the options given change, and the whole schedule is printed.
+
+    A new schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review. A turn
+    already dealt keeps the deadline it was given."""
     with open_store(ctx) as store, store.session() as session:
+        found = get_game(session, game)
+        schedule = changed_schedule(schedule_for(session, found), deadline, zone, remind, process, review,
+                                    hold_hours)
         set_schedule(session, game, schedule)
         if missing_orders is not None:
             try:
@@ -73,10 +78,11 @@ def set_command(
             except Refused as err:
                 refuse(err.reasons)
         session.commit()
+        policy = str(current_state(session, found).setup.rules().missing_orders)
     if as_json:
-        print_json({"game": game, **schedule.to_data(), "missing_orders": missing_orders})
+        print_json({"game": game, **schedule.to_data(), "missing_orders": policy})
     else:
-        typer.echo(schedule_text(game, schedule))
+        typer.echo(f"{schedule_text(game, schedule)}; missing orders: {policy} (RULES B4.6)")
 
 
 @app.command("run")
@@ -161,7 +167,7 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
     try:
         handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
-                   if h.outcome != "duplicate"]
+                   if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
         return [Done("", 0, "problem", f"cannot read the inbox: {err}")]
@@ -175,16 +181,19 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
-    if state.is_over:
-        return []
-    from ..mail.post import queue_game_mail  # reports and sheets: only for a game that is going on
+    from ..gm.ending import queue_game_news, queue_the_end  # reports, sheets and the end told
+
+    if state.is_over:  # ended by `turn process`, say: its result is told once all the same
+        told = queue_the_end(session, name, config.sender, now)
+        session.commit()
+        return [Done(name, state.turn - 1, "told", who) for who in told]
     from ..render.history import recipients
     from .reports import campaign_templates, write_reports
 
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_clock(session, game, state.turn, now)
-        queue_game_mail(session, name, config.sender, now, campaign_templates())
+        queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
     schedule = schedule_for(session, game)
@@ -221,7 +230,8 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             cycle.deal(session, name, commit=False)
             nxt = start_clock(session, game, result.turn + 1, now)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
-        queue_game_mail(session, name, config.sender, now, campaign_templates())
+        told = queue_game_news(session, name, config.sender, now, campaign_templates())[1]
+        done += [Done(name, result.turn, "told", who) for who in told]
         session.commit()
         write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
                       campaign_templates())
@@ -234,25 +244,35 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
     from ..mail.notices import held_for_review
-    from ..render.history import recipients
-    from .reports import campaign_templates, write_reports
+    from ..render.history import outcome_report, recipients
+    from .reports import campaign_templates, write_report
     from .texts import turn_summary
 
     schedule = schedule_for(session, game)
     if deadline.held_at is not None:
-        expired = schedule.hold_hours is not None and now >= deadline.held_at + timedelta(hours=schedule.hold_hours)
-        return None if expired else []
+        expires = hold_expires(schedule, deadline.held_at)
+        return None if expires is not None and now >= expires else []
     session.commit()  # a preview rolls its session back: keep what this run did so far
     preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
     folder = out / "previews"
-    write_reports(folder, game.name, turn, preview.before, preview.outcome, recipients(session, game),
-                  preview.orders, campaign_templates())
+    report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players),
+                            preview.orders)
+    write_report(folder, report, recipients(session, game), campaign_templates())
     lock_game(session, game.name)
-    queue(session, held_for_review(config.sender, game.name, turn, turn_summary(preview),
-                                   str(folder / game.name)), "review", now)
+    queue(session, held_for_review(config.sender, game.name, turn, report, turn_summary(preview),
+                                   _hold_text(game.name, schedule, now), campaign_templates()), "review", now)
     hold(session, game, turn, now, preview.after_hash)
     session.commit()
     return [Done(game.name, turn, "held", f"preview in {folder / game.name}; pbem turn approve {game.name}")]
+
+
+def _hold_text(game: str, schedule, held_at: datetime) -> str:
+    """How long a turn held since `held_at` waits for the GM, in words."""
+    expires = hold_expires(schedule, held_at)
+    if expires is None:
+        return f"It is held until you approve it (pbem turn approve {game}): the hold has no time limit."
+    return (f"It is held until you approve it, or until {moment_text(expires, schedule.timezone)}: then it is "
+            "processed as it stands.")
 
 
 @turn_app.command("approve")
@@ -288,10 +308,15 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             state = current_state(session, game)
             turn = cycle.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None
+            expires = hold_expires(schedule, deadline.held_at) if deadline and deadline.held_at else None
             if state.is_over:
                 nxt = "nothing: the game is over"
             elif not turn.dealt or deadline is None:
                 nxt = "deal the turn and start its clock"
+            elif deadline.held_at is not None and not deadline.approved:
+                nxt = (f"held for review since {deadline.held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve "
+                       f"{game.name}" + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires
+                                         else " (no time limit)"))
             elif now >= deadline.due_at or (schedule.process == "all-in" and not turn.waiting_for):
                 nxt = "process the turn"
             else:
@@ -299,7 +324,9 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             rows.append({"game": game.name, "turn": state.turn, "over": state.is_over,
                          "due": deadline.due_at.isoformat() if deadline else None,
                          "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
-                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data()})
+                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data(),
+                         "held_at": deadline.held_at.isoformat() if deadline and deadline.held_at else None,
+                         "hold_expires": expires.isoformat() if expires else None})
         matches = _match_rows(session, now)
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches})

@@ -96,12 +96,12 @@ def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
     state = "over" if result.over else ("dealt" if result.dealt else "not dealt yet")
     typer.echo(f"{result.game}: turn {result.turn} ({state})")
     for p in result.players:
-        if not p.expected:
-            line = "no robot to program"
-        elif p.latest is None:
-            line = "waiting"
-        else:
+        if p.latest is not None:
             line = f"orders in (version {p.latest} of {p.versions}, {p.submitted_at})"
+        elif not p.expected:
+            line = "no robot to program"
+        else:
+            line = "waiting"
         typer.echo(f"  {p.player:<16} {line}")
 
 

@@ -141,7 +141,10 @@ def _check_length(robot: Robot, length: int, ruleset, problems: list) -> None:
 
 
 def _check_equal_lengths(robots: list[Robot], receiving: list[str], resolved: dict, ruleset, problems: list) -> None:
-    """B4.5 (Geek-o): programs of equal length when every robot gets cards."""
+    """B4.5 (Geek-o): programs of equal length when every robot gets cards (one whose every register is fused
+    gets none, B4.7)."""
+    programmed = {robot.name for robot in robots if free_registers(robot, ruleset) > 0}
+    resolved = {name: cards for name, cards in resolved.items() if name in programmed}
     if not ruleset.equal_length_programs or len(resolved) < 2 or len(resolved) < len(robots):
         return
     lengths = {name: len(cards) for name, cards in resolved.items()}

@@ -119,5 +119,15 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
 
 def due_text(due: datetime, zone: str) -> str:
     """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it."""
-    local = due.astimezone(ZoneInfo(zone))
-    return f"due {local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+    return f"due {moment_text(due, zone)}"
+
+
+def moment_text(moment: datetime, zone: str) -> str:
+    """'Friday 28 November, 20:00 UTC' in the game's time zone."""
+    local = moment.astimezone(ZoneInfo(zone))
+    return f"{local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+
+
+def hold_expires(schedule: Schedule, held_at: datetime) -> datetime | None:
+    """When a turn held for review since `held_at` is processed without the GM (None: it waits for them)."""
+    return None if schedule.hold_hours is None else held_at + timedelta(hours=schedule.hold_hours)

@@ -30,7 +30,7 @@ from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, get_game, players_of
-from ..store.mail import MailDmPlayer, MailReceived
+from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.tables import Player
 from .ack import acknowledgement
 from .dmpost import match_mail
@@ -41,6 +41,7 @@ from .letters import Letter, clean, letter_key, read_letter
 from .outbox import queue
 
 UNKNOWN = "unknown"
+OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -51,7 +52,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | unknown (sender not on file) | duplicate
+    outcome: str  # accepted | refused | unknown (sender not on file) | own (pbem's own mail) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -155,7 +156,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
                              game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
     session.flush()  # a message recorded meanwhile by another run stops here
-    if letter is None or letter.sender is None or letter.automatic:
+    if letter is None or letter.sender is None or letter.automatic or handled.outcome == OWN:
         return
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
@@ -198,7 +199,10 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
 
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
     """Fill in `handled`; for accepted orders, return what stores them (and commits)."""
-    if letter.sender is None:
+    if letter.message_id and session.exec(select(MailOutgoing.id).where(
+            MailOutgoing.message_id == letter.message_id)).first() is not None:
+        handled.outcome, handled.reasons = OWN, ["a message pbem sent (its Message-ID is in the outbox)"]
+    elif letter.sender is None:
         handled.outcome, handled.reasons = UNKNOWN, ["no single valid From address"]
     elif not _known_sender(session, letter.sender):
         handled.outcome = UNKNOWN

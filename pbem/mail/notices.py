@@ -1,4 +1,5 @@
-"""Notices the autopilot mails: a reminder to each player whose orders for a turn are still missing.
+"""Notices the autopilot mails: a reminder to each player whose orders for a turn are still missing, the review
+mail to the GM, and the end of a game told (a player's last turn, the result).
 
 Like every message pbem sends they go through the outbox; the Message-ID comes from (game, turn, player,
 hours before the deadline), so a reminder is queued once however often `pbem run` passes, and every
@@ -9,8 +10,10 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.policy import SMTP
 from html import escape
+from typing import Sequence
 
 from ..render.message import message_id
+from ..render.turn import TurnReport, whole_turn_message
 
 
 def turn_thread(game: str, turn: int) -> str:
@@ -37,19 +40,48 @@ def reminder(sender: str, game: str, turn: int, player: str, address: str, due: 
     return message
 
 
-def held_for_review(sender: str, game: str, turn: int, summary: str, folder: str) -> EmailMessage:
-    """To the GM: a due turn resolved as a preview, stored and sent only after `pbem turn approve`."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = sender
-    message["To"] = sender
-    message["Subject"] = f"{game}: turn {turn} is ready for review"
-    message["Message-ID"] = message_id("review", game, str(turn), summary)
+def held_for_review(sender: str, game: str, turn: int, report: TurnReport, summary: str, hold: str,
+                    templates: Sequence[str] = ()) -> EmailMessage:
+    """To the GM: a due turn resolved as a preview — how long it is held (`hold`), the summary, and the preview's
+    report itself (every board, the pictures inline); stored and sent only after `pbem turn approve`."""
+    notice = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
+              hold, f"Store it and send the reports with: pbem turn approve {game}", "", *summary.splitlines()]
+    message = whole_turn_message(report, sender, sender, f"{game}: turn {turn} is ready for review", notice,
+                                 templates)
     message["References"] = turn_thread(game, turn)
     message["Auto-Submitted"] = "auto-generated"
-    lines = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
-             f"The preview's reports are in {folder}.",
-             f"Store it and send the reports with: pbem turn approve {game}", "", summary]
-    message.set_content("\n".join(lines) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines[:3])
-                            + f"<pre>{escape(summary)}</pre></body></html>", subtype="html")
     return message
+
+
+def _notice(sender: str, address: str, subject: str, token: tuple[str, ...], thread: str,
+            lines: list[str]) -> EmailMessage:
+    """A short automatic mail: the lines as text, and as HTML paragraphs."""
+    message = EmailMessage(policy=SMTP)
+    message["From"] = sender
+    message["To"] = address
+    message["Subject"] = subject
+    message["Message-ID"] = message_id(*token)
+    message["References"] = thread
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content("\n".join(lines) + "\n")
+    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
+                            + "</body></html>", subtype="html")
+    return message
+
+
+def game_thread(game: str) -> str:
+    return message_id("game", game)
+
+
+def no_more_turns(sender: str, game: str, player: str, address: str, note: list[str]) -> EmailMessage:
+    """To a player who has no more turns while the game goes on (`render.ending.done_note` says why)."""
+    lines = [f"Hello {player},", "", *note, "", "(From the game master's pbem.)"]
+    return _notice(sender, address, f"{game}: you have no more turns", ("out", game, player), game_thread(game),
+                   lines)
+
+
+def game_over(sender: str, game: str, name: str, address: str, ending: list[str]) -> EmailMessage:
+    """To everyone the result concerns: the result and the final standings (`render.ending.ending_lines`)."""
+    lines = [f"Hello {name},", "", *ending, "", "Thank you for playing. (From the game master's pbem.)"]
+    return _notice(sender, address, f"{game}: the game is over", ("end", game, address), game_thread(game),
+                   lines)

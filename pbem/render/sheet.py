@@ -20,6 +20,10 @@ from .static import image_size
 from .turn import slug
 
 
+NO_ORDERS_NEEDED = ("None of your robots gets cards this turn, so you need send no orders (RULES B4.7); "
+                    "send the order file only to declare a reboot.")
+
+
 def program_note(robot: Any, exact: bool = False) -> str:
     """What the robot's program may hold: BotWars fills every free register (B4.5), Geek-o up to them."""
     if not robot.receives_cards:
@@ -77,7 +81,8 @@ def _context(sheet: Any) -> dict[str, Any]:
               for r in sheet.robots]
     shared = list(sheet.hands) == [sheet.player]
     hands = [("" if shared else key, cards) for key, cards in sheet.hands.items()]
-    return {"sheet": sheet, "robots": robots, "hands": hands}
+    free = "" if any(r.receives_cards for r in sheet.robots) else NO_ORDERS_NEEDED
+    return {"sheet": sheet, "robots": robots, "hands": hands, "free": free}
 
 
 def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None) -> str:
@@ -91,6 +96,8 @@ def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | No
 def turn_sheet_text(sheet: Any) -> str:
     context = _context(sheet)
     lines = [f"{sheet.game}, turn {sheet.turn}: turn sheet for {sheet.player}", ""]
+    if context["free"]:
+        lines += textwrap.wrap(context["free"], 66) + [""]
     if sheet.due:
         lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:

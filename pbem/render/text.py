@@ -66,8 +66,8 @@ def board_text(report: BoardReport, player: str | None = None) -> str:
 
 
 def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence[str] = (),
-              player: str | None = None) -> str:
+              player: str | None = None, ending: Sequence[str] = ()) -> str:
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r, player) for r in reports)
-    told = "".join(f"{line}\n" for line in notice) + ("\n" if notice else "")
+    told = "".join(f"{line}\n" for lines in (ending, notice) if lines for line in [*lines, ""])
     return f"{heading}\n\n{told}The board pictures are in the HTML part of this message.\n\n{body}\n"

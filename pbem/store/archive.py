@@ -17,6 +17,7 @@ from typing import Callable
 from ..formats.game import (DESCRIPTION, MANIFEST, GameDescription, TurnManifest, description_text, manifest_text,
                             read_description, read_manifest, turn_folder_name, turn_folders)
 from ..formats.yamlfile import read_limited
+from .schedule import schedule_for, set_schedule
 from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
 from .games import (Refused, Store, create_game, current_state, delete_game, description_of, get_game,
                     order_versions, processed_turns)
@@ -40,6 +41,8 @@ def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: Call
     description = read_description(folder / DESCRIPTION)
     with store.session() as session:
         create_game(session, description, at)
+        if description.schedule is not None:
+            set_schedule(session, description.name, description.schedule)
         session.commit()
     try:
         return _play_turns(store, folder, description, on_turn, on_deal, turns, at)
@@ -99,6 +102,7 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
         game = get_game(session, name)
         description = description_of(session, game)
         description.created_at = game.created_at.replace(tzinfo=game.created_at.tzinfo or timezone.utc)
+        description.schedule = schedule_for(session, game)
         versions = sorted(order_versions(session, game).items(), key=lambda item: (item[0][0], item[1].submitted_at,
                                                                                    item[0][1], item[0][2]))
         processed = {t.number: _aware(t.processed_at) for t in processed_turns(session, game)}

@@ -89,15 +89,15 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
     due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
     sheets = []
     for player in players_of(session, game):
-        receiving = state.receiving(player.name)
-        if not receiving:
+        if not state.receiving(player.name):
             continue
+        programmed = state.needs_program(player.name)
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
                              {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
-                             r.name in receiving, free_registers(r, rules),
-                             "" if r.name in receiving else state.no_cards_reason(r.name))
+                             r.name in programmed, free_registers(r, rules),
+                             "" if r.name in programmed else state.no_cards_reason(r.name))
                   for r in state.robots_of(player.name)]
-        hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items()}
+        hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items() if cards}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
                                   option_hp=rules.options_absorb_damage, secret=player.secret)
         board = state.board_of(player.name)
@@ -143,7 +143,7 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
         header = _header_problems(order, game, state, players, is_dealt)
         checkable = order.player in players and state.expects_orders(order.player)
         checked = check_orders(state, order.player, order.submission) if checkable else None
-        unedited = order.unedited()
+        unedited = order.unedited() if checkable and state.owes_orders(order.player) else None
         problems = order.problems(checked.problems if checked else [], header + ([unedited] if unedited else []))
         result.problems = [str(p) for p in problems]
         if checked is not None and not problems:
@@ -235,7 +235,7 @@ def status(session: Session, name: str) -> TurnStatus:
             OrderVersion.game_id == game.id, OrderVersion.turn == state.turn, OrderVersion.player_id == player.id)
             .order_by(OrderVersion.version)).all()
         latest = versions[-1] if versions else None
-        rows.append(PlayerStatus(player.name, player.email, state.expects_orders(player.name), len(versions),
+        rows.append(PlayerStatus(player.name, player.email, state.owes_orders(player.name), len(versions),
                                  latest.version if latest else None,
                                  latest.submitted_at.isoformat(timespec="seconds") if latest else None))
     return TurnStatus(game.name, state.turn, dealt(session, game, state.turn), state.is_over, rows)
