@@ -119,7 +119,7 @@ class ImapServer:
             except OSError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
                     self.stop()
-                    raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace"))
+                    raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace")) from None
                 time.sleep(0.05)
 
     def client(self) -> imaplib.IMAP4:

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import typer
+from cycle_fixtures import HALL, order
 from typer.testing import CliRunner
 
-from cycle_fixtures import HALL, order
 from pbem.cli import app
 from pbem.cli.lazy import COMMANDS
 

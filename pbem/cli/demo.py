@@ -43,7 +43,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict:
                     summary.parent.mkdir(parents=True, exist_ok=True)
                     summary.write_text(turn_summary(result), encoding="utf-8")
                     written.append(summary)
-                    bar.advance(task)
+                    bar.advance(task)  # noqa: B023 - called only within this iteration, by import_game
 
                 imported = import_game(store, resource_dir("turns") / name, at=at, on_deal=on_deal, on_turn=on_turn)
                 if imported.turns and not imported.turns[-1].over:

@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
-
-from typing import TYPE_CHECKING
-
-from ..formats.names import NAME_RULE, valid_name
 
 from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
+from ..formats.names import NAME_RULE, valid_name
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import load_yaml
 from .common import EXIT_REFUSED, EXIT_USAGE, clock, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
@@ -305,9 +302,8 @@ def site_command(
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
-    from .gm import open_store
-
     from ..store import dm as store
+    from .gm import open_store
 
     documents = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:

@@ -23,8 +23,9 @@ def solve(
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
     from ..dm.gyulbot.board import format_solution
+    from ..dm.gyulbot.solver import solve as solve_puzzle
+    from ..dm.gyulbot.solver import warm_up
     from ..dm.limits import NoProof
-    from ..dm.gyulbot.solver import solve as solve_puzzle, warm_up
     from ..formats.gyulbot import read_puzzle
 
     results: list[dict] = []

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
-from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, sub_app
 from .gm import open_store
 
 if TYPE_CHECKING:
@@ -46,7 +46,8 @@ def fetch(
     import imaplib
     from dataclasses import replace
 
-    from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
+    from ..mail.fetch import UNKNOWN, messages_from
+    from ..mail.fetch import fetch as fetch_messages
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
@@ -137,8 +138,8 @@ def send(
     with the same Message-ID). Exit 1 when any message is left unsent."""
     from dataclasses import asdict
 
-    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..gm.ending import queue_game_news
+    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..store.mail import PENDING, REFUSED
     from .reports import campaign_templates
 
@@ -219,7 +220,7 @@ def dm_player(
     if address_problem(email):
         refuse([address_problem(email)], EXIT_USAGE)
     if secret is not None and not SECRET.fullmatch(secret):
-        refuse([f"--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
+        refuse(["--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
     with open_store(ctx) as store, store.session() as session:
         found = dm_store.find_match(session, match)
         if found is None:

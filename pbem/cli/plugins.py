@@ -45,7 +45,7 @@ def _loaded(what: str, load: Callable[[], Any]) -> None:
         found = load()
         if isinstance(found, type) and issubclass(found, Mechanism):
             register(found)
-    except Exception as err:  # noqa: BLE001 - any fault in a GM's plug-in is reported, never a traceback
+    except Exception as err:  # any fault in a GM's plug-in is reported, never a traceback
         refuse([f"mechanism plug-in {what}: {type(err).__name__}: {err}"])
 
 

@@ -10,13 +10,12 @@ from ..formats.game import turn_folder_name
 from ..render.history import game_history, recipients, stored_turn_report
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
-from ..store.games import get_game, processed_turns
 from ..store.cycle import processed_result
-from .texts import turn_summary
-from .common import app, print_json, read_or_refuse, refuse
+from ..store.games import get_game, processed_turns
+from .common import app, print_json, refuse
 from .gm import open_store
 from .reports import campaign_templates
-
+from .texts import turn_summary
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
                          "GM can restyle the reports (default: the campaign folder's templates/, if any).")

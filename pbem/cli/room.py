@@ -6,11 +6,11 @@ from typing import List, Optional
 
 import typer
 
+from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
 from ..formats.roomascii import room_text
 from ..formats.roommap import LEGEND_TEXT
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
 from ..formats.yamlfile import FormatError, read_yaml_file
-from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
 from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, refuse, sub_app
 
 KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}

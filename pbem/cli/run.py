@@ -21,13 +21,22 @@ from sqlmodel import Session
 
 from ..formats.schedule import due_text, hold_expires, moment_text
 from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, messages_from
+from ..mail.fetch import fetch as fetch_messages
+from ..mail.fetch import messages_from
 from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
-from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
-                              start_clock)
+from ..store.schedule import (
+    approve,
+    deadline_of,
+    hold,
+    mark_reminded,
+    schedule_for,
+    scheduled_games,
+    set_schedule,
+    start_clock,
+)
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store

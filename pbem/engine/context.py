@@ -11,8 +11,17 @@ from typing import Mapping, Sequence
 
 from .cards import Card
 from .deal import fused_count
-from .events import (DamageAbsorbed, Damaged, Destroyed, ElementChanged, Event, OptionSacrificed, RegisterFused,
-                     RegisterUnfused, SwitchFlipped)
+from .events import (
+    DamageAbsorbed,
+    Damaged,
+    Destroyed,
+    ElementChanged,
+    Event,
+    OptionSacrificed,
+    RegisterFused,
+    RegisterUnfused,
+    SwitchFlipped,
+)
 from .geometry import Square
 from .index import RoomIndex
 from .options import option_effect

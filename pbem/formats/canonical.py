@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Callable
 
-
 _FROZEN: dict[int, tuple[Any, Any]] = {}  # id -> (frozen dataclass, its data); the object is kept alive
 _FROZEN_MAX = 4096
 

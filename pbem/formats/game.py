@@ -37,8 +37,8 @@ import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
-from .schedule import Schedule, ScheduleError, parse_schedule
 from .names import NAME_RULE, address_problem, valid_name
+from .schedule import Schedule, ScheduleError, parse_schedule
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",

@@ -139,12 +139,12 @@ def _read_cells(rows: list[tuple[str, int | None]], reading: MapReading, source:
     for r, (raw, line) in enumerate(rows, start=1):
         text = raw.ljust(width)
 
-        def bad(col: int, square: Square, message: str) -> None:
-            problems.append(Problem(source, line, f"map {square}", f"column {col + 1}: {message}"))
+        def bad(col: int, square: Square, message: str) -> None:  # bad() and add() run within this row's loop
+            problems.append(Problem(source, line, f"map {square}", f"column {col + 1}: {message}"))  # noqa: B023
 
         def add(type_name: str, square: Square, fields: dict[str, Any]) -> None:
             item = LinedDict(type=type_name, at=str(square), **fields)
-            item.line, item.lines = line, {}
+            item.line, item.lines = line, {}  # noqa: B023
             reading.items.append(item)
             reading.names.append(f"map {square}")
 

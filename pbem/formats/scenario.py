@@ -51,8 +51,8 @@ from ..engine.elements import new_board
 from ..engine.geometry import Dir, Square
 from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import Board, Robot
-from ..engine.vocabulary import Mode, parse_word
 from ..engine.turn import TurnResult, hand_size, resolve_apart
+from ..engine.vocabulary import Mode, parse_word
 from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 

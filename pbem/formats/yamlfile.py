@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .problems import FormatError, Problem  # noqa: F401  (most readers import them from here)
+from .problems import FormatError, Problem  # most readers import them from here
 
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file

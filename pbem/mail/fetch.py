@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hmac
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import yaml
@@ -33,9 +33,8 @@ from ..store.games import Refused, get_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.tables import Player
 from .ack import acknowledgement
+from .config import MailConfig, Server
 from .dmpost import match_mail
-from .config import MailConfig
-from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
 from .outbox import queue
@@ -123,7 +122,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
         letter = read_letter(incoming.data, config.max_bytes, read_at)
         handled.sender, handled.kind = letter.sender, letter.kind
         store_orders = _judge(session, letter, handled)
-    except Exception as err:  # noqa: BLE001 - one message that breaks something must not block the inbox
+    except Exception as err:  # one message that breaks something must not block the inbox
         session.rollback()
         store_orders, handled.outcome, handled.understood = None, "refused", []
         handled.reasons = [f"pbem could not read this message ({type(err).__name__}: {clean(str(err), 160)}); "

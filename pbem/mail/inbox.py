@@ -14,8 +14,8 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass
-from email.parser import BytesHeaderParser
 from email import policy
+from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -111,7 +111,7 @@ def _ok(reply: tuple, what: str) -> list:
 def _message_id(header: bytes) -> str | None:
     try:
         return parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header).get("Message-ID"))
-    except Exception:  # noqa: BLE001 - unreadable: the message is downloaded and judged like any other
+    except Exception:  # unreadable: the message is downloaded and judged like any other
         return None
 
 

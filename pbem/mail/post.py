@@ -6,6 +6,7 @@ nothing new, while a turn reprocessed with other orders makes new reports.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 from sqlmodel import Session

@@ -19,8 +19,8 @@ from ..engine.events import Event
 from ..engine.room import Room
 from . import style as s
 from .board import Box, draw_floor, draw_robots
-from .static import room_layer
 from .model import Position
+from .static import room_layer
 
 # Events that change where a robot is or where it faces: (square field, facing field)
 MOVES = {"Moved": ("to_sq", None), "Pushed": ("to_sq", None), "Teleported": ("to_sq", None),
@@ -47,9 +47,9 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
         elements = dict(position.elements)
         step: tuple | None = None  # the step the frame being gathered shows
 
-        def flush() -> None:
-            if step is not None:
-                shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))
+        def flush() -> None:  # called only within this stage's iteration, so its variables are this stage's
+            if step is not None:  # noqa: B023
+                shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))  # noqa: B023
 
         for event in by_stage.get(number, []):
             kind = type(event).__name__

@@ -8,9 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import style
-
 from ..dm.clock import when
+from . import style
 from .dm import drawer, writer
 
 CELL = 36

@@ -16,8 +16,16 @@ from ..engine.campaign import missed_orders, result, standings  # also registers
 from ..engine.events import Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
-from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
-                           stage_snapshots, turn_events)
+from ..store.games import (
+    final_boards,
+    get_game,
+    players_of,
+    processed_turns,
+    read_state,
+    snapshot,
+    stage_snapshots,
+    turn_events,
+)
 from ..store.tables import Game
 from .ending import done_note, ending_lines
 from .site import GameHistory, StoredTurn

@@ -10,9 +10,9 @@ import hashlib
 import io
 import re
 from email.generator import BytesGenerator
-from functools import lru_cache
 from email.message import EmailMessage
 from email.policy import SMTP
+from functools import lru_cache
 from typing import Mapping
 
 import css_inline

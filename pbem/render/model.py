@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from functools import singledispatch
+from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..engine import campaign, events as ev
+from ..engine import campaign
+from ..engine import events as ev
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room

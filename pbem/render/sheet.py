@@ -19,7 +19,6 @@ from .model import Position
 from .static import image_size
 from .turn import slug
 
-
 NO_ORDERS_NEEDED = ("None of your robots gets cards this turn, so you need send no orders (RULES B4.7); "
                     "send the order file only to declare a reboot.")
 

@@ -18,7 +18,6 @@ from . import html
 from .rulebook import rules_page
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
-
 MANIFEST = ".pbem-site.json"
 
 

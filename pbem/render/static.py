@@ -17,9 +17,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
+from ..engine.queries import has_state
 from ..engine.room import Element, Room
 from ..formats.canonical import canonical_json
-from ..engine.queries import has_state
 from . import style as s
 from .elements import EDGE_TYPES, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen

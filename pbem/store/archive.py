@@ -14,13 +14,32 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from ..formats.game import (DESCRIPTION, MANIFEST, GameDescription, TurnManifest, description_text, manifest_text,
-                            read_description, read_manifest, turn_folder_name, turn_folders)
+from ..formats.game import (
+    DESCRIPTION,
+    MANIFEST,
+    GameDescription,
+    TurnManifest,
+    description_text,
+    manifest_text,
+    read_description,
+    read_manifest,
+    turn_folder_name,
+    turn_folders,
+)
 from ..formats.yamlfile import read_limited
-from .schedule import schedule_for, set_schedule
 from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
-from .games import (Refused, Store, create_game, current_state, delete_game, description_of, get_game,
-                    order_versions, processed_turns)
+from .games import (
+    Refused,
+    Store,
+    create_game,
+    current_state,
+    delete_game,
+    description_of,
+    get_game,
+    order_versions,
+    processed_turns,
+)
+from .schedule import schedule_for, set_schedule
 
 
 @dataclass

@@ -19,14 +19,24 @@ from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.deal import free_registers
 from ..engine.orders import Checked, Submission
 from ..engine.state import Board
-from ..formats.schedule import due_text
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
+from ..formats.schedule import due_text
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, lock_game, order_versions, players_of,
-                    processed_turns, read_state, save_snapshot, snapshot)
+from .games import (
+    Refused,
+    current_state,
+    first_state,
+    get_game,
+    lock_game,
+    order_versions,
+    players_of,
+    processed_turns,
+    read_state,
+    save_snapshot,
+    snapshot,
+)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
-
 
 # --- turn sheets -----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import lru_cache
 
 from sqlalchemy import update
@@ -24,7 +24,6 @@ from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, load_yaml
 from .base import Refused, Store, list_games, players_of  # noqa: F401  (the cycle, archive and CLI import them here)
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
-
 
 # --- games -------------------------------------------------------------------------------------
 

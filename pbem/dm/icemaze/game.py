@@ -25,10 +25,10 @@ from ...engine.geometry import Size
 from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
 from ..clock import GM, Deadline, utc
+from ..views import IceView
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from .solver import solve
-from ..views import IceView
 
 OPTIONS = {
     "target": Option(7, whole=True),  # D2.3: first to 7 points
