@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from .common import clock, print_json, refuse
 from .game import game_app
 from .gm import open_store
+
+if TYPE_CHECKING:
+    from ..store.cycle import ProcessResult
 
 
 def bot_order_file(state, player: str) -> str:
@@ -31,7 +34,7 @@ def bot_order_file(state, player: str) -> str:
     return order_text(state.setup.name, state.turn, player, programs, chosen.reboot)
 
 
-def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[object, list[str]]:
+def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[ProcessResult, list[str]]:
     """Deal, submit the bots' order files, process (stamped `at`): the ProcessResult and the players the bots
     played."""
     from ..store import cycle
@@ -76,7 +79,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
             if current_state(session, get_game(session, game)).is_over:
                 break
             result, playing = autoplay_turn(session, game, players, clock(ctx))
-            if not no_reports:
+            if not no_reports and out is not None:
                 recipients = recipients_of(session, get_game(session, game))
                 write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
                               campaign_templates())

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from ..formats.game import turn_folder_name
 from ..render.history import game_history
@@ -29,7 +30,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict:
     database.unlink(missing_ok=True)
     store = Store(f"sqlite:///{database}")
     written: list[Path] = []
-    games = []
+    games: list[dict[str, Any]] = []
     try:
         with progress() as bar:
             for name in DEMO_GAMES:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import typer
 
@@ -129,7 +129,7 @@ def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path 
         typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
 
 
-def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
+def _picture(game: str, data: Mapping[str, Any], path: Path) -> Path | None:
     """Draw the position into `path`; None for a game without a drawer."""
     from ..render.dm import draw, png_bytes
 
@@ -265,9 +265,9 @@ def show_command(
         if not as_json:
             _publish(match, config, state, len(accepted), out)
             return
-        submissions = [{"seq": row.seq, "player": row.player, "at": None if row.at is None else
-                        store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
-                        "accepted": row.accepted, "reason": row.reason} for row in store.submissions(session, match)]
+        submissions = [{"seq": row.seq, "player": row.player, "at": action.at.isoformat() if action.at else None,
+                        "payload": action.payload, "accepted": row.accepted, "reason": row.reason}
+                       for row in store.submissions(session, match) for action in [store.action_of(row)]]
         _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
 
 
@@ -288,9 +288,9 @@ def site_command(
     with session:
         config, state, _ = store.position(session, match)
         actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
-                    "at": None if row.at is None else store.action_of(row).at.strftime("%Y-%m-%d %H:%M:%S UTC"),
-                    "payload": json.dumps(store.action_of(row).payload, ensure_ascii=False, sort_keys=True)}
-                   for row in store.submissions(session, match)]
+                    "at": action.at.strftime("%Y-%m-%d %H:%M:%S UTC") if action.at else None,
+                    "payload": json.dumps(action.payload, ensure_ascii=False, sort_keys=True)}
+                   for row in store.submissions(session, match) for action in [store.action_of(row)]]
     folder = out / match.name
     folder.mkdir(parents=True, exist_ok=True)
     for file, content in match_page(match.name, config, state, actions).items():
@@ -305,7 +305,7 @@ def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     from ..store import dm as store
     from .gm import open_store
 
-    documents = []
+    documents: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
         for match in store.all_matches(session):
             config, state, accepted = store.position(session, match)

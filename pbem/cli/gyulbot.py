@@ -76,6 +76,8 @@ def generate(
 
     puzzle = generate_puzzle(moves, derive_rng(seed, 0, 0, "gyulbot generate", str(moves)), size, size)
     solution = solve_puzzle(puzzle, moves)
+    if solution is None:  # the generator made the puzzle to be solved in `moves`: the solver must find it
+        raise RuntimeError(f"no {moves}-move solution to the generated puzzle (seed {seed})")
     data = {"name": f"gyulbot {moves}-move puzzle, seed {seed}",
             "notes": f"proven minimum {moves} moves, e.g. {format_solution(puzzle, solution)}",
             **puzzle_data(puzzle)}

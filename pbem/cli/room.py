@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
@@ -35,6 +35,7 @@ def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list
 
 
 def _puzzle_problems(kind: str, data: object, source: str) -> list:
+    read: Callable[[Any, str], Any]
     if kind == "flowerfield":
         from ..formats.flowerboard import parse_flower_board as read
     else:

@@ -13,7 +13,7 @@ import imaplib
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from sqlalchemy.exc import IntegrityError
@@ -32,6 +32,7 @@ from ..store.schedule import (
     deadline_of,
     hold,
     mark_reminded,
+    required_schedule,
     schedule_for,
     scheduled_games,
     set_schedule,
@@ -199,13 +200,13 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     from ..render.history import recipients
     from .reports import campaign_templates, write_reports
 
+    schedule = required_schedule(session, game)
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_clock(session, game, state.turn, now)
         queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
-        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
-    schedule = schedule_for(session, game)
+        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
     deadline = start_clock(session, game, state.turn, now)
     waiting = cycle.status(session, name).waiting_for
     done: list[Done] = []
@@ -257,7 +258,7 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     from .reports import campaign_templates, write_report
     from .texts import turn_summary
 
-    schedule = schedule_for(session, game)
+    schedule = required_schedule(session, game)
     if deadline.held_at is not None:
         expires = hold_expires(schedule, deadline.held_at)
         return None if expires is not None and now >= expires else []
@@ -310,10 +311,10 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
     now = clock(ctx)
-    rows = []
+    rows: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as store, store.session() as session:
         for game in scheduled_games(session):
-            schedule = schedule_for(session, game)
+            schedule = required_schedule(session, game)
             state = current_state(session, game)
             turn = cycle.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None

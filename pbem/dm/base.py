@@ -77,7 +77,7 @@ class Setup:
         if self.config.variant is not None:
             self.problem("variant", f"{title} has no variants, not {self.config.variant!r}")
 
-    def choice(self, name: str, default: Any, allowed: tuple) -> Any:
+    def choice(self, name: str, default: Any, allowed: tuple[Any, ...]) -> Any:
         value = self.config.options.get(name, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
             self.problem(f"options.{name}", f"must be one of {', '.join(map(str, allowed))}, not {value!r}")

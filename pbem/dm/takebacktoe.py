@@ -137,7 +137,8 @@ class TakeBackToe(TurnGame):
             if reason is not None:
                 raise ValueError(reason)
             return self._rolled(state, action.payload["roll"])
-        return super().apply(state, action)
+        after: State = super().apply(state, action)  # the base game's states are untyped (Any)
+        return after
 
     def _check_gm_roll(self, state: State, roll: Any) -> str | None:
         if state.over:

@@ -150,7 +150,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     is never answered unless the config asks for it: a forged From would turn replies into backscatter."""
     session.add(MailReceived(key=handled.key, message_id=letter.message_id if letter else None,
                              received_at=letter.received_at if letter else read_at, read_at=read_at,
-                             origin=incoming.origin, archived=handled.archived, sender=handled.sender or "",
+                             origin=incoming.origin, archived=handled.archived or "", sender=handled.sender or "",
                              size=len(incoming.data), outcome=handled.outcome, kind=handled.kind,
                              game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
@@ -175,6 +175,8 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
                       lines: list[str], now: datetime) -> None:
     """A death match's acknowledgement and the notices to the other players, each with the position."""
+    if handled.position is None or letter.sender is None or handled.game is None or handled.player is None:
+        raise ValueError("a death match's mail needs its position, sender, match and player")
     match_config, state = handled.position
     body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
@@ -240,8 +242,15 @@ def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any
     return reasons
 
 
+def _order_text(letter: Letter) -> str:
+    if letter.orders is None:  # read_letter gives every letter it finds no problem with its orders
+        raise FormatError([Problem(letter.source, None, "", "no orders found")])
+    return letter.orders
+
+
 def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
-    order = parse_orders(letter.orders, letter.source)
+    text = _order_text(letter)
+    order = parse_orders(text, letter.source)
     handled.game, handled.player = order.game, order.player
     game = get_game(session, order.game)
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
@@ -252,7 +261,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
                                     order.data.line_of("secret"))
     if handled.reasons:
         return None
-    files = [(letter.source, letter.orders.encode("utf-8"))]
+    files = [(letter.source, text.encode("utf-8"))]
     result = cycle.submit(session, game.name, files, store=False, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
@@ -277,7 +286,7 @@ def _store(session: Session, game: str, files: list[tuple[str, bytes]], at: date
 
 
 def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
-    document = load_yaml(letter.orders, letter.source)
+    document = load_yaml(_order_text(letter), letter.source)
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(letter.source, None, "", "an action is a mapping: match, player, secret, action")])
     problems = [Problem(letter.source, document.line_of(key), str(key), f"unknown field (expected {', '.join(DM_FIELDS[:4])})")

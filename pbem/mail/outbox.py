@@ -24,7 +24,7 @@ from email.utils import format_datetime, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ..render.message import message_bytes
 from ..store.mail import PENDING, REFUSED, SENT, MailOutgoing
@@ -51,12 +51,12 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
 
 def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
     """The messages not sent (pending, or refused by the server), or every message; oldest first."""
-    query = select(MailOutgoing).order_by(MailOutgoing.id)
+    query = select(MailOutgoing).order_by(col(MailOutgoing.id))
     return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
 
 
 def pending(session: Session) -> list[MailOutgoing]:
-    return list(session.exec(select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(MailOutgoing.id)).all())
+    return list(session.exec(select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(col(MailOutgoing.id))).all())
 
 
 class Transport(Protocol):

@@ -34,7 +34,8 @@ def colour_rgb(name: str | None) -> tuple[int, int, int]:
     if name.lower() in NAMED:
         return NAMED[name.lower()]
     digest = hashlib.blake2b(name.lower().encode(), digest_size=3).digest()
-    return tuple(64 + b // 2 for b in digest)
+    red, green, blue = (64 + b // 2 for b in digest)
+    return (red, green, blue)
 
 
 @drawer("gyulbot")

@@ -137,7 +137,7 @@ def _pen(draw: ImageDraw.ImageDraw, square: Square, scale: Scale) -> Pen:
 
 
 def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return canvas.resize(size, Image.LANCZOS)
+    return canvas.resize(size, Image.Resampling.LANCZOS)
 
 
 def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:

@@ -161,7 +161,8 @@ def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
                        reports=boards, images=names, links=[], notice=notice, player=player, ending=report.ending)
-    files = [names.file(r, s) for r in boards for s in [*(st.number for st in r.stages), "final"]]
+    pictures: list[tuple[BoardReport, int | str]] = [(r, st.number) for r in boards for st in r.stages]
+    files = [names.file(r, s) for r, s in [*pictures, *((r, "final") for r in boards)]]
     files += [names.animation_name(r) for r in boards]
     return report_message(
         sender=sender, recipient=recipient, subject=subject,

@@ -12,7 +12,7 @@ Revises: 0003
 from typing import Sequence, Union
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision: str = '0004'

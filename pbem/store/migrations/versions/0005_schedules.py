@@ -6,7 +6,7 @@ Revises: 0004
 from typing import Sequence, Union
 
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
 from alembic import op
 
 revision: str = '0005'
