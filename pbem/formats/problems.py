@@ -3,6 +3,7 @@ command that only catches a refusal (`pbem game list` opening the store) does no
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -25,3 +26,7 @@ class FormatError(Exception):
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+# A reader's way of noting a problem: (the mapping or list, the key in it whose line is meant, the field, why).
+Complain = Callable[[Any, Any, str, str], None]

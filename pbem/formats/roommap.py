@@ -89,7 +89,7 @@ class MapReading:
     starts: list[tuple[int, Square, int | None, str]] = field(default_factory=list)  # number, square, line, name
 
 
-def read_map(data: dict, source: str, size: Size | None, problems: list[Problem]) -> MapReading | None:
+def read_map(data: dict[str, Any], source: str, size: Size | None, problems: list[Problem]) -> MapReading | None:
     """The map of a room mapping `data` (None when it has none or it cannot be read); `size` the room's own
     `size:`, if given, which the map must agree with. Every problem names its line and square."""
     rows = _rows(data["map"], line_of(data, "map"))

@@ -15,24 +15,25 @@ from typing import Any
 
 import yaml
 
-from .problems import FormatError, Problem  # most readers import them from here
+from .problems import FormatError as FormatError  # most readers import them from here
+from .problems import Problem as Problem
 
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
 MAX_DEPTH = 50  # deeper nesting is refused: no format needs it, and the YAML composer recurses per level
 
 
-class LinedDict(dict):
+class LinedDict(dict[Any, Any]):
     line: int | None = None
-    lines: dict
+    lines: dict[Any, int | None]
 
     def line_of(self, key: Any) -> int | None:
         return self.lines.get(key, self.line)
 
 
-class LinedList(list):
+class LinedList(list[Any]):
     line: int | None = None
-    lines: list
+    lines: list[int | None]
 
     def line_of(self, index: int) -> int | None:
         return self.lines[index] if 0 <= index < len(self.lines) else self.line
@@ -121,7 +122,7 @@ def _refuse_unsafe(event: yaml.Event, source: str) -> None:
         raise FormatError([Problem(source, line, "", f"YAML tags are not accepted ({tag})")])
 
 
-def _build(node: yaml.Node, loader, source: str, problems: list[Problem]) -> Any:
+def _build(node: yaml.Node, loader: Any, source: str, problems: list[Problem]) -> Any:
     """The node as Lined containers; a bad or repeated key goes to `problems` (every one is reported)."""
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
