@@ -140,16 +140,28 @@ def slug(text: str) -> str:
 def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAULT_SENDER,
                    templates: Sequence[str] = ()) -> EmailMessage:
     """The player's report email: their boards (the body is the same for players with the same boards)."""
-    mine = report.for_player(recipient.player)
-    notice = report.notices.get(recipient.player, [])
+    return _report_mail(report, report.for_player(recipient.player), recipient.player, recipient.address,
+                        _subject(report, recipient), sender, templates)
+
+
+def observer_message(report: TurnReport, address: str, sender: str = DEFAULT_SENDER,
+                     templates: Sequence[str] = ()) -> EmailMessage:
+    """An observer's report email: every board, nobody's robots marked, nobody's notices."""
+    return _report_mail(report, list(report.reports), None, address,
+                        f"{report.game}: turn {report.turn} report", sender, templates)
+
+
+def _report_mail(report: TurnReport, mine: list[BoardReport], player: str | None, address: str, subject: str,
+                 sender: str, templates: Sequence[str]) -> EmailMessage:
+    notice = report.notices.get(player, []) if player is not None else []
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       reports=mine, images=names, links=[], notice=notice, player=recipient.player)
+                       reports=mine, images=names, links=[], notice=notice, player=player)
     files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
     files += [names.animation_name(r) for r in mine]
     return report_message(
-        sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
-        text=turn_text(report.game, report.turn, mine, notice, recipient.player), html=page,
+        sender=sender, recipient=address, subject=subject,
+        text=turn_text(report.game, report.turn, mine, notice, player), html=page,
         images={name: report.images[name] for name in files})
 
 
