@@ -10,11 +10,16 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign, order_mail
+from mail_fixtures import mail, new_campaign, order_mail, orders_text
 from pbem.cli import app
+from pbem.formats.controls import (Control, ControlEntry, controls_text, duration, read_controls,
+                                   span_text)
+from pbem.formats.yamlfile import FormatError
 from pbem.mail.notices import game_thread
 from pbem.store.mail import MailOutgoing, MailReceived
 
@@ -243,11 +248,13 @@ def test_resend_status_and_help_by_mail(campaign, tmp_path):
 
 
 def test_a_mistyped_game_gets_a_reply_that_lists_no_other_game(campaign, tmp_path):
-    pbem, _, inbox, url = campaign
+    pbem, hands, inbox, url = campaign
     inbox.add(command("alice", "command: status", "<t1@alice>", game="hals"))
+    inbox.add(mail("alice@example.org", orders_text("alice", hands["alice"]).replace("game: halls", "game: hals"),
+                   "<t2@alice>"))
     run(pbem, at(1), tmp_path)
-    reply = text_of(outbox(url, "ack")[-1])
-    assert "no game named hals here" in reply and "halls" not in reply.replace("hals", "")
+    replies = [text_of(r) for r in outbox(url, "ack")[-2:]]
+    assert all("no game named hals here" in reply and "halls" not in reply for reply in replies), replies
 
 
 def test_press_is_refused_when_off_and_relayed_signed_or_anonymous(campaign, tmp_path):
@@ -288,3 +295,61 @@ def test_export_and_import_keep_the_controls(campaign, tmp_path):
     histories = [json.loads(RUNNER.invoke(app, ["--db", db, "game", "history", "halls", "--json"]).stdout)
                  for db in (url, other)]
     assert histories[0] == histories[1] and [h["kind"] for h in histories[0]] == ["policy", "observe", "pause"]
+
+
+# --- hostile input -----------------------------------------------------------------------------------------
+
+@given(st.text(max_size=300))
+@settings(max_examples=150, deadline=None)
+def test_a_controls_file_of_any_text_is_read_or_refused_with_its_problems(text):
+    try:
+        entries = read_controls(text, "controls.yaml")
+    except FormatError as err:
+        assert err.problems and all(p.source == "controls.yaml" for p in err.problems)
+    else:
+        assert all(isinstance(e.kind, Control) for e in entries)
+
+
+def test_a_controls_file_round_trips_and_a_misspelt_kind_is_named():
+    entries = [ControlEntry(T0, Control.AWAY, "bob", {"from": at(1), "to": at(2)}),
+               ControlEntry(T0, Control.POLICY, None, {"press": "signed"})]
+    assert read_controls(controls_text(entries), "c.yaml") == entries
+    with pytest.raises(FormatError) as refused:
+        read_controls("- {at: '2026-12-01T20:00:00+00:00', kind: paws, data: {}}\n", "c.yaml")
+    assert "c.yaml" in str(refused.value.problems[0]) and "kind" in str(refused.value.problems[0])
+    assert duration("1d12h") == timedelta(hours=36) and span_text(timedelta(days=2, minutes=5)) == "2 days 5 minutes"
+
+
+MAIL_COMMAND = st.fixed_dictionaries({}, optional={
+    "game": st.sampled_from(["halls", "hals", 7]), "player": st.sampled_from(["alice", "bob", "zoe", None]),
+    "secret": st.sampled_from(["s-alice", "s-bob", ""]),
+    "command": st.one_of(st.sampled_from(["resend", "status", "help", "RESEND"]), st.text(max_size=8)),
+    "address": st.one_of(st.just("x@new.example"), st.text(max_size=12)),
+    "press": st.one_of(st.fixed_dictionaries({"to": st.sampled_from(["bob", "all", ["alice"], 3]),
+                                              "text": st.text(max_size=20)}), st.text(max_size=5)),
+    "turn": st.integers()})
+
+
+@given(document=MAIL_COMMAND)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_any_mail_command_is_answered_and_never_breaks_the_inbox(tmp_path_factory, document):
+    from pbem.gm.mailcommands import reader
+    from pbem.mail.config import MailConfig
+    from pbem.mail.fetch import handle
+    from pbem.mail.inbox import Incoming
+    from pbem.store.games import Store
+
+    folder = tmp_path_factory.mktemp("hostile")
+    url, _ = new_campaign(folder)
+    store = Store(url)
+    ordered = {"game": document.get("game", "halls"), **document}  # the `game:` line first, as on a sheet
+    data = mail("alice@example.org", yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True), "<h@alice>")
+    config = MailConfig(sender="gm@example.org", archive=folder / "archive")
+    try:
+        with store.session() as session:
+            handled = handle(session, Incoming("test", data, lambda: None), config, T0, reader(config.sender))
+        assert handled.outcome in ("accepted", "refused")
+        assert handled.outcome == "refused" or handled.kind == "command"
+        assert not any("could not read this message" in r for r in handled.reasons), handled.reasons
+    finally:
+        store.close()

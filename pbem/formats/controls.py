@@ -125,7 +125,7 @@ def read_controls(text: str, source: str) -> list[ControlEntry]:
                                                                      "2026-12-01T20:00:00+00:00"))
             continue
         try:
-            kind = Control(item.get("kind"))
+            kind = Control(str(item.get("kind")))
         except ValueError:
             problems.append(Problem(source, item.line_of("kind"), "kind",
                                     f"one of {', '.join(k.value for k in Control)}"))

@@ -56,7 +56,7 @@ def extend(session: Session, name: str, now: datetime, sender: str, *, by: timed
 
 
 def move_to(session: Session, game: Game, deadline: Deadline, new: datetime, now: datetime, sender: str,
-            why: str, absence: int | None = None) -> Deadline:
+            why: str, absence: str | None = None) -> Deadline:
     """Move a deadline that has not passed to a later time, record it and tell the players (not committed)."""
     if now >= deadline.due_at:
         raise Refused([f"turn {deadline.turn}'s deadline passed at {deadline.due_at:%Y-%m-%d %H:%M} UTC: a "
@@ -66,9 +66,8 @@ def move_to(session: Session, game: Game, deadline: Deadline, new: datetime, now
                        f"{deadline.due_at:%Y-%m-%d %H:%M} UTC"])
     was = due(session, game, deadline)
     moved = move_deadline(session, game, deadline.turn, new, now)
-    extra = {} if absence is None else {"absence": absence}
     entry = record(session, game, Control.EXTEND, now, turn=deadline.turn, was=deadline.due_at.isoformat(),
-                   due=new.isoformat(), why=why, **extra)
+                   due=new.isoformat(), why=why, absence=absence)
     tell(session, game, entry, sender, now, players(session, game), f"turn {deadline.turn} extended",
          [f"Turn {deadline.turn} of {game.name} is extended ({why}): orders are now {due(session, game, moved)}.",
           f"(They were {was}.) Orders you sent already still count; you may replace them until then."])

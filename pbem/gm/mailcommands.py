@@ -21,12 +21,12 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, Callable, Sequence
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from ..formats.controls import Press
 from ..formats.names import valid_address
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
-from ..mail.fetch import Handled, authenticate
+from ..mail.fetch import Handled, authenticate, game_named
 from ..mail.letters import Letter
 from ..store import cycle
 from ..store.base import players_of
@@ -80,10 +80,7 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
     if problems:
         raise FormatError(problems)
     handled.game, handled.player = document["game"], document["player"]
-    game = session.exec(select(Game).where(Game.name == document["game"])).first()
-    if game is None:  # never list the other games: the sender may not play them
-        raise FormatError([Problem(where, document.line_of("game"), "game", f"no game named {document['game']} "
-                                   "here: copy the `game:` line from your turn sheet")])
+    game = game_named(session, document["game"], where, document.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == document["player"]), None)
     if player is None:
         raise FormatError([Problem(where, document.line_of("player"), "player",

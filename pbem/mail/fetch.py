@@ -30,9 +30,9 @@ from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
-from ..store.games import Refused, get_game, players_of
+from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailReceived
-from ..store.tables import Player
+from ..store.tables import Game, Player
 from .ack import acknowledgement
 from .dmpost import match_mail
 from .config import MailConfig
@@ -234,6 +234,16 @@ def _known_sender(session: Session, address: str) -> bool:
     return False
 
 
+def game_named(session: Session, name: str, source: str, line: int | None) -> Game:
+    """The game a player's mail names; a mistyped name is refused without listing the other games (the sender
+    may play none of them)."""
+    game = session.exec(select(Game).where(Game.name == name)).first()
+    if game is None:
+        raise FormatError([Problem(source, line, "game", f"no game named {name} here: copy the `game:` line from "
+                                   "your turn sheet")])
+    return game
+
+
 def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
                   where: str = "your turn sheet") -> list[str]:
     """Both must hold: the mail comes from the player's address, and carries the player's secret (found `where`)."""
@@ -251,7 +261,7 @@ def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any,
 def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
     order = parse_orders(letter.orders, letter.source)
     handled.game, handled.player = order.game, order.player
-    game = get_game(session, order.game)
+    game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
     if player is None:
         raise FormatError([Problem(letter.source, order.data.line_of("player"), "player",
