@@ -353,3 +353,44 @@ def test_any_mail_command_is_answered_and_never_breaks_the_inbox(tmp_path_factor
         assert not any("could not read this message" in r for r in handled.reasons), handled.reasons
     finally:
         store.close()
+
+
+# --- press on the site once the game is over ----------------------------------------------------------------
+
+FIELD = """name: Field
+size: 5x5
+starts: [r5c1, r5c3]
+elements:
+  - {type: flag, at: r1c5, number: 1}
+  - {type: flag, at: r5c5, number: 2}
+"""
+
+
+def test_press_is_shown_on_the_site_once_the_game_is_over_and_not_before(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+
+    def pbem(*args, code: int | None = 0):
+        result = RUNNER.invoke(app, ["--db", url, "--now", at(), *map(str, args)])
+        assert code is None or result.exit_code == code, result.output
+        return result
+    (tmp_path / "field.yaml").write_text(FIELD, encoding="utf-8")
+    pbem("game", "new", "race", "--ruleset", "botwars", "--rooms", "field.yaml", "--seed", "4",
+         "--player", "ann:ann@example.org:Red", "--player", "ben:ben@example.org:Blue")
+    pbem("game", "policy", "race", "--press", "signed")
+    secret = next(p["secret"] for p in json.loads(pbem("game", "show", "race", "--secrets", "--json").stdout)["players"]
+                  if p["name"] == "ann")
+    inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    inbox.add(command("ann", "press: {to: ben, text: 'Race you to the flag.'}", "<p@ann>", secret=secret,
+                      game="race"))
+    pbem("mail", "fetch", "--maildir", tmp_path / "inbox")
+    pbem("game", "autoplay", "race", "--turns", "1", "--no-reports")
+    pbem("site", "race", "--out", tmp_path / "site")
+    running = (tmp_path / "site" / "race" / "index.html").read_text(encoding="utf-8")
+    assert json.loads(pbem("game", "show", "race", "--json").stdout)["over"] is False
+    assert "Race you to the flag." not in running and "<h2>Press</h2>" not in running
+    pbem("game", "autoplay", "race", "--turns", "30", "--no-reports")
+    assert json.loads(pbem("game", "show", "race", "--json").stdout)["over"] is True
+    pbem("site", "race", "--out", tmp_path / "site")
+    page = (tmp_path / "site" / "race" / "index.html").read_text(encoding="utf-8")
+    assert "<h2>Press</h2>" in page and "Race you to the flag." in page and "from ann to ben" in page

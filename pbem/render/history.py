@@ -18,6 +18,8 @@ from ..engine.state import Board
 from ..engine.turn import Snapshot
 from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
                            stage_snapshots, turn_events)
+from ..formats.controls import Control
+from ..store.controls import history
 from ..store.tables import Game
 from .site import GameHistory, StoredTurn
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
@@ -71,4 +73,11 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
                         lambda number=t.number: stored_turn_report(session, game, number)) for t in done]
     state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
     return GameHistory(game.name, turns, standings(state) if state else [],
-                       recipients(session, game) if with_mail else [])
+                       recipients(session, game) if with_mail else [],
+                       press_shown(session, game) if state is not None and state.is_over else [])
+
+
+def press_shown(session: Session, game: Game) -> list[dict]:
+    """The players' press as the site shows it once the game is over (an anonymous author stays anonymous)."""
+    return [{"at": f"{e.at:%Y-%m-%d %H:%M} UTC", "by": e.player if e.data.get("policy") == "signed" else "a player",
+             "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in history(session, game, Control.PRESS)]
