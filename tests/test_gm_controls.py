@@ -143,7 +143,8 @@ def test_a_replacement_takes_the_seat_with_a_new_secret_and_the_old_address_no_l
     sheet = [r for r in outbox(url, "sheet") if r.recipient == "carol@example.net"]
     assert len(sheet) == 1 and 'secret: "s-carol"' in text_of(sheet[0]) and "s-bob" not in text_of(sheet[0])
     told = {r.recipient: r.subject for r in outbox(url, "control")}
-    assert told == {"carol@example.net": "halls: you take over bob", "bob@example.org": "halls: carol takes over your seat",
+    assert told == {"carol@example.net": "halls: you take over bob",
+                    "bob@example.org": "halls: carol takes over your seat",
                     "alice@example.org": "halls: carol takes over bob"}
     inbox.add(order_mail("bob", hands["bob"], "<old@bob>"))  # the old player, old address, old secret
     inbox.add(order_mail("bob", hands["bob"], "<new@carol>", sender="carol@example.net", secret="s-bob"))

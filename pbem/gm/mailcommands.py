@@ -23,7 +23,6 @@ from typing import Any, Callable, Sequence
 
 from sqlmodel import Session
 
-from ..formats.controls import Press
 from ..formats.names import valid_address
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.fetch import Handled, authenticate, game_named
@@ -162,9 +161,6 @@ def _press(session: Session, letter: Letter, handled: Handled, game: Game, docum
         else None
     if not names:
         raise FormatError([Problem(letter.source, line, "press.to", "a player, a list of players, or all")])
-    if press_policy(session, game) is Press.OFF:
-        handled.reasons = [f"{game.name} has no press: the game master has not allowed messages between players"]
-        raise FormatError([Problem(letter.source, line, "press", handled.reasons[0])])
     author = str(handled.player)
     going = recipients(session, game, author, names)
     handled.outcome = "accepted"

@@ -116,7 +116,7 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
         versions = sorted(order_versions(session, game).items(), key=lambda item: (item[0][0], item[1].submitted_at,
                                                                                    item[0][1], item[0][2]))
         processed = {t.number: _aware(t.processed_at) for t in processed_turns(session, game)}
-        controls = [ControlEntry(e.at, e.kind, e.player, e.data) for e in history(session, game)]
+        controls: list[ControlEntry] = [ControlEntry(e.at, e.kind, e.player, e.data) for e in history(session, game)]
         open_turn = current_state(session, game).turn if dealt(session, game, current_state(session, game).turn) \
             and not current_state(session, game).is_over else None
     written = []

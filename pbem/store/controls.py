@@ -29,13 +29,9 @@ class GmEvent(SQLModel, table=True):
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One control as the history shows it (and export writes it)."""
+class Entry(ControlEntry):
+    """A control of the history, with its row's id (which names the mail it sends)."""
 
-    at: datetime
-    kind: Control
-    player: str | None
-    data: dict[str, Any]
     id: int = 0
 
 
