@@ -20,17 +20,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from ..formats.schedule import due_text
+from ..gm.absence import pilot_absent
+from ..gm.clock import start as start_turn_clock
+from ..gm.mailcommands import reader
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
 from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
-from ..gm.absence import pilot_absent
-from ..gm.clock import start as start_turn_clock
-from ..gm.mailcommands import reader
 from ..store.controls import paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
-from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule)
+from ..store.schedule import approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
@@ -47,7 +47,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | piloted | processed | fetched | deadline (a death match's) | sent | problem
     detail: str = ""
 
 
