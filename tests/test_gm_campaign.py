@@ -129,6 +129,9 @@ HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
     (day(15), lambda w, now: w.command(now, "alice", "press: {to: bob, text: 'Truce on the east conveyor?'}", "p1")),
     (day(18), lambda w, now: w.silent.discard("bob")),
     (day(18.5), lambda w, now: w.command(now, "bob", "press: {to: all, text: 'No truce.'}", "p2")),
+    (day(19), lambda w, now: w.command(now, "bob", "command: resend", "resend")),
+    (day(19), lambda w, now: w.command(now, "bob", "command: status", "status")),
+    (day(19), lambda w, now: w.command(now, "alice", "command: help", "help")),
     (day(20), lambda w, now: w.pbem(now, "mail", "broadcast", "halls", "-", input="Half-time: well played.")),
 ]
 
@@ -255,6 +258,17 @@ def press_went_both_ways(w: World, delivered: list[EmailMessage]) -> None:
     assert "Truce on the east conveyor?" in relayed.get_body(("plain",)).get_content()
 
 
+def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> None:
+    def reply(tag: str) -> str:
+        found = [m for m in delivered if m["In-Reply-To"] == tag]
+        assert len(found) == 1, tag
+        return found[0].get_body(("plain",)).get_content()
+    assert "comes again" in reply("<resend@bob>") and "Orders in:" in reply("<status@bob>")
+    assert "command: resend" in reply("<help@alice>") and "press: signed" in reply("<help@alice>")
+    sheets = Counter(m["Subject"] for m in delivered if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"])
+    assert max(sheets.values()) == 2  # the turn's sheet, and once more on request
+
+
 def the_broadcast_reached_everyone(w: World, delivered: list[EmailMessage]) -> None:
     for to in ("alice@home.example", "carol@example.net", "watcher@example.net"):
         assert got(delivered, to, "halls: from the game master") == 1
@@ -271,5 +285,6 @@ def the_observer_saw_reports_never_sheets(w: World, delivered: list[EmailMessage
 
 CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_late, nothing_processed_while_paused,
           the_extension_was_told_and_counted, the_replacement_was_told_and_plays, the_address_change_was_told_to_both,
-          the_absence_was_played_by_the_pilot, press_went_both_ways, the_broadcast_reached_everyone,
+          the_absence_was_played_by_the_pilot, press_went_both_ways, the_mail_commands_were_answered,
+          the_broadcast_reached_everyone,
           the_observer_saw_reports_never_sheets]
