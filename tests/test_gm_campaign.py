@@ -265,7 +265,8 @@ def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> 
         return found[0].get_body(("plain",)).get_content()
     assert "comes again" in reply("<resend@bob>") and "Orders in:" in reply("<status@bob>")
     assert "command: resend" in reply("<help@alice>") and "press: signed" in reply("<help@alice>")
-    sheets = Counter(m["Subject"] for m in delivered if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"])
+    sheets = Counter(m["Subject"] for m in delivered
+                     if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"])
     assert max(sheets.values()) == 2  # the turn's sheet, and once more on request
 
 
