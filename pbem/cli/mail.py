@@ -46,7 +46,9 @@ def fetch(
     import imaplib
     from dataclasses import replace
 
+    from ..gm.mailcommands import reader
     from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
+    from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
@@ -57,7 +59,8 @@ def fetch(
     with open_store(ctx) as store, store.session() as session:
         messages = messages_from(session, maildir, mbox, _server(config, "imap") if imap else None)
         try:
-            handled = fetch_messages(session, messages, config, clock(ctx))
+            handled = fetch_messages(session, messages, config, clock(ctx),
+                                     reader(config.sender, campaign_templates()))
         except (OSError, imaplib.IMAP4.error) as err:
             refuse([f"cannot read the inbox: {err}"])
     if as_json:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from datetime import datetime
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -29,9 +30,9 @@ from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
-from ..store.games import Refused, get_game, players_of
+from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
-from ..store.tables import Player
+from ..store.tables import Game, Player
 from .ack import acknowledgement
 from .dmpost import match_mail
 from .config import MailConfig
@@ -42,6 +43,10 @@ from .outbox import queue
 
 UNKNOWN = "unknown"
 OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+_COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
+# The gm layer's reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller:
+# it fills in the Handled and may return what stores the command's effect (committing, like accepted orders).
+Commands = Callable[[Session, "Letter", "Handled"], "Callable[[], Any] | None"]
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -99,16 +104,19 @@ def messages_from(session: Session, maildir: Path | None = None, mbox: Path | No
     return []
 
 
-def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime) -> list[Handled]:
-    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock."""
+def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime,
+          commands: Commands | None = None) -> list[Handled]:
+    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock;
+    `commands` reads the players' mail commands (without it they are read as orders, and refused)."""
     results = []
     for incoming in messages:
-        results.append(handle(session, incoming, config, read_at))
+        results.append(handle(session, incoming, config, read_at, commands))
         incoming.done()
     return results
 
 
-def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime) -> Handled:
+def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime,
+           commands: Commands | None = None) -> Handled:
     """One message, whatever it holds: a message the parser chokes on is archived and recorded as refused with
     the reason, like any other, so it never stops the messages behind it nor comes back on the next fetch."""
     if incoming.seen is not None:
@@ -122,7 +130,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     try:
         letter = read_letter(incoming.data, config.max_bytes, read_at)
         handled.sender, handled.kind = letter.sender, letter.kind
-        store_orders = _judge(session, letter, handled)
+        store_orders = _judge(session, letter, handled, commands)
     except Exception as err:  # noqa: BLE001 - one message that breaks something must not block the inbox
         session.rollback()
         store_orders, handled.outcome, handled.understood = None, "refused", []
@@ -160,7 +168,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         return
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
-    verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
+    verdict = f"{ {'orders': 'orders', 'dm': 'action', 'command': 'command'}.get(handled.kind, 'message')} {handled.outcome}"
     if handled.outcome == "accepted":
         lines = list(handled.understood)
     else:
@@ -197,7 +205,8 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
                                   token=f"notice {letter.key}"), "notice", now)
 
 
-def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
+def _judge(session: Session, letter: Letter, handled: Handled, commands: Commands | None = None
+           ) -> Callable[[], Any] | None:
     """Fill in `handled`; for accepted orders, return what stores them (and commits)."""
     if letter.message_id and session.exec(select(MailOutgoing.id).where(
             MailOutgoing.message_id == letter.message_id)).first() is not None:
@@ -212,6 +221,8 @@ def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], A
         handled.reasons = list(letter.problems)
     else:
         try:
+            if commands is not None and letter.kind == "orders" and _COMMAND.search(letter.orders or ""):
+                return commands(session, letter, handled)
             return (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
         except FormatError as err:
             handled.reasons = [str(p) for p in err.problems]
@@ -227,7 +238,17 @@ def _known_sender(session: Session, address: str) -> bool:
     return False
 
 
-def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
+def game_named(session: Session, name: str, source: str, line: int | None) -> Game:
+    """The game a player's mail names; a mistyped name is refused without listing the other games (the sender
+    may play none of them)."""
+    game = session.exec(select(Game).where(Game.name == name)).first()
+    if game is None:
+        raise FormatError([Problem(source, line, "game", f"no game named {name} here: copy the `game:` line from "
+                                   "your turn sheet")])
+    return game
+
+
+def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
                   where: str = "your turn sheet") -> list[str]:
     """Both must hold: the mail comes from the player's address, and carries the player's secret (found `where`)."""
     reasons = []
@@ -244,12 +265,12 @@ def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any
 def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
     order = parse_orders(letter.orders, letter.source)
     handled.game, handled.player = order.game, order.player
-    game = get_game(session, order.game)
+    game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
     if player is None:
         raise FormatError([Problem(letter.source, order.data.line_of("player"), "player",
                                    f"no player {order.player} in {game.name}")])
-    handled.reasons = _authenticate(letter, player.name, player.email, player.secret, order.secret,
+    handled.reasons = authenticate(letter, player.name, player.email, player.secret, order.secret,
                                     order.data.line_of("secret"))
     if handled.reasons:
         return None
@@ -299,7 +320,7 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if match is None or entry is None:
         raise FormatError([Problem(letter.source, document.line_of("player"), "player",
                                    f"{document['player']} does not play {document['match']} by mail")])
-    handled.reasons = _authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
+    handled.reasons = authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
                                     document.line_of("secret"), "the game master's mail")
     if handled.reasons:
         return None

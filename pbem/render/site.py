@@ -39,6 +39,7 @@ class GameHistory:
     standings: list[dict] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
     ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
+    press: list[dict] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
 
 
 def _turn_dir(turn: int) -> str:
@@ -101,7 +102,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
              for t, p in zip(turns, pages)]
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
-                       ending=game.ending)
+                       ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())
