@@ -173,6 +173,14 @@ class Game(ABC):
         """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
         return []
 
+    def rules_text(self, state: Any) -> str:
+        """This game's rules in a short paragraph with the match's option values (the opening mail's)."""
+        return ""
+
+    def waiting(self, state: Any, player: str) -> str | None:
+        """What `player`, with nothing to send, waits for when it is not the opponent (e.g. the GM's roll)."""
+        return None
+
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         """The options a transcript's history implies where its header is silent (DESIGN: written rolls)."""
         return options

@@ -5,7 +5,7 @@ and a turn whose roll allows no move is skipped at once; gm: the GM enters
 each roll, as its own action `{roll: 4}` from player `GM` (by mail) or
 written in the mover's action (a transcript; one whose actions carry rolls is
 a game with the GM's dice unless it says `dice: engine`); a roll that allows
-no move skips the turn),
+no move skips the turn; the mover's turn and clock start at the GM's roll, D5 ruling),
 `both_win: mover | opponent` (D3.3 ruling), `turns: 40` (D3.4, per player),
 `clock` (D5; default 1 minute a move and a 5-minute bank, seed 001).
 """
@@ -117,9 +117,26 @@ class TakeBackToe(TurnGame):
         if state.over or player != state.to_move:
             return []
         if state.roll is None:
-            return []  # the GM rolls first (pbem dm roll); that mail asks for the move
-        return [f"{{move: B2-A2}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
-                "to the next cell"]
+            return []  # the GM rolls first (pbem dm roll); that mail asks for the move (`waiting`)
+        move = next((a.payload["move"] for a in self.candidates(state) if self.check_move(state, a) is None), "B2-A2")
+        return [f"{{move: {move}}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
+                "to the next cell (any such move: FROM-TO)"]
+
+    def rules_text(self, state: State) -> str:
+        s = state.settings
+        dice = ("The GM rolls a die for each turn (the turn and its clock start at the roll)" if s.dice == "gm"
+                else "Each turn starts with a die rolled for you")
+        first, second = state.players
+        return (f"Take-Back-Toe (RULES D3): 40 pieces on a 3x4 board, rows A-C; {first}'s home row is A, "
+                f"{second}'s is C. {dice}; with n you move exactly n pieces from a stack of at least n to an "
+                "orthogonally next cell, but never straight back along the opponent's last move; no stack of n: "
+                "the turn is skipped. Three or more equal stacks in your home row win at once; after "
+                f"{s.turns} turns each, more pieces at home wins (a tie: {first}). {clocks.control_text(s.clock)}")
+
+    def waiting(self, state: State, player: str) -> str | None:
+        if not state.over and player == state.to_move and state.roll is None and state.settings.dice == "gm":
+            return "waiting for the GM's roll: your turn, and your clock, start when it comes"
+        return None
 
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         if "dice" in options or not any("roll" in action.payload for action in actions):
@@ -136,8 +153,17 @@ class TakeBackToe(TurnGame):
             reason = self._check_gm_roll(state, action.payload["roll"])
             if reason is not None:
                 raise ValueError(reason)
-            return self._rolled(state, action.payload["roll"])
-        return super().apply(state, action)
+            rolled = self._rolled(state, action.payload["roll"])
+            return self._gm_clock(rolled, clocks.utc(action.at) if rolled.roll is not None else None)
+        after = super().apply(state, action)
+        return self._gm_clock(after, None) if after.roll is None else after
+
+    def _gm_clock(self, state: State, started: Any) -> State:
+        """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no
+        deadline runs and no reserve is spent, and a roll that skips a turn starts nobody's clock."""
+        if state.settings.dice != "gm" or state.clock is None:
+            return state
+        return replace(state, clock=replace(state.clock, started=started, extra=0))
 
     def _check_gm_roll(self, state: State, roll: Any) -> str | None:
         if state.over:

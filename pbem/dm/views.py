@@ -108,6 +108,7 @@ class GyulbotView(TypedDict):
     scores: dict[str, int]
     log: list[str]
     winner: Optional[str]
+    ending: str  # how a match won on a tiebreak was won, else ""
 
 
 class IceView(TypedDict):

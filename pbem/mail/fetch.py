@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..dm.base import Action
+from ..dm.clock import when
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
@@ -33,7 +34,7 @@ from ..store.games import Refused, get_game, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
 from .ack import acknowledgement
-from .dmpost import match_mail
+from .dmpost import match_mail, queue_match_news
 from .config import MailConfig
 from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
@@ -176,7 +177,9 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
                       lines: list[str], now: datetime) -> None:
     """A death match's acknowledgement and the notices to the other players, each with the position."""
     match_config, state = handled.position
-    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
+            f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
+            *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
                      config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
@@ -188,12 +191,10 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
-    for other, address in handled.notified:
-        news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
-                else f"{handled.game}: a deadline has passed")
-        queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
-                                  config=match_config, state=state, now=now, subject=news, lines=[news + "."],
-                                  token=f"notice {letter.key}"), "notice", now)
+    if handled.notified:
+        news = f"{handled.player} has acted" if handled.outcome == "accepted" else "a deadline has passed"
+        queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
+                         only=[other for other, _ in handled.notified])
 
 
 def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:

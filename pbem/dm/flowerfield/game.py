@@ -10,11 +10,12 @@ a pass is only for the full board (D4.5).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
-from ..clock import Clock, TimeControl, start
+from ..clock import Clock, Deadline, TimeControl, control_text, start
 from ..turngame import TurnGame
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
@@ -99,6 +100,27 @@ class FlowerField(TurnGame):
 
     def time_control(self, state: State) -> TimeControl:
         return state.settings.clock
+
+    def rules_text(self, state: State) -> str:
+        s = state.settings
+        kinds = ", ".join(f"{k.letter} ({k.name})" for k in s.variant.kinds)
+        near = " next to flowers already there" if s.adjacent else ""
+        return (f"Flower Field, {s.variant.name} (RULES D4): a 7x7 board, rows A-G, columns 1-7; flowers {kinds}. "
+                f"On your turn plant up to {s.variant.per_turn} flower(s){near}, or challenge: name two duplicate "
+                "fields (four connected flowers, the same under a rotation or reflection), one with a flower of "
+                "the opponent's last plant. A right challenge costs the opponent a life and undoes that plant; a "
+                f"wrong one (or giving up) costs you one. {s.lives} lives each; no lives left loses; on a full "
+                f"board the other player may challenge or pass, then more lives wins. {control_text(s.clock)}")
+
+    def deadline(self, state: State) -> Deadline | None:
+        """The turn ends when a challenge is last in time; a plant (or a pass) is due its bonus earlier (D5)."""
+        running = super().deadline(state)
+        bonus = (state.settings.clock.bonus or {}).get("challenge", 0)
+        if running is None or not bonus:
+            return running
+        early = "pass" if state.full else "plant"
+        return replace(running, by_kind=((f"to {early}", running.at - timedelta(seconds=bonus)),
+                                         ("to challenge or give up", running.at)))
 
     def action_kind(self, action: Action) -> str | None:
         return "challenge" if "challenge" in action.payload or "give_up" in action.payload else None
@@ -263,12 +285,30 @@ class FlowerField(TurnGame):
     def hints(self, state: State, player: str) -> list[str]:
         if state.over or player != state.to_move:
             return []
-        hints = [] if state.full else ["{plant: [R D5, T C4]}  one or two flowers next to flowers already there"]
+        hints = [] if state.full else [f"{{plant: [{self._example_plant(state)}]}}  " + (
+            f"up to {state.settings.variant.per_turn} flower(s)"
+            + (" next to flowers already there" if state.settings.adjacent else ""))]
         if self.latest(state) is not None:
             hints.append("{challenge: [[D2, D3, E3, F3], [D3, E3, E4, E5]]}  two duplicate fields, one touching "
                          "the last plant")
         hints.append("{pass: true}  the board is full: end the game" if state.full else "{give_up: true}  a failed challenge")
         return hints
+
+    def _example_plant(self, state: State) -> str:
+        """A plant legal now, in this variant's own letters: as many flowers as a turn allows, on the first cells
+        (row A first) that take one."""
+        letters = [kind.letter for kind in state.settings.variant.kinds]
+        chosen: list[str] = []
+        for cell in range(SIZE * SIZE):
+            entry = f"{letters[len(chosen) % len(letters)]} {cell_name(cell, SIZE)}"
+            try:
+                self.parse_plant(state, chosen + [entry])
+            except ValueError:
+                continue
+            chosen.append(entry)
+            if len(chosen) == state.settings.variant.per_turn:
+                break
+        return ", ".join(chosen)
 
     def latest(self, state: State) -> Plant | None:
         """The opponent's plant of the turn just before (what a challenge must touch); never an older plant
