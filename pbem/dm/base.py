@@ -29,12 +29,23 @@ class SetupError(ValueError):
 @dataclass(frozen=True)
 class Option:
     """A set-up option declared as data: its default, and the values it may take — `choices`, a `whole` number
-    of at least 1, or what `read(value, default)` accepts (it raises ValueError saying what is wrong)."""
+    of at least 1, or what `read(value, default)` accepts (it raises ValueError saying what is wrong); its `unit`
+    and what it is `about`, for `pbem dm options` and `pbem dm new --help`."""
 
     default: Any = None
     choices: tuple[Any, ...] = ()
     whole: bool = False
     read: Callable[[Any, Any], Any] | None = None
+    unit: str = ""
+    about: str = ""
+    shown_default: str | None = None  # the default in words, when it is not a plain value (e.g. "the variant's")
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """The option as plain data: name, default (in words where it has no plain value), unit, the values it
+        may take (a list of choices, or None), about."""
+        default = self.shown_default if self.shown_default is not None else self.default
+        return {"name": name, "default": default, "unit": self.unit, "choices": list(self.choices) or None,
+                "about": self.about}
 
 
 class Setup:

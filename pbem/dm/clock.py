@@ -27,6 +27,8 @@ from typing import Any, Mapping
 from .base import Action, Game
 
 GM = "GM"
+CLOCK_ABOUT = ("off, or {turn, reserve, step, bonus}: the seconds of a turn, the reserve spent beyond it in steps "
+               "of `step`, and extra seconds by kind of action (bonus: {challenge: 60})")
 CLOCK_KEYS = ("extend", "timeout")
 
 

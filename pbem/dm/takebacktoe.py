@@ -27,10 +27,12 @@ ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
 DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
 OPTIONS = {
-    "dice": Option("engine", ("engine", "gm")),
-    "both_win": Option("mover", ("mover", "opponent")),  # D3.3 ruling
-    "turns": Option(40, whole=True),  # D3.4, per player
-    "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default)),
+    "dice": Option("engine", ("engine", "gm"), about="who rolls: the engine (seeded), or the GM (pbem dm roll)"),
+    "both_win": Option("mover", ("mover", "opponent"), about="D3.3 ruling: who wins when both qualify at once"),
+    "turns": Option(40, whole=True, unit="turns", about="D3.4: turns per player before the home pieces decide"),
+    "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default),
+                    unit="seconds", shown_default="{turn: 60, reserve: 300, step: 1}",
+                    about=clocks.CLOCK_ABOUT),
 }
 
 

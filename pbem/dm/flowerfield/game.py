@@ -15,7 +15,7 @@ from typing import Any
 
 from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
-from ..clock import Clock, Deadline, TimeControl, control_text, start
+from ..clock import CLOCK_ABOUT, Clock, Deadline, TimeControl, control_text, start
 from ..turngame import TurnGame
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
@@ -25,10 +25,14 @@ SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
 MOVES = ("plant", "challenge", "give_up", "pass")
 OPTIONS = {
-    "lives": Option(3, whole=True),
-    "adjacent": Option(None, (True, False)),  # D4.2; the variant's default
-    "missed_latest": Option("lose_life", ("lose_life", "refuse")),  # D4.4: a challenge that misses the latest move
-    "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default)),  # D5
+    "lives": Option(3, whole=True, unit="lives", about="D4.1: lives each"),
+    "adjacent": Option(None, (True, False), shown_default="the variant's (true but in primary)",
+                       about="D4.2: a flower must touch one planted before this turn"),
+    "missed_latest": Option("lose_life", ("lose_life", "refuse"),
+                            about="D4.4: a challenge missing the opponent's latest flowers fails, or is refused"),
+    "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default),
+                    unit="seconds", shown_default="the variant's (classic: {turn: 120, reserve: 600, step: 60, "
+                    "bonus: {challenge: 60}})", about=CLOCK_ABOUT),
 }
 
 

@@ -29,14 +29,16 @@ from .board import Puzzle, parse_solution, solved_after
 from ..views import GyulbotView
 
 OPTIONS = {
-    "rounds": Option(5, whole=True),  # D1.4: 5, 9 or 10
-    "claim_seconds": Option(600, whole=True),
-    "undercut_seconds": Option(60, whole=True),
-    "demo_seconds": Option(120, whole=True),
-    "moves": Option(8, whole=True),  # the proven minimum of generated puzzles
-    "tiebreak": Option(None, ("round", "opponent")),  # default: a round after 10 rounds, else the opponent
-    "opponent": Option(None),  # the designated opponent: a player, by default the last
-    "start": Option(None, read=clocks.read_moment),  # when round 1 opens (else at the first time stamp)
+    "rounds": Option(5, whole=True, unit="rounds", about="D1.4: rounds in the match (5, 9 or 10)"),
+    "claim_seconds": Option(600, whole=True, unit="seconds", about="a round with no claim in this time scores nobody"),
+    "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
+    "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
+    "moves": Option(8, whole=True, unit="moves", about="generated puzzles: their proven minimum"),
+    "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
+                       about="D1.4: a tie goes to a tiebreaker round or to the designated opponent"),
+    "opponent": Option(None, unit="player", shown_default="the last player", about="the designated opponent"),
+    "start": Option(None, read=clocks.read_moment, unit="time stamp", shown_default="the first action's time",
+                    about="when round 1 opens (ISO 8601, like 2026-12-01T20:00Z)"),
 }
 
 

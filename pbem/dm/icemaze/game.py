@@ -31,15 +31,17 @@ from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 from ..views import IceView
 
 OPTIONS = {
-    "target": Option(7, whole=True),  # D2.3: first to 7 points
-    "max_rounds": Option(20, whole=True),
-    "present_seconds": Option(60, whole=True),
-    "answer_seconds": Option(60, whole=True),
-    "junk_seconds": Option(600, whole=True),
-    "moves": Option(8, whole=True),  # generated mazes: their proven minimum,
-    "snoms": Option(2, whole=True),  # their snoms,
-    "size": Option(Size(10, 10), read=lambda value, default: _size(value)),  # and their size
-    "start": Option(None, read=clocks.read_moment),  # when the first round opens (else at the first time stamp)
+    "target": Option(7, whole=True, unit="points", about="D2.3: the points that win"),
+    "max_rounds": Option(20, whole=True, unit="rounds", about="D2.3: after this many rounds the leader wins"),
+    "present_seconds": Option(60, whole=True, unit="seconds", about="the buzzer's time to present"),
+    "answer_seconds": Option(60, whole=True, unit="seconds", about="the opponent's time for a shorter solution"),
+    "junk_seconds": Option(600, whole=True, unit="seconds", about="no buzz in this time junks the maze"),
+    "moves": Option(8, whole=True, unit="orders", about="generated mazes: their proven minimum"),
+    "snoms": Option(2, whole=True, unit="snoms", about="generated mazes: their snoms"),
+    "size": Option(Size(10, 10), read=lambda value, default: _size(value), unit="rows x columns", shown_default="10x10",
+                   about="generated mazes: their size, 5x5 to 20x20"),
+    "start": Option(None, read=clocks.read_moment, unit="time stamp", shown_default="the first action's time",
+                    about="when the first maze opens (ISO 8601, like 2026-12-01T20:00Z)"),
 }
 PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
 
