@@ -20,8 +20,11 @@ DAY = "2026-12-01T"
 
 
 class Desk:
-    def __init__(self, folder: Path):
-        self.folder = folder
+    """With `imap` and `smtp` (tests/mail_servers.py, their config in force) mail goes through the loopback servers;
+    without, through a Maildir. Either way `new_mail` reads what the outbox queued, in order."""
+
+    def __init__(self, folder: Path, imap=None, smtp=None):
+        self.folder, self.imap, self.smtp = folder, imap, smtp
         self.url = f"sqlite:///{folder / 'pbem.db'}"
         self.inbox = folder / "inbox"
         for sub in ("new", "cur", "tmp"):
@@ -41,24 +44,38 @@ class Desk:
         self.delivered += 1
         data = mail(f"{player} <{player}@example.org>", body, f"<m{self.delivered}-{player}@example.org>")
         stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\r\n".encode()
+        if self.imap is not None:
+            self.imap.deliver(stamp + data)
+            return
         path = self.inbox / "new" / f"{self.delivered:05d}.mail"
         path.write_bytes(stamp + data)
         os.utime(path, ns=(self.delivered * 10**9, self.delivered * 10**9))  # delivery order
 
     def run(self, now: str) -> list[dict]:
-        result = self.pbem("run", "--maildir", self.inbox, "--json", now=now)
+        result = self.pbem("run", *self.reading(), "--json", now=now)
         assert result.exit_code in (0, 1), result.output
         return json.loads(result.stdout)["done"]
 
     def gm(self, *args, now: str):
         """A GM command that reads the inbox first (the same Maildir as the run)."""
-        return self.pbem("dm", *args, "--maildir", self.inbox, "--out", self.folder, now=now)
+        return self.pbem("dm", *args, *self.reading(), "--out", self.folder, now=now)
+
+    def reading(self) -> list:
+        """Where `pbem run` and GM commands read mail: the Maildir, or (no option) the configured IMAP server."""
+        return [] if self.imap is not None else ["--maildir", self.inbox]
+
+    def all_sent(self) -> bool:
+        """Every queued mail went out, and the SMTP server has exactly those."""
+        with Session(create_engine(self.url)) as session:
+            rows = session.exec(select(MailOutgoing)).all()
+        return all(row.state == "sent" for row in rows) and len(self.smtp.messages) == len(rows)
 
     def position(self, match: str) -> dict:
         return json.loads(self.pbem("dm", "show", match, "--json", "--out", self.folder).stdout)
 
-    def new_mail(self) -> list[tuple[str, str, str]]:
-        """(recipient, subject, plain text) of every mail queued since the last call, in order."""
+    def new_mail(self, with_time: bool = False) -> list[tuple]:
+        """(recipient, subject, plain text[, the time it was queued, as HH:MM:SS]) of every mail queued since the
+        last call, in order."""
         with Session(create_engine(self.url)) as session:
             rows = session.exec(select(MailOutgoing).where(MailOutgoing.id > self.seen).order_by(MailOutgoing.id)).all()
         found = []
@@ -66,7 +83,8 @@ class Desk:
             self.seen = row.id
             message = message_from_bytes(row.data, policy=policy.default)
             text = message.get_body(("plain",)).get_content().replace("\r\n", "\n")
-            found.append((row.recipient, message["Subject"], text))
+            found.append((row.recipient, message["Subject"], text)
+                         + ((row.queued_at.strftime("%H:%M:%S"),) if with_time else ()))
         return found
 
 

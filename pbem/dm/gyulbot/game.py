@@ -148,7 +148,7 @@ class Gyulbot(JudgedGame):
             if not state.self_undercut:
                 return [hint + " (lower your own claim, once)" for hint in undercut]
         if state.phase == "demo" and player == state.demonstrator:
-            colour = state.puzzle.colours[0].capitalize()  # an example in this puzzle's own colours
+            colour = (state.puzzle.goal_colour or state.puzzle.colours[0]).capitalize()  # a colour that may finish
             return [f'{{solution: "{colour} {"URDL"[:state.demo_moves]}"}}  at most {state.demo_moves} moves: '
                     "a colour, then U D L R", "{skip: true}  give up"]
         return []
