@@ -136,3 +136,19 @@ def test_dm_options_lists_every_option_with_its_default_and_unit(desk):
     helped = desk.pbem("dm", "new", "--help").stdout
     assert "--option KEY=VALUE for takebacktoe" in helped and "dice (default engine; engine | gm)" in helped
     assert desk.pbem("dm", "options", "chess").exit_code == 2
+
+
+def test_the_site_index_lists_death_matches_with_their_result(desk):
+    new_match(desk, "t1", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--option", "dice=gm",
+              "--option", "clock={turn: 60, reserve: 0}")
+    assert desk.gm("roll", "t1", "4", now="19:05:00").exit_code == 0
+    assert desk.run("19:06:01")[0]["detail"] == "2026-12-01 19:06:00 UTC: ann runs out of time; bob wins"
+    new_match(desk, "t2", "--game", "takebacktoe", "--player", "ann", "--player", "bob")
+    made = desk.pbem("site", "--match", "all", "--out", desk.folder / "site")
+    assert made.exit_code == 0, made.output
+    index = (desk.folder / "site" / "index.html").read_text()
+    assert '<a href="matches/t1/index.html">t1</a> — takebacktoe, ann v bob: Won by bob (ann 0, bob 0): ' \
+           "ann ran out of time." in index
+    assert '<a href="matches/t2/index.html">t2</a> — takebacktoe, ann v bob: In play (ann 0, bob 0).' in index
+    assert "Won by bob" in (desk.folder / "site" / "matches" / "t1" / "index.html").read_text()
+    assert desk.pbem("site", "--match", "t9", "--out", desk.folder / "site").exit_code == 1

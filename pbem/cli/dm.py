@@ -329,24 +329,30 @@ def site_command(
     out: Path = typer.Option(Path("site"), "--out", help="The site folder; the page goes to OUT/MATCH/."),
 ) -> None:
     """The match's page: the position, every action as it arrived (refusals with their reasons) and, for Flower
-    Field, the whole list of missed duplicates."""
-    import json
-
-    from ..render.dm_page import match_page
-    from ..store import dm as store
-
+    Field, the whole list of missed duplicates. (`pbem site --match MATCH` puts it on the campaign site.)"""
     session, match = _open_match(ctx, name)
     with session:
-        config, state, _ = store.position(session, match)
-        actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
-                    "at": None if row.at is None else store.action_of(row).at.strftime("%Y-%m-%d %H:%M:%S UTC"),
-                    "payload": json.dumps(store.action_of(row).payload, ensure_ascii=False, sort_keys=True)}
-                   for row in store.submissions(session, match)]
+        [page] = site_matches(session, [match.name])
     folder = out / match.name
     folder.mkdir(parents=True, exist_ok=True)
-    for file, content in match_page(match.name, config, state, actions).items():
+    for file, content in page.files.items():
         (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     typer.echo(f"{folder / 'index.html'}")
+
+
+def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
+    """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
+    from ..render.dm_page import site_match
+    from ..store import dm as store
+
+    found = store.all_matches(session)
+    known = {match.name for match in found}
+    unknown = [name for name in names if name != "all" and name not in known]
+    if unknown:
+        refuse([f"no death match named {name!r}" for name in unknown])
+    chosen = [match for match in found if "all" in names or match.name in names]
+    return [site_match(match.name, store.config_of(match), store.position(session, match)[1],
+                       store.submissions(session, match), templates) for match in chosen]
 
 
 @dm_app.command("list")
