@@ -184,6 +184,10 @@ class Game(ABC):
         """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
         return []
 
+    def news(self, before: Any, after: Any) -> list[str]:
+        """What happened between two states, in the words of the match's own record (an ack's headline)."""
+        return []
+
     def rules_text(self, state: Any) -> str:
         """This game's rules in a short paragraph with the match's option values (the opening mail's)."""
         return ""

@@ -22,7 +22,7 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..dm.base import Action
+from ..dm.base import Action, get_game as get_dm_game
 from ..dm.clock import when
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
@@ -63,6 +63,7 @@ class Handled:
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
+    news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -181,7 +182,9 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
             f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
             *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
-                     config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
+                     config=match_config, state=state, now=now,
+                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome == "accepted"
+                     else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
     ack["Message-ID"] = message_id("ack", letter.key)
@@ -309,7 +312,9 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.position = (config, dm_store.position(session, match)[1])
         return None
     before = len(dm_store.submissions(session, match))
+    earlier = dm_store.position(session, match)[1]
     row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
@@ -321,5 +326,5 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = [f"action {shown}: {row.reason}"]
         return None
     handled.outcome = "accepted"
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}"]
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]
     return None

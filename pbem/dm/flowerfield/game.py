@@ -105,6 +105,9 @@ class FlowerField(TurnGame):
     def time_control(self, state: State) -> TimeControl:
         return state.settings.clock
 
+    def news(self, before: State, after: State) -> list[str]:
+        return [after.event] if after.event and after != before else []
+
     def rules_text(self, state: State) -> str:
         s = state.settings
         kinds = ", ".join(f"{k.letter} ({k.name})" for k in s.variant.kinds)

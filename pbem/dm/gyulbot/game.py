@@ -153,6 +153,9 @@ class Gyulbot(JudgedGame):
                     "a colour, then U D L R", "{skip: true}  give up"]
         return []
 
+    def news(self, before: State, after: State) -> list[str]:
+        return list(after.log[len(before.log):])
+
     def rules_text(self, state: State) -> str:
         s, span = state.settings, clocks.span
         tie = ("a tiebreaker round" if s.tiebreak == "round" else f"{s.opponent}, the designated opponent")

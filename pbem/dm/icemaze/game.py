@@ -147,6 +147,9 @@ class IceMaze(JudgedGame):
         offer = [f'{{solution: "{("LURD" * 4)[:shorter]}"}}  a correct solution shorter than {shorter + 1}'] if shorter else []
         return offer + ["{pass: true}  let it stand"]
 
+    def news(self, before: IceMatch, after: IceMatch) -> list[str]:
+        return list(after.history[len(before.history):])
+
     def rules_text(self, state: IceMatch) -> str:
         r, span = state.rules, clocks.span
         return (f"Ice maze (RULES D2): every order (L R U D) moves all snoms at once until a rock, the edge or "
