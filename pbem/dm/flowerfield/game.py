@@ -379,11 +379,11 @@ def missed_duplicates(state: State) -> list[MissedView]:
     made_by = {}
     for number, plant in enumerate(state.plants, start=1):
         for cell in plant.cells:
-            made_by[cell] = (number, plant.player)
+            made_by[cell] = (number, plant.player, " ".join(f"{kind} {cell_name(c, SIZE)}" for c, kind in plant.flowers))
     report: list[MissedView] = []
     for first, second in duplicate_pairs(state.board, SIZE, SIZE):
-        number, player = max(made_by.get(c, (0, "")) for c in first.cells + second.cells)
-        report.append(MissedView(pair=[list(first.names), list(second.names)], move=number, player=player,
-                                 missed_by=opponent(state.config.players, player) if player else None))
+        number, player, planted = max(made_by.get(c, (0, "", "")) for c in first.cells + second.cells)
+        report.append(MissedView(pair=[list(first.names), list(second.names)], move=number, planted=planted,
+                                 player=player, missed_by=opponent(state.config.players, player) if player else None))
     report.sort(key=lambda entry: (entry["move"], entry["pair"]))
     return report
