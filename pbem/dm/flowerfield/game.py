@@ -298,8 +298,9 @@ class FlowerField(TurnGame):
         if self.latest(state) is not None:
             hints.append("{challenge: [[D2, D3, E3, F3], [D3, E3, E4, E5]]}  two duplicate fields, one touching "
                          "the last plant")
-        hints.append("{pass: true}  the board is full: end the game" if state.full else "{give_up: true}  a failed challenge")
-        return hints
+        if state.full:  # first: the reply lines offered end the game rather than stake a life on an example
+            return ["{pass: true}  the board is full: end the game", *hints]
+        return hints + ["{give_up: true}  a failed challenge"]
 
     def _example_plant(self, state: State) -> str:
         """A plant legal now, in this variant's own letters: as many flowers as a turn allows, on the first cells
