@@ -147,6 +147,7 @@ class Game(ABC):
     """The rules of one death-match game."""
 
     name: ClassVar[str]
+    title: ClassVar[str] = ""  # as players read it ("Take-Back-Toe")
     options: ClassVar[Mapping[str, "Option"]] = {}  # its set-up options, declared as data
 
     @abstractmethod

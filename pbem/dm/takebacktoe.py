@@ -97,6 +97,7 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
 @register
 class TakeBackToe(TurnGame):
     name = "takebacktoe"
+    title = "Take-Back-Toe"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:

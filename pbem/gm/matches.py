@@ -28,9 +28,6 @@ from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing
 
-TITLES = {"gyulbot": "Gyulbot", "ice": "Ice maze", "takebacktoe": "Take-Back-Toe", "flowerfield": "Flower Field"}
-
-
 @dataclass
 class Command:
     """What a GM command did: accepted or refused (`reason`), the position after it, whom it told."""
@@ -40,7 +37,6 @@ class Command:
     state: Any
     reason: str | None = None
     seq: int | None = None
-    passed: list[Deadline] = field(default_factory=list)  # deadlines applied before the command acted
     mailed: list[str] = field(default_factory=list)
 
 
@@ -68,7 +64,7 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     _, passed = advance(rules, state, now)
     if "extend" in payload and passed:
         _, state = store.tick(session, match, now)
-        done = Command(name, config, state, passed=passed)
+        done = Command(name, config, state)
         done.mailed = queue_match_news(session, name, config, state, now, sender, _passed_headline(passed),
                                        f"tick {passed[-1].at.isoformat()}")
         session.commit()
@@ -77,7 +73,7 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
                        + ". That has been applied and the players told; nothing was extended.")
         return done
     row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
-    done = Command(name, config, state, row.reason, row.seq, passed)
+    done = Command(name, config, state, row.reason, row.seq)
     if row.reason is None or passed:
         headline = _headline(rules, state, payload) if row.reason is None else _passed_headline(passed)
         if passed and row.reason is None:
@@ -120,22 +116,29 @@ def queue_opening(session: Session, match: str, entry: MailDmPlayer, config: Con
                   sender: str) -> bool:
     """The opening mail to one player at one address: who plays, the rules with this match's options, their
     secret, the position and its deadline, and the reply lines. Once per address; False when queued before."""
-    token = f"opening {match} {entry.player}"
-    if session.exec(select(MailOutgoing.id).where(
-            MailOutgoing.message_id == message_id("dm", f"news {token}", entry.email))).first() is not None:
+    if _opened(session, match, entry):
         return False
     rules = get_game(config.game)
-    others = " v ".join(config.players)
-    lines = [f"{match}: {TITLES.get(config.game, config.game)}, {others}. You play {entry.player}.", "",
+    lines = [f"{match}: {rules.title}, {' v '.join(config.players)}. You play {entry.player}.", "",
              rules.rules_text(state), "",
              f'Your secret is "{entry.secret}": every mail you send about {match} carries it (the reply lines '
              "below have it). Send one action per mail, to this address; it counts when the game master's "
              "mail server receives it."]
     queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match, config=config,
-                              state=state, now=now, subject=f"{match}: your {TITLES.get(config.game, config.game)} "
-                              f"match begins", lines=lines, token=f"news {token}", secret=entry.secret),
+                              state=state, now=now, subject=f"{match}: your {rules.title} match begins", lines=lines,
+                              token=_opening_token(match, entry), secret=entry.secret),
           "notice", now)
     return True
+
+
+def _opening_token(match: str, entry: MailDmPlayer) -> str:
+    return f"news opening {match} {entry.player}"
+
+
+def _opened(session: Session, match: str, entry: MailDmPlayer) -> bool:
+    """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
+    wanted = message_id("dm", _opening_token(match, entry), entry.email)
+    return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
 
 
 def open_matches(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[tuple[str, str]]:
@@ -145,7 +148,8 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
     for match in store.all_matches(session):
         if names is not None and match.name not in names:
             continue
-        entries = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name)).all()
+        entries = [entry for entry in session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name)).all()
+                   if not _opened(session, match.name, entry)]
         config = store.config_of(match)
         if not entries or not started(config, now):
             continue

@@ -92,6 +92,7 @@ def settings_of(config: Config) -> Settings:
 
 class FlowerField(TurnGame):
     name = "flowerfield"
+    title = "Flower Field"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:

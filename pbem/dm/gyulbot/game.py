@@ -94,6 +94,7 @@ class State:
 @register
 class Gyulbot(JudgedGame):
     name = "gyulbot"
+    title = "Gyulbot"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:

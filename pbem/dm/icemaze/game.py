@@ -102,6 +102,7 @@ class IceMatch:
 @register
 class IceMaze(JudgedGame):
     name = "ice"
+    title = "Ice maze"
     options = OPTIONS
 
     def new_state(self, config: Config) -> IceMatch:
