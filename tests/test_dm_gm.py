@@ -152,3 +152,13 @@ def test_the_site_index_lists_death_matches_with_their_result(desk):
     assert '<a href="matches/t2/index.html">t2</a> — takebacktoe, ann v bob: In play (ann 0, bob 0).' in index
     assert "Won by bob" in (desk.folder / "site" / "matches" / "t1" / "index.html").read_text()
     assert desk.pbem("site", "--match", "t9", "--out", desk.folder / "site").exit_code == 1
+
+
+def test_dm_list_says_when_a_match_waits_for_the_gms_roll(desk):
+    new_match(desk, "t1", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--option", "dice=gm")
+    [listed] = json.loads(desk.pbem("dm", "list", "--json").stdout)
+    assert listed["deadline"] is None and listed["for_gm"].startswith("ann is waiting for the GM's roll")
+    assert "ann is waiting for the GM's roll" in desk.pbem("dm", "list").stdout
+    desk.gm("roll", "t1", "4", now="19:05:00")
+    [listed] = json.loads(desk.pbem("dm", "list", "--json").stdout)
+    assert listed["for_gm"] is None and listed["waiting"] == "ann"

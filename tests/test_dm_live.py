@@ -124,7 +124,7 @@ def test_dm_list_and_status_show_who_must_act_by_when_and_what_the_run_does(tmp_
     listed = json.loads(cli(tmp_path, "dm", "list", "--json").stdout)
     assert listed == [{"match": "i1", "game": "ice", "players": ["ann", "bob"], "actions": 0, "over": False,
                        "winner": None, "waiting": None, "deadline": "2026-12-01T20:10:00+00:00",
-                       "deadline_text": "2026-12-01 20:10:00 UTC"}]
+                       "deadline_text": "2026-12-01 20:10:00 UTC", "for_gm": None}]
     early = json.loads(cli(tmp_path, "--now", "2026-12-01T20:05Z", "status", "--json").stdout)["matches"]
     assert early[0]["next"] == "at 2026-12-01 20:10:00 UTC: nobody buzzed for maze 1: the round is junked"
     late = json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "status", "--json").stdout)["matches"]

@@ -373,13 +373,16 @@ def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
                               "actions": len(accepted), "over": result.over, "winner": result.winner,
                               "waiting": deadline.waiting if deadline else None,
                               "deadline": deadline.at.isoformat() if deadline else None,
-                              "deadline_text": when(deadline.at) if deadline else None})
+                              "deadline_text": when(deadline.at) if deadline else None,
+                              "for_gm": next((f"{p} is {rules.waiting(state, p)}" for p in config.players
+                                              if rules.waiting(state, p)), None)})
     if as_json:
         print_json(documents)
         return
     for d in documents:
         state = (f"won by {d['winner']}" if d["winner"] else "over") if d["over"] else (
-            f"due {d['deadline_text']}" + (f" from {d['waiting']}" if d["waiting"] else "") if d["deadline"] else "open")
+            f"due {d['deadline_text']}" + (f" from {d['waiting']}" if d["waiting"] else "") if d["deadline"]
+            else d["for_gm"] or "open")
         typer.echo(f"{d['match']:<16} {d['game']:<12} {' v '.join(d['players']):<24} {d['actions']:>4} actions  {state}")
     typer.echo(f"{len(documents)} match(es)", err=True)
 
