@@ -28,13 +28,13 @@ CONFIGS = {
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_the_first_offer_is_legal_all_along_a_random_playout(name, seed):
     config = CONFIGS[name]
     game, rng = get_game(config.game), random.Random(seed)
     state = game.new_state(config)
-    for _ in range(40):
+    for _ in range(30):
         for player in config.players:
             offers = game.hints(state, player)
             if offers:
