@@ -133,6 +133,23 @@ def test_d5_ruling_a_roll_that_skips_a_turn_starts_nobodys_clock():
     assert skipped.to_move == "Green" and game.deadline(skipped) is None
 
 
+def test_a_roll_written_in_the_movers_action_was_rolled_when_the_turn_began():
+    """A transcript whose rolls were made elsewhere (written in each move): the turn ran from the previous action."""
+    config = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm"})
+    moves = [Action("Red", {"roll": 1, "move": "B1-B2"}, at(0)), Action("Green", {"roll": 1, "move": "B3-B4"}, at(361))]
+    outcome = replay(config, moves)
+    assert outcome.result.winner == "Red" and "Green ran out of time" in outcome.state.ending
+    in_time = replay(config, moves[:1] + [Action("Green", {"roll": 1, "move": "B3-B4"}, at(360))])
+    assert not in_time.result.over and in_time.state.clock.reserve("Green") == 0
+
+
+def test_d5_ruling_a_move_sent_before_the_roll_is_refused_not_late():
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"move": "B3-B4"}, 1000))
+    outcome = replay(config, actions)
+    assert outcome.errors == [(2, "the GM has not rolled for this turn yet (pbem dm roll MATCH N)")]
+    assert not outcome.result.over
+
+
 def test_a_late_action_loses_even_when_it_is_illegal():
     config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B2-B1"}, 0, 400))
     assert replay(config, actions).result.winner == "Red"

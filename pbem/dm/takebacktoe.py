@@ -157,16 +157,24 @@ class TakeBackToe(TurnGame):
             if reason is not None:
                 raise ValueError(reason)
             rolled = self._rolled(state, action.payload["roll"])
-            return self._gm_clock(rolled, clocks.utc(action.at) if rolled.roll is not None else None)
-        after = super().apply(state, action)
-        return self._gm_clock(after, None) if after.roll is None else after
+            if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
+                return rolled
+            return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
+        return super().apply(state, action)
 
-    def _gm_clock(self, state: State, started: Any) -> State:
-        """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no
-        deadline runs and no reserve is spent, and a roll that skips a turn starts nobody's clock."""
-        if state.settings.dice != "gm" or state.clock is None:
-            return state
-        return replace(state, clock=replace(state.clock, started=started, extra=0))
+    def _awaiting_roll(self, state: State) -> bool:
+        """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline
+        runs for the mover and no reserve is spent. (A transcript's roll written in the mover's own action was
+        rolled elsewhere when the turn began: that turn is charged from the previous action, as it was played.)"""
+        return state.settings.dice == "gm" and state.roll is None and not state.over
+
+    def deadline(self, state: State) -> clocks.Deadline | None:
+        return None if self._awaiting_roll(state) else super().deadline(state)
+
+    def _late(self, state: State, action: Action) -> bool:
+        if self._awaiting_roll(state) and "roll" not in action.payload:
+            return False  # a move before the roll is refused for that, never late
+        return super()._late(state, action)
 
     def _check_gm_roll(self, state: State, roll: Any) -> str | None:
         if state.over:
