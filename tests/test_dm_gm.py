@@ -162,3 +162,10 @@ def test_dm_list_says_when_a_match_waits_for_the_gms_roll(desk):
     desk.gm("roll", "t1", "4", now="19:05:00")
     [listed] = json.loads(desk.pbem("dm", "list", "--json").stdout)
     assert listed["for_gm"] is None and listed["waiting"] == "ann"
+
+
+def test_a_gm_command_does_nothing_when_the_inbox_cannot_be_read(desk):
+    gyulbot(desk)
+    missing = desk.pbem("dm", "extend", "g1", "60", "--maildir", desk.folder / "no-such-box", now="20:01:00")
+    assert missing.exit_code == 1 and "nothing done (mail received before this command counts first" in missing.output
+    assert [s["payload"] for s in desk.position("g1")["submissions"]] == []

@@ -451,12 +451,14 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
     mail = read_or_refuse(load_config, config_path)
     with open_store(ctx) as opened, opened.session() as session:
         handled, unread = read_inbox(session, mail, now, maildir, mbox)
+        if unread is not None:  # acting now could put the command before mail that reached the server first
+            refuse([f"{unread}: nothing done (mail received before this command counts first, RULES D5); "
+                    "try again when the inbox can be read"])
         done = gm_command(session, name, payload, now, mail.sender)
         sent = send_now(session, mail, now)
         match = store.find_match(session, name)
         accepted = sum(1 for row in store.submissions(session, match) if row.accepted) if match else 0
     read = [f"read first: {h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip() for h in handled]
-    read += [f"problem: {unread}"] if unread else []
     mailing = "nobody plays this match by mail" if not done.mailed else f"mailed {', '.join(done.mailed)}" + (
         f" ({sent} sent)" if sent is not None else
         " (queued: no SMTP server is configured; they go with the next pbem run or pbem mail send)")

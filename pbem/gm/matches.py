@@ -43,7 +43,7 @@ class Command:
 def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,
                mbox: Path | None = None) -> tuple[list[Handled], str | None]:
     """Every new message, handled as `pbem run` handles it (each committed with its replies); and the reason the
-    inbox could not be read, if it could not (the command then acts on what it has)."""
+    inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
     try:
         handled = fetch(session, messages_from(session, maildir, mbox, config.imap), config, now)
     except (OSError, imaplib.IMAP4.error) as err:
