@@ -125,6 +125,15 @@ class TakeBackToe(TurnGame):
         return [f"{{move: {move}}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
                 "to the next cell (any such move: FROM-TO)"]
 
+    def news(self, before: State, after: State) -> list[str]:
+        lines = []
+        for turn in after.turns[len(before.turns):]:
+            if turn.move is None:
+                lines.append(f"{turn.player} rolled {turn.roll}: no stack of {turn.roll}, the turn is skipped")
+            else:
+                lines.append(f"{turn.player} moved {turn.roll} {'-'.join(cell_name(c, COLS) for c in turn.move)}")
+        return lines + ([f"{after.winner} wins: {after.ending}"] if after.over and not before.over else [])
+
     def rules_text(self, state: State) -> str:
         s = state.settings
         dice = ("The GM rolls a die for each turn (the turn and its clock start at the roll)" if s.dice == "gm"

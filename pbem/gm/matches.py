@@ -72,10 +72,13 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
                        + "; ".join(f"at {when(d.at)} {d.effect}" for d in passed)
                        + ". That has been applied and the players told; nothing was extended.")
         return done
+    before = state
     row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
     done = Command(name, config, state, row.reason, row.seq)
     if row.reason is None or passed:
         headline = _headline(rules, state, payload) if row.reason is None else _passed_headline(passed)
+        if row.reason is None and "roll" in payload:  # what the roll did: a skipped turn, perhaps
+            headline = "; ".join([headline, *rules.news(advance(rules, before, now)[0], state)])
         if passed and row.reason is None:
             headline = f"{_passed_headline(passed)}; then {headline}"
         done.mailed = queue_match_news(session, name, config, state, now, sender, headline, f"{row.seq}")
