@@ -123,6 +123,11 @@ def test_extend_after_a_passed_deadline_refuses_naming_it_and_applies_it(desk):
     # the headline, the board's status line and the Deadline line give the one extended deadline
     assert subject == "[pbem] g1: the GM extended the deadline by 60 s to 2026-12-01 20:21:00 UTC"
     assert "Deadline: 2026-12-01 20:21:00 UTC (10 min 00 s from 2026-12-01 20:11:00 UTC)" in text
+    # the GM closes it early: the mail says what that did (round 2 scores nobody; 0-0 goes to bob, D1.4)
+    assert desk.gm("timeout", "g1", now="20:12:00").exit_code == 0
+    [(_, subject, text), _] = desk.new_mail()
+    assert subject == "[pbem] g1: the GM closed the deadline: no claim in round 2: nobody scores"
+    assert "Match over: bob wins (tied 0-0: bob wins as the designated opponent)" in text
 
 
 def test_dm_options_lists_every_option_with_its_default_and_unit(desk):

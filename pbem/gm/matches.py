@@ -28,6 +28,7 @@ from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing
 
+
 @dataclass
 class Command:
     """What a GM command did: accepted or refused (`reason`), the position after it, whom it told."""
@@ -76,12 +77,10 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
     done = Command(name, config, state, row.reason, row.seq)
     if row.reason is None or passed:
-        headline = _headline(rules, state, payload) if row.reason is None else _passed_headline(passed)
-        if row.reason is None and "roll" in payload:  # what the roll did: a skipped turn, perhaps
-            headline = "; ".join([headline, *rules.news(advance(rules, before, now)[0], state)])
-        if passed and row.reason is None:
-            headline = f"{_passed_headline(passed)}; then {headline}"
-        done.mailed = queue_match_news(session, name, config, state, now, sender, headline, f"{row.seq}")
+        news = [_passed_headline(passed)] if passed else []
+        if row.reason is None:
+            news.append(_headline(rules, advance(rules, before, now)[0], state, payload))
+        done.mailed = queue_match_news(session, name, config, state, now, sender, "; then ".join(news), f"{row.seq}")
     session.commit()
     return done
 
@@ -90,15 +89,17 @@ def _passed_headline(passed: list[Deadline]) -> str:
     return "a deadline passed: " + "; ".join(d.effect for d in passed)
 
 
-def _headline(rules: Any, state: Any, payload: Mapping[str, Any]) -> str:
-    """The news of an accepted GM command, with the deadline it leaves (one value, as the mail's Deadline line)."""
-    running = rules.deadline(state)
+def _headline(rules: Any, before: Any, after: Any, payload: Mapping[str, Any]) -> str:
+    """The news of an accepted GM command: what the roll did, the deadline an extension leaves (one value, as the
+    mail's Deadline line), what closing the deadline did."""
     if "roll" in payload:
-        return f"the GM rolled {payload['roll']}"
+        return "; ".join([f"the GM rolled {payload['roll']}", *rules.news(before, after)])
     if "extend" in payload:
+        running = rules.deadline(after)
         return f"the GM extended the deadline by {payload['extend']} s" + (
             f" to {when(running.at)}" if running is not None else "")
-    return "the GM closed the deadline"
+    closed = rules.deadline(before)
+    return "the GM closed the deadline" + (f": {closed.effect}" if closed is not None else "")
 
 
 def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
