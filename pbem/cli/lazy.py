@@ -33,7 +33,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "report": Entry(("report",), "Write a processed turn's report: its pages and pictures, and each player's "
                                      "email as an .eml file."),
         "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
-                                   "standings."),
+                                   "standings, and of the death matches given with --match and their results."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
                                    "compare the state hashes and the events hashes (the events reports are built "
                                    "from)."),

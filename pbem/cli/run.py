@@ -47,7 +47,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | piloted | processed | told | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent | problem
     detail: str = ""
 
 
@@ -154,16 +154,18 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 
 
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
-    """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
-    from ..mail.dmpost import tick_matches
+    """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
+    both players are mailed the position."""
+    from ..gm.matches import run_matches
 
     try:
-        moved = tick_matches(session, now, config.sender)
+        opened, moved = run_matches(session, now, config.sender)
         session.commit()
     except IntegrityError:  # another run recorded the same deadline at the same moment
         session.rollback()
         return []
-    return [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved]
+    return ([Done(match, 0, "opened", address) for match, address in opened]
+            + [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved])
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
