@@ -20,12 +20,16 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from ..formats.schedule import due_text, hold_expires, moment_text
+from ..gm.absence import pilot_absent
+from ..gm.clock import start as start_turn_clock
+from ..gm.mailcommands import reader
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages
 from ..mail.fetch import messages_from
 from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
+from ..store.controls import paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
 from ..store.schedule import (
     approve,
@@ -36,7 +40,6 @@ from ..store.schedule import (
     schedule_for,
     scheduled_games,
     set_schedule,
-    start_clock,
 )
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
@@ -54,7 +57,7 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | told | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent | problem
     detail: str = ""
 
 
@@ -161,22 +164,27 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 
 
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
-    """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
-    from ..mail.dmpost import tick_matches
+    """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
+    both players are mailed the position."""
+    from ..gm.matches import run_matches
 
     try:
-        moved = tick_matches(session, now, config.sender)
+        opened, moved = run_matches(session, now, config.sender)
         session.commit()
     except IntegrityError:  # another run recorded the same deadline at the same moment
         session.rollback()
         return []
-    return [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved]
+    return ([Done(match, 0, "opened", address) for match, address in opened]
+            + [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved])
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
+    from .reports import campaign_templates
+
     try:
-        handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
+        handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now,
+                                             reader(config.sender, campaign_templates()))
                    if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
@@ -197,17 +205,19 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         told = queue_the_end(session, name, config.sender, now)
         session.commit()
         return [Done(name, state.turn - 1, "told", who) for who in told]
+    if paused(session, game) is not None:  # a paused game's clock stands still
+        return []
     from ..render.history import recipients
     from .reports import campaign_templates, write_reports
 
     schedule = required_schedule(session, game)
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
-        deadline = start_clock(session, game, state.turn, now)
+        deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
-    deadline = start_clock(session, game, state.turn, now)
+    deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = cycle.status(session, name).waiting_for
     done: list[Done] = []
     due = due_text(deadline.due_at, schedule.timezone)
@@ -222,6 +232,9 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             mark_reminded(session, game, state.turn, h)
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))
     if now >= deadline.due_at or (schedule.process == "all-in" and not waiting):
+        piloted = pilot_absent(session, game, deadline) if now >= deadline.due_at else []
+        done += [Done(name, state.turn, "piloted", f"{player} is away: the robot pilot sent orders")
+                 for player in piloted]
         if schedule.review and not deadline.approved:
             held = _review(session, game, state.turn, deadline, now, config, out)
             if held is not None:
@@ -238,7 +251,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         done.append(Done(name, result.turn, "processed", f"missing: {', '.join(missing)}" if missing else ""))
         if not result.over:
             cycle.deal(session, name, commit=False)
-            nxt = start_clock(session, game, result.turn + 1, now)
+            nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
         told = queue_game_news(session, name, config.sender, now, campaign_templates())[1]
         done += [Done(name, result.turn, "told", who) for who in told]
@@ -319,8 +332,11 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             turn = cycle.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None
             expires = hold_expires(schedule, deadline.held_at) if deadline and deadline.held_at else None
+            pause = paused(session, game)
             if state.is_over:
                 nxt = "nothing: the game is over"
+            elif pause is not None:
+                nxt = f"nothing: paused since {pause.at:%Y-%m-%d %H:%M} UTC (pbem game resume {game.name})"
             elif not turn.dealt or deadline is None:
                 nxt = "deal the turn and start its clock"
             elif deadline.held_at is not None and not deadline.approved:
@@ -336,13 +352,15 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
                          "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
                          "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data(),
                          "held_at": deadline.held_at.isoformat() if deadline and deadline.held_at else None,
-                         "hold_expires": expires.isoformat() if expires else None})
+                         "hold_expires": expires.isoformat() if expires else None,
+                         "paused": pause.at.isoformat() if pause else None})
         matches = _match_rows(session, now)
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches})
         return
     for row in rows:
-        typer.echo(f"{row['game']}: turn {row['turn']}, {row['due_text'] or 'no deadline yet'}; "
+        when = "paused" if row["paused"] else row["due_text"] or "no deadline yet"
+        typer.echo(f"{row['game']}: turn {row['turn']}, {when}; "
                    f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
     for row in matches:
         typer.echo(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "

@@ -15,13 +15,16 @@ from ..mail.outbox import queue
 from ..mail.post import queue_game_mail
 from ..render.ending import done_note, ending_lines
 from ..render.turn import Recipient
+from ..store.controls import observers
 from ..store.games import current_state, get_game, players_of
 from ..store.tables import Game
 
 
 def audience(session: Session, game: Game) -> list[Recipient]:
-    """Everyone a game's result is told to: its players (observers join them here)."""
-    return [Recipient(p.name, p.email) for p in players_of(session, game)]
+    """Everyone a game's result is told to: its players, then its observers (greeted as "observer")."""
+    players = [Recipient(p.name, p.email) for p in players_of(session, game)]
+    addresses = {p.address for p in players}
+    return players + [Recipient("observer", a) for a in observers(session, game) if a not in addresses]
 
 
 def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,24 +24,30 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from ..dm.base import Action
+from ..dm.base import get_game as get_dm_game
+from ..dm.clock import when
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
-from ..store.games import Refused, get_game, players_of
+from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
-from ..store.tables import Player
+from ..store.tables import Game, Player
 from .ack import acknowledgement
 from .config import MailConfig, Server
-from .dmpost import match_mail
+from .dmpost import match_mail, queue_match_news
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
 from .outbox import queue
 
 UNKNOWN = "unknown"
 OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+_COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
+# The gm layer's reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller:
+# it fills in the Handled and may return what stores the command's effect (committing, like accepted orders).
+Commands = Callable[[Session, "Letter", "Handled"], "Callable[[], Any] | None"]
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -62,6 +69,7 @@ class Handled:
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
+    news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -98,16 +106,19 @@ def messages_from(session: Session, maildir: Path | None = None, mbox: Path | No
     return []
 
 
-def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime) -> list[Handled]:
-    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock."""
+def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime,
+          commands: Commands | None = None) -> list[Handled]:
+    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock;
+    `commands` reads the players' mail commands (without it they are read as orders, and refused)."""
     results = []
     for incoming in messages:
-        results.append(handle(session, incoming, config, read_at))
+        results.append(handle(session, incoming, config, read_at, commands))
         incoming.done()
     return results
 
 
-def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime) -> Handled:
+def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime,
+           commands: Commands | None = None) -> Handled:
     """One message, whatever it holds: a message the parser chokes on is archived and recorded as refused with
     the reason, like any other, so it never stops the messages behind it nor comes back on the next fetch."""
     if incoming.seen is not None:
@@ -121,7 +132,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     try:
         letter = read_letter(incoming.data, config.max_bytes, read_at)
         handled.sender, handled.kind = letter.sender, letter.kind
-        store_orders = _judge(session, letter, handled)
+        store_orders = _judge(session, letter, handled, commands)
     except Exception as err:  # one message that breaks something must not block the inbox
         session.rollback()
         store_orders, handled.outcome, handled.understood = None, "refused", []
@@ -159,7 +170,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         return
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
-    verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
+    verdict = f"{ {'orders': 'orders', 'dm': 'action', 'command': 'command'}.get(handled.kind, 'message')} {handled.outcome}"
     if handled.outcome == "accepted":
         lines = list(handled.understood)
     else:
@@ -178,9 +189,13 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     if handled.position is None or letter.sender is None or handled.game is None or handled.player is None:
         raise ValueError("a death match's mail needs its position, sender, match and player")
     match_config, state = handled.position
-    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
+            f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
+            *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
-                     config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
+                     config=match_config, state=state, now=now,
+                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome == "accepted"
+                     else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
     ack["Message-ID"] = message_id("ack", letter.key)
@@ -190,15 +205,14 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
-    for other, address in handled.notified:
-        news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
-                else f"{handled.game}: a deadline has passed")
-        queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
-                                  config=match_config, state=state, now=now, subject=news, lines=[news + "."],
-                                  token=f"notice {letter.key}"), "notice", now)
+    if handled.notified:
+        news = f"{handled.player} has acted" if handled.outcome == "accepted" else "a deadline has passed"
+        queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
+                         only=[other for other, _ in handled.notified])
 
 
-def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
+def _judge(session: Session, letter: Letter, handled: Handled, commands: Commands | None = None
+           ) -> Callable[[], Any] | None:
     """Fill in `handled`; for accepted orders, return what stores them (and commits)."""
     if letter.message_id and session.exec(select(MailOutgoing.id).where(
             MailOutgoing.message_id == letter.message_id)).first() is not None:
@@ -213,6 +227,8 @@ def _judge(session: Session, letter: Letter, handled: Handled) -> Callable[[], A
         handled.reasons = list(letter.problems)
     else:
         try:
+            if commands is not None and letter.kind == "orders" and _COMMAND.search(letter.orders or ""):
+                return commands(session, letter, handled)
             return (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
         except FormatError as err:
             handled.reasons = [str(p) for p in err.problems]
@@ -228,7 +244,17 @@ def _known_sender(session: Session, address: str) -> bool:
     return False
 
 
-def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
+def game_named(session: Session, name: str, source: str, line: int | None) -> Game:
+    """The game a player's mail names; a mistyped name is refused without listing the other games (the sender
+    may play none of them)."""
+    game = session.exec(select(Game).where(Game.name == name)).first()
+    if game is None:
+        raise FormatError([Problem(source, line, "game", f"no game named {name} here: copy the `game:` line from "
+                                   "your turn sheet")])
+    return game
+
+
+def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
                   where: str = "your turn sheet") -> list[str]:
     """Both must hold: the mail comes from the player's address, and carries the player's secret (found `where`)."""
     reasons = []
@@ -252,12 +278,12 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
     text = _order_text(letter)
     order = parse_orders(text, letter.source)
     handled.game, handled.player = order.game, order.player
-    game = get_game(session, order.game)
+    game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
     if player is None:
         raise FormatError([Problem(letter.source, order.data.line_of("player"), "player",
                                    f"no player {order.player} in {game.name}")])
-    handled.reasons = _authenticate(letter, player.name, player.email, player.secret, order.secret,
+    handled.reasons = authenticate(letter, player.name, player.email, player.secret, order.secret,
                                     order.data.line_of("secret"))
     if handled.reasons:
         return None
@@ -307,7 +333,7 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if match is None or entry is None:
         raise FormatError([Problem(letter.source, document.line_of("player"), "player",
                                    f"{document['player']} does not play {document['match']} by mail")])
-    handled.reasons = _authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
+    handled.reasons = authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
                                     document.line_of("secret"), "the game master's mail")
     if handled.reasons:
         return None
@@ -320,7 +346,9 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.position = (config, dm_store.position(session, match)[1])
         return None
     before = len(dm_store.submissions(session, match))
+    earlier = dm_store.position(session, match)[1]
     row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
@@ -332,5 +360,5 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = [f"action {shown}: {row.reason}"]
         return None
     handled.outcome = "accepted"
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}"]
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]
     return None

@@ -20,23 +20,38 @@ def turn_thread(game: str, turn: int) -> str:
     return message_id("turn", game, str(turn))
 
 
-def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int) -> EmailMessage:
-    """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC.'"""
+def game_thread(game: str) -> str:
+    """What every control's mail about a game refers to, so mail readers thread them."""
+    return message_id("game", game)
+
+
+def notice(sender: str, address: str, subject: str, lines: list[str], token: tuple[str, ...],
+           references: str) -> EmailMessage:
+    """A short automatic mail, text and HTML, whose Message-ID comes from `token` and the address (the same
+    notice is queued once)."""
     message = EmailMessage(policy=SMTP)
     message["From"] = sender
     message["To"] = address
-    message["Subject"] = f"{game}: turn {turn} orders still missing ({due})"
-    message["Message-ID"] = message_id("reminder", game, str(turn), player, str(hours))
-    message["References"] = turn_thread(game, turn)
+    message["Subject"] = subject
+    message["Message-ID"] = message_id(*token, address)
+    message["References"] = references
     message["Auto-Submitted"] = "auto-generated"
+    message.set_content("\n".join(lines) + "\n")
+    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
+                            + "</body></html>", subtype="html")
+    return message
+
+
+def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int) -> EmailMessage:
+    """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC.' Its Message-ID names the
+    deadline too: after an extension the reminders come again, for the new time."""
     lines = [f"Hello {player},", "",
              f"we have no orders from you yet for {game}, turn {turn}: they are {due}.",
              "Send the order file from your turn sheet, with its secret line, as the mail body or an attachment.",
              "If they are still missing when the turn is processed, RULES B4.6 decides what your robots do.", "",
              "(An automatic reminder from the game master's pbem.)"]
-    message.set_content("\n".join(lines) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
-                            + "</body></html>", subtype="html")
+    message = notice(sender, address, f"{game}: turn {turn} orders still missing ({due})", lines,
+                     ("reminder", game, str(turn), player, str(hours), due), turn_thread(game, turn))
     return message
 
 
@@ -67,10 +82,6 @@ def _notice(sender: str, address: str, subject: str, token: tuple[str, ...], thr
     message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
                             + "</body></html>", subtype="html")
     return message
-
-
-def game_thread(game: str) -> str:
-    return message_id("game", game)
 
 
 def no_more_turns(sender: str, game: str, player: str, address: str, note: list[str]) -> EmailMessage:

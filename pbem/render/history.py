@@ -17,6 +17,8 @@ from ..engine.campaign import missed_orders, result, standings  # also registers
 from ..engine.events import Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
+from ..formats.controls import Control
+from ..store.controls import history
 from ..store.games import (
     final_boards,
     get_game,
@@ -86,4 +88,11 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
     state = stored_state(session, game, done[-1].number, "after") if done else None
     ended = result(state) if state else None
     return GameHistory(game.name, turns, standings(state) if state else [],
-                       recipients(session, game) if with_mail else [], ending_lines(ended) if ended else [])
+                       recipients(session, game) if with_mail else [], ending_lines(ended) if ended else [],
+                       press_shown(session, game) if state is not None and state.is_over else [])
+
+
+def press_shown(session: Session, game: Game) -> list[dict]:
+    """The players' press as the site shows it once the game is over (an anonymous author stays anonymous)."""
+    return [{"at": f"{e.at:%Y-%m-%d %H:%M} UTC", "by": e.player if e.data.get("policy") == "signed" else "a player",
+             "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in history(session, game, Control.PRESS)]

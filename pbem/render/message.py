@@ -11,7 +11,7 @@ import io
 import re
 from email.generator import BytesGenerator
 from email.message import EmailMessage, Message
-from email.policy import SMTP
+from email.policy import SMTP, EmailPolicy
 from functools import lru_cache
 from typing import Mapping
 
@@ -106,10 +106,23 @@ class _Generator(BytesGenerator):
             self.write(_LINE_END.sub(self._NL, lines))  # type: ignore[attr-defined]
 
 
+class _Folding(EmailPolicy):
+    """SMTP's policy, but a header value that fits on one line of its own stays beside its name: CPython moves
+    it below (`Subject:` CRLF SP value), and mail readers then show a subject with an empty first line."""
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        folded = super().fold_binary(name, value)
+        below = name.encode("ascii") + b":" + self.linesep.encode("ascii") + b" "
+        return name.encode("ascii") + b": " + folded[len(below):] if folded.startswith(below) else folded
+
+
+_WIRE = _Folding(linesep="\r\n")
+
+
 def message_bytes(message: EmailMessage) -> bytes:
     """The message as an `.eml` file (CRLF line ends, as on the wire)."""
     buffer = io.BytesIO()
-    _Generator(buffer, policy=SMTP).flatten(message)
+    _Generator(buffer, policy=_WIRE).flatten(message)
     return buffer.getvalue()
 
 

@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
 from .rulebook import rules_page
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
+
+if TYPE_CHECKING:
+    from .dm_page import MatchPage
+
 
 MANIFEST = ".pbem-site.json"
 
@@ -38,6 +42,7 @@ class GameHistory:
     standings: list[dict] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
     ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
+    press: list[dict] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
 
 
 def _turn_dir(turn: int) -> str:
@@ -100,7 +105,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
              for t, p in zip(turns, pages)]
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
-                       ending=game.ending)
+                       ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())
@@ -110,17 +115,25 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
-               version: str = "") -> list[Path]:
-    """Write the site under `out_dir` (with a `version`, only what changed since the last run); returns the files
-    written."""
+               version: str = "", matches: Sequence[MatchPage] = ()) -> list[Path]:
+    """Write the site under `out_dir` (with a `version`, only what changed since the last run), death matches under
+    `matches/` with their result on the index; returns the files written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
     for game in games:
-        folder = slug(game.name)
-        written += write_game(out_dir / folder, game, templates, version)
-        entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns)})
-    (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=entries),
+        name = slug(game.name)
+        written += write_game(out_dir / name, game, templates, version)
+        entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns)})
+    listed = []
+    for match in matches:
+        folder = out_dir / "matches" / slug(match.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        for file, content in match.files.items():
+            (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+            written.append(folder / file)
+        listed.append({**match.entry, "href": f"matches/{slug(match.name)}/index.html"})
+    (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=entries, matches=listed),
                                         encoding="utf-8")
     rules, page = out_dir / "rules.html", rules_page(templates)
     if not rules.is_file() or rules.read_text(encoding="utf-8") != page:  # the same on every run: written once

@@ -150,6 +150,13 @@ def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAU
                         recipient.player, sender, recipient.address, _subject(report, recipient), templates)
 
 
+def observer_message(report: TurnReport, address: str, sender: str = DEFAULT_SENDER,
+                     templates: Sequence[str] = ()) -> EmailMessage:
+    """An observer's report email: every board, nobody's robots marked, nobody's notices."""
+    return _report_mail(report, list(report.reports), [], None, sender, address,
+                        f"{report.game}: turn {report.turn} report", templates)
+
+
 def whole_turn_message(report: TurnReport, sender: str, recipient: str, subject: str, notice: Sequence[str] = (),
                        templates: Sequence[str] = ()) -> EmailMessage:
     """Every board of the turn in one email, headed by `notice` (the GM's review of a previewed turn)."""

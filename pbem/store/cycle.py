@@ -92,11 +92,15 @@ def deal(session: Session, name: str, *, commit: bool = True) -> tuple[int, list
 
 
 def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
+    from ..formats.controls import paused_due
+    from .controls import paused
     from .schedule import deadline_of, schedule_for  # only here: processing a turn needs no schedule tables
 
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
     due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
+    pause = paused(session, game)
+    due = paused_due(pause.remaining) if pause is not None else due
     sheets = []
     for player in players_of(session, game):
         if not state.receiving(player.name):
