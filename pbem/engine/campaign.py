@@ -22,7 +22,7 @@ from .elements import new_board
 from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
-from .orders import Checked, Submission, check_programs
+from .orders import Checked, Submission, check_programs, example_programs
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -253,6 +253,13 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
     rules = state.setup.rules()
     return check_programs(submission, state.robots_of(player), state.receiving(player), state.hands_of(player),
                           rules, shared_hand=player if rules.shared_hand else None)
+
+
+def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:
+    """A legal program per robot of `player` from this turn's hand (see `orders.example_programs`)."""
+    rules = state.setup.rules()
+    return example_programs(state.robots_of(player), state.receiving(player), state.hands_of(player), rules,
+                            shared_hand=player if rules.shared_hand else None)
 
 
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:

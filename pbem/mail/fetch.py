@@ -32,12 +32,13 @@ from ..store import dm as dm_store
 from ..store.games import Refused, get_game, players_of
 from ..store.mail import MailDmPlayer, MailReceived
 from ..store.tables import Player
-from .ack import acknowledgement
+from .ack import acknowledgement, explained
 from .dmpost import match_mail
 from .config import MailConfig
 from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
+from .order_help import order_help
 from .outbox import queue
 
 UNKNOWN = "unknown"
@@ -160,16 +161,18 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
     verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
+    help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
     if handled.outcome == "accepted":
         lines = list(handled.understood)
     else:
-        lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+        lines = [handled.nothing_stored, "Every problem found:", "",
+                 *explained(letter.orders, letter.source, handled.reasons, help)]
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     if handled.position is not None:
         _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
         return
-    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack", read_at)
+    queue(session, acknowledgement(letter, config.sender, verdict, lines, help), "ack", read_at)
 
 
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
