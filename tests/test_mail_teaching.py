@@ -6,6 +6,7 @@ import mailbox
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from sqlmodel import Session, create_engine
 from typer.testing import CliRunner
 
@@ -137,3 +138,13 @@ def test_a_refused_mail_teaches_and_curly_quotes_around_the_secret_are_accepted(
     assert f"Your hand: {' '.join(hands['alice'])}"[:60] in refused
     assert max(len(line) for line in lines) <= 78
     assert subject == "[pbem: orders accepted] orders"
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=300), line=st.integers(0, 12),
+       name=st.sampled_from(["", "robots.Zapper register 3", "robots.Zapper.program", "turn", "reboot item 2", "x"]),
+       message=st.text(max_size=60))
+def test_any_text_and_reason_is_explained_without_failing(text, line, name, message):
+    reason = f"your message:{line}: {name}: {message}" if name else f"your message:{line}: {message}"
+    lines = explained(text, "your message", [reason], HELP)
+    assert lines and all("\n" not in shown for shown in lines)
