@@ -218,7 +218,8 @@ def test_render_report_turn_sheet_page_text_and_email():
         in text and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
     assert "Hand: FWD3#840 FWD2#700 RT90#80" in text and text.endswith(sheet.orders)
     page = turn_sheet_html(sheet)
-    assert "<script" not in page and "game: Geek-o &lt;2026&gt;" in page
+    assert SCRIPT not in page and "game: Geek-o &lt;2026&gt;" in page  # a typed name stays text, builder data too
+    assert "<script" not in turn_sheet_html(sheet, builder=False)  # the mail body's page: mail programs drop scripts
     assert page.count('<span class="card">') == 8
     message = _parse(message_bytes(turn_sheet_message(sheet, "gm@x.org")))
     assert message["To"] == "alice@example.org" and "turn 2" in message["Subject"]

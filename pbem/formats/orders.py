@@ -183,12 +183,12 @@ def _field_name(path: tuple) -> str:
 def order_template(game: str, turn: int, player: str, robots: list[str], *,
                    reboot: bool = True, option_hp: bool = False, secret: str | None = None) -> str:
     """A pre-filled order file for a turn sheet: the player fills in the programs."""
-    lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}"]
+    lines = [f"game: {yaml_scalar(game)}", f"turn: {turn}", f"player: {yaml_scalar(player)}"]
     if secret:  # short lines only: a client that wraps at 72 (or sends format=flowed) must not break one
         lines += ["# the secret proves these orders are yours:", "# keep it, share it with nobody",
                   f"secret: {json.dumps(secret)}"]
     lines.append("robots:")
-    lines += [f"  {_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
+    lines += [f"  {yaml_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
     if reboot:
         lines += ["# robots to reboot next turn:", "reboot: []"]
     if option_hp:
@@ -211,6 +211,6 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list], reb
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
-def _scalar(value: str) -> str:
+def yaml_scalar(value: str) -> str:
     """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
     return yaml.safe_dump(value, width=1000).split("\n")[0]

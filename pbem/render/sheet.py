@@ -7,10 +7,12 @@ the order file to edit and send back); this module only presents it, as HTML, te
 """
 from __future__ import annotations
 
+import base64
 import textwrap
 from email.message import EmailMessage
 from typing import Any, Sequence
 
+from ..formats.orders import yaml_scalar
 from . import html
 from .ascii import LEGEND, ascii_map, robot_letters
 from .board import position_png
@@ -80,12 +82,34 @@ def _context(sheet: Any) -> dict[str, Any]:
     return {"sheet": sheet, "robots": robots, "hands": hands}
 
 
-def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None) -> str:
-    """The sheet as a page; `picture` is the board picture's address (a file name, or `cid:` in mail)."""
+def builder_data(sheet: Any, to: str = "") -> dict[str, Any]:
+    """What the sheet's order builder needs, all of it from the turn cycle (the engine's answers): the order
+    file's head, each robot's YAML key, usable cards and program length, the hands, and where to send."""
+    exact, equal = sheet.exact_program, getattr(sheet, "equal_lengths", False)
+    receiving = [r.free_registers for r in sheet.robots if r.receives_cards]
+    shortest = min(receiving, default=0)
+    robots = [{"name": r.name, "key": yaml_scalar(r.name), "receives": r.receives_cards, "note": program_note(r, exact),
+               "free": r.free_registers, "registers": getattr(r, "registers", 0) or r.free_registers + len(r.fused),
+               "fused": {str(n): card or "(empty)" for n, card in r.fused.items()}, "usable": getattr(r, "usable", []),
+               "min": r.free_registers if exact else min(1, r.free_registers),
+               "max": shortest if equal and not exact else r.free_registers}
+              for r in sheet.robots]
+    return {"head": sheet.orders.split("\nrobots:")[0] + "\n", "robots": robots, "hands": sheet.hands,
+            "equal": bool(equal), "reboot": "\nreboot:" in sheet.orders, "to": to,
+            "subject": f"orders: {sheet.game}, turn {sheet.turn}, {sheet.player}"}
+
+
+def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None, *,
+                    builder: bool = True, to: str = "") -> str:
+    """The sheet as a page; `picture` is the board picture's address (a file name, `cid:` in mail, or a
+    `data:` address in the attachment). With `builder`, the order builder (a script; the page reads the
+    same without it); `to` is the GM's address its "send" button writes to."""
     width, height = image_size(sheet.board.room) if sheet.board is not None else (0, 0)
     src = picture if picture is not None else picture_name(sheet)
     return html.render("turn_sheet.html", templates, picture=src if sheet.board is not None else None,
-                       width=width, height=height, **_context(sheet))
+                       width=width, height=height, builder=builder_data(sheet, to) if builder else None,
+                       script=html.source("order_builder.js", tuple(templates)) if builder else "",
+                       option_hp_max=getattr(sheet, "option_hp_max", 0), **_context(sheet))
 
 
 def turn_sheet_text(sheet: Any) -> str:
@@ -106,10 +130,14 @@ def turn_sheet_text(sheet: Any) -> str:
 
 
 def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -> EmailMessage:
-    """The sheet by mail: the text sheet (with its map), and the page with the board picture inline."""
+    """The sheet by mail: the text sheet (with its map), the page with the board picture inline, and the same
+    page with its order builder as an attachment to open in a browser (mail programs drop scripts)."""
     name = picture_name(sheet)
     images = {name: sheet_png(sheet)} if sheet.board is not None else {}
+    inline = f"data:image/png;base64,{base64.b64encode(images[name]).decode()}" if images else None
+    page = turn_sheet_html(sheet, templates, inline, to=sender)
     return report_message(sender=sender, recipient=sheet.email,
                           subject=f"{sheet.game}: turn {sheet.turn} cards for {sheet.player}",
-                          text=turn_sheet_text(sheet), html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}"),
-                          images=images)
+                          text=turn_sheet_text(sheet),
+                          html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}", builder=False), images=images,
+                          attachments={f"{slug(sheet.player)}-sheet.html": page})
