@@ -90,7 +90,7 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
 
 
 def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes(demo, monkeypatch):
-    """A frame is put in the first frame's palette box by box (animation._in_palette); mapping whole frames, as
+    """A frame is scaled and put in the first frame's palette box by box (animation._in_palette); whole frames, as
     before, gives the same GIF: Pillow maps each pixel on its own. On the BotWars demo: four robots, labels
     overlapping neighbours, robots on the board's edge."""
     from PIL import Image
@@ -102,7 +102,7 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
         turn_events
 
     def whole_frames(image, boxes, floor, palette):
-        return image.quantize(palette=palette, dither=Image.Dither.NONE)
+        return animation._scaled(image).quantize(palette=palette, dither=Image.Dither.NONE)
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
     with Session(engine) as session:

@@ -106,7 +106,8 @@ def test_render_report_email_parts_and_inline_images(turn_report):
     html = html_part.get_content()
     assert "<style" not in html and 'style="' in html  # CSS inlined for mail readers
     cids = re.findall(r'src="cid:([^"]+)"', html)
-    assert len(cids) == 5  # the animated turn, three stages and the end of the turn
+    assert len(cids) == 1  # the animated turn: the stage pictures are on the site (issue #24, under 200 KB)
+    assert "Stage 3" in html and "End of turn" in html and "| HP " in text.get_content()  # every table stays
     by_cid = {p["Content-ID"].strip("<>"): p for p in pictures}
     assert set(cids) == set(by_cid)
     for cid in cids:

@@ -17,7 +17,7 @@ from typing import Mapping
 
 import css_inline
 
-_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False, minify_css=True)
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
 _LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"  # when the GM gives no From address

@@ -70,4 +70,4 @@ def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r, player) for r in reports)
     told = "".join(f"{line}\n" for line in notice) + ("\n" if notice else "")
-    return f"{heading}\n\n{told}The board pictures are in the HTML part of this message.\n\n{body}\n"
+    return f"{heading}\n\n{told}The turn as an animated picture is in the HTML part of\nthis message; each stage's picture is on the game's site.\n\n{body}\n"
