@@ -215,8 +215,8 @@ def test_render_report_turn_sheet_page_text_and_email():
     text = turn_sheet_text(sheet)
     assert "Zapper: real, HP 9, up to 8 cards" in text
     assert "    fused register 9: FWD1#600" in text
-    assert f"{SCRIPT}: in-transit, HP 10, no program this turn: in transit: 1 turn to go before it is back (G5)" \
-        in text and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
+    assert f"{SCRIPT}: in-transit, HP 10, no program this turn: in\n  transit: 1 turn to go before it is back (G5)" \
+        in text and max(len(line) for line in text.splitlines()) <= 78 and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
     assert "Hand: FWD3#840 FWD2#700 RT90#80" in text and text.endswith(sheet.orders)
     page = turn_sheet_html(sheet)
     assert SCRIPT not in page and "game: Geek-o &lt;2026&gt;" in page  # a typed name stays text, builder data too

@@ -19,6 +19,7 @@ from .board import position_png
 from .message import cid, report_message
 from .model import Position
 from .static import image_size
+from .text import fitted
 from .turn import slug
 
 
@@ -118,7 +119,7 @@ def turn_sheet_text(sheet: Any) -> str:
     if sheet.due:
         lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:
-        lines.append(f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}")
+        lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"])
         lines += [f"    fused {line}" for line in robot["fused"]]
     for holder, cards in context["hands"]:  # wrapped: a mail client would cut a long line anywhere
         lines += textwrap.wrap(f"Hand{' of ' + holder if holder else ''}: {' '.join(cards) or '(none)'}", 66,
