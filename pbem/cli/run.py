@@ -22,7 +22,7 @@ from sqlmodel import Session
 from ..formats.schedule import due_text
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
-from ..mail.notices import reminder
+from ..mail.notices import missing_fate, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
@@ -197,8 +197,8 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
         addresses = {p.name: p.email for p in players_of(session, game)}
         for player in waiting:
-            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder",
-                  now)
+            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours,
+                                    fate=missing_fate(state, player), templates=campaign_templates()), "reminder", now)
         for h in pending:
             mark_reminded(session, game, state.turn, h)
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))

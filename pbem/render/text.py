@@ -20,12 +20,12 @@ def _wrap(text: str, width: int) -> tuple[str, ...]:
 WIDTH = 78  # every line of a mail's text part fits here: the reader's program need not wrap anything
 
 
-def fitted(lines: Sequence[str], width: int = WIDTH) -> list[str]:
-    """Each line wrapped at spaces to `width`, its continuation indented two more than the line itself."""
+def fitted(lines: Sequence[str], width: int = WIDTH, hang: int = 2) -> list[str]:
+    """Each line wrapped at spaces to `width`, its continuation indented `hang` more than the line itself."""
     out: list[str] = []
     for line in lines:
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        out += textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+        out += textwrap.wrap(line, width, subsequent_indent=indent + " " * hang, break_long_words=False,
                              break_on_hyphens=False) or [line.rstrip()]
     return out
 
