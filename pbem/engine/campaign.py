@@ -262,6 +262,17 @@ def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:
                             shared_hand=player if rules.shared_hand else None)
 
 
+def rehearse_orders(state: GameState, player: str, checked: Checked) -> list[Snapshot]:
+    """See before you send (issue #24): the player's programs played on their board as it stands, every other
+    robot running no cards and every mechanism acting; the board at the start of each stage and as the stages
+    end (no end-of-turn steps). The same engine as the turn; nothing is kept."""
+    rules = state.setup.rules()
+    board = state.board_of(player)
+    programs = {name: checked.programs.get(name, []) for name in board.robots}
+    result = resolve_turn(board, programs, rules, seed=state.setup.seed, turn=state.turn, end_of_turn=())
+    return list(result.snapshots)
+
+
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
     """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand; `bot`: the robot pilot
     plays them (deterministic: a replay plays the same)."""

@@ -40,8 +40,10 @@ from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_mess
 from .letters import Letter, clean, letter_key, read_letter
 from .order_help import order_help
 from .outbox import queue
+from .preview import rehearsal_lines
 
 UNKNOWN = "unknown"
+PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -52,7 +54,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | unknown (sender not on file) | duplicate
+    outcome: str  # accepted | refused | previewed | unknown (sender not on file) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -162,7 +164,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         return
     verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
     help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
-    if handled.outcome == "accepted":
+    if handled.outcome in ("accepted", PREVIEWED):
         lines = list(handled.understood)
     else:
         lines = [handled.nothing_stored, "Every problem found:", "",
@@ -256,6 +258,9 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
     result = cycle.submit(session, game.name, files, store=False, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
+        return None
+    if order.preview:  # see before you send: a rehearsal by mail, nothing stored
+        handled.outcome, handled.understood = PREVIEWED, rehearsal_lines(session, order)
         return None
     handled.outcome = "accepted"
     handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "

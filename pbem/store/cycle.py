@@ -153,6 +153,9 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
         checkable = order.player in players and state.expects_orders(order.player)
         checked = check_orders(state, order.player, order.submission) if checkable else None
         unedited = order.unedited()
+        if store and order.preview:  # a rehearsal asked for is never kept as orders
+            header.append(Problem(source, order.data.line_of("preview"), "preview",
+                                  "asks for a rehearsal only, by mail: remove this line to give these orders"))
         problems = order.problems(checked.problems if checked else [], header + ([unedited] if unedited else []))
         result.problems = [str(p) for p in problems]
         if checked is not None and not problems:
