@@ -285,6 +285,7 @@ def site_command(
     import json
 
     from ..render.dm_page import match_page
+    from ..render.site import write_index
     from ..store import dm as store
 
     session, match = _open_match(ctx, name)
@@ -298,6 +299,10 @@ def site_command(
     folder.mkdir(parents=True, exist_ok=True)
     for file, content in match_page(match.name, config, state, actions).items():
         (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    result = get_game(config.game).result(state)
+    outcome = (f"won by {result.winner}" if result.winner else "over") if result.over else "going on"
+    write_index(out, [{"name": match.name, "href": f"{match.name}/index.html",
+                       "result": f"{config.game} death match, {' v '.join(config.players)}: {outcome}"}])
     typer.echo(f"{folder / 'index.html'}")
 
 
