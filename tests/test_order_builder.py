@@ -130,3 +130,20 @@ def test_with_scripts_off_the_sheet_shows_the_hand_and_the_order_file_and_no_bui
     finally:
         browser.call("Emulation.setScriptExecutionDisabled", {"value": False})
     assert shown is None or "Build your orders" not in shown
+
+
+def test_the_sheet_mail_of_a_scheduled_game_carries_the_deadline_as_a_calendar_entry():
+    from datetime import datetime, timezone
+
+    from pbem.render.sheet import turn_sheet_message
+    from tests.render_support import sample_sheet
+
+    sheet = sample_sheet()
+    sheet.due_at = datetime(2026, 12, 4, 20, 0, tzinfo=timezone.utc)
+    message = email.message_from_bytes(turn_sheet_message(sheet, "gm@example.org").as_bytes(), policy=policy.default)
+    [entry] = [part for part in message.iter_attachments() if part.get_content_type() == "text/calendar"]
+    text = entry.get_content()
+    assert entry.get_filename() == "Geek-o-2026-turn-2.ics"
+    assert "DTSTART:20261204T200000Z\r\n" in text and "SUMMARY:Geek-o <2026>: turn 2 orders due" in text
+    assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
+    assert all(len(line) <= 75 for line in text.split("\r\n"))

@@ -45,8 +45,8 @@ def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, t
 def report_message(*, sender: str, recipient: str, subject: str, text: str, html: str,
                    images: Mapping[str, bytes], attachments: Mapping[str, str] = {}) -> EmailMessage:
     """`html` refers to each picture as `cid:<cid(name)>`; `images` maps those names to PNG (or, for a name
-    ending in .gif, GIF) bytes; `attachments` maps file names to HTML pages sent along (the sheet to open in a
-    browser)."""
+    ending in .gif, GIF) bytes; `attachments` maps file names to text sent along: HTML pages (the sheet to open in
+    a browser) and `.ics` calendar entries (the deadline)."""
     digest = hashlib.sha256()
     for part in (text, html, *(f"{name}\0{page}" for name, page in sorted(attachments.items()))):
         digest.update(part.encode("utf-8") + b"\0")
@@ -63,7 +63,8 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     for name in sorted(images):
         html_part.attach(_image_part(name, images[name]))
     for name, page in sorted(attachments.items()):
-        message.add_attachment(page.encode("utf-8"), maintype="text", subtype="html", filename=name)
+        subtype = "calendar" if name.endswith(".ics") else "html"
+        message.add_attachment(page.encode("utf-8"), maintype="text", subtype=subtype, filename=name)
     for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{token}_{i}")
     return message

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import textwrap
+from datetime import timezone
 from email.message import EmailMessage
 from typing import Any, Sequence
 
@@ -141,4 +142,34 @@ def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -
                           subject=f"{sheet.game}: turn {sheet.turn} cards for {sheet.player}",
                           text=turn_sheet_text(sheet),
                           html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}", builder=False), images=images,
-                          attachments={f"{slug(sheet.player)}-sheet.html": page})
+                          attachments={f"{slug(sheet.player)}-sheet.html": page, **deadline_entry(sheet)})
+
+
+def deadline_entry(sheet: Any) -> dict[str, str]:
+    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`; none
+    when the game has no schedule. Its stamp is the deadline itself: the same sheet gives the same bytes."""
+    due = getattr(sheet, "due_at", None)
+    if due is None:
+        return {}
+    stamp = f"{due.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
+    game = _ics_text(sheet.game)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//turn deadline//EN", "METHOD:PUBLISH",
+             "BEGIN:VEVENT", f"UID:{slug(sheet.game)}-turn-{sheet.turn}-{slug(sheet.player)}@pbem",
+             f"DTSTAMP:{stamp}", f"DTSTART:{stamp}", f"DTEND:{stamp}",
+             f"SUMMARY:{game}: turn {sheet.turn} orders due",
+             f"DESCRIPTION:Orders for {game} turn {sheet.turn} are {_ics_text(sheet.due)}.",
+             "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT24H", f"DESCRIPTION:{game}: orders due in 24 hours",
+             "END:VALARM", "END:VEVENT", "END:VCALENDAR"]
+    return {f"{slug(sheet.game)}-turn-{sheet.turn}.ics": "".join(_folded(line) for line in lines)}
+
+
+def _folded(line: str) -> str:
+    """A content line folded at 74 characters, each continuation starting with a space (RFC 5545 3.1)."""
+    pieces = [line[:74]] + [" " + line[n:n + 73] for n in range(74, len(line), 73)]
+    return "".join(piece + "\r\n" for piece in pieces)
+
+
+def _ics_text(text: str) -> str:
+    """A calendar TEXT value: backslash, comma, semicolon and line breaks escaped (RFC 5545 3.3.11)."""
+    return (text.replace("\\", "\\\\").replace(",", "\\,").replace(";", "\\;")
+            .replace("\r", "").replace("\n", "\\n"))

@@ -62,6 +62,7 @@ class TurnSheet:
     board: Board | None = field(default=None, repr=False, compare=False)  # the board the turn starts from
     equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
+    due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
@@ -111,7 +112,8 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
         sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, board.room.name, robots, hands,
                                 template, exact_program=not state.geeko, due=due, board=board,
                                 equal_lengths=rules.equal_length_programs,
-                                option_hp_max=rules.max_hp if rules.options_absorb_damage else 0))
+                                option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
+                                due_at=deadline.due_at if deadline and schedule else None))
     return sheets
 
 
