@@ -15,13 +15,16 @@ from typing import Any, Sequence
 
 from ..formats.orders import yaml_scalar
 from . import html
-from .ascii import LEGEND, ascii_map, robot_letters
+from .ascii import LEGEND, ascii_map, robot_letters, staged_lines
 from .board import position_png
 from .message import cid, report_message
 from .model import Position
 from .static import image_size
 from .text import fitted
 from .turn import slug
+
+
+SHEET_WIDTH = 72  # the text sheet's lines: a reply quoting it ("> " and a client's wrap at 76) stays unbroken
 
 
 def program_note(robot: Any, exact: bool = False) -> str:
@@ -67,7 +70,7 @@ def board_lines(sheet: Any) -> list[str]:
     lines += [f"  next flag for {r.name}: {flag.get('number')} at {flag.at}" for r in robots
               if r.owner == sheet.player and sheet.exact_program for flag in position.room.of_type("flag")
               if int(flag.get("number", 0) or 0) == r.next_flag]
-    return lines + ["", *LEGEND]
+    return lines + ["", *LEGEND, *staged_lines(position)]
 
 
 def fused_lines(robot: Any) -> list[str]:
@@ -120,7 +123,7 @@ def turn_sheet_text(sheet: Any) -> str:
     if sheet.due:
         lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:
-        lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"])
+        lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"], SHEET_WIDTH)
         lines += [f"    fused {line}" for line in robot["fused"]]
     for holder, cards in context["hands"]:  # wrapped: a mail client would cut a long line anywhere
         lines += textwrap.wrap(f"Hand{' of ' + holder if holder else ''}: {' '.join(cards) or '(none)'}", 66,
