@@ -51,6 +51,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     },
     "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run` (a turn already dealt keeps the "
                                     "deadline it was given)."),
+             "set-player": Entry(("run",), "Change a player's settings during a game: their time zone."),
              "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
                                               "cycle: deal, orders, process, reports.")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "

@@ -48,6 +48,27 @@ class Done:
     detail: str = ""
 
 
+@game_app.command("set-player")
+def set_player_command(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="The game's name."),
+    player: str = typer.Argument(..., help="The player's name."),
+    zone: Optional[str] = typer.Option(None, "--timezone", help="The player's time zone (IANA name, e.g. "
+                                       "Asia/Tokyo): deadlines are shown in it beside the game's. Leave it out to "
+                                       "show the game's zone only."),
+) -> None:
+    """Change a player's settings during a game: their time zone."""
+    from ..gm.players import set_player_zone
+
+    with open_store(ctx) as store, store.session() as session:
+        try:
+            set_player_zone(session, game, player, zone)
+        except Refused as err:
+            refuse(err.reasons)
+    shown = f"{zone} and the game's zone" if zone else "the game's zone only"
+    typer.echo(f"{player} in {game}: deadlines shown in {shown}")
+
+
 @game_app.command("set")
 def set_command(
     ctx: typer.Context,
@@ -195,9 +216,10 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if pending and now < deadline.due_at and waiting:
         hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
-        addresses = {p.name: p.email for p in players_of(session, game)}
+        roster = {p.name: p for p in players_of(session, game)}
         for player in waiting:
-            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours,
+            own = due_text(deadline.due_at, schedule.timezone, roster[player].timezone)
+            queue(session, reminder(config.sender, name, state.turn, player, roster[player].email, own, hours,
                                     fate=missing_fate(state, player), templates=campaign_templates()), "reminder", now)
         for h in pending:
             mark_reminded(session, game, state.turn, h)

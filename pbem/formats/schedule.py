@@ -117,7 +117,21 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
     return due.astimezone(timezone.utc)
 
 
-def due_text(due: datetime, zone: str) -> str:
-    """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it."""
+def due_text(due: datetime, zone: str, own: str | None = None) -> str:
+    """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it; with the player's `own`
+    zone (when it differs), their time too: '… 20:00 UTC (Saturday 29 November, 05:00 JST your time)'."""
     local = due.astimezone(ZoneInfo(zone))
-    return f"due {local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+    text = f"due {local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+    if own and own != zone:
+        mine = due.astimezone(ZoneInfo(own))
+        text += f" ({mine:%A} {mine.day} {mine:%B}, {mine:%H:%M} {mine.tzname()} your time)"
+    return text
+
+
+def zone_problem(zone: object) -> str:
+    """Why `zone` is not a time zone ('' when it is one): an IANA name such as Europe/Berlin."""
+    try:
+        ZoneInfo(str(zone))
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        return f"unknown time zone {zone!r} (an IANA name such as Europe/Berlin)"
+    return "" if isinstance(zone, str) and zone else "must be a time zone name"

@@ -7,7 +7,7 @@ from sqlmodel import Session
 
 from ..engine.campaign import example_orders
 from ..formats.schedule import due_text
-from ..store.games import Refused, current_state, get_game
+from ..store.games import Refused, current_state, get_game, players_of
 from ..store.schedule import deadline_of, schedule_for
 from .ack import OrderHelp
 
@@ -29,7 +29,8 @@ def order_help(session: Session, game_name: str | None, player: str | None, now:
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
     if deadline is None or schedule is None:
         return OrderHelp(game.name, state.turn, hands, examples)
-    return OrderHelp(game.name, state.turn, hands, examples, due_text(deadline.due_at, schedule.timezone),
+    zone = next((p.timezone for p in players_of(session, game) if p.name == player), None)
+    return OrderHelp(game.name, state.turn, hands, examples, due_text(deadline.due_at, schedule.timezone, zone),
                      time_left(deadline.due_at, now))
 
 

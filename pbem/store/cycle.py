@@ -91,9 +91,9 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
 
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
-    due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
     sheets = []
     for player in players_of(session, game):
+        due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
         receiving = state.receiving(player.name)
         if not receiving:
             continue
