@@ -44,9 +44,9 @@ def init(directory: Path = typer.Argument(..., help="The new campaign folder."))
 def demo(ctx: typer.Context, out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
          as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
     """Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; reports go to OUT."""
-    from .demo import run_demo
+    from .demo import DEMO_AT, run_demo
 
-    result = run_demo(Path.cwd() / "pbem-demo.db", out, clock(ctx))
+    result = run_demo(Path.cwd() / "pbem-demo.db", out, DEMO_AT)
     if as_json:
         print_json(result)
     else:
