@@ -108,6 +108,11 @@
     });
   }
 
+  function mailto(subject, body) {
+    return "mailto:" + encodeURIComponent(data.to).replace(/%40/g, "@") + "?subject=" +
+      encodeURIComponent(subject) + "&body=" + encodeURIComponent(body.replace(/\n/g, "\r\n"));
+  }
+
   function draw() {
     drawRobots();
     drawHand();
@@ -115,10 +120,11 @@
     document.getElementById("builder-text").textContent = text;
     document.getElementById("builder-status").textContent =
       missing.length ? "Not complete: " + missing.join("; ") + "." : "Complete: ready to send.";
-    var send = document.getElementById("builder-send");
-    send.href = "mailto:" + encodeURIComponent(data.to).replace(/%40/g, "@") + "?subject=" +
-      encodeURIComponent(data.subject) + "&body=" + encodeURIComponent(text.replace(/\n/g, "\r\n"));
+    var send = document.getElementById("builder-send"), rehearse = document.getElementById("builder-preview");
+    send.href = mailto(data.subject, text);
     send.className = missing.length ? "button off" : "button";
+    rehearse.href = mailto("rehearsal: " + data.subject, text + "preview: true\n");  // answered with the path
+    rehearse.className = missing.length ? "button off" : "button";
   }
 
   document.getElementById("builder-copy").onclick = function () {

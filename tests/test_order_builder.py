@@ -76,6 +76,8 @@ def test_a_botwars_program_clicked_together_is_accepted_by_turn_check(browser, c
     status, text, link = built_orders(browser)
     assert status == "Complete: ready to send."
     assert link["body"].replace("\r\n", "\n") == text and "turn 1" in link["subject"]
+    rehearsal = parse_qs(urlsplit(browser.evaluate("document.getElementById('builder-preview').href")).query)
+    assert rehearsal["body"][0].replace("\r\n", "\n") == text + "preview: true\n"  # see before you send
     (tmp_path / "alice.yaml").write_text(text, encoding="utf-8")
     code, out = pbem("turn", "check", "bw", str(tmp_path / "alice.yaml"))
     assert code == 0 and "secret:" in text, (out, text)
