@@ -327,6 +327,8 @@ def site_command(
 ) -> None:
     """The match's page: the position, every action as it arrived (refusals with their reasons) and, for Flower
     Field, the whole list of missed duplicates. (`pbem site --match MATCH` puts it on the campaign site.)"""
+    from ..render.site import write_index
+
     session, match = _open_match(ctx, name)
     with session:
         [page] = site_matches(session, [match.name])
@@ -334,6 +336,7 @@ def site_command(
     folder.mkdir(parents=True, exist_ok=True)
     for file, content in page.files.items():
         (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    write_index(out, [{**page.entry, "href": f"{match.name}/index.html"}])
     typer.echo(f"{folder / 'index.html'}")
 
 

@@ -52,6 +52,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     },
     "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run`: only the options given change, and "
                                     "the whole schedule is printed."),
+             "set-player": Entry(("run",), "Change a player's settings during a game: their time zone."),
              "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
                                               "cycle: deal, orders, process, reports."),
              "pause": Entry(("controls",), "Stop the game's clock: pbem run neither reminds nor processes it until "

@@ -35,15 +35,18 @@ from ..store import dm as dm_store
 from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.tables import Game, Player
-from .ack import acknowledgement
+from .ack import acknowledgement, explained
 from .config import MailConfig, Server
 from .dmpost import match_mail, queue_match_news
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
+from .order_help import order_help
 from .outbox import queue
+from .preview import rehearsal_lines
 
 UNKNOWN = "unknown"
 OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The gm layer's reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller:
 # it fills in the Handled and may return what stores the command's effect (committing, like accepted orders).
@@ -58,7 +61,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | unknown (sender not on file) | own (pbem's own mail) | duplicate
+    outcome: str  # accepted | refused | previewed | unknown (sender not on file) | own (pbem's own mail) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -171,16 +174,18 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
     verdict = f"{ {'orders': 'orders', 'dm': 'action', 'command': 'command'}.get(handled.kind, 'message')} {handled.outcome}"
-    if handled.outcome == "accepted":
+    help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
+    if handled.outcome in ("accepted", PREVIEWED):
         lines = list(handled.understood)
     else:
-        lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+        lines = [handled.nothing_stored, "Every problem found:", "",
+                 *explained(letter.orders, letter.source, handled.reasons, help)]
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     if handled.position is not None:
         _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
         return
-    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack", read_at)
+    queue(session, acknowledgement(letter, config.sender, verdict, lines, help), "ack", read_at)
 
 
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
@@ -291,6 +296,9 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
     result = cycle.submit(session, game.name, files, store=False, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
+        return None
+    if order.preview:  # see before you send: a rehearsal by mail, nothing stored
+        handled.outcome, handled.understood = PREVIEWED, rehearsal_lines(session, order)
         return None
     handled.outcome = "accepted"
     handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "

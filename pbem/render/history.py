@@ -84,7 +84,8 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
     players = [p.name for p in players_of(session, game)]
     turns: list[TurnReport | StoredTurn] = [
         StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
-                   partial(stored_turn_report, session, game, t.number)) for t in done]
+                   partial(stored_turn_report, session, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
+        for t in done]
     state = stored_state(session, game, done[-1].number, "after") if done else None
     ended = result(state) if state else None
     return GameHistory(game.name, turns, standings(state) if state else [],
