@@ -146,7 +146,10 @@ def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_previ
     assert pbem(at(5, 2), "game", "set", "halls", "--hold", "5").exit_code == 2  # --hold needs --review
 
 
-def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campaign, tmp_path, monkeypatch):
+def test_an_unreachable_inbox_holds_the_due_turn_until_it_is_read_or_the_gm_says_no_fetch(campaign, tmp_path,
+                                                                                           monkeypatch):
+    """#22: orders may be sitting in an inbox that cannot be read, so a due turn waits (the run says why, exits 1,
+    `pbem status` shows since when); `pbem run --no-fetch` processes it when the GM decides."""
     from mail_servers import free_port
 
     pbem, *_ = campaign
@@ -158,7 +161,15 @@ def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campai
     result = pbem(at(5), "run", "--json")
     done = json.loads(result.stdout)["done"]
     assert result.exit_code == 1 and done[0]["what"] == "problem" and "cannot read the inbox" in done[0]["detail"]
-    assert [d["what"] for d in done[1:]] == ["processed", "dealt"]  # the due turn is processed all the same
+    assert [d["what"] for d in done[1:]] == ["waiting"]  # the due turn waits for the orders in the inbox
+    status = json.loads(pbem(at(5, 1), "status", "--json").stdout)
+    assert status["inbox"]["failed_since"].startswith(at(5)[:16]) and status["inbox"]["error"]
+    assert status["games"][0]["turn"] == 1
+    assert "cannot be read since" in pbem(at(5, 1), "status").stdout
+    later = pbem(at(5, 2), "run", "--json")
+    assert later.exit_code == 1 and [d["what"] for d in json.loads(later.stdout)["done"]] == ["problem", "waiting"]
+    forced = pbem(at(5, 3), "run", "--no-fetch", "--json")
+    assert forced.exit_code == 0 and [d["what"] for d in json.loads(forced.stdout)["done"]] == ["processed", "dealt"]
 
 
 def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, monkeypatch):

@@ -145,12 +145,16 @@ def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
     return path
 
 
-def _session(ctx: typer.Context) -> Session:
-    """A session on the store named by --db (death matches open it here, not through the campaign store)."""
+def _session(ctx: typer.Context, create: bool = False) -> Session:
+    """A session on the store named by --db (death matches open it here, not through the campaign store); only
+    `dm new` (`create`) may start a new SQLite file."""
     from sqlmodel import Session
 
     from ..store.db import open_database
+    from .gm import refuse_missing_database
 
+    if not create:
+        refuse_missing_database(ctx)
     return Session(open_database(db_url(ctx)))
 
 
@@ -207,7 +211,7 @@ def new_command(
         refuse([str(err.args[0])])
     from ..store import dm as store
 
-    with _session(ctx) as session:
+    with _session(ctx, create=True) as session:
         if store.find_match(session, name) is not None:
             refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
-from .gm import open_store
+from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
     from ..mail.config import MailConfig
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
+SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -104,16 +105,21 @@ def _server(config: MailConfig, kind: str):
 
 
 def _eml_files(paths: list[Path]) -> list[Path]:
-    found, missing = [], []
+    """The files to send, each checked for its size before anything is read (a huge file is refused unread)."""
+    found, problems = [], []
     for path in paths:
         if path.is_dir():
             found += sorted(path.rglob("*.eml"))
         elif path.is_file():
             found.append(path)
         else:
-            missing.append(f"{path}: no such file or folder")
-    if missing:
-        refuse(missing)
+            problems.append(f"{path}: no such file or folder")
+    for path in found:
+        if path.stat().st_size > SEND_LIMIT:
+            problems.append(f"{path}: {path.stat().st_size:,} bytes, more than a mail can carry "
+                            f"({SEND_LIMIT:,} bytes): not read, nothing queued")
+    if problems:
+        refuse(problems)
     return found
 
 
@@ -159,7 +165,7 @@ def send(
             session.rollback()
         else:
             session.commit()
-            with SmtpTransport(_server(config, "smtp"), config.sender) as transport:
+            with holding_run_lock(ctx, RUN_WAIT), SmtpTransport(_server(config, "smtp"), config.sender) as transport:
                 results = deliver(session, transport, clock(ctx))
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
