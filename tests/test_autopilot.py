@@ -150,12 +150,12 @@ def test_an_unreachable_inbox_holds_the_due_turn_until_it_is_read_or_the_gm_says
                                                                                            monkeypatch):
     """#22: orders may be sitting in an inbox that cannot be read, so a due turn waits (the run says why, exits 1,
     `pbem status` shows since when); `pbem run --no-fetch` processes it when the GM decides."""
-    from mail_servers import free_port
+    from mail_servers import reserved_port
 
     pbem, *_ = campaign
     assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
     assert run(pbem, at(), tmp_path) == []  # the clock starts
-    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {free_port()}, tls: none, user: gm, "
+    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {reserved_port()}, tls: none, user: gm, "
                                         "password: x, timeout: 2}\n")
     monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
     result = pbem(at(5), "run", "--json")

@@ -51,7 +51,7 @@ def test_a_full_disk_under_the_reports_says_the_turn_is_stored_and_how_to_write_
     (folder / "index.html").symlink_to("/dev/full")  # every write to it fails: no space left on device
     result = run(url, "turn", "process", "halls")
     assert result.exit_code == 1
-    assert "turn 1 of halls is stored, but its reports could not be written to" in result.stderr
+    assert "halls turn 1 is stored, but its reports could not be written to" in result.stderr
     assert "No space left on device" in result.stderr and "pbem report halls --turn 1 --out reports" in result.stderr
     assert json.loads(run(url, "turn", "status", "halls", "--json").stdout)["turn"] == 2  # turn 1 is stored
     (folder / "index.html").unlink()
