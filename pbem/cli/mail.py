@@ -145,7 +145,7 @@ def send(
 
     from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..mail.post import queue_game_mail
-    from ..store.mail import PENDING, REFUSED
+    from ..store.mail import SENT
     from .reports import campaign_templates
 
     config = _config(config_file)
@@ -175,7 +175,7 @@ def send(
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
         typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state not in (PENDING, REFUSED) for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")
@@ -184,8 +184,9 @@ def outbox(
     everything: bool = typer.Option(False, "--all", help="Also list the messages sent."),
     as_json: bool = JSON,
 ) -> None:
-    """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
-    for good, with the last error; with --all, every message queued."""
+    """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
+    or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
+    every message queued."""
     from ..mail.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:

@@ -12,7 +12,7 @@ import re
 from email.generator import BytesGenerator
 from functools import lru_cache
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, SMTPUTF8
 from typing import Mapping
 
 import css_inline
@@ -106,9 +106,12 @@ class _Generator(BytesGenerator):
 
 
 def message_bytes(message: EmailMessage) -> bytes:
-    """The message as an `.eml` file (CRLF line ends, as on the wire)."""
+    """The message as an `.eml` file (CRLF line ends, as on the wire). An internationalised address (RFC 6531)
+    cannot be written as an encoded word, so such a message's headers are written in UTF-8, to be sent with
+    SMTPUTF8 (the outbox sets it aside when the server does not offer that)."""
     buffer = io.BytesIO()
-    _Generator(buffer, policy=SMTP).flatten(message)
+    plain = all(str(message.get(name, "")).isascii() for name in ("From", "To"))
+    _Generator(buffer, policy=SMTP if plain else SMTPUTF8).flatten(message)
     return buffer.getvalue()
 
 
