@@ -214,3 +214,49 @@ def test_a_schedule_given_at_game_new(tmp_path, monkeypatch):
     status = json.loads(pbem("status", "--json").stdout)["games"]
     # Tuesday 1 December, 10:00 UTC: the next Friday at least a day after the deal is 4 December, 20:00 Berlin
     assert [(g["game"], g["due"]) for g in status] == [("bw", "2026-12-04T19:00:00+00:00")]
+
+
+def test_an_imap_outage_across_the_deadline_holds_the_turn_and_the_orders_waiting_in_the_inbox_count(
+        tmp_path, tmp_path_factory, monkeypatch):
+    """#22 over the real loopback IMAP server: it is down when the turn falls due (the run waits, exits 1 and
+    `pbem status` says why), then comes back with alice's orders in it (received before the deadline, RULES D5):
+    the next run reads them and processes the turn with them."""
+    from mail_servers import ImapServer, certificate, reserved_port, use_loopback_servers
+    from pbem.store.tables import Turn
+
+    monkeypatch.chdir(tmp_path)
+    url, hands = new_campaign(tmp_path)
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap_port = reserved_port()  # bound, nobody listening: connections are refused, as by a server that is down
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap_port, reserved_port())
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD")
+    (tmp_path / "mail.yaml").write_text("\n".join(line for line in (tmp_path / "mail.yaml").read_text().splitlines()
+                                                  if not line.startswith("smtp:")) + "\n")  # queue, send nothing
+
+    def pbem(now: str, *args: str):
+        result = RUNNER.invoke(app, ["--db", url, "--now", now, *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
+    assert pbem(at(), "run").exit_code == 1  # the clock starts; the inbox is already down
+    down = pbem(at(5), "run", "--json")
+    assert down.exit_code == 1
+    assert [d["what"] for d in json.loads(down.stdout)["done"]] == ["problem", "waiting"]
+    assert "Connection refused" in pbem(at(5, 1), "status").stdout
+    imap = ImapServer(cert, key, port=imap_port)
+    try:
+        received = (T0 + timedelta(days=4)).strftime("%a, %d %b %Y %H:%M:%S +0000")  # a day before the deadline
+        imap.deliver(f"Received: from mx by gm.example.org; {received}\r\n".encode()
+                     + order_mail("alice", hands["alice"], "<alice-1@x>"))
+        up = pbem(at(5, 2), "run", "--json")
+    finally:
+        imap.stop()
+    assert up.exit_code == 0, up.output
+    done = json.loads(up.stdout)["done"]
+    assert [d["what"] for d in done] == ["fetched", "processed", "dealt"]
+    assert done[0]["detail"].startswith("accepted") and done[1]["detail"] == "missing: bob"
+    with Session(create_engine(url)) as session:
+        used = json.loads(session.exec(select(Turn)).one().orders)
+    assert used["alice"] is not None and used["bob"] is None  # alice's orders from the inbox were the turn's
+    assert json.loads(pbem(at(5, 3), "status", "--json").stdout)["inbox"]["failed_since"] is None
