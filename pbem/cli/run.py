@@ -50,7 +50,8 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | processed | fetched | deadline (a death match's) | sent | problem | held
+    #            | waiting (due, the inbox unread) | reported (owed reports written again)
     detail: str = ""
 
 
