@@ -108,3 +108,24 @@ def test_a_message_that_breaks_the_transport_is_set_aside_and_the_next_goes_out(
         store.close()
     assert [r.state for r in results] == ["set-aside", "sent"] and "ValueError: cannot encode this" in results[0].error
     assert states == [("broken@example.org", "set-aside"), ("alice@example.org", "sent")]
+
+
+def test_a_stranger_answered_at_a_non_ascii_address_blocks_nothing(gm, monkeypatch):
+    """The issue's spam case: `answer_unknown: true` and a stranger writing from a non-ASCII local part. Their
+    reply is set aside on a server without SMTPUTF8; the players' mail behind it goes out, now and later."""
+    import mailbox
+
+    pbem, cert, key, port, folder = gm
+    config = folder / "mail.yaml"
+    config.write_text(config.read_text() + "answer_unknown: true\n")
+    inbox = mailbox.Maildir(str(folder / "inbox"), create=True)
+    inbox.add(mail("Spammer <zoë@example.org>", "buy now", "<spam@x>"))
+    assert pbem("mail", "fetch", "--maildir", folder / "inbox").exit_code == 0
+    smtp = SmtpServer(cert, key, port=port).start()
+    try:
+        sent = pbem("mail", "send", "--game", "spring", "--json")
+    finally:
+        smtp.stop()
+    states = [(m["recipient"], m["state"]) for m in json.loads(sent.stdout)["messages"]]
+    assert ("zoë@example.org", "set-aside") in states and states.count(("bob@example.org", "sent")) == 1
+    assert len(smtp.messages) == len(states) - 2  # all but the stranger's reply and alice's (jürgen) sheet
