@@ -150,26 +150,36 @@ def test_a_full_disk_under_one_game_neither_skips_the_other_nor_the_sending(tmp_
 
 @pytest.mark.slow
 def test_kill_9_during_turn_process_leaves_the_folder_complete_or_repaired_by_the_next_run(tmp_path, reference):
-    """24 trials: `turn process` killed at a moment spread over its run; then `pbem run`. A stored turn has its
-    folder exactly as a clean run writes it; a turn not stored has none."""
-    probe = tmp_path / "probe"
-    probe.mkdir()
-    new_campaign(probe)
-    started = time.monotonic()
-    assert run_pbem("turn", "process", "halls", cwd=probe).returncode == 0
-    span = time.monotonic() - started
+    """24 trials: `turn process` killed with SIGKILL, then `pbem run`. Even trials kill at a moment spread over a
+    whole run (start-up and resolving included), odd ones while the report folder is being written (after the
+    commit). A stored turn has its folder exactly as a clean run writes it; a turn not stored has none."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     environment.pop("PBEM_MAIL_CONFIG", None)
+
+    def process(folder: Path, url: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "pbem", "--db", url, "turn", "process", "halls"],
+                                cwd=folder, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    started = time.monotonic()
+    assert process(probe, new_campaign(probe)[0]).wait(timeout=300) == 0
+    span = time.monotonic() - started
     stored = 0
     for trial in range(24):
         folder = tmp_path / f"trial{trial}"
         folder.mkdir()
         url, _ = new_campaign(folder)
-        process = subprocess.Popen([sys.executable, "-m", "pbem", "--db", url, "turn", "process", "halls"],
-                                   cwd=folder, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(random.Random(trial).uniform(0.5, 1.5) * span + 0.5)  # interpreter start-up, then the work
-        process.send_signal(signal.SIGKILL)
-        process.wait()
+        chance = random.Random(trial)
+        running = process(folder, url)
+        if trial % 2:
+            while not (folder / FOLDER).exists() and running.poll() is None:
+                time.sleep(0.002)
+            time.sleep(chance.uniform(0, 0.2))
+        else:
+            time.sleep(chance.uniform(0.2, 1.0) * span)
+        running.send_signal(signal.SIGKILL)
+        running.wait()
         repaired = run_pbem("--db", url, "run", cwd=folder)
         assert repaired.returncode == 0, repaired.stderr
         engine = create_engine(url)
@@ -182,4 +192,4 @@ def test_kill_9_during_turn_process_leaves_the_folder_complete_or_repaired_by_th
         else:
             assert not (folder / FOLDER / ".complete").exists()
         assert owed(url) == []
-    assert stored > 0  # some kills came after the commit
+    assert stored >= 12  # every odd trial was killed after the commit
