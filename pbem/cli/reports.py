@@ -74,7 +74,7 @@ def complete_folder(folder: Path, write, summary: str | None) -> list[Path]:
     files = write(folder)
     if summary is not None:
         files.append(folder / "summary.txt")
-        files[-1].write_text(summary, encoding="utf-8")
+        _write(files[-1], summary)
     vanished = next((path for path in files if not path.is_file()), None)
     if vanished is not None:
         raise FileNotFoundError(errno.ENOENT, "removed while the report was being written", str(vanished))
@@ -89,13 +89,18 @@ def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
     for sheet in sheets:
         folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
         folder.mkdir(parents=True, exist_ok=True)
-        for path, text in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
+        for path, data in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
                            (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
-                           (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
-            path.write_text(text, encoding="utf-8")
+                           (folder / f"{sheet.player}-orders.yaml", sheet.orders),
+                           *([(folder / picture_name(sheet), sheet_png(sheet))] if sheet.board is not None else [])):
+            _write(path, data)
             written.append(path)
-        if sheet.board is not None:
-            picture = folder / picture_name(sheet)
-            picture.write_bytes(sheet_png(sheet))
-            written.append(picture)
     return written
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """`path` holding `data`; an OSError names the file (a full disk's does not by itself)."""
+    try:
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, err.filename or str(path)) from err

@@ -24,7 +24,13 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
 
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
-    written = write_sheets(sheets, out, templates=campaign_templates())
+    try:
+        written = write_sheets(sheets, out, templates=campaign_templates())
+    except OSError as err:
+        refuse([f"{game} turn {turn} is dealt, but its turn sheets could not be written to "
+                f"{err.filename or out / game / turn_folder_name(turn)}: {err.strerror or err}. Nothing is lost: "
+                f"free the space or fix the folder, then again (it deals nothing twice): pbem turn deal {game} "
+                f"--out {out}"])
     if as_json:
         print_json({"game": game, "turn": turn, "sheets": [_sheet_data(s) for s in sheets],
                     "files": [str(p) for p in written]})
