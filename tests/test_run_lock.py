@@ -116,14 +116,16 @@ def test_mail_send_waits_for_the_run_lock_too(campaign):
 
 
 @pytest.mark.slow
-def test_three_overlapping_runs_deliver_every_message_exactly_once(tmp_path, tmp_path_factory):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_three_overlapping_runs_deliver_every_message_exactly_once(backend, request, tmp_path, tmp_path_factory):
     """20 trials of three `pbem run` started together at the deadline, over the real loopback SMTP server: the turn
     is processed once and every queued message (reports, next turn sheets) reaches the server once."""
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     for trial in range(20):
         folder = tmp_path / f"trial{trial}"
         folder.mkdir()
-        url, _ = new_campaign(folder)
+        url = request.getfixturevalue("pg_server").new_database() if backend == "postgresql" else None
+        url, _ = new_campaign(folder, url)
         smtp = SmtpServer(cert, key).start()
         try:
             config = folder / "mail.yaml"
