@@ -89,6 +89,13 @@ class GameState:
     completions: list[Completion] = field(default_factory=list)  # G4
     winners: list[str] = field(default_factory=list)  # botwars: robots through the last flag, in order
 
+    def __post_init__(self) -> None:
+        """Players, boards and transit in key order, as a state read back from JSON has them (see `Board`)."""
+        for name in ("players", "boards", "transit"):
+            mapping = getattr(self, name)
+            if list(mapping) != sorted(mapping):
+                setattr(self, name, dict(sorted(mapping.items())))
+
     @property
     def geeko(self) -> bool:
         return self.setup.rules().shared_hand
