@@ -9,30 +9,28 @@ recorded in the same transaction as the mail it queues, so a second run right af
 """
 from __future__ import annotations
 
-import imaplib
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 
 from ..formats.schedule import due_text
-from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, messages_from
-from ..mail.notices import reminder
-from ..mail.outbox import SmtpTransport, deliver, queue
-from ..store import cycle
-from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
-from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
-                              start_clock)
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
 from .schedule_options import option, read_schedule, schedule_text
 from .turn import turn_app
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from ..gm.due import GameTick
+    from ..mail.config import MailConfig
+
+# The store, the engine, mail and rendering are imported where they are used: a cron tick with nothing due
+# (`pbem.gm.due`) needs none of them.
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
                       help="Mail settings (YAML), as for pbem mail; without IMAP/SMTP servers run only queues mail.")
@@ -64,6 +62,9 @@ def set_command(
     as_json: bool = typer.Option(False, "--json", help="Print the schedule as JSON."),
 ) -> None:
     """Set a game's schedule for `pbem run` (a turn already dealt keeps the deadline it was given)."""
+    from ..store.games import Refused, set_missing_orders
+    from ..store.schedule import set_schedule
+
     schedule = read_schedule(deadline, zone, remind, process, review, hold_hours)
     with open_store(ctx) as store, store.session() as session:
         set_schedule(session, game, schedule)
@@ -90,8 +91,18 @@ def run(
 ) -> None:
     """One unattended pass over every scheduled game: fetch, remind, process what is due, deal, send. Safe to run
     from cron every few minutes; exit 1 when something needs the GM."""
+    from ..mail.config import load_config
+
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
+    if maildir is None and mbox is None and config.imap is None and _nothing_due(ctx, now, config.smtp is not None):
+        _report(now, [], as_json)
+    from sqlalchemy.exc import IntegrityError
+
+    from ..mail.outbox import SmtpTransport, deliver
+    from ..store.games import Refused
+    from ..store.schedule import scheduled_games
+
     done: list[Done] = []
     with open_store(ctx) as store, store.session() as session:
         done += _fetch(session, config, now, maildir, mbox)
@@ -109,6 +120,19 @@ def run(
                 sent = deliver(session, transport, now)
             done += [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
                           + (f" ({d.error})" if d.error else "")) for d in sent]
+    _report(now, done, as_json)
+
+
+def _nothing_due(ctx: typer.Context, now: datetime, smtp: bool) -> bool:
+    """The cheap check before a tick: the stored schedule says nothing is due (`pbem.gm.due`)."""
+    from ..gm.due import nothing_due
+
+    with open_store(ctx) as store, store.session() as session:
+        return nothing_due(session, now, smtp=smtp)
+
+
+def _report(now: datetime, done: list[Done], as_json: bool) -> None:
+    """What the run did, and its exit: 1 when something needs the GM."""
     if as_json:
         print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
     else:
@@ -116,6 +140,35 @@ def run(
             typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+
+
+def _engine_tick(session: Session, name: str) -> GameTick:
+    """A game's tick as the engine tells it (its state loaded): whether it is over, who is expected."""
+    from ..gm.due import GameTick
+    from ..store import cycle
+    from ..store.games import get_game
+    from ..store.schedule import deadline_of, schedule_for
+
+    game = get_game(session, name)
+    turn = cycle.status(session, name)
+    deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
+    return GameTick(name, turn.turn, turn.over, turn.dealt, deadline, schedule_for(session, game), turn.waiting_for)
+
+
+def _status_row(tick: GameTick, now: datetime) -> dict:
+    deadline, schedule = tick.deadline, tick.schedule
+    if tick.over:
+        nxt = "nothing: the game is over"
+    elif not tick.dealt or deadline is None:
+        nxt = "deal the turn and start its clock"
+    elif now >= deadline.due_at or (schedule.process == "all-in" and not tick.waiting_for):
+        nxt = "process the turn"
+    else:
+        nxt = f"process at {deadline.due_at:%Y-%m-%d %H:%M} UTC"
+    return {"game": tick.game, "turn": tick.turn, "over": tick.over,
+            "due": deadline.due_at.isoformat() if deadline else None,
+            "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
+            "waiting_for": tick.waiting_for, "next": nxt, "schedule": schedule.to_data()}
 
 
 def _match_rows(session: Session, now: datetime) -> list[dict]:
@@ -146,6 +199,8 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
     """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
+    from sqlalchemy.exc import IntegrityError
+
     from ..mail.dmpost import tick_matches
 
     try:
@@ -159,6 +214,10 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
+    import imaplib
+
+    from ..mail.fetch import fetch as fetch_messages, messages_from
+
     try:
         handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
                    if h.outcome != "duplicate"]
@@ -172,6 +231,12 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
 def _run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path) -> list[Done]:
     """What is due for one game at `now`, done; each step commits with the mail it queues, under the game's lock
     (a second run at the same moment waits, then finds the step done)."""
+    from ..mail.notices import reminder
+    from ..mail.outbox import queue
+    from ..store import cycle
+    from ..store.games import current_state, get_game, lock_game, players_of
+    from ..store.schedule import mark_reminded, schedule_for, start_clock
+
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
@@ -234,7 +299,11 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
     from ..mail.notices import held_for_review
+    from ..mail.outbox import queue
     from ..render.history import recipients
+    from ..store import cycle
+    from ..store.games import lock_game
+    from ..store.schedule import hold, schedule_for
     from .reports import campaign_templates, write_reports
     from .texts import turn_summary
 
@@ -262,6 +331,10 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
                     as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON.")) -> None:
     """Store a turn held for review (the result previewed to the GM, checked by its state hash), deal the next
     turn and queue the reports, as `pbem run` would have."""
+    from ..mail.config import load_config
+    from ..store.games import current_state, get_game
+    from ..store.schedule import approve
+
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
     with open_store(ctx) as store, store.session() as session:
@@ -280,27 +353,15 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 @app.command("status")
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
+    from ..gm.due import game_ticks, matches_stored
+
     now = clock(ctx)
-    rows = []
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        for game in scheduled_games(session):
-            schedule = schedule_for(session, game)
-            state = current_state(session, game)
-            turn = cycle.status(session, game.name)
-            deadline = deadline_of(session, game, state.turn) if turn.dealt else None
-            if state.is_over:
-                nxt = "nothing: the game is over"
-            elif not turn.dealt or deadline is None:
-                nxt = "deal the turn and start its clock"
-            elif now >= deadline.due_at or (schedule.process == "all-in" and not turn.waiting_for):
-                nxt = "process the turn"
-            else:
-                nxt = f"process at {deadline.due_at:%Y-%m-%d %H:%M} UTC"
-            rows.append({"game": game.name, "turn": state.turn, "over": state.is_over,
-                         "due": deadline.due_at.isoformat() if deadline else None,
-                         "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
-                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data()})
-        matches = _match_rows(session, now)
+        ticks, matches = game_ticks(session), []
+        if matches_stored(session) or any(tick.due(now) for tick in ticks):  # the engine says who is expected
+            ticks = [_engine_tick(session, tick.game) for tick in ticks]
+            matches = _match_rows(session, now)
+    rows = [_status_row(tick, now) for tick in ticks]
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches})
         return
