@@ -27,6 +27,7 @@ SMOKE = {
     "replay": ["--turns", "3", "--runs", "1"],
     "site": ["--turns", "2"],
     "cli": ["--repeat", "1"],
+    "tick": ["--games", "1", "--repeat", "1"],
 }
 PEER_SMOKE = {
     "roboprojekt": ["engine", "--repeat", "2", "--peer", str(PEERS["roboprojekt"])],

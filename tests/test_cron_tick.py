@@ -1,5 +1,5 @@
 """Cron ticks that cost what they do (issue #27): `pbem run` and `pbem status` read the stored schedule first
-(`pbem.gm.due`) and load the engine, rendering and mail only when something is due. The rows' answer is checked
+(`pbem.store.due`) and load the engine, rendering and mail only when something is due. The rows' answer is checked
 against the engine's at every step of two simulated weeks, and a full pass after a quiet tick must find nothing."""
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from cycle_fixtures import order
 from mail_fixtures import new_campaign
 from pbem.cli import app
 from pbem.cli.run import _engine_tick
-from pbem.gm.due import game_ticks
+from pbem.store.due import RowReader, game_ticks
 
 RUNNER = CliRunner()
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
@@ -69,8 +69,8 @@ def test_the_rows_tell_what_the_engine_tells_and_a_quiet_tick_leaves_nothing_und
             submit(pbem, now, tmp_path, "alice")
         if step % 96 == 25:
             submit(pbem, now, tmp_path, "bob")
-        with Session(engine) as session:
-            ticks = game_ticks(session)
+        with RowReader(url) as rows, Session(engine) as session:
+            ticks = game_ticks(rows)
             assert ticks == [_engine_tick(session, tick.game) for tick in ticks], now  # waiting, over, deadline
         due = ticks[0].due(T0 + timedelta(hours=step))
         quick = done(pbem(now, "run", "--json"))  # no mail to fetch: the rows are asked first
@@ -94,7 +94,7 @@ def test_status_from_the_rows_is_what_the_engine_says(campaign, tmp_path):
 
 
 HEAVY = {"pbem.engine.campaign", "pbem.engine.turn", "pbem.mail.outbox", "pbem.mail.fetch",
-         "pbem.store.cycle", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numba", "yaml"}
+         "pbem.store.cycle", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numba", "yaml", "sqlmodel"}
 
 
 def test_a_tick_with_nothing_due_imports_no_engine_no_rendering_no_mail(campaign, tmp_path):
@@ -102,7 +102,7 @@ def test_a_tick_with_nothing_due_imports_no_engine_no_rendering_no_mail(campaign
     assert done(pbem(at(), "run", "--json")) == []
     for command in ("run", "status"):
         modules = imported_by("--db", url, "--now", at(1), command, cwd=tmp_path, whole_names=True)
-        assert "pbem.gm.due" in modules
+        assert "pbem.store.due" in modules and "sqlalchemy" not in modules
         drawing = {m for m in modules if m.startswith("pbem.render.")} - {"pbem.render.shelf"}  # (every command's)
         assert {m for m in modules if m in HEAVY or m.split(".")[0] in HEAVY} | drawing == set(), command
     # something due (the deadline passed): the same commands load what the work needs

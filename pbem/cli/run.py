@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from ..formats.schedule import due_text
-from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
+from ..store.due import GameTick, quiet_ticks
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import open_store
 from .schedule_options import option, read_schedule, schedule_text
@@ -26,11 +27,10 @@ from .turn import turn_app
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from ..gm.due import GameTick
     from ..mail.config import MailConfig
 
 # The store, the engine, mail and rendering are imported where they are used: a cron tick with nothing due
-# (`pbem.gm.due`) needs none of them.
+# (`pbem.store.due`) needs none of them.
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
                       help="Mail settings (YAML), as for pbem mail; without IMAP/SMTP servers run only queues mail.")
@@ -95,8 +95,9 @@ def run(
 
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
-    if maildir is None and mbox is None and config.imap is None and _nothing_due(ctx, now, config.smtp is not None):
-        _report(now, [], as_json)
+    if maildir is None and mbox is None and config.imap is None \
+            and quiet_ticks(db_url(ctx), now, outbox=config.smtp is not None) is not None:
+        _report(now, [], as_json)  # nothing due: the stored rows say so (pbem.store.due)
     from sqlalchemy.exc import IntegrityError
 
     from ..mail.outbox import SmtpTransport, deliver
@@ -123,14 +124,6 @@ def run(
     _report(now, done, as_json)
 
 
-def _nothing_due(ctx: typer.Context, now: datetime, smtp: bool) -> bool:
-    """The cheap check before a tick: the stored schedule says nothing is due (`pbem.gm.due`)."""
-    from ..gm.due import nothing_due
-
-    with open_store(ctx) as store, store.session() as session:
-        return nothing_due(session, now, smtp=smtp)
-
-
 def _report(now: datetime, done: list[Done], as_json: bool) -> None:
     """What the run did, and its exit: 1 when something needs the GM."""
     if as_json:
@@ -144,7 +137,6 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
 
 def _engine_tick(session: Session, name: str) -> GameTick:
     """A game's tick as the engine tells it (its state loaded): whether it is over, who is expected."""
-    from ..gm.due import GameTick
     from ..store import cycle
     from ..store.games import get_game
     from ..store.schedule import deadline_of, schedule_for
@@ -152,22 +144,23 @@ def _engine_tick(session: Session, name: str) -> GameTick:
     game = get_game(session, name)
     turn = cycle.status(session, name)
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
-    return GameTick(name, turn.turn, turn.over, turn.dealt, deadline, schedule_for(session, game), turn.waiting_for)
+    return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,
+                    deadline.reminded if deadline else (), schedule_for(session, game), turn.waiting_for)
 
 
 def _status_row(tick: GameTick, now: datetime) -> dict:
-    deadline, schedule = tick.deadline, tick.schedule
+    due_at, schedule = tick.due_at, tick.schedule
     if tick.over:
         nxt = "nothing: the game is over"
-    elif not tick.dealt or deadline is None:
+    elif not tick.dealt or due_at is None:
         nxt = "deal the turn and start its clock"
-    elif now >= deadline.due_at or (schedule.process == "all-in" and not tick.waiting_for):
+    elif now >= due_at or (schedule.process == "all-in" and not tick.waiting_for):
         nxt = "process the turn"
     else:
-        nxt = f"process at {deadline.due_at:%Y-%m-%d %H:%M} UTC"
+        nxt = f"process at {due_at:%Y-%m-%d %H:%M} UTC"
     return {"game": tick.game, "turn": tick.turn, "over": tick.over,
-            "due": deadline.due_at.isoformat() if deadline else None,
-            "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
+            "due": due_at.isoformat() if due_at else None,
+            "due_text": due_text(due_at, schedule.timezone) if due_at else None,
             "waiting_for": tick.waiting_for, "next": nxt, "schedule": schedule.to_data()}
 
 
@@ -235,7 +228,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     from ..mail.outbox import queue
     from ..store import cycle
     from ..store.games import current_state, get_game, lock_game, players_of
-    from ..store.schedule import mark_reminded, schedule_for, start_clock
+    from ..store.schedule import hold, mark_reminded, schedule_for, start_clock
 
     lock_game(session, name)
     game = get_game(session, name)
@@ -353,13 +346,13 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 @app.command("status")
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
-    from ..gm.due import game_ticks, matches_stored
-
     now = clock(ctx)
-    with open_store(ctx, read_only=True) as store, store.session() as session:
-        ticks, matches = game_ticks(session), []
-        if matches_stored(session) or any(tick.due(now) for tick in ticks):  # the engine says who is expected
-            ticks = [_engine_tick(session, tick.game) for tick in ticks]
+    ticks, matches = quiet_ticks(db_url(ctx), now, outbox=False), []
+    if ticks is None:  # something is due (or the rows cannot tell): the engine says who is expected
+        from ..store.schedule import scheduled_games
+
+        with open_store(ctx, read_only=True) as store, store.session() as session:
+            ticks = [_engine_tick(session, game.name) for game in scheduled_games(session)]
             matches = _match_rows(session, now)
     rows = [_status_row(tick, now) for tick in ticks]
     if as_json:
