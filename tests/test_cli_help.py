@@ -21,7 +21,7 @@ from pbem.cli.lazy import COMMANDS
 
 RUNNER = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW = ["init", "demo", "game", "turn", "report", "site", "replay", "mail", "run", "status",
+WORKFLOW = ["init", "warm", "demo", "game", "turn", "report", "site", "replay", "mail", "run", "status",
             "dm", "flowers", "gyulbot", "ice", "room", "scenario"]
 
 
