@@ -14,7 +14,7 @@ from ..store.games import get_game, processed_turns
 from ..store.cycle import processed_result
 from .texts import turn_summary
 from .common import app, print_json, read_or_refuse, refuse
-from .gm import open_store
+from .gm import open_store, progress
 from .reports import campaign_templates
 
 
@@ -79,8 +79,10 @@ def site(
 
     dirs = _dirs(templates)
     version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
-    with open_store(ctx, read_only=True) as store, store.session() as session:
-        files = write_site(out, [game_history(session, name) for name in games], dirs, version)
+    with open_store(ctx, read_only=True) as store, store.session() as session, progress() as bar:
+        histories = [game_history(session, name) for name in games]
+        task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
+        files = write_site(out, histories, dirs, version, lambda: bar.advance(task))
     if as_json:
         print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
     else:
