@@ -72,10 +72,9 @@ class Robot:
 class Board:
     """One room in play with the robots in it (a Geek-o player's room, or the shared BotWars board).
 
-    `robots` is kept in name order, however the board was made (a new room, a copy, a state read back from
-    JSON, whose objects have sorted keys): the engine walks it in that order, so the events of a turn come in
-    one order whether or not the state was stored and reloaded in between (a player's robot order, where a
-    rule wants it, is asked of the player). `elements` holds the state word of every
+    `robots` keeps robot order (a player's robots in their order), which the pictures and tables show; the
+    engine walks them in name order (`TurnContext.robots_in_order`), the order a state read back from JSON
+    has them in, so a turn's events do not depend on whether its state was stored and reloaded. `elements` holds the state word of every
     stateful element by `Element.key`: switch/eye on|off, trapdoor open|closed,
     drawbridge raised|lowered, teleporter active|inactive, gate open|closed, blaser on|off.
     Use `pbem.engine.elements.new_board` to build one with every state initialised.
@@ -84,11 +83,6 @@ class Board:
     room: Room
     robots: dict[str, Robot] = field(default_factory=dict)
     elements: dict[str, str] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        names = list(self.robots)
-        if names != sorted(names):
-            self.robots = {name: self.robots[name] for name in sorted(names)}
 
     def copy(self) -> "Board":
         return Board(self.room, {name: robot.copy() for name, robot in self.robots.items()}, dict(self.elements))
