@@ -5,4 +5,5 @@
 - `games`: games, players, robots and stored states (repository functions, `Store`, `Refused`).
 - `cycle`: deal, submit/check, status, process (one transaction), rollback, replay, processed_turn.
 - `archive`: `game import` / `game export` of whole campaign folders.
+- `due`: what a cron tick has to do, from the stored rows with plain SQL (no ORM, no engine).
 """
