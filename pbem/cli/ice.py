@@ -9,7 +9,6 @@ import typer
 
 from ..dm.icemaze import MAX_ORDERS, solve
 from ..dm.icemaze.generate import generate as generate_maze
-from ..dm.icemaze.solver import warm_up
 from ..dm.limits import NoProof
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
@@ -37,8 +36,10 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """The proven shortest solution of each maze, or none within 15 orders."""
+    from .warm import warm
+
     reports: list[dict] = []
-    warm_up()
+    warm("ice")
     for path, maze in read_each(mazes, read_maze_file, reports, key="errors", echo=True):
         began = time.perf_counter()
         try:
@@ -70,6 +71,9 @@ def generate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document (the maze, its minimum, a solution)."),
 ) -> None:
     """A maze whose shortest solution has exactly --moves orders."""
+    from .warm import warm
+
+    warm("ice")
     try:
         shape = Size.parse(size)
         maze, solution = generate_maze(shape.rows, shape.cols, moves, snoms, seed)
