@@ -19,7 +19,7 @@ from mail_fixtures import new_campaign
 from mail_servers import PASSWORD, USER, ImapServer, certificate, free_port
 from pbem.cli import app
 from pbem.mail.config import MailConfig
-from pbem.mail.fetch import handle
+from pbem.gm.intake import handle
 from pbem.mail.inbox import Incoming
 from pbem.store.games import Store
 from pbem.store.mail import MailReceived

@@ -21,14 +21,15 @@ from sqlmodel import Session
 
 from ..formats.schedule import due_text
 from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, messages_from
+from ..gm.intake import fetch as fetch_messages
+from ..mail.fetch import messages_from
 from ..mail.notices import reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
 from ..store.schedule import (approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule,
                               start_clock)
-from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse, say
 from .game import game_app
 from .gm import open_store
 from .schedule_options import option, read_schedule, schedule_text
@@ -113,7 +114,7 @@ def run(
         print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
     else:
         for d in done:
-            typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
+            say(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
@@ -160,7 +161,8 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
     try:
-        handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now)
+        handled = [h for h in fetch_messages(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap),
+                                                  config, now)
                    if h.outcome != "duplicate"]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
@@ -273,7 +275,7 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
         print_json([asdict(d) for d in done])
     else:
         for d in done:
-            typer.echo(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
+            say(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
 
@@ -305,10 +307,10 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
         print_json({"now": now.isoformat(), "games": rows, "matches": matches})
         return
     for row in rows:
-        typer.echo(f"{row['game']}: turn {row['turn']}, {row['due_text'] or 'no deadline yet'}; "
-                   f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
+        say(f"{row['game']}: turn {row['turn']}, {row['due_text'] or 'no deadline yet'}; "
+            f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
     for row in matches:
-        typer.echo(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
-                   f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
+        say(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
+            f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
     if not rows:
         typer.echo("No scheduled games: pbem game set GAME --deadline 5d", err=True)
