@@ -101,7 +101,7 @@ def race(tmp_path: Path, given: list[str | None], command: str) -> list[dict]:
         reads = ["mail", "fetch", "--maildir", "inbox"] if command == "fetch" \
             else ["run", "--maildir", "inbox", "--out", "reports"]
         fetches.append({"go": go, "pause": 0.0, "cwd": str(folder), "args": ["--db", url, *reads]})
-        processes.append({"go": go, "pause": chance.uniform(0.0, 0.6), "cwd": str(folder),
+        processes.append({"go": go, "pause": chance.uniform(0.0, 1.5), "cwd": str(folder),
                           "args": ["--db", url, "turn", "process", "halls", "--out", "reports"]})
     reader, processor = side(tmp_path, fetches), side(tmp_path, processes)
     results = []
