@@ -42,7 +42,8 @@ def fetch(
 ) -> None:
     """Read new messages: orders and death-match actions are checked and stored as `pbem turn submit` and
     `pbem dm act` would; every message is archived, handled once, and gets an acknowledgement queued for
-    `pbem mail send`. Exit 1 when any message was refused."""
+    `pbem mail send`. Orders received after their turn's deadline, or for a turn already processed, are refused
+    as late (RULES B4.7); a message handled before is listed as DUPLICATE. Exit 1 when any message was refused."""
     import imaplib
     from dataclasses import replace
 
