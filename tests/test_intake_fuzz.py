@@ -118,8 +118,11 @@ def fuzz_messages(folder: Path, url: str, hands: dict, count: int, seed: int) ->
     keys = set()
     try:
         with store.session() as session:
-            for _ in range(count):
-                data = mutate_message(chance, chance.choice(honest))
+            for number in range(count):
+                data = chance.choice(honest)
+                if chance.random() < 0.9:  # most as new messages; the rest reuse a Message-ID (#29)
+                    data = data.replace(b"Message-ID: <", f"Message-ID: <{number}-".encode(), 1)
+                data = mutate_message(chance, data)
                 first = handle(session, Incoming("fuzz", data), config, NOW)
                 again = handle(session, Incoming("fuzz", data), config, NOW)
                 assert again.outcome == "duplicate" and (first.outcome == "duplicate") == (first.key in keys)
