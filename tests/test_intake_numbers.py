@@ -104,8 +104,8 @@ def test_a_huge_number_in_a_room_is_a_problem_in_room_check(tmp_path, text, wher
 
 
 def test_a_huge_seed_in_a_scenario_is_a_problem_with_its_line(tmp_path):
-    (tmp_path / "s.yaml").write_text("rules: [B1]\ntitle: t\nseed: 0b" + "1" * 4000 + "\nroom: {size: 3x3, elements: []}\n"
-                                     "robots: []\nprograms: {}\nexpect: {}\n")
+    (tmp_path / "s.yaml").write_text("rules: [B1]\ntitle: t\nseed: 0b" + "1" * 4000
+                                     + "\nroom: {size: 3x3, elements: []}\nrobots: []\nprograms: {}\nexpect: {}\n")
     result = run_pbem("scenario", "check", tmp_path / "s.yaml", cwd=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "s.yaml:3: seed: " in result.stdout + result.stderr

@@ -161,9 +161,8 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
     """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
     try:
-        handled = [h for h in fetch_messages(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap),
-                                                  config, now)
-                   if h.outcome != "duplicate"]
+        messages = messages_from(session, config.max_bytes, maildir, mbox, config.imap)
+        handled = [h for h in fetch_messages(session, messages, config, now) if h.outcome != "duplicate"]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
         return [Done("", 0, "problem", f"cannot read the inbox: {err}")]
