@@ -8,7 +8,7 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-DATA_FOLDERS = ("rooms", "decks", "templates", "turns")  # pbem.resources.BUNDLED
+DATA_FOLDERS = ("rooms", "decks", "templates", "turns", "docs")  # pbem.resources.BUNDLED
 
 
 class BuildWithData(build_py):

@@ -1,4 +1,4 @@
-"""Where the bundled data folders are: `rooms/`, `decks/`, `templates/` and `turns/`.
+"""Where the bundled data folders are: `rooms/`, `decks/`, `templates/`, `turns/` and `docs/` (the rulebook).
 
 In a checkout they sit beside the `pbem` package; in an installed wheel the
 build copies them into `pbem/_data/` (see setup.py), so both cases resolve here.
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-BUNDLED = ("rooms", "decks", "templates", "turns")
+BUNDLED = ("rooms", "decks", "templates", "turns", "docs")
 _PACKAGE = Path(__file__).resolve().parent
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
@@ -143,22 +144,33 @@ def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_previ
         from pbem.store.tables import Turn
         assert session.exec(select(Turn)).one().after_hash == held
     assert len(outbox(url, "report")) == 2
-    assert pbem(at(5, 2), "game", "set", "halls", "--hold", "5").exit_code == 2  # --hold needs --review
+    assert pbem(at(5, 2), "game", "set", "halls", "--no-review", "--hold", "5").exit_code == 2  # needs --review
 
 
-def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campaign, tmp_path, monkeypatch):
-    from mail_servers import free_port
+def test_an_unreachable_inbox_holds_the_due_turn_until_it_is_read_or_the_gm_says_no_fetch(campaign, tmp_path,
+                                                                                           monkeypatch):
+    """#22: orders may be sitting in an inbox that cannot be read, so a due turn waits (the run says why, exits 1,
+    `pbem status` shows since when); `pbem run --no-fetch` processes it when the GM decides."""
+    from mail_servers import reserved_port
 
     pbem, *_ = campaign
     assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
     assert run(pbem, at(), tmp_path) == []  # the clock starts
-    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {free_port()}, tls: none, user: gm, "
+    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {reserved_port()}, tls: none, user: gm, "
                                         "password: x, timeout: 2}\n")
     monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
     result = pbem(at(5), "run", "--json")
     done = json.loads(result.stdout)["done"]
     assert result.exit_code == 1 and done[0]["what"] == "problem" and "cannot read the inbox" in done[0]["detail"]
-    assert [d["what"] for d in done[1:]] == ["processed", "dealt"]  # the due turn is processed all the same
+    assert [d["what"] for d in done[1:]] == ["waiting"]  # the due turn waits for the orders in the inbox
+    status = json.loads(pbem(at(5, 1), "status", "--json").stdout)
+    assert status["inbox"]["failed_since"].startswith(at(5)[:16]) and status["inbox"]["error"]
+    assert status["games"][0]["turn"] == 1
+    assert "cannot be read since" in pbem(at(5, 1), "status").stdout
+    later = pbem(at(5, 2), "run", "--json")
+    assert later.exit_code == 1 and [d["what"] for d in json.loads(later.stdout)["done"]] == ["problem", "waiting"]
+    forced = pbem(at(5, 3), "run", "--no-fetch", "--json")
+    assert forced.exit_code == 0 and [d["what"] for d in json.loads(forced.stdout)["done"]] == ["processed", "dealt"]
 
 
 def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, monkeypatch):
@@ -203,3 +215,166 @@ def test_a_schedule_given_at_game_new(tmp_path, monkeypatch):
     status = json.loads(pbem("status", "--json").stdout)["games"]
     # Tuesday 1 December, 10:00 UTC: the next Friday at least a day after the deal is 4 December, 20:00 Berlin
     assert [(g["game"], g["due"]) for g in status] == [("bw", "2026-12-04T19:00:00+00:00")]
+
+
+def test_game_set_changes_only_the_options_given_and_export_import_keep_the_schedule(tmp_path, monkeypatch):
+    """#22: `game set G --remind 12` keeps the deadline, zone, processing, review and hold; it prints the whole
+    schedule; `game export` writes it (and the B4.6 policy) and `game import` brings both back."""
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    pbem = lambda *args: RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T10:00Z", *map(str, args)])
+    players = ["--player", "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"]
+    assert pbem("game", "new", "bw", "--ruleset", "botwars", "--seed", "4", "--missing-orders", "idle",
+                *players).exit_code == 0
+    first = pbem("game", "set", "bw", "--deadline", "fri 20:00", "--timezone", "Europe/Berlin", "--process",
+                 "all-in", "--review", "--hold", "6")
+    assert first.exit_code == 0, first.output
+    changed = pbem("game", "set", "bw", "--remind", "12")
+    assert changed.exit_code == 0, changed.output
+    assert changed.stdout.strip() == (
+        "bw: due fri 20:00 (Europe/Berlin), reminders 12 h before, processed at the deadline or when all orders "
+        "are in, review on, held until pbem turn approve or 6 h; missing orders: idle (RULES B4.6)")
+    expected = {"deadline": "fri 20:00", "timezone": "Europe/Berlin", "remind": [12], "process": "all-in",
+                "review": True, "hold_hours": 6}
+    assert json.loads(pbem("status", "--json").stdout)["games"][0]["schedule"] == expected
+    off = json.loads(pbem("game", "set", "bw", "--no-review", "--json").stdout)
+    assert (off["review"], off["hold_hours"], off["deadline"]) == (False, None, "fri 20:00")  # the hold goes too
+    assert pbem("game", "set", "bw", "--review", "--hold", "6").exit_code == 0
+
+    assert pbem("game", "export", "bw", tmp_path / "bw-out").exit_code == 0
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    imported = RUNNER.invoke(app, ["--db", other, "game", "import", str(tmp_path / "bw-out")])
+    assert imported.exit_code == 0, imported.output
+    status = json.loads(RUNNER.invoke(app, ["--db", other, "--now", "2026-12-01T10:00Z", "status", "--json"]).stdout)
+    assert status["games"][0]["schedule"] == expected
+    kept = RUNNER.invoke(app, ["--db", other, "game", "set", "bw", "--json"])
+    assert json.loads(kept.stdout)["missing_orders"] == "idle"
+
+
+def test_a_schedule_in_game_yaml_is_checked_by_name_and_line(tmp_path):
+    from pbem.formats.game import read_description
+    from pbem.formats.yamlfile import FormatError
+
+    (tmp_path / "room.yaml").write_text("name: R\nsize: 5x5\nstarts: [r5c1, r5c5]\nelements:\n"
+                                        "  - {type: flag, at: r1c3, number: 1}\n")
+    (tmp_path / "game.yaml").write_text(
+        "name: bw\nruleset: botwars\nseed: 1\nrooms: [room.yaml]\ndeck: decks/standard.yaml\n"
+        "players:\n  - {name: ann, email: ann@example.org, robots: [Rusty]}\n"
+        "schedule:\n  deadline: 5d\n  process: asap\n  review: maybe\n")
+    with pytest.raises(FormatError) as refused:
+        read_description(tmp_path)
+    assert [str(p).split(": ", 1)[1] for p in refused.value.problems] == ["schedule.review: must be true or false"]
+    (tmp_path / "game.yaml").write_text((tmp_path / "game.yaml").read_text().replace("maybe", "true"))
+    with pytest.raises(FormatError) as refused:
+        read_description(tmp_path)
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'game.yaml'}:10: schedule.process: 'asap': one of all-in, deadline"]
+
+
+def test_the_review_hold_is_visible_with_its_expiry_and_the_review_mail_is_not_read_back(campaign, tmp_path):
+    """#22: `pbem status` shows the held turn and when the hold ends; the review mail says it too and carries the
+    preview report itself (every board, the pictures inline), not a path on the GM's server; landing in the GM's
+    own inbox, it is not taken for unknown mail."""
+    pbem, hands, inbox, url = campaign
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d", "--remind", "none", "--review", "--hold",
+                "12").exit_code == 0
+    assert run(pbem, at(), tmp_path) == []
+    assert run(pbem, at(5), tmp_path) == [("held", "halls", 1)]
+    status = json.loads(pbem(at(5, 1), "status", "--json").stdout)["games"][0]
+    assert (status["held_at"], status["hold_expires"]) == (at(5), at(5, 12))
+    assert status["next"] == ("held for review since 2026-12-06 20:00 UTC until pbem turn approve halls or "
+                              "2026-12-07 08:00 UTC, then process the turn")
+    assert "held for review since 2026-12-06 20:00 UTC" in pbem(at(5, 1), "status").stdout
+
+    with Session(create_engine(url)) as session:
+        review = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "review")).one()
+    message = message_from_bytes(review.data, policy=policy.default)
+    text = message.get_body(("plain",)).get_content()
+    assert "It is held until you approve it, or until Monday 7 December, 08:00 UTC: then it is processed as it " \
+           "stands." in " ".join(text.split())  # the text part is wrapped at 78 columns
+    assert "previews" not in text and str(tmp_path) not in text  # no path on the GM's machine
+    assert "alice — Hall 1" in text and "bob — Hall 1" in text and "REBOOT/HP" in text  # every board's tables
+    pictures = [part.get_filename() for part in message.walk() if part.get_content_maintype() == "image"]
+    assert "board1-turn.gif" in pictures and "board2-turn.gif" in pictures  # alice's and bob's rooms (G2)
+    html = message.get_body(("html",)).get_content()
+    assert "Monday 7 December, 08:00 UTC" in html and "cid:" in html
+
+    inbox.add(review.data)  # the GM's mail server delivers it to the GM's own inbox
+    assert run(pbem, at(5, 2), tmp_path) == []  # read, and nothing to say about it
+    assert json.loads(pbem(at(5, 2), "mail", "unknown", "--json").stdout) == []
+    assert run(pbem, at(5, 12), tmp_path) == [("processed", "halls", 1), ("dealt", "halls", 2)]  # the hold ended
+
+
+SCHEDULE_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.text(max_size=20),
+                            st.lists(st.one_of(st.integers(-100, 1000), st.text(max_size=5)), max_size=4),
+                            st.dictionaries(st.text(max_size=5), st.integers(), max_size=2))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(schedule=st.one_of(SCHEDULE_VALUES, st.dictionaries(
+    st.sampled_from(["deadline", "timezone", "remind", "process", "review", "hold_hours", "hold"]),
+    SCHEDULE_VALUES, max_size=6)))
+def test_any_schedule_in_game_yaml_is_read_or_refused_by_name(tmp_path, schedule):
+    """Hostile input: whatever `schedule:` holds, reading game.yaml gives a schedule or names the field."""
+    import yaml
+
+    from pbem.formats.game import read_description
+    from pbem.formats.schedule import Schedule
+    from pbem.formats.yamlfile import FormatError
+
+    (tmp_path / "room.yaml").write_text("name: R\nsize: 5x5\nstarts: [r5c1, r5c5]\nelements: []\n")
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(
+        {"name": "bw", "ruleset": "botwars", "seed": 1, "rooms": ["room.yaml"], "deck": "decks/standard.yaml",
+         "players": [{"name": "ann", "email": "ann@example.org", "robots": ["Rusty"]}], "schedule": schedule}))
+    try:
+        read = read_description(tmp_path).schedule
+    except FormatError as err:
+        assert all(p.field.startswith("schedule") for p in err.problems), err
+    else:
+        assert read is None if schedule is None else isinstance(read, Schedule)
+
+
+def test_an_imap_outage_across_the_deadline_holds_the_turn_and_the_orders_waiting_in_the_inbox_count(
+        tmp_path, tmp_path_factory, monkeypatch):
+    """#22 over the real loopback IMAP server: it is down when the turn falls due (the run waits, exits 1 and
+    `pbem status` says why), then comes back with alice's orders in it (received before the deadline, RULES D5):
+    the next run reads them and processes the turn with them."""
+    from mail_servers import ImapServer, certificate, reserved_port, use_loopback_servers
+    from pbem.store.tables import Turn
+
+    monkeypatch.chdir(tmp_path)
+    url, hands = new_campaign(tmp_path)
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap_port = reserved_port()  # bound, nobody listening: connections are refused, as by a server that is down
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap_port, reserved_port())
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD")
+    (tmp_path / "mail.yaml").write_text("\n".join(line for line in (tmp_path / "mail.yaml").read_text().splitlines()
+                                                  if not line.startswith("smtp:")) + "\n")  # queue, send nothing
+
+    def pbem(now: str, *args: str):
+        result = RUNNER.invoke(app, ["--db", url, "--now", now, *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
+    assert pbem(at(), "run").exit_code == 1  # the clock starts; the inbox is already down
+    down = pbem(at(5), "run", "--json")
+    assert down.exit_code == 1
+    assert [d["what"] for d in json.loads(down.stdout)["done"]] == ["problem", "waiting"]
+    assert "Connection refused" in pbem(at(5, 1), "status").stdout
+    imap = ImapServer(cert, key, port=imap_port)
+    try:
+        received = (T0 + timedelta(days=4)).strftime("%a, %d %b %Y %H:%M:%S +0000")  # a day before the deadline
+        imap.deliver(f"Received: from mx by gm.example.org; {received}\r\n".encode()
+                     + order_mail("alice", hands["alice"], "<alice-1@x>"))
+        up = pbem(at(5, 2), "run", "--json")
+    finally:
+        imap.stop()
+    assert up.exit_code == 0, up.output
+    done = json.loads(up.stdout)["done"]
+    assert [d["what"] for d in done] == ["fetched", "processed", "dealt"]
+    assert done[0]["detail"].startswith("accepted") and done[1]["detail"] == "missing: bob"
+    with Session(create_engine(url)) as session:
+        used = json.loads(session.exec(select(Turn)).one().orders)
+    assert used["alice"] is not None and used["bob"] is None  # alice's orders from the inbox were the turn's
+    assert json.loads(pbem(at(5, 3), "status", "--json").stdout)["inbox"]["failed_since"] is None

@@ -1,10 +1,10 @@
 """The campaign above the board: G3 gates and room exits, G4 records, G5 reinstatement in transit, B4.6, BotWars."""
 from __future__ import annotations
 
-from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, missed_orders, new_game, play_turn,
-                                  standings)
+from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, check_orders, missed_orders,
+                                  new_game, play_turn, result, standings)
 from pbem.engine.cards import Card
-from pbem.engine.orders import Checked
+from pbem.engine.orders import Checked, Submission
 from pbem.formats.decks import read_deck
 from pbem.formats.rooms import load_room
 
@@ -101,6 +101,21 @@ def test_b4_6_bot_policy_the_pilot_plays_a_missing_geeko_player_the_same_way_eve
     assert missed_orders(state, {}) == missed_orders(state, {})  # deterministic: a replay plays the same
 
 
+def test_b4_6_geeko_fill_plays_the_players_shared_hand_robot_by_robot():
+    """B4.6 as written, with `missing_orders: fill` in Geek-o: the hand is the player's (B4.3), so Zapper takes
+    the first nine cards it can use, Spanner the next nine. At the start neither robot can use an upgrade card
+    (G7), so the hand is the deck's first 18 basic cards (B4.3 skips the others), counted here from the file."""
+    setup = geeko_game().setup
+    state = new_game(GameSetup("t", "geeko", "5", setup.rooms, GEEKO_DECK, setup.players,
+                               {"missing_orders": "fill"}))
+    basic = [c for c in GEEKO_DECK.cards if c.kind in ("UTRN", "LF90", "RT90", "RVS1", "FWD1", "FWD2", "FWD3")]
+    played = missed_orders(state, {})["alice"]
+    assert played == {"Zapper": basic[:9], "Spanner": basic[9:18]}
+    outcome = play_turn(state, {}, "5")
+    first = [(e.robot, e.card) for _, e in outcome.events if type(e).__name__ == "CardPlayed" and e.stage == 1]
+    assert sorted(first) == sorted([("Zapper", basic[0]), ("Spanner", basic[9])])  # the robots do not idle
+
+
 def botwars_game():
     board = load_room({"name": "Field", "size": "5x5", "starts": ["r5c1", "r5c3", "r5c5"],
                        "elements": [{"type": "flag", "at": "r3c1", "number": 1},
@@ -128,6 +143,8 @@ def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():
     assert outcome.state.hands == {}
     assert [(row["player"], row["won"], row["flags"], row["place"]) for row in standings(outcome.state)] == [
         ("ann", 1, 2, 1), ("ben", None, 0, 2), ("cy", None, 0, 2)]
+    ended = result(outcome.state)
+    assert ended is not None and (ended.winners, ended.ending) == (("ann",), "last flag")
 
 
 def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
@@ -149,6 +166,8 @@ def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
     assert standings(state) == [{"player": "alice", "turns": 5, "rooms_done": 5, "place": 1},
                                 {"player": "bob", "turns": None, "rooms_done": 0, "place": 2}]
     assert state.receiving("alice") == [] and "alice" not in state.hands
+    # #22: alice has no more turns while bob plays on; the game has no result yet
+    assert (state.done_playing("alice"), state.done_playing("bob"), result(state)) == ("finished", None, None)
 
 
 def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is_held():
@@ -178,3 +197,20 @@ def test_b10_a_declared_reboot_takes_the_next_turn_restores_hp_and_deals_no_card
     state = play_turn(state, orders(Zapper=["RT90#100", "LF90#90", "UTRN#10"]), "5").state
     assert state.boards["alice"].robots["Spanner"].mode == "real"
     assert state.receiving("alice") == ["Zapper", "Spanner"] and len(state.hands["alice"]) == 18
+
+
+def test_b4_5_b4_7_a_geeko_robot_with_every_register_fused_asks_no_equal_length():
+    """Spanner at HP 1 has all nine registers fused (B7.1, Geek-o fuses from the first damage) and gets no cards
+    (B4.7): Zapper's program may have any length (B4.5), and `fill` gives Zapper its nine registers."""
+    from pbem.engine import campaign
+
+    setup = geeko_game().setup
+    state = new_game(GameSetup("t", "geeko", "5", setup.rooms, GEEKO_DECK, setup.players,
+                               {"missing_orders": "fill"}))
+    state.boards["alice"].robots["Spanner"].hp = 1
+    campaign._deal(state, state.setup.rules(), [])  # B12's last step: the hand for Zapper alone (9 cards)
+    assert state.needs_program("alice") == ["Zapper"]
+    hand = state.hands["alice"]
+    assert len(hand) == 9
+    assert check_orders(state, "alice", Submission({"Zapper": [str(hand[0])], "Spanner": []})).ok
+    assert missed_orders(state, {})["alice"] == {"Zapper": hand}

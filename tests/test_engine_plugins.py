@@ -118,3 +118,27 @@ def test_robots_only_kind_acts_only_while_a_robot_stands_on_it():
     # r3c2 -> r2c2 (stage 1, not on the bell) -> r1c2 (stages 2 and 3, on it)
     assert Doorbell.calls == [2, 3]
     assert [e.stage for e in result.events if isinstance(e, Rotated) and e.cause == "doorbell"] == [2, 3]
+
+
+def test_a_kind_that_exists_is_refused_unless_the_class_says_it_replaces_it():
+    """G9: a plug-in registering `pit` again would silently change every room's pits; only `replaces = "pit"`
+    takes it over (and the built-in pit is put back after)."""
+    builtin = MECHANISMS["pit"]
+
+    class Puddle(Mechanism):
+        type: ClassVar[str] = "pit"
+
+    with pytest.raises(ValueError, match=r"Puddle registers 'pit', a kind that exists already .*replaces = 'pit'"):
+        register(Puddle)
+    assert MECHANISMS["pit"] is builtin
+
+    class SoftPit(Mechanism):
+        type: ClassVar[str] = "pit"
+        replaces: ClassVar[str] = "pit"
+
+    try:
+        register(SoftPit)
+        assert isinstance(MECHANISMS["pit"], SoftPit)
+        register(SoftPit)  # the same class again (a second command in one process) is no conflict
+    finally:
+        MECHANISMS["pit"] = builtin

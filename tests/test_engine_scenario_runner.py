@@ -1,8 +1,11 @@
 """The scenario runner (DESIGN.md "Rule scenario"): check_scenario, `pbem scenario check|run`."""
 import textwrap
+from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cli_process import run_pbem
 from pbem.formats.scenario import check_scenario
@@ -99,3 +102,65 @@ def test_turn_and_reinstatement_follow_the_room_starts(tmp_path):
     no_starts = text.replace("starts: [r4c1], ", "").replace("{at: r4c1, mode: virtual, hp: 8, lives: 2}",
                                                              "{at: null, mode: destroyed, hand_size: 0}")
     assert check_scenario(write(tmp_path, "gone.yaml", no_starts)) == []
+
+
+APART = PUSH.replace("  - {name: Blue, at: r3c3, facing: N}", "  - {name: Blue, owner: bob, at: r3c3, facing: N}") \
+    .replace("  - {name: Red, at: r3c2, facing: E}", "  - {name: Red, owner: ann, at: r3c2, facing: E}")
+
+
+def test_owners_play_in_copies_of_their_own_and_each_copy_is_checked(tmp_path):
+    """RULES G2: Red walks onto Blue's square without pushing it (Blue is in bob's copy); `elements` is checked in
+    every copy (naming the copy that differs), `elements_of` in one."""
+    text = APART.replace("Blue: {at: r3c4", "Blue: {at: r3c3")
+    assert check_scenario(write(tmp_path, "apart.yaml", text)) == [
+        "elements.s1: expected on, got off (in ann's copy)", "elements.s1: expected on, got off (in bob's copy)"]
+    by_owner = text.replace("  elements: {s1: on}", "  elements_of: {ann: {s1: off}, bob: {s1: off}}")
+    assert check_scenario(write(tmp_path, "by_owner.yaml", by_owner)) == []
+    unknown = text.replace("  elements: {s1: on}", "  elements_of: {carl: {s1: off}}")
+    assert any("expect.elements_of.carl: no robot has this owner (owners: ann, bob)" in p
+               for p in check_scenario(write(tmp_path, "unknown.yaml", unknown)))
+
+
+def test_a_geeko_board_of_several_owners_is_never_resolved_as_one():
+    from pbem.engine.elements import new_board
+    from pbem.engine.geometry import Square
+    from pbem.engine.ruleset import BOTWARS, GEEKO
+    from pbem.engine.state import Robot
+    from pbem.engine.turn import resolve_apart, resolve_turn
+    from pbem.formats.rooms import check_room_data
+
+    room = check_room_data({"name": "Lab", "size": "3x3", "elements": []}, "t")[0]
+    board = new_board(room, [Robot("A", owner="ann", at=Square(1, 1)), Robot("B", owner="bob", at=Square(2, 2))])
+    with pytest.raises(ValueError, match="G2"):
+        resolve_turn(board, {}, GEEKO, seed=1, turn=1)
+    assert list(resolve_apart(board, {}, GEEKO, seed=1, turn=1)) == ["ann", "bob"]
+    assert list(resolve_apart(board, {}, BOTWARS, seed=1, turn=1)) == [""]  # BotWars players share the board
+
+
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers(-3, 12) | st.text(max_size=6),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                    max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(owner=JUNK, options=JUNK, elements_of=JUNK, by_owner=JUNK)
+def test_hostile_owners_options_and_elements_of_are_refused_by_line(owner, options, elements_of, by_owner):
+    """Whatever `owner`, `options` and `expect.elements_of` hold, the reader gives a scenario or problems naming
+    the file and a line, never a crash."""
+    from pbem.formats.scenario import load_scenario
+    from pbem.formats.yamlfile import FormatError, load_yaml
+
+    data = yaml.safe_load(APART)
+    data["robots"][0]["owner"] = owner
+    data["robots"][1]["options"] = options
+    data["expect"]["elements_of"] = elements_of if not isinstance(elements_of, dict) else {"ann": by_owner,
+                                                                                          **elements_of}
+    text = yaml.safe_dump(data)
+    try:
+        scenario = load_scenario(load_yaml(text, "f.yaml"), "f.yaml", Path("."))
+    except FormatError as err:
+        assert err.problems and all(p.source == "f.yaml" and p.line for p in err.problems)
+        return
+    assert isinstance(owner, str) and owner and scenario.board.robots["Red"].owner == owner
+    assert scenario.board.robots["Blue"].options == options  # in the order gained (B11)

@@ -85,7 +85,7 @@ out = []
 for path in sys.argv[1:]:
     result = run_scenario(read_scenario(path))
     out.append([(type(e).__name__, to_data(e)) for e in result.events])
-    out.append(to_data(result.board))
+    out += [to_data(copy.board) for copy in result.copies.values()]
 print(json.dumps(out, sort_keys=True))
 """
 

@@ -103,3 +103,20 @@ def test_an_installed_packages_entry_point_is_loaded(tmp_path):
     installed = pbem(tmp_path, "scenario", "check", "spin.yaml", path=site)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert pbem(tmp_path, "scenario", "check", "spin.yaml").returncode == 1  # not installed here
+
+
+def test_a_plugin_that_registers_a_built_in_kind_is_refused_naming_its_file(tmp_path):
+    """G9: a campaign's `pit` without `replaces: pit` stops the command, naming the file; with it, it is used."""
+    (tmp_path / "mechanisms").mkdir()
+    plugin = tmp_path / "mechanisms" / "softpit.py"
+    plugin.write_text(SPINNER.replace('"spinner"', '"pit"'))
+    (tmp_path / "room.yaml").write_text("name: R\nsize: 5x5\nelements:\n  - {type: pit, at: r3c3}\n")
+    refused = pbem(tmp_path, "room", "check", "room.yaml")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert f"mechanism plug-in {plugin}: ValueError: Spinner registers 'pit', a kind that exists already" in \
+        refused.stdout + refused.stderr
+    plugin.write_text(SPINNER.replace('"spinner"', '"pit"').replace(
+        '    phases: ClassVar[tuple] = ("gears",)\n',
+        '    phases: ClassVar[tuple] = ("gears",)\n    replaces: ClassVar[str] = "pit"\n'))
+    accepted = pbem(tmp_path, "room", "check", "room.yaml")
+    assert accepted.returncode == 1 and "stages" in accepted.stdout  # the spinner's fields now make a pit

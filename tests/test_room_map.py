@@ -17,6 +17,9 @@ from pbem.engine.room import Room
 from pbem.formats.roomascii import room_text
 from pbem.formats.rooms import check_room_data, load_room
 from pbem.formats.scenario import read_scenario
+from pbem.engine.elements import new_board
+from pbem.render.board import position_png
+from pbem.render.model import Position
 from pbem.formats.yamlfile import FormatError, load_yaml, read_yaml_file
 
 ROOT = Path(__file__).parent.parent
@@ -145,6 +148,29 @@ def test_every_bundled_room_reads_back_from_its_ascii_print(path):
     assert canonical(read_text(room_text(room))) == canonical(room)
 
 
+@pytest.mark.parametrize("path", ROOM_FILES, ids=[p.stem for p in ROOM_FILES])
+def test_every_bundled_room_is_drawn_the_same_after_its_ascii_round_trip(path):
+    """Walls keep the square they were given on, so the picture of the read-back room is the same, byte for
+    byte (a wall is drawn inside its own square)."""
+    room = check_room_data(read_yaml_file(path), str(path))[0]
+    assert room is not None
+    again = read_text(room_text(room))
+    assert elements_of(again) == elements_of(room)
+    assert position_png(Position.of(again, new_board(again))) == position_png(Position.of(room, new_board(room)))
+
+
+def test_inner_west_and_doubled_walls_are_listed_and_kept_on_their_square():
+    """r2c2's west wall cannot be drawn (a mark between two squares is the west one's east side): it is listed;
+    r1c2's south wall is drawn on r1c2, r2c1's north wall under it is listed (one mark per edge)."""
+    room = read_text("name: W\nsize: 2x2\nelements:\n  - {type: wall, at: r2c2, side: W}\n"
+                     "  - {type: wall, at: r1c2, side: S}\n  - {type: fence, at: r2c2, side: N}\n"
+                     "  - {type: wall, at: r1c1, side: W}\n  - {type: wall, at: r2c1, side: N}\n")
+    text = room_text(room)
+    assert "{type: wall, at: r2c2, side: W}" in text and "{type: fence, at: r2c2, side: N}" in text
+    assert "{type: wall, at: r1c1, side: W}" not in text  # the west rim: drawn
+    assert elements_of(read_text(text)) == elements_of(room)
+
+
 def test_every_scenario_room_reads_back_from_its_ascii_print():
     rooms = _scenario_rooms()
     assert len(rooms) == len(SCENARIOS) > 300
@@ -157,7 +183,7 @@ def test_room_render_ascii_prints_a_room_file_that_checks(tmp_path):
     assert printed.exit_code == 0, printed.output
     rows = printed.output.split("map: |2\n")[1].splitlines()
     assert rows[1] == "    Cs-   .-   .-   .    .-   .-   .-"  # the wall along row 2's south edge, door at c4
-    assert rows[2] == "   -L>  - .  - .    .  - .  - .  - ."  # the laser on row 3's west wall, firing east
+    assert rows[2] == "    L>    .    .    .    .    .    ."  # the laser on row 3's west wall, firing east
     copy = tmp_path / "intake.yaml"
     copy.write_text(printed.output)
     checked = CliRunner().invoke(app, ["room", "check", str(copy)])
@@ -226,3 +252,13 @@ def test_any_room_reads_back_from_its_ascii_print(room: Room) -> None:
 def test_a_map_too_large_is_refused_as_a_size_is():
     assert problems_of("map: |2\n" + "  " + " " + "  .  " * 101 + "\n") == [  # rim, then 101 squares
         (1, "map", "1x101 is too large: at most 100 rows and 100 columns")]
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rooms" / "ice").glob("*.yaml")), ids=lambda p: p.stem)
+def test_room_render_on_an_ice_maze_says_it_is_a_maze_not_a_room(path, tmp_path):
+    for args in (["--ascii"], ["--out", str(tmp_path / "x.png")]):
+        result = CliRunner().invoke(app, ["room", "render", str(path), *args])
+        assert result.exit_code == 1
+        assert "Ice maze" in result.output and "not a room" in result.output, result.output
+        assert "unknown edge" not in result.output
+        assert not (tmp_path / "x.png").exists()

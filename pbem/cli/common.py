@@ -55,14 +55,15 @@ def _version(shown: bool) -> None:
         raise typer.Exit(EXIT_OK)
 
 
-def read_clock(given: str | None) -> datetime:
-    """The command's one reading of the clock (UTC), or the time given by --now / PBEM_NOW."""
+def read_clock(given: str | None, hint: str = "--now") -> datetime:
+    """The command's one reading of the clock (UTC), or the time given by --now / PBEM_NOW (or by the option
+    `hint`, for a time a command takes)."""
     if not given:
         return datetime.now(timezone.utc)
     try:
         moment = datetime.fromisoformat(given.strip().replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
-        raise typer.BadParameter(f"{given!r} is not a time like 2026-12-01T20:00Z", param_hint="--now") from None
+        raise typer.BadParameter(f"{given!r} is not a time like 2026-12-01T20:00Z", param_hint=hint) from None
     return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
 
 

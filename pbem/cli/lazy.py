@@ -33,7 +33,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "report": Entry(("report",), "Write a processed turn's report: its pages and pictures, and each player's "
                                      "email as an .eml file."),
         "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
-                                   "standings."),
+                                   "standings, and of the death matches given with --match and their results."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
                                    "compare the state hashes and the events hashes (the events reports are built "
                                    "from)."),
@@ -49,13 +49,35 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "room": Entry(("room",), "Check and draw room files."),
         "scenario": Entry(("scenario",), "Run rule scenarios."),
     },
-    "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run` (a turn already dealt keeps the "
-                                    "deadline it was given)."),
+    "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run`: only the options given change, and "
+                                    "the whole schedule is printed."),
+             "set-player": Entry(("run",), "Change a player's settings during a game: their time zone."),
              "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
-                                              "cycle: deal, orders, process, reports.")},
+                                              "cycle: deal, orders, process, reports."),
+             "pause": Entry(("controls",), "Stop the game's clock: pbem run neither reminds nor processes it until "
+                                           "`pbem game resume`."),
+             "resume": Entry(("controls",), "Restart a paused game's clock with the time the running turn had "
+                                            "left."),
+             "replace": Entry(("controls",), "Give a player's seat (robots, standing, history) to a newcomer with a "
+                                             "new address and secret."),
+             "address": Entry(("controls",), "Change a player's address; the old and the new address are both "
+                                             "told."),
+             "away": Entry(("controls",), "Announce a player's absence; the game's absence policy (pbem game "
+                                          "policy) decides what happens to a turn due meanwhile, and every player "
+                                          "is told."),
+             "policy": Entry(("controls",), "Set (or, without options, show) the game's press and absence policies; "
+                                            "options not given stay."),
+             "observe": Entry(("controls",), "Let an address watch the game: each turn's report and the end, never "
+                                             "sheets or secrets (--stop ends it)."),
+             "history": Entry(("controls",), "The game's GM controls, oldest first: extensions, pauses, "
+                                             "replacements, addresses, absences, press …")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "
                                         "its state hash), deal the next turn and queue the reports, as `pbem run` "
-                                        "would have.")},
+                                        "would have."),
+             "extend": Entry(("controls",), "Move the running turn's deadline later, before it passes; every player "
+                                            "is told and reminders follow.")},
+    "mail": {"broadcast": Entry(("controls",), "Queue a message from the GM to every player and observer of a "
+                                               "game, threaded with the game's mail.")},
     "room": {"analyse": Entry(("analyse",), "Let robot pilots play each room over several seeds: whether they get "
                                          "through, the turns they need, where robots died and why (exit 1 if a "
                                          "room is not passable in every run).")},

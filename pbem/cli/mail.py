@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, say, sub_app
-from .gm import open_store
+from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
     from ..mail.config import MailConfig
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
+SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -48,7 +49,9 @@ def fetch(
     from dataclasses import replace
 
     from ..gm.intake import UNKNOWN, fetch as fetch_messages
+    from ..gm.mailcommands import reader
     from ..mail.fetch import messages_from
+    from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
@@ -59,7 +62,8 @@ def fetch(
     with open_store(ctx) as store, store.session() as session:
         messages = messages_from(session, config.max_bytes, maildir, mbox, _server(config, "imap") if imap else None)
         try:
-            handled = fetch_messages(session, messages, config, clock(ctx))
+            handled = fetch_messages(session, messages, config, clock(ctx),
+                                     reader(config.sender, campaign_templates()))
         except (OSError, imaplib.IMAP4.error) as err:
             refuse([f"cannot read the inbox: {err}"])
     if as_json:
@@ -109,16 +113,21 @@ def _server(config: MailConfig, kind: str):
 
 
 def _eml_files(paths: list[Path]) -> list[Path]:
-    found, missing = [], []
+    """The files to send, each checked for its size before anything is read (a huge file is refused unread)."""
+    found, problems = [], []
     for path in paths:
         if path.is_dir():
             found += sorted(path.rglob("*.eml"))
         elif path.is_file():
             found.append(path)
         else:
-            missing.append(f"{path}: no such file or folder")
-    if missing:
-        refuse(missing)
+            problems.append(f"{path}: no such file or folder")
+    for path in found:
+        if path.stat().st_size > SEND_LIMIT:
+            problems.append(f"{path}: {path.stat().st_size:,} bytes, more than a mail can carry "
+                            f"({SEND_LIMIT:,} bytes): not read, nothing queued")
+    if problems:
+        refuse(problems)
     return found
 
 
@@ -143,8 +152,8 @@ def send(
     from dataclasses import asdict
 
     from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
-    from ..mail.post import queue_game_mail
-    from ..store.mail import PENDING, REFUSED
+    from ..gm.ending import queue_game_news
+    from ..store.mail import SENT
     from .reports import campaign_templates
 
     config = _config(config_file)
@@ -156,15 +165,16 @@ def send(
             except ValueError as err:
                 refuse([f"{path}: {err}"])
         for name in games:
-            queued += queue_game_mail(session, name, config.sender, clock(ctx),
-                                      (str(templates),) if templates else campaign_templates())
+            news, told = queue_game_news(session, name, config.sender, clock(ctx),
+                                         (str(templates),) if templates else campaign_templates())
+            queued += news + len(told)
         session.flush()
         if dry_run:
             results = deliver(session, FolderTransport(out), clock(ctx), dry_run=True)
             session.rollback()
         else:
             session.commit()
-            with SmtpTransport(_server(config, "smtp"), config.sender) as transport:
+            with holding_run_lock(ctx, RUN_WAIT), SmtpTransport(_server(config, "smtp"), config.sender) as transport:
                 results = deliver(session, transport, clock(ctx))
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
@@ -174,7 +184,7 @@ def send(
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
         typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state not in (PENDING, REFUSED) for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")
@@ -183,8 +193,9 @@ def outbox(
     everything: bool = typer.Option(False, "--all", help="Also list the messages sent."),
     as_json: bool = JSON,
 ) -> None:
-    """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
-    for good, with the last error; with --all, every message queued."""
+    """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
+    or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
+    every message queued."""
     from ..mail.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:
@@ -209,14 +220,18 @@ def dm_player(
     player: str = typer.Argument(..., help="The player's name in the match."),
     email: str = typer.Argument(..., help="The address the player mails actions from."),
     secret: Optional[str] = typer.Option(None, "--secret", help="The player's secret (default: a new random one)."),
+    config_file: Optional[Path] = CONFIG,
     as_json: bool = JSON,
 ) -> None:
-    """Let a death-match player act by mail: their address and the secret their mails must carry."""
+    """Let a death-match player act by mail: their address and the secret their mails must carry. A match that has
+    begun sends the address its opening mail (the rules, the secret, the position and the reply lines) at once;
+    one that begins later sends it with the first `pbem run` from its start."""
     import secrets
 
     from sqlmodel import select
 
     from ..formats.names import address_problem
+    from ..gm.matches import open_matches, send_now
     from ..store import dm as dm_store
     from ..store.mail import MailDmPlayer
 
@@ -224,6 +239,7 @@ def dm_player(
         refuse([address_problem(email)], EXIT_USAGE)
     if secret is not None and not SECRET.fullmatch(secret):
         refuse([f"--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
+    mail = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
         found = dm_store.find_match(session, match)
         if found is None:
@@ -236,8 +252,17 @@ def dm_player(
         row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
         session.add(row)
         session.commit()
+        opened = open_matches(session, clock(ctx), mail.sender, [match])
+        session.commit()
+        if opened:
+            with holding_run_lock(ctx, RUN_WAIT):  # the outbox is sent by one process at a time
+                sent = send_now(session, mail, clock(ctx))
+    if opened:
+        typer.echo(f"opening mail to {email} " + ("sent" if sent else "queued (it goes with the next pbem run or "
+                                                  "pbem mail send)"), err=True)
     if as_json:
-        print_json({"match": match, "player": player, "email": email, "secret": row.secret})
+        print_json({"match": match, "player": player, "email": email, "secret": row.secret,
+                    "opening": bool(opened)})
     else:
         typer.echo(f"{player} <{email}> acts in {match} by mail with\n  match: {match}\n  player: {player}\n"
                    f"  secret: \"{row.secret}\"\n  action: {{…}}")

@@ -11,7 +11,7 @@ from ..formats.roommap import LEGEND_TEXT
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
 from ..formats.yamlfile import FormatError, read_yaml_file
 from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
-from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, refuse, sub_app
 
 KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}
 
@@ -79,6 +79,11 @@ def render_room(
     as_json: bool = typer.Option(False, "--json", help="Print {file, out, bytes} (with --ascii: {file, ascii}) as JSON."),
 ) -> None:
     """Draw a room as it stands at the start of a game (every element in its starting state)."""
+    data = read_or_refuse(read_yaml_file, file)
+    kind = puzzle_kind(data)
+    if kind is not None:
+        refuse([f"{file}: this is a death-match puzzle ({KIND_NAMES[kind]}), not a room: "
+                "`pbem room render` draws BotWars and Geek-o rooms"])
     room = read_or_refuse(read_room, file)
     if ascii_map:
         text = room_text(room)

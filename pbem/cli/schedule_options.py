@@ -30,11 +30,28 @@ def read_schedule(deadline: str, zone: str, remind: str, process: str, review: b
                EXIT_USAGE)
 
 
+def changed_schedule(current: Any, deadline: Optional[str], zone: Optional[str], remind: Optional[str],
+                     process: Optional[str], review: Optional[bool], hold_hours: Optional[int]) -> Any:
+    """`current` (a Schedule, or None for the defaults) with only the options given changed, checked as a whole;
+    `--no-review` lifts the hold with the review."""
+    from ..formats.schedule import Schedule
+
+    base = current or Schedule()
+    review = base.review if review is None else review
+    hold = hold_hours if hold_hours is not None else (base.hold_hours if review else None)
+    hours = remind if remind is not None else (",".join(map(str, base.remind)) or "none")
+    return read_schedule(deadline or base.deadline, zone or base.timezone, hours, process or base.process, review,
+                         hold)
+
+
 def schedule_text(game: str, schedule: Any) -> str:
-    """One line saying when the game's turns are due and processed."""
+    """One line saying when the game's turns are due and processed, and whether the GM reviews them first."""
     reminders = ", ".join(f"{h} h" for h in schedule.remind) or "none"
     processed = "the deadline" if schedule.process == "deadline" else "the deadline or when all orders are in"
-    return f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders {reminders} before, processed at {processed}"
+    review = "off" if not schedule.review else "on, held until pbem turn approve" + (
+        f" or {schedule.hold_hours} h" if schedule.hold_hours is not None else "")
+    return (f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders {reminders} before, processed at "
+            f"{processed}, review {review}")
 
 
 def option(name: str, default: Any, flag: str | None = None) -> Any:

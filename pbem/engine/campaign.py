@@ -17,12 +17,12 @@ from typing import Any, Mapping
 
 from .cards import Card
 from .context import TurnContext
-from .deal import Deck, Dealt, deal_preset, deal_shuffled, free_registers
+from .deal import Deck, Dealt, can_use, deal_preset, deal_shuffled, free_registers
 from .elements import new_board
 from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
-from .orders import Checked, Submission, check_programs
+from .orders import Checked, Submission, check_programs, example_programs
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -108,12 +108,26 @@ class GameState:
         board = self.board_of(player)
         return [name for name in self.players[player].robots if receives_cards(board, name, rules)]
 
+    def needs_program(self, player: str) -> list[str]:
+        """The player's robots that get cards to program this turn: those receiving cards (B4.1) with a free
+        register; a robot whose every register is fused (B7.1) gets none and needs no program (B4.7 ruling)."""
+        rules = self.setup.rules()
+        board = self.board_of(player)
+        return [name for name in self.receiving(player) if free_registers(board.robots[name], rules) > 0]
+
+    def owes_orders(self, player: str) -> bool:
+        """Whether the turn waits for this player's orders (B4.6 plays for them when they are missing)."""
+        return bool(self.needs_program(player))
+
     def no_cards_reason(self, robot: str) -> str:
-        """Why a robot that receives no cards this turn gets none, as a player would put it (B4.1, B10, G3, G5)."""
+        """Why a robot that gets no cards this turn gets none, as a player would put it (B4.1, B7.1, B10, G3,
+        G5)."""
         owner = next(p for p in self.players.values() if robot in p.robots)
         if owner.finished is not None or self.is_over:
             return "the challenge is over for you"
         found = self.board_of(owner.name).robots[robot]
+        if robot in self.receiving(owner.name):
+            return "all registers fused (B7.1): it gets no cards and needs no program"
         if found.left_room:
             return "left the room: waits off the board for the other robot"
         if found.mode == Mode.IN_TRANSIT:
@@ -134,6 +148,16 @@ class GameState:
 
     def expects_orders(self, player: str) -> bool:
         return bool(self.receiving(player))
+
+    def done_playing(self, player: str) -> str | None:
+        """Why a player has no more turns while the game goes on, or None: `out of lives` (BotWars, B8.2: every
+        robot of theirs lost its last life) or `finished` (Geek-o, G1: both robots through the last room)."""
+        if self.players[player].finished is not None:
+            return "finished"
+        if not self.geeko and self.setup.rules().lives is not None and all(
+                robot.lives <= 0 for robot in self.robots_of(player)):
+            return "out of lives"
+        return None
 
     @property
     def is_over(self) -> bool:
@@ -215,6 +239,26 @@ def standings(state: GameState) -> list[dict]:
     return rows
 
 
+@dataclass(frozen=True)
+class GameResult:
+    """How a game that is over ended: `winners`, the players placed first by `standings` (a tie shares it), and
+    `ending`: `last flag` (BotWars: a robot touched it), `out of lives` (BotWars: every robot lost its last life)
+    or `all through` (Geek-o G1: every player's robots left the last room)."""
+
+    winners: tuple[str, ...]
+    ending: str
+    standings: tuple[dict, ...]
+
+
+def result(state: GameState) -> GameResult | None:
+    """The result of a game that is over (None while it goes on)."""
+    if not state.is_over:
+        return None
+    rows = standings(state)
+    ending = "all through" if state.geeko else ("last flag" if state.winners else "out of lives")
+    return GameResult(tuple(row["player"] for row in rows if row["place"] == 1), ending, tuple(rows))
+
+
 # --- a new game --------------------------------------------------------------------------------
 
 def new_game(setup: GameSetup) -> GameState:
@@ -255,9 +299,27 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
                           rules, shared_hand=player if rules.shared_hand else None)
 
 
+def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:
+    """A legal program per robot of `player` from this turn's hand (see `orders.example_programs`)."""
+    rules = state.setup.rules()
+    return example_programs(state.robots_of(player), state.receiving(player), state.hands_of(player), rules,
+                            shared_hand=player if rules.shared_hand else None)
+
+
+def rehearse_orders(state: GameState, player: str, checked: Checked) -> list[Snapshot]:
+    """See before you send (issue #24): the player's programs played on their board as it stands, every other
+    robot running no cards and every mechanism acting; the board at the start of each stage and as the stages
+    end (no end-of-turn steps). The same engine as the turn; nothing is kept."""
+    rules = state.setup.rules()
+    board = state.board_of(player)
+    programs = {name: checked.programs.get(name, []) for name in board.robots}
+    result = resolve_turn(board, programs, rules, seed=state.setup.seed, turn=state.turn, end_of_turn=())
+    return list(result.snapshots)
+
+
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
-    """B4.6: Geek-o robots idle; BotWars registers are filled from the top of the hand; `bot`: the robot pilot
-    plays them (deterministic: a replay plays the same)."""
+    """B4.6: `idle`: the robots idle; `fill`: registers are filled from the top of the hand; `bot`: the robot
+    pilot plays them (deterministic: a replay plays the same)."""
     rules = state.setup.rules()
     if rules.missing_orders == MissingOrders.IDLE:
         return {}
@@ -268,15 +330,33 @@ def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:
         return plan(board, state.players[player].robots, state.receiving(player), state.hands_of(player), rules,
                     seed=state.setup.seed, turn=state.turn,
                     shared_hand=player if rules.shared_hand else None).checked.programs
-    return {name: list(state.hands.get(name, []))[:free_registers(board.robots[name], rules)]
-            for name in state.receiving(player)}
+    return _filled(board, state.needs_program(player), state.hands_of(player), rules,
+                   player if rules.shared_hand else None)
+
+
+def _filled(board: Board, programmed: list[str], hands: dict[str, list[Card]], rules: Ruleset,
+            shared_hand: str | None) -> dict[str, list[Card]]:
+    """B4.6 `fill`: each robot to program, in robot order, takes the cards it can use from the top of its hand
+    (a shared hand: what the robots before it left), up to its free registers; Geek-o's programs are then cut to
+    one length (B4.5), the rest discarded."""
+    programs: dict[str, list[Card]] = {}
+    taken: set[Card] = set()
+    for name in programmed:
+        robot = board.robots[name]
+        usable = [c for c in hands.get(shared_hand or name, []) if c not in taken and can_use(robot, c, rules)]
+        programs[name] = usable[:free_registers(robot, rules)]
+        taken.update(programs[name])
+    if rules.equal_length_programs and len(programs) > 1:
+        length = min(len(cards) for cards in programs.values())
+        programs = {name: cards[:length] for name, cards in programs.items()}
+    return programs
 
 
 def missed_orders(state: GameState, used: Mapping[str, int | None]) -> dict[str, dict[str, list[Card]]]:
     """The players who owed orders this turn and had none that counted (`used`: player -> order version used),
     each with what B4.6 played for them (no cards at all: their robots idled)."""
     return {player: missing_programs(state, player) for player in state.players
-            if state.expects_orders(player) and used.get(player) is None}
+            if state.owes_orders(player) and used.get(player) is None}
 
 
 # --- a turn -------------------------------------------------------------------------------------

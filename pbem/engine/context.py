@@ -128,40 +128,52 @@ class TurnContext:
 
     # --- damage, fusing, destruction (B7, B8, B11) --------------------------
     def damage(self, robot: Robot, amount: int, cause: str, source: str | None) -> None:
+        """B11 ruling: damage is dealt one point at a time, each point absorbed, cancelled or lost in turn.
+
+        `_point` decides each point; runs of points with the same outcome make one event, so a lump that
+        meets no option reads as one loss ("-2 HP"), and registers fuse after each run of HP lost."""
         if amount <= 0 or not robot.on_board:
             return
-        amount = self._absorb(robot, amount)
-        if amount <= 0:
-            return
-        before = robot.hp
-        robot.hp = max(0, robot.hp - amount)
-        self.emit(Damaged(self.stage, robot.name, amount, cause, source, robot.hp))
-        if robot.hp <= 0:
-            self.destroy(robot, "damage")  # B8.1: no registers fuse on a robot that is gone
-        else:
-            self.refuse(robot, before)
+        runs: list[tuple[str, str | None, int]] = []  # (outcome, option, points), consecutive points merged
+        hp = robot.hp
+        for _ in range(amount):  # the points after the one that destroys the robot are reported with it
+            outcome, option = self._point(robot, hp) if hp > 0 else ("lost", None)
+            hp -= outcome == "lost"
+            if runs and runs[-1][:2] == (outcome, option) and outcome != "sacrificed":
+                runs[-1] = (outcome, option, runs[-1][2] + 1)
+            else:
+                runs.append((outcome, option, 1))
+        for outcome, option, points in runs:
+            if outcome == "absorbed":
+                self.emit(DamageAbsorbed(self.stage, robot.name, option or "", points, robot.charges.get(option or "", 0)))
+            elif outcome == "sacrificed":
+                self.emit(OptionSacrificed(self.stage, robot.name, option or ""))
+            else:
+                before = robot.hp
+                robot.hp = max(0, robot.hp - points)
+                self.emit(Damaged(self.stage, robot.name, points, cause, source, robot.hp))
+                if robot.hp <= 0:
+                    self.destroy(robot, "damage")  # B8.1: no registers fuse on a robot that is gone
+                    return
+                self.refuse(robot, before)
 
-    def _absorb(self, robot: Robot, amount: int) -> int:
-        """B11: ablative coating takes points first; in botwars each point that arrives while the robot is at or
-        below its option HP is cancelled by giving up its most recent option."""
-        for option in list(robot.options):
-            effect = option_effect(option)
-            if effect.get("effect") == "absorb" and robot.charges.get(option, 0) > 0:
-                taken = min(amount, robot.charges[option])
-                robot.charges[option] -= taken
-                amount -= taken
+    def _point(self, robot: Robot, hp: int) -> tuple[str, str | None]:
+        """B11: one point of damage: an ablative coat with points left absorbs it; else, where options may be
+        given up, a robot at or below its option HP (`hp`, before this point) gives up the option gained last
+        and the point is cancelled; else the robot loses 1 HP (the caller counts it)."""
+        for option in robot.options:
+            if option_effect(option).get("effect") == "absorb" and robot.charges.get(option, 0) > 0:
+                robot.charges[option] -= 1
                 if robot.charges[option] == 0:
                     del robot.charges[option]
                     robot.options.remove(option)
-                self.emit(DamageAbsorbed(self.stage, robot.name, option, taken, robot.charges.get(option, 0)))
-        if self.ruleset.options_absorb_damage:  # a point arriving while at (or below) the option HP
-            threshold = self.option_hp.get(robot.name, self.ruleset.option_hp)
-            while amount > 0 and robot.options and robot.hp <= threshold:
+                return "absorbed", option
+        if self.ruleset.options_absorb_damage and robot.options:
+            if hp <= self.option_hp.get(robot.name, self.ruleset.option_hp):
                 option = robot.options.pop()
                 robot.charges.pop(option, None)
-                self.emit(OptionSacrificed(self.stage, robot.name, option))
-                amount -= 1
-        return amount
+                return "sacrificed", option
+        return "lost", None
 
     def refuse(self, robot: Robot, hp_before: int) -> None:
         """Fuse (B7.1, keeping this turn's card, B7.2) or unfuse (B7.4, lowest first) after an HP change."""

@@ -77,6 +77,7 @@ class Mechanism:
     is_control: ClassVar[bool] = False  # switches and eyes: other elements name its `id` as `control`
     plain: ClassVar[bool] = False       # decoration only (flags, starts): G8 "not plain floor" ignores it
     robots_only: ClassVar[bool] = False  # `act` needs a robot on one of its elements (see above)
+    replaces: ClassVar[str] = ""        # a kind already registered that this class means to replace (G9)
 
     # --- set-up -------------------------------------------------------
     def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
@@ -155,13 +156,19 @@ PHASE_WORDS = frozenset(p.value for p in PhaseName)
 
 
 def register(cls: type[Mechanism]) -> type[Mechanism]:
-    """Register a mechanism class under its `type` (usable as a class decorator); the last one wins.
+    """Register a mechanism class under its `type` (usable as a class decorator).
 
-    Refused (ValueError naming the word): a phase that is not one of `PhaseName` (a mechanism for "gear"
+    Refused (ValueError naming the word): a kind already registered by another class, unless the new class says
+    `replaces = "pit"` (a plug-in that silently took over `pit` would change every room's pits); a phase that is not one of `PhaseName` (a mechanism for "gear"
     would never act), and a method that looks like a hook but is none (`on_entr`, `blocks_beams`, `holds_`):
     named like a hook, or one letter or two away from one, it would never be called."""
     if not cls.type:
         raise ValueError(f"{cls.__name__} has no type name")
+    existing = MECHANISMS.get(cls.type)
+    if existing is not None and not _same_class(type(existing), cls) and cls.replaces != cls.type:
+        raise ValueError(f"{cls.__name__} registers {cls.type!r}, a kind that exists already "
+                         f"({type(existing).__module__}.{type(existing).__qualname__}); to replace it on purpose, "
+                         f"give the class replaces = {cls.type!r}")
     for phase in cls.phases:
         if phase not in PHASE_WORDS:
             raise ValueError(f"{cls.__name__} ({cls.type}): unknown phase {phase!r} "
@@ -174,6 +181,12 @@ def register(cls: type[Mechanism]) -> type[Mechanism]:
     MECHANISMS[cls.type] = cls()
     _VERSION[0] += 1
     return cls
+
+
+def _same_class(old: type, new: type) -> bool:
+    """The same class, or the same definition run again (a campaign's plug-in file loaded by a second command in
+    one process)."""
+    return old is new or (old.__module__, old.__qualname__) == (new.__module__, new.__qualname__)
 
 
 def _hook_like(name: str) -> bool:

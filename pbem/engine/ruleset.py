@@ -75,6 +75,7 @@ class Ruleset:
     rooms: int = ranged(5, 1, None)                    # G1: rooms in a Geek-o campaign
     entry_fee_size: int = ranged(7, 1, None)               # G8: entry-fee boards are 7x7
     transit_turns_per_room: int = ranged(1, 0, None)   # G5: turns in transit per room already completed
+    own_boards: bool = False          # G2: every player plays alone, in their own copy of the room
 
     def with_options(self, options: Mapping[str, Any]) -> "Ruleset":
         """This ruleset with some fields overridden by name; unknown names, wrong types, numbers out of range and
@@ -126,6 +127,7 @@ GEEKO = replace(
     lives=None,
     wrench_is_checkpoint=False,
     options_absorb_damage=False,
+    own_boards=True,
 )
 
 PRESETS: dict[str, Ruleset] = {"botwars": BOTWARS, "geeko": GEEKO}

@@ -99,7 +99,11 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
       its own list (see `pbem.engine.end_of_turn`).
     - `record`: False leaves out the snapshots and the events of what changes nothing (see above).
     The turn runs as many stages as the longest register sequence executed (B7.3), then the end-of-turn steps.
+    Where every player plays alone (G2, `own_boards`), the board holds one player's robots: see `resolve_apart`.
     """
+    if ruleset.own_boards and len({robot.owner for robot in board.robots.values()}) > 1:
+        raise ValueError("G2: the robots of several players never share a board in this ruleset; "
+                         "resolve each player's copy (resolve_apart)")
     work, index = playing_copy(board)
     sequences = register_sequences(work, programs, ruleset)
     ctx = TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences,
@@ -118,6 +122,26 @@ def resolve_turn(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: 
     if record:
         snapshots.append(snapshot(work, 0))
     return TurnResult(work, ctx.events, snapshots, stages)
+
+
+def copies_by_owner(board: Board) -> dict[str, Board]:
+    """G2: each player's own copy of the board: their robots, the elements in the states the board gives
+    (owners in the order of their first robot)."""
+    owners = dict.fromkeys(robot.owner for robot in board.robots.values())
+    return {owner: Board(board.room, {name: robot for name, robot in board.robots.items() if robot.owner == owner},
+                         dict(board.elements))
+            for owner in owners}
+
+
+def resolve_apart(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, **options
+                  ) -> dict[str, TurnResult]:
+    """G2: every player's robots resolved in their own copy of the board (`resolve_turn`'s keyword arguments
+    apply to each), owner -> result. Where players share the board (`own_boards` false) there is one copy."""
+    if not ruleset.own_boards:
+        return {"": resolve_turn(board, programs, ruleset, **options)}
+    return {owner: resolve_turn(copy, {name: programs[name] for name in copy.robots if name in programs}, ruleset,
+                                **options)
+            for owner, copy in copies_by_owner(board).items()}
 
 
 def playing_copy(board: Board) -> tuple[Board, RoomIndex]:

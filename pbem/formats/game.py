@@ -11,6 +11,8 @@
     turns: 4                        # optional: turns to play on import (default: to the last turn folder)
     open_turn: 5                    # optional: a turn dealt but not processed; its orders are submitted only
     created_at: "2026-11-01T20:00:00+00:00"   # optional, as written by export
+    schedule: {deadline: 5d, timezone: UTC, remind: [24], process: deadline, review: false, hold_hours: null}
+                                    # optional: the schedule `pbem run` keeps (`pbem game set`)
 
 Next to it, one folder per turn (`turn-001/`, `turn-002/` …) holds that turn's
 order files, submitted in name order — or, when the folder has an `orders.yaml`
@@ -35,13 +37,15 @@ import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
+from .schedule import Schedule, ScheduleError, parse_schedule
 from .names import NAME_RULE, address_problem, valid_name
+from .schedule import zone_problem
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",
-          "created_at")
+          "created_at", "schedule")
 MANIFEST = "orders.yaml"
-PLAYER_FIELDS = ("name", "email", "robots", "secret")
+PLAYER_FIELDS = ("name", "email", "robots", "secret", "timezone")
 RULESETS = ("geeko", "botwars")
 DESCRIPTION = "game.yaml"
 _TURN_FOLDER = re.compile(r"^turn-(\d{1,18})$")
@@ -61,6 +65,7 @@ class PlayerEntry:
     email: str
     robots: list[str]
     secret: str | None = None
+    timezone: str | None = None  # the player's own zone (IANA name), deadlines are shown in it too
 
 
 @dataclass
@@ -75,6 +80,7 @@ class GameDescription:
     turns: int | None = None  # how many turns to play on import (default: up to the last turn folder)
     open_turn: int | None = None  # dealt but not processed: its orders are submitted, not played
     created_at: datetime | None = None
+    schedule: Schedule | None = None  # the game's schedule for `pbem run`, when it has one
 
 
 def read_description(path: str | Path) -> GameDescription:
@@ -124,10 +130,40 @@ def read_description(path: str | Path) -> GameDescription:
                                   or open_turn != (turns or 0) + 1):
         problem(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
     created_at = _time(document, "created_at", problem)
+    schedule = _schedule(document, problem)
     if problems or deck is None:
         raise FormatError(problems)
     return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns, open_turn,
-                           created_at)
+                           created_at, schedule)
+
+
+def _schedule(document: LinedDict, problem) -> Schedule | None:
+    """The `schedule:` mapping (as `Schedule.to_data` writes it), checked as `pbem game set` checks it."""
+    given = document.get("schedule")
+    if given is None:
+        return None
+    if not isinstance(given, LinedDict) or not set(given) <= set(Schedule().to_data()):
+        problem(document, "schedule", "schedule", f"must map {', '.join(Schedule().to_data())} to values")
+        return None
+    data = {**Schedule().to_data(), **given}
+    remind = data["remind"] if isinstance(data["remind"], list) else [data["remind"]]
+    wrong = [(key, message) for key, ok, message in (
+        ("remind", all(isinstance(h, int) and not isinstance(h, bool) for h in remind),
+         "must be whole hours before the deadline, like [24, 2]"),
+        ("review", isinstance(data["review"], bool), "must be true or false"),
+        ("hold_hours", data["hold_hours"] is None or type(data["hold_hours"]) is int, "must be whole hours"))
+        if not ok]
+    for key, message in wrong:
+        problem(given, key, f"schedule.{key}", message)
+    if wrong:
+        return None
+    try:
+        return parse_schedule(str(data["deadline"]), str(data["timezone"]), remind, str(data["process"]),
+                              data["review"], data["hold_hours"])
+    except ScheduleError as err:
+        key = {"--hold": "hold_hours"}.get(err.option, err.option.removeprefix("--"))
+        problem(given, key if key in given else "schedule", f"schedule.{key}", str(err).split(": ", 1)[1])
+    return None
 
 
 def _time(container: Any, key: str, problem) -> datetime | None:
@@ -257,7 +293,11 @@ def _players(value, problem, document) -> list[PlayerEntry]:
         if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
             problem(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []
-        players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret")))
+        zone = entry.get("timezone")
+        if zone is not None and zone_problem(zone):
+            problem(entry, "timezone", f"{where}.timezone", zone_problem(zone))
+            zone = None
+        players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret"), zone))
     return players
 
 
@@ -289,6 +329,8 @@ def description_text(description: GameDescription, room_paths: list[str], deck_p
         document["open_turn"] = description.open_turn
     if description.created_at is not None:
         document["created_at"] = description.created_at.isoformat()
+    if description.schedule is not None:
+        document["schedule"] = description.schedule.to_data()
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
@@ -296,4 +338,6 @@ def _player_document(player: PlayerEntry) -> dict[str, Any]:
     document: dict[str, Any] = {"name": player.name, "email": player.email, "robots": list(player.robots)}
     if player.secret:
         document["secret"] = player.secret
+    if player.timezone:
+        document["timezone"] = player.timezone
     return document

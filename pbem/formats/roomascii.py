@@ -1,9 +1,11 @@
 """A room as a room file with a `map:` (the notation of `roommap`), for `pbem room render --ascii`.
 
-The map draws what its legend can say: walls and fences, one element a square (of a type the square holds
-only once), starts (when all of them are on plain floor and there are at most 9). What a code cannot
-say goes in `elements:`: the rest of a drawn element's fields under its type and square, and whole
-elements the map cannot draw. Reading the text back gives the same room.
+The map draws what its legend can say: walls and fences on the square they are given on, one element a
+square (of a type the square holds only once), starts (when all of them are on plain floor and there are
+at most 9). What a code cannot say goes in `elements:`: the rest of a drawn element's fields under its type
+and square, and whole elements the map cannot draw (a wall on the west side of an inner square: the map
+reads the mark between two squares as the east side of the west one). Reading the text back gives the same
+room, each wall on its own square, so it is drawn the same.
 """
 from __future__ import annotations
 
@@ -63,9 +65,7 @@ def _drawn(room: Room) -> tuple[dict[Square, str], dict[tuple[Square, Dir], str]
     for element in room.elements:
         mark = _edge_mark(element, edges)
         if mark is not None:
-            square, side = element.at, element.get("side")
-            edges[square, side] = mark
-            edges[square.step(side), side.opposite] = mark
+            edges[element.at, element.get("side")] = mark
             continue
         code = None if element.at in codes or (element.type, element.at) in twice else _code(element)
         if code is not None:
@@ -77,12 +77,17 @@ def _drawn(room: Room) -> tuple[dict[Square, str], dict[tuple[Square, Dir], str]
 
 
 def _edge_mark(element: Element, edges: dict[tuple[Square, Dir], str]) -> str | None:
-    """A wall's or fence's mark, if its edge has none yet."""
+    """A wall's or fence's mark, if the map can draw it on the square it is given on and its edge has no mark
+    yet (else it is listed). A map reads an edge between two squares as the east side of the west one, so a
+    west side is drawn only on the west rim; a north or south side is drawn on its own square's mark."""
     if element.type not in _EDGE_MARK or set(element.attrs) != {"side"}:
         return None
-    if (element.at, element.get("side")) in edges:
+    square, side = element.at, element.get("side")
+    if side == Dir.W and square.col != 1:
         return None
-    return _EDGE_MARK[element.type] if element.get("side") in (Dir.E, Dir.W) else _SIDE_MARK[element.type]
+    if (square, side) in edges or (side in (Dir.N, Dir.S) and (square.step(side), side.opposite) in edges):
+        return None
+    return _EDGE_MARK[element.type] if side in (Dir.E, Dir.W) else _SIDE_MARK[element.type]
 
 
 def _code(element: Element) -> str | None:

@@ -23,7 +23,7 @@
 Robot keys accepted: name (required), at (required unless mode is destroyed or
 in-transit, or left_room), facing (N), hp (max_hp), mode (real), registers
 (fused register -> card or null: `{9: FWD1#600}`), upgrades (`SET@ROOM NAME`),
-options, next_flag, lives, owner, reinstate_at, reinstated_turn, left_room,
+options (in the order gained: B11 gives up the last first), next_flag, lives, owner, reinstate_at, reinstated_turn, left_room,
 armouries, charges (option -> points left). A robot's reinstatement square
 defaults to the room's start square in robot order (the last one if there
 are fewer), so a destroyed robot is reinstated only if the room lists `starts`.
@@ -31,7 +31,9 @@ are fewer), so a destroyed robot is reinstated only if the room lists `starts`.
 Expect keys per robot: at (null for a robot off the board), facing, hp, mode,
 registers, upgrades, options (both compared as sorted lists), next_flag,
 lives, left_room, reinstate_at, charges, hand_size (RULES B4.1 after the turn).
-Expected element states use the words on|off (switch, eye, blaser),
+`expect.elements` must hold in every copy of the room; in `geeko` each robot's
+`owner` plays in their own copy (RULES G2), and `expect.elements_of: {OWNER:
+{s1: on}}` checks one owner's copy. Expected element states use the words on|off (switch, eye, blaser),
 open|closed (trapdoor, gate), raised|lowered (drawbridge), active|inactive
 (teleporter), keyed by the switch/eye `id`, else by `Element.key`
 (`trapdoor@r5c5`, `laser@r2c1/W`).
@@ -50,7 +52,7 @@ from ..engine.geometry import Dir, Square
 from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import Board, Robot
 from ..engine.vocabulary import Mode, parse_word
-from ..engine.turn import TurnResult, hand_size, resolve_turn
+from ..engine.turn import TurnResult, hand_size, resolve_apart
 from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
@@ -72,6 +74,25 @@ class Scenario:
     option_hp: dict[str, int] = field(default_factory=dict)
     expect_robots: dict[str, dict[str, Any]] = field(default_factory=dict)
     expect_elements: dict[str, str] = field(default_factory=dict)
+    expect_elements_of: dict[str, dict[str, str]] = field(default_factory=dict)  # owner -> their copy's states
+
+
+@dataclass
+class ScenarioResult:
+    """The turn as played: one result per copy of the room (G2: one per owner in `geeko`, else one)."""
+
+    copies: dict[str, TurnResult]
+
+    @property
+    def events(self) -> list:
+        return [event for result in self.copies.values() for event in result.events]
+
+    @property
+    def robots(self) -> dict[str, Robot]:
+        return {name: robot for result in self.copies.values() for name, robot in result.board.robots.items()}
+
+    def board_of(self, robot: str) -> Board:
+        return next(result.board for result in self.copies.values() if robot in result.board.robots)
 
 
 # --- value parsers (ValueError carries the message) -------------------------
@@ -85,6 +106,12 @@ def parse_card(value: Any) -> Card:
             raise ValueError(f"no card numbered {value} in the standard or upgrade cards; write KIND#NUMBER")
         return _DECK[value]
     return Card.parse(value)
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"must be a name, not {value!r}")
+    return value
 
 
 def _square_or_none(value: Any) -> Square | None:
@@ -108,9 +135,13 @@ def _mode(value: Any) -> Mode:
 
 
 def _names(value: Any) -> list[str]:
+    return sorted(_names_in_order(value))
+
+
+def _names_in_order(value: Any) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"must be a list of names, not {value!r}")
-    return sorted(value)
+    return list(value)
 
 
 def _registers(value: Any) -> dict[int, Card | None]:
@@ -132,8 +163,8 @@ def _charges(value: Any) -> dict[str, int]:
 
 
 ROBOT_FIELDS: dict[str, Callable[[Any], Any]] = {
-    "owner": str, "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode,
-    "registers": _registers, "upgrades": _names, "options": _names, "next_flag": _int, "lives": _int,
+    "owner": _name, "at": _square_or_none, "facing": Dir.parse, "hp": _int, "mode": _mode,
+    "registers": _registers, "upgrades": _names, "options": _names_in_order, "next_flag": _int, "lives": _int,
     "reinstate_at": _square_or_none, "reinstated_turn": _int, "left_room": _bool, "armouries": _names,
     "charges": _charges,
 }
@@ -193,7 +224,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
             option_hp = {str(k): out.parse(raw, k, f"option_hp.{k}", _int) for k in raw}
         else:
             out.add(data, "option_hp", "option_hp", "must map robot names to HP")
-    expect_robots, expect_elements = _expect(data, robots, out)
+    expect_robots, expect_elements, expect_elements_of = _expect(data, robots, out)
     board = None
     if room is not None and ruleset is not None:
         board = new_board(room, robots.values())
@@ -203,7 +234,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     rules = data.get("rules", [])
     return Scenario(source, [str(r) for r in rules] if isinstance(rules, list) else [str(rules)],
                     str(data.get("title", "")), ruleset, seed, turn, board, programs, reboots or [], option_hp,
-                    expect_robots, expect_elements)
+                    expect_robots, expect_elements, expect_elements_of)
 
 
 def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
@@ -309,14 +340,14 @@ def _programs(data: dict, robots: dict[str, Robot], out: _Collector) -> dict[str
     return programs
 
 
-def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict, dict]:
+def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict, dict, dict]:
     raw = data.get("expect")
     if not isinstance(raw, dict):
         out.add(data, "expect", "expect", "missing (expect: {robots: ..., elements: ...})")
-        return {}, {}
+        return {}, {}, {}
     for key in raw:
-        if key not in ("robots", "elements"):
-            out.add(raw, key, f"expect.{key}", "unknown key (known: robots, elements)")
+        if key not in ("robots", "elements", "elements_of"):
+            out.add(raw, key, f"expect.{key}", "unknown key (known: robots, elements, elements_of)")
     expect_robots: dict[str, dict[str, Any]] = {}
     for name, fields in (raw.get("robots") or {}).items():
         where = f"expect.robots.{name}"
@@ -336,11 +367,28 @@ def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict
             except (ValueError, TypeError) as err:
                 out.add(fields, key, f"{where}.{key}", str(err))
         expect_robots[name] = wanted
-    elements = raw.get("elements") or {}
-    if not isinstance(elements, dict):
-        out.add(raw, "elements", "expect.elements", "must map element ids or keys to state words")
-        elements = {}
-    return expect_robots, {str(k): state_word(v) for k, v in elements.items()}
+    elements = _states(raw, "elements", "expect.elements", out)
+    owners = {robot.owner for robot in robots.values()}
+    by_owner = raw.get("elements_of") or {}
+    if not isinstance(by_owner, dict):
+        out.add(raw, "elements_of", "expect.elements_of", "must map owners to element states")
+        by_owner = {}
+    elements_of = {}
+    for owner in by_owner:
+        if str(owner) not in owners:
+            out.add(by_owner, owner, f"expect.elements_of.{owner}",
+                    f"no robot has this owner (owners: {', '.join(sorted(owners))})")
+        else:
+            elements_of[str(owner)] = _states(by_owner, owner, f"expect.elements_of.{owner}", out)
+    return expect_robots, elements, elements_of
+
+
+def _states(container: dict, key: Any, where: str, out: _Collector) -> dict[str, str]:
+    states = container.get(key) or {}
+    if not isinstance(states, dict):
+        out.add(container, key, where, "must map element ids or keys to state words")
+        return {}
+    return {str(k): state_word(v) for k, v in states.items()}
 
 
 def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
@@ -358,9 +406,10 @@ def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
 # --- running and comparing --------------------------------------------------
 
 
-def run_scenario(scenario: Scenario) -> TurnResult:
-    return resolve_turn(scenario.board, scenario.programs, scenario.ruleset, seed=scenario.seed,
-                        turn=scenario.turn, reboots=scenario.reboots, option_hp=scenario.option_hp)
+def run_scenario(scenario: Scenario) -> ScenarioResult:
+    """The scenario's turn; in `geeko` each owner's robots in their own copy of the room (RULES G2)."""
+    return ScenarioResult(resolve_apart(scenario.board, scenario.programs, scenario.ruleset, seed=scenario.seed,
+                                        turn=scenario.turn, reboots=scenario.reboots, option_hp=scenario.option_hp))
 
 
 def robot_outcome(board: Board, name: str, ruleset: Ruleset) -> dict[str, Any]:
@@ -375,17 +424,29 @@ def robot_outcome(board: Board, name: str, ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def differences(scenario: Scenario, result: TurnResult) -> list[str]:
+def differences(scenario: Scenario, result: ScenarioResult) -> list[str]:
     diffs = []
     for name, wanted in scenario.expect_robots.items():
-        actual = robot_outcome(result.board, name, scenario.ruleset)
+        actual = robot_outcome(result.board_of(name), name, scenario.ruleset)
         for key, value in wanted.items():
             if actual[key] != value:
                 diffs.append(f"robots.{name}.{key}: expected {_show(value)}, got {_show(actual[key])}")
-    for key, word in scenario.expect_elements.items():
-        got = result.board.elements.get(key)
+    several = len(result.copies) > 1
+    for owner, copy in result.copies.items():  # `elements`: every copy
+        where = f" (in {owner}'s copy)" if several else ""
+        diffs += _element_differences(scenario.expect_elements, copy.board, "elements", where)
+    for owner, wanted in scenario.expect_elements_of.items():
+        copy = result.copies.get(owner) or next(iter(result.copies.values()))  # one shared copy: everyone's
+        diffs += _element_differences(wanted, copy.board, f"elements_of.{owner}", "")
+    return diffs
+
+
+def _element_differences(wanted: dict[str, str], board: Board, prefix: str, where: str) -> list[str]:
+    diffs = []
+    for key, word in wanted.items():
+        got = board.elements.get(key)
         if got != word:
-            diffs.append(f"elements.{key}: expected {word}, got {got if got is not None else 'no such element'}")
+            diffs.append(f"{prefix}.{key}: expected {word}, got {got if got is not None else 'no such element'}{where}")
     return diffs
 
 
@@ -410,10 +471,11 @@ def check_scenario(path: str | Path) -> list[str]:
     return differences(scenario, run_scenario(scenario))
 
 
-def outcome_yaml(scenario: Scenario, result: TurnResult) -> str:
-    """The state after the turn as YAML in the `expect` shape (registers only when any are fused)."""
+def outcome_yaml(scenario: Scenario, result: ScenarioResult) -> str:
+    """The state after the turn as YAML in the `expect` shape (registers only when any are fused; element
+    states per owner, `elements_of`, where owners play in copies of their own)."""
     robots = {}
-    for name, robot in result.board.robots.items():
+    for name, robot in result.robots.items():
         entry: dict[str, Any] = {"at": str(robot.at) if robot.on_board else None, "facing": robot.facing.name,
                                  "hp": robot.hp, "mode": str(robot.mode)}
         if robot.registers:
@@ -421,5 +483,10 @@ def outcome_yaml(scenario: Scenario, result: TurnResult) -> str:
         entry["upgrades"] = sorted(robot.upgrades)
         entry["options"] = sorted(robot.options)
         robots[name] = entry
-    document = {"robots": robots, "elements": dict(sorted(result.board.elements.items()))}
+    states = {owner: dict(sorted(copy.board.elements.items())) for owner, copy in result.copies.items()}
+    document: dict[str, Any] = {"robots": robots}
+    if len(states) > 1:
+        document["elements_of"] = states
+    else:
+        document["elements"] = next(iter(states.values()))
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True)

@@ -1,2 +1,20 @@
-"""The GM's workflow (DESIGN.md layer 7): each step a function over a store session and a time value, committing
-once with the mail it queues."""
+"""gm layer (DESIGN.md "Layers", item 7): the GM's workflow, as plain functions over a store session and a time.
+
+Each function is one step: it takes the game's lock, does its work, records it in the game's history
+(`store.controls`), queues the mail it owes the people it concerns, and commits once; the command line only
+parses and prints.
+
+- `clock`: a turn's deadline started, extended, paused and resumed.
+- `roster`: a player replaced, an address changed, observers added and removed.
+- `absence`: announced absences, and what the game's policy does about them.
+- `policy`: the game's control policies (press, absence).
+- `broadcast`: the GM's message to everyone in a game.
+- `press`: players' messages to each other, relayed by the GM's address.
+- `mailcommands`: what a player may ask by mail (resend, status, help, address, press).
+- `pilot`: the robot pilot's order file for a player.
+- `tell`: the mail every control sends.
+- `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
+- `players`: a player's settings the GM changes during a game (their time zone).
+- `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
+- `intake`: each fetched message judged and answered in one transaction, under the game's lock.
+"""

@@ -12,35 +12,46 @@ from __future__ import annotations
 
 import hmac
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import yaml
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..dm.base import Action
+from ..dm.base import Action, get_game as get_dm_game
+from ..dm.clock import when
 from ..formats.orders import OrderFile, parse_orders
 from ..formats.schedule import due_text
 from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
-from ..mail.ack import acknowledgement
+from ..mail.ack import acknowledgement, explained
 from ..mail.config import MailConfig
-from ..mail.dmpost import match_mail
+from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.inbox import Incoming, archive
 from ..mail.letters import Letter, clean, letter_key, read_letter, stub
+from ..mail.order_help import order_help
 from ..mail.outbox import queue
+from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
-from ..store.mail import MailDmPlayer, MailReceived
+from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
 
 UNKNOWN = "unknown"
+OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
+_COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
+# The reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller
+# (`gm.mailcommands.reader`): it fills in the Handled and may return what stores the command's effect, which is
+# done in the message's transaction (never committing) like accepted orders.
+Commands = Callable[[Session, "Letter", "Handled"], "Callable[[], Any] | None"]
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
 
 
@@ -51,7 +62,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | unknown (sender not on file) | duplicate
+    outcome: str  # accepted | refused | previewed | unknown (sender not on file) | own (pbem's own mail) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -62,6 +73,7 @@ class Handled:
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
+    news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -79,16 +91,19 @@ def is_known(session: Session, key: str) -> bool:
     return session.exec(select(MailReceived.id).where(MailReceived.key == key)).first() is not None
 
 
-def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime) -> list[Handled]:
-    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock."""
+def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime,
+          commands: Commands | None = None) -> list[Handled]:
+    """Handle each message in turn; a handled one is marked read in its inbox. `read_at` is the CLI's clock;
+    `commands` reads the players' mail commands (without it they are read as orders, and refused)."""
     results = []
     for incoming in messages:
-        results.append(handle(session, incoming, config, read_at))
+        results.append(handle(session, incoming, config, read_at, commands))
         incoming.done()
     return results
 
 
-def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime) -> Handled:
+def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime,
+           commands: Commands | None = None) -> Handled:
     """One message, whatever it holds, in one transaction: a message the parser chokes on is archived and recorded
     as refused with the reason, like any other, so it never stops the messages behind it nor comes back on the
     next fetch."""
@@ -104,7 +119,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
         letter = read_letter(incoming.data, config.max_bytes, read_at, incoming.size)
         letter.key = key
         handled.sender, handled.kind = letter.sender, letter.kind
-        _judge(session, letter, handled)
+        _judge(session, letter, handled, commands)
     except Exception as err:  # noqa: BLE001 - one message that breaks something must not block the inbox
         session.rollback()  # whatever the judging stored goes, with the game's lock
         handled.outcome, handled.understood, handled.recorded, handled.position = "refused", [], False, None
@@ -130,21 +145,24 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
                              game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
     session.flush()  # a message recorded meanwhile by another run stops here
-    if letter is None or letter.sender is None or letter.automatic:
+    if letter is None or letter.sender is None or letter.automatic or handled.outcome == OWN:
         return
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
-    verdict = f"{ {'orders': 'orders', 'dm': 'action'}.get(handled.kind, 'message')} {handled.outcome}"
-    if handled.outcome == "accepted":
+    kinds = {'orders': 'orders', 'dm': 'action', 'command': 'command'}
+    verdict = f"{kinds.get(handled.kind, 'message')} {handled.outcome}"
+    help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
+    if handled.outcome in ("accepted", PREVIEWED):
         lines = list(handled.understood)
     else:
-        lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+        lines = [handled.nothing_stored, "Every problem found:", "",
+                 *explained(letter.orders, letter.source, handled.reasons, help)]
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     if handled.position is not None:
         _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
         return
-    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack", read_at)
+    queue(session, acknowledgement(letter, config.sender, verdict, lines, help), "ack", read_at)
 
 
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
@@ -152,9 +170,13 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     """A death match's acknowledgement and the notices to the other players, each with the position."""
     assert handled.position is not None and handled.game is not None and handled.player is not None
     match_config, state = handled.position
-    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
+            f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
+            *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
-                     config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
+                     config=match_config, state=state, now=now,
+                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome == "accepted"
+                     else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
     ack["Message-ID"] = message_id("ack", letter.key)
@@ -164,17 +186,18 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
-    for other, address in handled.notified:
-        news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
-                else f"{handled.game}: a deadline has passed")
-        queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
-                                  config=match_config, state=state, now=now, subject=news, lines=[news + "."],
-                                  token=f"notice {letter.key}"), "notice", now)
+    if handled.notified:
+        news = f"{handled.player} has acted" if handled.outcome == "accepted" else "a deadline has passed"
+        queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
+                         only=[other for other, _ in handled.notified])
 
 
-def _judge(session: Session, letter: Letter, handled: Handled) -> None:
-    """Fill in `handled`; accepted orders or actions are stored in the session (not committed)."""
-    if letter.sender is None:
+def _judge(session: Session, letter: Letter, handled: Handled, commands: Commands | None = None) -> None:
+    """Fill in `handled`; accepted orders, actions or commands are stored in the session (not committed)."""
+    if letter.message_id and session.exec(select(MailOutgoing.id).where(
+            MailOutgoing.message_id == letter.message_id)).first() is not None:
+        handled.outcome, handled.reasons = OWN, ["a message pbem sent (its Message-ID is in the outbox)"]
+    elif letter.sender is None:
         handled.outcome, handled.reasons = UNKNOWN, ["no single valid From address"]
     elif not _known_sender(session, letter.sender):
         handled.outcome = UNKNOWN
@@ -184,11 +207,16 @@ def _judge(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = list(letter.problems)
     else:
         try:
-            (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
+            if commands is not None and letter.kind == "orders" and _COMMAND.search(letter.orders or ""):
+                effect = commands(session, letter, handled)
+                if effect is not None:
+                    effect()
+            else:
+                (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
         except FormatError as err:
-            handled.reasons = [str(p) for p in err.problems]
+            handled.outcome, handled.understood, handled.reasons = "refused", [], [str(p) for p in err.problems]
         except Refused as err:
-            handled.reasons = list(err.reasons)
+            handled.outcome, handled.understood, handled.reasons = "refused", [], list(err.reasons)
 
 
 def _known_sender(session: Session, address: str) -> bool:
@@ -198,8 +226,18 @@ def _known_sender(session: Session, address: str) -> bool:
     return False
 
 
-def _authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
-                  where: str = "your turn sheet") -> list[str]:
+def game_named(session: Session, name: str, source: str, line: int | None) -> Game:
+    """The game a player's mail names; a mistyped name is refused without listing the other games (the sender
+    may play none of them)."""
+    game = session.exec(select(Game).where(Game.name == name)).first()
+    if game is None:
+        raise FormatError([Problem(source, line, "game", f"no game named {name} here: copy the `game:` line from "
+                                   "your turn sheet")])
+    return game
+
+
+def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any, line: int | None,
+                 where: str = "your turn sheet") -> list[str]:
     """Both must hold: the mail comes from the player's address, and carries the player's secret (found `where`)."""
     reasons = []
     if email.lower() != letter.sender:
@@ -219,22 +257,24 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
     order = parse_orders(letter.orders, letter.source)
     handled.game, handled.player = order.game, order.player
     lock_game(session, order.game)
-    game = session.exec(select(Game).where(Game.name == order.game)).first()
-    if game is None:  # never list the other games to whoever wrote
-        raise FormatError([Problem(letter.source, order.data.line_of("game"), "game", f"no game named {order.game}")])
+    game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
     if player is None:
         raise FormatError([Problem(letter.source, order.data.line_of("player"), "player",
                                    f"no player {order.player} in {game.name}")])
-    handled.reasons = _authenticate(letter, player.name, player.email, player.secret, order.secret,
-                                    order.data.line_of("secret"))
+    handled.reasons = authenticate(letter, player.name, player.email, player.secret, order.secret,
+                                   order.data.line_of("secret"))
     handled.reasons = handled.reasons or late(session, game, order, letter.received_at)
     if handled.reasons:
         return
     files = [(letter.source, letter.orders.encode("utf-8"))]
-    result = cycle.submit(session, game.name, files, store=True, at=letter.received_at, commit=False)[0]
+    result = cycle.submit(session, game.name, files, store=not order.preview, at=letter.received_at,
+                          commit=False)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
+        return
+    if order.preview:  # see before you send: a rehearsal by mail, nothing stored
+        handled.outcome, handled.understood = PREVIEWED, rehearsal_lines(session, order)
         return
     handled.outcome = "accepted"
     handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "
@@ -289,8 +329,8 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if match is None or entry is None:
         raise FormatError([Problem(letter.source, document.line_of("player"), "player",
                                    f"{document['player']} does not play {document['match']} by mail")])
-    handled.reasons = _authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
-                                    document.line_of("secret"), "the game master's mail")
+    handled.reasons = authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
+                                   document.line_of("secret"), "the game master's mail")
     if handled.reasons:
         return
     payload = plain(payload)
@@ -302,7 +342,9 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.position = (config, dm_store.position(session, match)[1])
         return
     before = len(dm_store.submissions(session, match))
+    earlier = dm_store.position(session, match)[1]
     row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
@@ -314,4 +356,4 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = [f"action {shown}: {row.reason}"]
         return
     handled.outcome = "accepted"
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}"]
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]

@@ -1,4 +1,5 @@
-"""What a game mails out: each player's report of the last processed turn and turn sheet of the dealt turn.
+"""What a game mails out: each player's report of the last processed turn and turn sheet of the dealt turn; each
+observer's report (every board; never a sheet).
 
 The messages are the renderer's (the same bytes `pbem report` writes as .eml
 files); their Message-IDs come from their content, so asking again queues
@@ -6,14 +7,16 @@ nothing new, while a turn reprocessed with other orders makes new reports.
 """
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Sequence
 
 from sqlmodel import Session
 
 from ..render.history import recipients, stored_turn_report
 from ..render.sheet import turn_sheet_message
-from ..render.turn import eml_files
+from ..render.turn import eml_files, observer_message
 from ..store import cycle
+from ..store.controls import observers
 from ..store.games import current_state, get_game, processed_turns
 from .outbox import queue
 
@@ -27,6 +30,8 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
         report = stored_turn_report(session, game, turns[-1].number)
         messages += [("report", data) for data in eml_files(report, recipients(session, game), sender,
                                                               templates).values()]
+        messages += [("report", observer_message(report, address, sender, templates))
+                     for address in observers(session, game)]
     state = current_state(session, game)
     if not state.is_over and cycle.dealt(session, game, state.turn):
         messages += [("sheet", turn_sheet_message(sheet, sender, templates))

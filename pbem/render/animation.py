@@ -13,7 +13,7 @@ import dataclasses
 import io
 from typing import Any, Mapping, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -26,15 +26,15 @@ from .model import Position
 MOVES = {"Moved": ("to_sq", None), "Pushed": ("to_sq", None), "Teleported": ("to_sq", None),
          "Conveyed": ("to_sq", None), "PushedByPusher": ("to_sq", None), "Turned": (None, "to_facing"),
          "Rotated": (None, "to_facing")}
-FOLLOWERS = ("Pushed", "Teleported")  # part of the step that caused them
+PUSHING = ("pushing",)  # a card's step whose pushes are recorded and whose own move is still to come
 FRAME_MS, PAUSE_MS = 350, 900  # a step; the first frame of a stage and the end are held longer
 
 
 def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> list[tuple[str, Position, int]]:
     """(caption, position, milliseconds) of every frame: `snapshots` are the board at the start of each stage
     and then at the end of the turn (as stored per turn), `events` the turn's events in order. One step is one
-    frame: a card's step with the robots it pushes (and a teleport it lands on), or one belt, pusher or gear
-    phase moving every robot on them at once."""
+    frame: a card's step with the robots it pushes (the engine records the pushes just before the pusher's
+    move) and a teleport it lands on, or one belt, pusher or gear phase moving every robot on them at once."""
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
@@ -61,7 +61,15 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
             elif robot is not None and kind == "LeftRoom":
                 robots[robot.name] = dataclasses.replace(robot, at=None)
             elif robot is not None and kind in MOVES:
-                if not (kind in FOLLOWERS and step is not None):
+                if kind == "Pushed":  # B6.3: recorded before the pusher's own move, which belongs to this step
+                    if step != PUSHING and (step is None or step[0] != "PushedByPusher"):
+                        flush()
+                        step = PUSHING
+                elif kind == "Teleported" and step is not None:
+                    pass  # lands where the step that caused it took the robot
+                elif step == PUSHING:  # the pusher's own move: a card's step, or a pusher element's phase
+                    step = _step(kind, event) or ("card", id(event))
+                else:
                     key = _step(kind, event)
                     if key is None or key != step:
                         flush()
@@ -76,20 +84,26 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
 
 def _step(kind: str, event: Event) -> tuple | None:
     """Which step a movement starts: None for a card's step or turn (each its own), else the mechanism phase
-    whose robots all move at once (pushes and teleports, FOLLOWERS, belong to the step that caused them)."""
+    whose robots all move at once (pushes and teleports belong to the step that caused them)."""
     if kind in ("Conveyed", "PushedByPusher", "Rotated"):
         return (kind, getattr(event, "express", None))
     return None
 
 
+SCALE = (3, 4)  # frames drawn at 3/4 of the stage pictures' size: the animation fits a mail (issue #24)
+COLOURS = 63  # the frames' one palette (a board needs fewer, and fewer colours compress better) ...
+UNCHANGED = COLOURS  # ... and one more index, transparent: a pixel as the frame before left it
+
+
 def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
              colours: Mapping[str, s.Colour] | None = None) -> bytes:
-    """The animated GIF of one board's turn (looping)."""
+    """The animated GIF of one board's turn (looping), at SCALE of the stage pictures, in COLOURS colours."""
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple, Image.Image] = {}  # the room in each set of element states, drawn once
-    mapped: dict[tuple, Image.Image] = {}  # the same in the first frame's palette
+    mapped: dict[tuple, Image.Image] = {}  # the same, scaled and in the palette
     pictures: list[Image.Image] = []
+    palette_image: Image.Image | None = None
     durations = []
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
@@ -99,30 +113,53 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
             floors[key] = floor.convert("RGB")
         image = floors[key].copy()
         boxes = [*draw_robots(image, position, palette), _caption(image, caption)]
-        # one palette for every frame (the first's): the encoder then stores only what changed between frames
-        if not pictures:
-            pictures.append(image.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
-        else:
-            if key not in mapped:
-                mapped[key] = floors[key].quantize(palette=pictures[0], dither=Image.Dither.NONE)
-            pictures.append(_in_palette(image, boxes, mapped[key], pictures[0]))
+        # one palette for every frame (made from the first), every frame mapped to it the same way, the first
+        # included: the encoder then stores only what changed between frames
+        if palette_image is None:
+            palette_image = _scaled(image).quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                                                    dither=Image.Dither.NONE)
+        if key not in mapped:
+            mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
+        pictures.append(_in_palette(image, boxes, mapped[key], palette_image))
         durations.append(milliseconds)
+    shown_frames = [pictures[0], *(_changes(before, after) for before, after in zip(pictures, pictures[1:]))]
     buffer = io.BytesIO()
-    pictures[0].save(buffer, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
-                     optimize=False, disposal=1)
+    shown_frames[0].save(buffer, format="GIF", save_all=True, append_images=shown_frames[1:], duration=durations,
+                         loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
     return buffer.getvalue()
 
 
+def _changes(before: Image.Image, after: Image.Image) -> Image.Image:
+    """`after` with every pixel it shares with `before` made transparent: the viewer keeps the frame before
+    under it (disposal 1), and runs of one index compress to almost nothing, so a frame costs what moved."""
+    indices = [Image.frombytes("L", frame.size, frame.tobytes()) for frame in (before, after)]
+    same = ImageChops.difference(*indices).point(lambda value: 255 if value == 0 else 0, "1")
+    frame = after.copy()
+    frame.paste(UNCHANGED, mask=same)
+    return frame
+
+
+def _scaled(image: Image.Image) -> Image.Image:
+    """The picture at SCALE (a box filter: each block of 4 x 4 pixels becomes 3 x 3 on its own)."""
+    size = (image.width * SCALE[0] // SCALE[1], image.height * SCALE[0] // SCALE[1])
+    return image.resize(size, Image.Resampling.BOX)
+
+
 def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palette: Image.Image) -> Image.Image:
-    """`image.quantize(palette=palette)` without dithering, where `image` differs from the floor it was drawn on
-    only inside `boxes` and `floor` is that floor already in the palette: the mapping is per pixel (Pillow gives
-    each colour its nearest palette entry), so mapping the boxes alone gives the same picture, at a fraction of
-    the cost (the robots and caption cover a few percent of a frame)."""
+    """`_scaled(image).quantize(palette=palette)` without dithering, where `image` differs from the floor it was
+    drawn on only inside `boxes` and `floor` is that floor already scaled and in the palette: the scaling works
+    block by block and the mapping pixel by pixel (Pillow gives each colour its nearest palette entry), so doing
+    both to the boxes alone (widened to whole blocks) gives the same picture, at a fraction of the cost (the
+    robots and caption cover a few percent of a frame)."""
     frame = floor.copy()
+    step, part = SCALE[1], SCALE[0]
     for left, top, right, bottom in boxes:
-        box = (max(left, 0), max(top, 0), min(right, image.width), min(bottom, image.height))
+        box = (max(left, 0) // step * step, max(top, 0) // step * step,
+               min(-(-right // step) * step, image.width // step * step),
+               min(-(-bottom // step) * step, image.height // step * step))
         if box[0] < box[2] and box[1] < box[3]:
-            frame.paste(image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE), box[:2])
+            piece = _scaled(image.crop(box)).quantize(palette=palette, dither=Image.Dither.NONE)
+            frame.paste(piece, (box[0] // step * part, box[1] // step * part))
     return frame
 
 

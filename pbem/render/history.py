@@ -12,13 +12,16 @@ from typing import Mapping
 
 from sqlmodel import Session
 
-from ..engine.campaign import missed_orders, standings  # also registers the turn cycle's event types
+from ..engine.campaign import missed_orders, result, standings  # also registers the turn cycle's event types
 from ..engine.events import Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
 from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
                            stage_snapshots, turn_events)
+from ..formats.controls import Control
+from ..store.controls import history
 from ..store.tables import Game
+from .ending import done_note, ending_lines
 from .site import GameHistory, StoredTurn
 from .turn import BoardTurn, Recipient, TurnReport, build_turn_report
 
@@ -34,8 +37,12 @@ def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], s
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
         boards.append(BoardTurn(title, board.room, stages[key], events.get(key, []), finals[key],
                                 (key,) if before.geeko else tuple(players), after.boards[key]))
+    ended = result(after)
+    done = {player: done_note(reason) for player in after.players
+            if not ended and (reason := after.done_playing(player)) and not before.done_playing(player)}
     return build_turn_report(game, turn, boards, missed_orders(before, used),
-                             str(before.setup.rules().missing_orders))
+                             str(before.setup.rules().missing_orders), done,
+                             ending_lines(ended) if ended and not before.is_over else ())
 
 
 def outcome_report(game: str, before, outcome, players: list[str], used: Mapping[str, int | None]) -> TurnReport:
@@ -68,7 +75,16 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
     done = processed_turns(session, game)
     players = [p.name for p in players_of(session, game)]
     turns = [StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
-                        lambda number=t.number: stored_turn_report(session, game, number)) for t in done]
+                        lambda number=t.number: stored_turn_report(session, game, number),
+                        f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}") for t in done]
     state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
+    ended = result(state) if state else None
     return GameHistory(game.name, turns, standings(state) if state else [],
-                       recipients(session, game) if with_mail else [])
+                       recipients(session, game) if with_mail else [], ending_lines(ended) if ended else [],
+                       press_shown(session, game) if state is not None and state.is_over else [])
+
+
+def press_shown(session: Session, game: Game) -> list[dict]:
+    """The players' press as the site shows it once the game is over (an anonymous author stays anonymous)."""
+    return [{"at": f"{e.at:%Y-%m-%d %H:%M} UTC", "by": e.player if e.data.get("policy") == "signed" else "a player",
+             "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in history(session, game, Control.PRESS)]

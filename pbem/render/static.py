@@ -30,7 +30,9 @@ _LAYER = {"pusher": 1, "laser": 1, "blaser": 1, "eye": 1, "flag": 2}
 
 
 def ordered(elements: tuple[Element, ...] | list[Element]) -> list[Element]:
-    return sorted(elements, key=lambda e: _LAYER.get(e.type, 0))
+    """Layer by layer, then square by square (a drawing may reach over its square's edge), never in the order
+    of the room file: the same room gives the same picture however its file lists it (or draws it as a map)."""
+    return sorted(elements, key=lambda e: (_LAYER.get(e.type, 0), e.at.row, e.at.col, e.type, e.key))
 
 
 PIXEL_BUDGET = 4_000_000  # a board picture has at most this many pixels: a 100x100 room gets 19-pixel squares
@@ -163,7 +165,7 @@ def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks])
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.FENCE,
                    width=perimeter)
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
-    for e in room.of_type(*EDGE_TYPES):
+    for e in ordered(room.of_type(*EDGE_TYPES)):
         edge(_pen(draw, e.at, scale).turned(mount(e)), fence=e.type == "fence")
     return _downscaled(base, size), _downscaled(edges, size)
 

@@ -19,7 +19,7 @@ from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
 from . import html
-from .animation import turn_gif
+from .animation import SCALE, turn_gif
 from .board import position_png
 from .legend import legend_png
 from .static import image_size
@@ -60,6 +60,7 @@ class TurnReport:
     players: list[tuple[str, ...]]  # per report, who receives it
     images: dict[str, bytes] = field(default_factory=dict)  # file name -> PNG
     notices: dict[str, list[str]] = field(default_factory=dict)  # player -> lines only they are told (B4.6)
+    ending: list[str] = field(default_factory=list)  # the game ended with this turn: the result and standings
 
     def for_player(self, player: str) -> list[BoardReport]:
         return [r for r, who in zip(self.reports, self.players) if player in who]
@@ -70,6 +71,7 @@ class ImageNames:
 
     def __init__(self, reports: list[BoardReport], inline: bool = False):
         self.reports, self.inline = reports, inline
+        self.stage_pictures = not inline  # a mail carries the animation only (issue #24: under 200 KB)
 
     def _index(self, report: BoardReport) -> int:
         return next(i for i, r in enumerate(self.reports) if r is report)
@@ -93,6 +95,11 @@ class ImageNames:
         """The pictures' width and height in pixels (for `<img>`: the page does not jump as they load)."""
         return image_size(report.final.room)
 
+    def animation_size(self, report: BoardReport) -> tuple[int, int]:
+        """The animation's width and height (`animation.SCALE` of the pictures')."""
+        width, height = image_size(report.final.room)
+        return width * SCALE[0] // SCALE[1], height * SCALE[0] // SCALE[1]
+
     def anchor(self, report: BoardReport, stage: int | str) -> str:
         """The heading's id on the page: the picture's file name without `.png`."""
         return self.file(report, stage).removesuffix(".png")
@@ -110,13 +117,18 @@ def animation_file(index: int) -> str:
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
-                      missed_policy: str = "fill") -> TurnReport:
+                      missed_policy: str = "fill", done: Mapping[str, Sequence[str]] | None = None,
+                      ending: Sequence[str] = ()) -> TurnReport:
     """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)
-    under the game's B4.6 `missed_policy`."""
+    under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
+    `ending`: the result and final standings, when the game ended with this turn."""
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
     reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
-    result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards],
-                        notices={player: missed_note(programs, missed_policy) for player, programs in sorted((missed or {}).items())})
+    notices = {player: missed_note(programs, missed_policy) for player, programs in sorted((missed or {}).items())}
+    for player, lines in sorted((done or {}).items()):
+        notices[player] = [*notices.get(player, []), *lines]
+    result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards], notices=notices,
+                        ending=list(ending))
     for i, report in enumerate(reports):
         for stage in report.stages:
             result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
@@ -140,17 +152,32 @@ def slug(text: str) -> str:
 def player_message(report: TurnReport, recipient: Recipient, sender: str = DEFAULT_SENDER,
                    templates: Sequence[str] = ()) -> EmailMessage:
     """The player's report email: their boards (the body is the same for players with the same boards)."""
-    mine = report.for_player(recipient.player)
-    notice = report.notices.get(recipient.player, [])
+    return _report_mail(report, report.for_player(recipient.player), report.notices.get(recipient.player, []),
+                        recipient.player, sender, recipient.address, _subject(report, recipient), templates)
+
+
+def observer_message(report: TurnReport, address: str, sender: str = DEFAULT_SENDER,
+                     templates: Sequence[str] = ()) -> EmailMessage:
+    """An observer's report email: every board, nobody's robots marked, nobody's notices."""
+    return _report_mail(report, list(report.reports), [], None, sender, address,
+                        f"{report.game}: turn {report.turn} report", templates)
+
+
+def whole_turn_message(report: TurnReport, sender: str, recipient: str, subject: str, notice: Sequence[str] = (),
+                       templates: Sequence[str] = ()) -> EmailMessage:
+    """Every board of the turn in one email, headed by `notice` (the GM's review of a previewed turn)."""
+    return _report_mail(report, report.reports, list(notice), None, sender, recipient, subject, templates)
+
+
+def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str], player: str | None,
+                 sender: str, recipient: str, subject: str, templates: Sequence[str]) -> EmailMessage:
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                       reports=mine, images=names, links=[], notice=notice, player=recipient.player)
-    files = [names.file(r, s) for r in mine for s in [*(st.number for st in r.stages), "final"]]
-    files += [names.animation_name(r) for r in mine]
+                       reports=boards, images=names, links=[], notice=notice, player=player, ending=report.ending)
+    images = {names.animation_name(r): report.images[names.animation_name(r)] for r in boards}
     return report_message(
-        sender=sender, recipient=recipient.address, subject=_subject(report, recipient),
-        text=turn_text(report.game, report.turn, mine, notice, recipient.player), html=page,
-        images={name: report.images[name] for name in files})
+        sender=sender, recipient=recipient, subject=subject,
+        text=turn_text(report.game, report.turn, boards, notice, player, report.ending), html=page, images=images)
 
 
 def _subject(report: TurnReport, recipient: Recipient) -> str:
@@ -216,7 +243,7 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
         put(name, png)
     put("legend.png", legend_bytes())
     put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                                  reports=report.reports, images=names,
+                                  reports=report.reports, images=names, ending=report.ending,
                                   links=[*links, ("legend", "legend.png")]))
     for position, (number, file) in enumerate(stage_pages(report)):
         shown = [(r, r.stages[number - 1] if number is not None else None) for r in report.reports

@@ -5,4 +5,6 @@
 - `games`: games, players, robots and stored states (repository functions, `Store`, `Refused`).
 - `cycle`: deal, submit/check, status, process (one transaction), rollback, replay, processed_turn.
 - `archive`: `game import` / `game export` of whole campaign folders.
+- `controls`: the history of the GM's controls (`gm_events`), and what it says now: paused, observers, policies,
+  absences.
 """

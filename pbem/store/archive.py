@@ -4,8 +4,9 @@ A campaign folder is a game description (`game.yaml`) plus one folder of order
 files per turn (`turn-001/` …). Import creates the game and then, turn by turn,
 deals, submits every order file and processes; export writes the stored game
 back in the same shape (its rooms and deck as files, every order version with
-the time it came, the open turn's orders, the secrets), so export → import gives
-the same database content and replay the same hashes.
+the time it came, the open turn's orders, the secrets, and `controls.yaml`: the GM's
+controls, see pbem.store.controls), so export → import gives the same database
+content and replay the same hashes.
 """
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ from typing import Callable
 
 from ..formats.game import (DESCRIPTION, MANIFEST, GameDescription, TurnManifest, description_text, manifest_text,
                             read_description, read_manifest, turn_folder_name, turn_folders)
-from ..formats.yamlfile import read_limited
+from ..formats.controls import CONTROLS, ControlEntry, controls_text, read_controls
+from ..formats.yamlfile import decode, read_limited
+from .controls import history, restore
+from .schedule import schedule_for, set_schedule
 from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
 from .games import (Refused, Store, create_game, current_state, delete_game, description_of, get_game,
                     order_versions, processed_turns)
@@ -38,16 +42,29 @@ def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: Call
     """
     folder = Path(folder)
     description = read_description(folder / DESCRIPTION)
+    controls = _controls(folder)
     with store.session() as session:
         create_game(session, description, at)
+        if description.schedule is not None:
+            set_schedule(session, description.name, description.schedule)
         session.commit()
     try:
-        return _play_turns(store, folder, description, on_turn, on_deal, turns, at)
+        imported = _play_turns(store, folder, description, on_turn, on_deal, turns, at)
+        with store.session() as session:
+            restore(session, get_game(session, description.name), controls)
+            session.commit()
+        return imported
     except BaseException:  # a refused turn (or an interruption) leaves no half-imported game behind
         with store.session() as session:
             delete_game(session, get_game(session, description.name))
             session.commit()
         raise
+
+
+def _controls(folder: Path) -> list[ControlEntry]:
+    """The game's GM controls (`controls.yaml`, when there is one), read before anything is created."""
+    path = folder / CONTROLS
+    return read_controls(decode(read_limited(path), str(path)), str(path)) if path.exists() else []
 
 
 def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
@@ -99,9 +116,11 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
         game = get_game(session, name)
         description = description_of(session, game)
         description.created_at = game.created_at.replace(tzinfo=game.created_at.tzinfo or timezone.utc)
+        description.schedule = schedule_for(session, game)
         versions = sorted(order_versions(session, game).items(), key=lambda item: (item[0][0], item[1].submitted_at,
                                                                                    item[0][1], item[0][2]))
         processed = {t.number: _aware(t.processed_at) for t in processed_turns(session, game)}
+        controls: list[ControlEntry] = [ControlEntry(e.at, e.kind, e.player, e.data) for e in history(session, game)]
         open_turn = current_state(session, game).turn if dealt(session, game, current_state(session, game).turn) \
             and not current_state(session, game).is_over else None
     written = []
@@ -122,6 +141,8 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     for player in description.players:
         player.secret = player.secret if secrets else None
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
+    if controls:
+        write(CONTROLS, controls_text(controls))
     counts: dict[tuple[int, str], int] = {}
     for (turn, player, _), _ in versions:
         counts[turn, player] = counts.get((turn, player), 0) + 1

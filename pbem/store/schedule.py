@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
@@ -116,6 +116,19 @@ def approve(session: Session, game: Game, turn: int) -> Deadline:
         raise Refused([f"turn {turn} of {game.name} is not held for review"])
     row.approved = True
     session.add(row)
+    return deadline_of(session, game, turn)
+
+
+def move_deadline(session: Session, game: Game, turn: int, due_at: datetime, now: datetime) -> Deadline:
+    """The turn's deadline moved to `due_at` (an extension, a resumed clock); the reminders follow it: one whose
+    moment under the new deadline is still to come goes again then."""
+    row = _row(session, game, turn)
+    if row is None:
+        raise Refused([f"turn {turn} of {game.name} has no deadline yet: pbem run deals it and starts its clock"])
+    row.due_at = due_at
+    row.reminded = json.dumps([h for h in json.loads(row.reminded) if now >= due_at - timedelta(hours=h)])
+    session.add(row)
+    session.flush()
     return deadline_of(session, game, turn)
 
 

@@ -29,8 +29,8 @@ class Teleporter(Controlled):
             seen[colour] = element.line
 
     def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
-        """B6.9: on to the next active teleporter that no real robot holds (B9: virtual ones never block).
-        Arriving is moving into that square for its other elements (B6.7: a switch is pressed, a pit or open
+        """B6.9: on to the next active teleporter; a real robot skips those a real robot holds (B9: virtual ones
+        never block), a virtual robot goes to the next active one whoever stands there. Arriving is moving into that square for its other elements (B6.7: a switch is pressed, a pit or open
         trap door drops the robot) but not for its teleporter: arriving by teleport does not teleport again."""
         if how == TELEPORT or not self.is_set(ctx, element):
             return False
@@ -38,7 +38,7 @@ class Teleporter(Controlled):
         start = ring.index(element)
         for offset in range(1, len(ring)):
             target = ring[(start + offset) % len(ring)]
-            if self.is_set(ctx, target) and ctx.solid_at(target.at) is None:
+            if self.is_set(ctx, target) and (not ctx.solid(robot) or ctx.solid_at(target.at) is None):
                 robot.at = target.at
                 ctx.emit(Teleported(ctx.stage, robot.name, element.at, target.at,
                                     str(element.get("colour")), str(target.get("colour"))))

@@ -1,0 +1,46 @@
+"""The end of a game in words: the result and the final standings, and what a player who has no more turns
+is told. The facts come from the engine (`campaign.result`, `GameState.done_playing`); only the words are here,
+shared by the last turn's report, the site's game page and the mails that tell the end."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+_ENDINGS = {"last flag": "first robot through the last flag",
+            "out of lives": "every robot is out of lives, and the standings decide",
+            "all through": "every player is through all rooms, and the fewest turns win (G1)"}
+_ORDINAL = {1: "st", 2: "nd", 3: "rd"}
+
+
+def names(players: Sequence[str]) -> str:
+    return " and ".join(players) if len(players) < 3 else ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def result_line(result: Any) -> str:
+    """'The game is over: alice wins (first robot through the last flag).'"""
+    who = (f"{result.winners[0]} wins" if len(result.winners) == 1
+           else f"{names(result.winners)} share first place" if result.winners else "nobody wins")
+    return f"The game is over: {who} ({_ENDINGS.get(result.ending, result.ending)})."
+
+
+def standing_line(row: dict) -> str:
+    """One row of `campaign.standings`: Geek-o rooms and turns, BotWars flags, lives and place through."""
+    if "rooms_done" in row:
+        turns = f"through all rooms in {row['turns']} turns" if row["turns"] is not None else "not through"
+        return f"{row['place']}. {row['player']}: {row['rooms_done']} rooms completed, {turns}"
+    through = f", through all flags {row['won']}{_ORDINAL.get(row['won'], 'th')}" if row["won"] else ""
+    return f"{row['place']}. {row['player']}: {row['flags']} flags touched, {row['lives']} lives left{through}"
+
+
+def ending_lines(result: Any) -> list[str]:
+    """What everyone is told when the game is over: the result, then the final standings."""
+    return [result_line(result), "Final standings:", *(f"  {standing_line(row)}" for row in result.standings)]
+
+
+def done_note(reason: str) -> list[str]:
+    """What a player who has no more turns while the game goes on is told (`GameState.done_playing`)."""
+    if reason == "finished":
+        return ["Both your robots are through the last room (G1): you have no more turns to play.",
+                "You will get the result and the final standings when the game is over."]
+    return ["All your robots are out of lives (RULES B8.2): you have no more turns to play.",
+            "You will keep receiving each turn's report, and the result and the final standings when the game "
+            "is over."]

@@ -1,0 +1,106 @@
+"""The animated turn's frames follow the engine's event order (render/animation.py): one frame when each stage
+begins, one per movement step, one at the end of the turn. The engine records a push just before the pusher's
+own move (RULES B6.3: the chain moves, then the mover), so a step that pushes is one frame with the pusher and
+the pushed robots where that step left them. Positions are worked out by hand from RULES, not pasted."""
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from pbem.engine.cards import Card
+from pbem.engine.elements import new_board
+from pbem.engine.geometry import Dir, Square
+from pbem.engine.room import Room
+from pbem.engine.ruleset import GEEKO
+from pbem.engine.state import Robot
+from pbem.engine.turn import resolve_turn
+from pbem.formats.rooms import check_room_data
+from pbem.render.animation import frames, turn_gif
+
+
+def lab(*elements: dict) -> Room:
+    room, problems = check_room_data({"name": "Lab", "size": "5x5", "elements": list(elements)}, "test")
+    assert not problems and room is not None
+    return room
+
+
+def played(room: Room, robots: list[Robot], programs: dict[str, list[str]]):
+    board = new_board(room, robots)
+    result = resolve_turn(board, {n: [Card.parse(c) for c in cs] for n, cs in programs.items()}, GEEKO,
+                          seed=1, turn=1)
+    return frames(room, result.snapshots, result.events), result
+
+
+def where(position, *names: str) -> tuple:
+    return tuple((str(position.robot(n).at), position.robot(n).facing.name) for n in names)
+
+
+def test_a_stage_that_opens_with_a_push_has_one_frame_per_step():
+    """Golden: FWD3 pushing from its first step. Red r3c1 E pushes Blue (r3c2) east every step (B6.3)."""
+    shown, _ = played(lab(), [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
+                      {"Red": ["FWD3#800"]})
+    assert [caption for caption, _, _ in shown] == ["stage 1"] * 4 + ["end of turn"]
+    assert [where(position, "Red", "Blue") for _, position, _ in shown] == [
+        (("r3c1", "E"), ("r3c2", "N")),  # stage 1 begins
+        (("r3c2", "E"), ("r3c3", "N")),  # step 1: Blue pushed, Red follows, in one frame
+        (("r3c3", "E"), ("r3c4", "N")),  # step 2
+        (("r3c4", "E"), ("r3c5", "N")),  # step 3
+        (("r3c4", "E"), ("r3c5", "N")),  # end of turn
+    ]
+
+
+def test_a_push_in_the_middle_of_a_card_is_drawn_with_the_pushers_step():
+    """Red r3c1 E, FWD3: step 1 alone, then Blue (r3c3) is pushed with steps 2 and 3: never a frame with Blue
+    a square ahead of where Red's step put it."""
+    shown, _ = played(lab(), [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 3))],
+                      {"Red": ["FWD3#800"]})
+    assert [where(position, "Red", "Blue") for _, position, _ in shown] == [
+        (("r3c1", "E"), ("r3c3", "N")),
+        (("r3c2", "E"), ("r3c3", "N")),
+        (("r3c3", "E"), ("r3c4", "N")),
+        (("r3c4", "E"), ("r3c5", "N")),
+        (("r3c4", "E"), ("r3c5", "N")),
+    ]
+
+
+def test_frames_are_stages_plus_steps_plus_one():
+    """Two stages. Stage 1: Red's FWD2 pushes Blue twice (2 steps), Green's turn (1 step), the belt under Blue's
+    final square moves it (1 step, one phase). Stage 2: Red's RT90 (1 step), the belt again (1 step).
+    6 steps, 2 stages: 2 + 6 + 1 = 9 frames."""
+    room = lab({"type": "conveyor", "at": "r3c4", "dir": "S"}, {"type": "conveyor", "at": "r4c4", "dir": "S"})
+    shown, result = played(room, [Robot("Red", at=Square(3, 1), facing=Dir.E),
+                                  Robot("Blue", at=Square(3, 2)), Robot("Green", at=Square(1, 1))],
+                           {"Red": ["FWD2#700", "RT90#80"], "Green": ["LF90#70"]})
+    assert result.stages == 2
+    assert len(shown) == 2 + 6 + 1
+    assert [where(position, "Red", "Blue", "Green") for _, position, _ in shown] == [
+        (("r3c1", "E"), ("r3c2", "N"), ("r1c1", "N")),  # stage 1 begins
+        (("r3c2", "E"), ("r3c3", "N"), ("r1c1", "N")),  # Red (700) step 1 pushing Blue
+        (("r3c3", "E"), ("r3c4", "N"), ("r1c1", "N")),  # Red step 2 pushing Blue onto the belt
+        (("r3c3", "E"), ("r3c4", "N"), ("r1c1", "W")),  # Green (70) turns left
+        (("r3c3", "E"), ("r4c4", "N"), ("r1c1", "W")),  # belts: Blue south (a straight belt turns nobody)
+        (("r3c3", "E"), ("r4c4", "N"), ("r1c1", "W")),  # stage 2 begins
+        (("r3c3", "S"), ("r4c4", "N"), ("r1c1", "W")),  # Red turns right
+        (("r3c3", "S"), ("r5c4", "N"), ("r1c1", "W")),  # belts: Blue south again
+        (("r3c3", "S"), ("r5c4", "N"), ("r1c1", "W")),  # end of turn
+    ]
+
+
+def test_the_gif_has_a_picture_per_frame():
+    shown, result = played(lab(), [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
+                           {"Red": ["FWD3#800"]})
+    gif = Image.open(io.BytesIO(turn_gif(lab(), result.snapshots, result.events)))
+    assert gif.n_frames == len(shown) == 5
+
+
+def test_a_pusher_pushing_a_chain_is_one_frame():
+    """B6b.2: the pusher on r3c1's west wall (stage 1) pushes Red east into Blue, who is pushed on: the engine
+    records Blue's push, then Red's. One frame for the whole pusher phase: 1 + 1 + 1 frames."""
+    room = lab({"type": "pusher", "at": "r3c1", "wall": "W", "stages": [1]})
+    shown, _ = played(room, [Robot("Red", at=Square(3, 1)), Robot("Blue", at=Square(3, 2))], {"Red": ["IDLE#5"]})
+    assert [where(position, "Red", "Blue") for _, position, _ in shown] == [
+        (("r3c1", "N"), ("r3c2", "N")),
+        (("r3c2", "N"), ("r3c3", "N")),
+        (("r3c2", "N"), ("r3c3", "N")),
+    ]
