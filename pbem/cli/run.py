@@ -229,7 +229,8 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
     origin = str(maildir or mbox or (f"imap://{config.imap.host}/{config.imap.folder}" if config.imap else ""))
     try:
         messages = messages_from(session, config.max_bytes, maildir, mbox, config.imap)
-        handled = [h for h in fetch_messages(session, messages, config, now, reader(config.sender, campaign_templates()))
+        commands = reader(config.sender, campaign_templates())
+        handled = [h for h in fetch_messages(session, messages, config, now, commands)
                    if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()

@@ -6,7 +6,9 @@ unknown sender, no orders, sender or secret not the player's, late (RULES B4.7),
 `store.dm.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
 the turn is read: the record of the message, its order version and its acknowledgement commit together or not
 at all, so a message acknowledged as accepted is one the turn uses, and one that loses the race to `turn
-process` is refused as late for that turn. An interrupted run handles the message again from the start.
+process` is refused as late for that turn. A player's mail command (`gm.mailcommands`: resend, status, help,
+address, press) is judged the same way, its effect stored in the message's transaction. pbem's own mail back in
+the inbox is recorded as `own`, never answered. An interrupted run handles the message again from the start.
 """
 from __future__ import annotations
 
