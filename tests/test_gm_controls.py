@@ -334,9 +334,9 @@ MAIL_COMMAND = st.fixed_dictionaries({}, optional={
 @given(document=MAIL_COMMAND)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_any_mail_command_is_answered_and_never_breaks_the_inbox(tmp_path_factory, document):
+    from pbem.gm.intake import handle
     from pbem.gm.mailcommands import reader
     from pbem.mail.config import MailConfig
-    from pbem.mail.fetch import handle
     from pbem.mail.inbox import Incoming
     from pbem.store.games import Store
 

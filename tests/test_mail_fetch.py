@@ -101,10 +101,10 @@ def test_a_message_that_breaks_something_is_refused_and_the_next_one_still_handl
 
     real_submit = cycle.submit
 
-    def submit(session, name, files, *, store, at=None):
+    def submit(session, name, files, *, store, at=None, commit=True):
         if b"Zapper" in files[0][1]:
             raise RuntimeError("disk on fire")
-        return real_submit(session, name, files, store=store, at=at)
+        return real_submit(session, name, files, store=store, at=at, commit=commit)
     monkeypatch.setattr(cycle, "submit", submit)
     inbox.add(order_mail("alice", hands["alice"], "<b1@x>"))
     inbox.add(order_mail("bob", hands["bob"], "<b2@x>"))
@@ -161,7 +161,7 @@ def test_a_maildir_is_read_in_order_of_delivery_so_the_later_orders_count(campai
 def test_two_fetches_at_once_store_a_message_once(campaign, tmp_path, monkeypatch):
     """A second `mail fetch` that read the message before the first recorded it loses at the commit."""
     pbem, hands, inbox, url = campaign
-    from pbem.mail import fetch
+    from pbem.gm import intake as fetch
 
     monkeypatch.setattr(fetch, "is_known", lambda session, key: False)  # as if both runs checked at once
     data = order_mail("bob", hands["bob"], "<c1@bob>")

@@ -19,8 +19,8 @@ from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.gm.intake import handle
 from pbem.mail.config import MailConfig
-from pbem.mail.fetch import handle
 from pbem.mail.inbox import Incoming
 from pbem.store.games import Store
 from pbem.store.mail import MailReceived

@@ -4,6 +4,7 @@ acknowledgements sent — with a forged sender, a wrong secret, a duplicate and 
 from __future__ import annotations
 
 import json
+import mailbox
 import re
 from email import message_from_bytes, policy
 
@@ -155,6 +156,9 @@ def test_a_whole_turn_by_mail_over_imap_and_smtp(campaign, servers, tls, tmp_pat
                                      ("<t3@bob>", "refused"), ("<t4@bob>", "accepted")]
     code, out, _ = pbem("turn", "status", "halls", "--json")
     assert [p["latest"] for p in json.loads(out)["players"]] == [1, 1]
+    archive = mailbox.Maildir(str(tmp_path / "mail-archive"))  # the 20 MB message: never downloaded, kept as a stub
+    [stub] = [archive.get_bytes(key) for key in archive.keys() if b"<t3@bob>" in archive.get_bytes(key)]
+    assert len(stub) < 10_000 and b"over the size limit" in stub
 
     assert pbem("turn", "process", "halls")[0] == 0
     assert pbem("turn", "deal", "halls")[0] == 0

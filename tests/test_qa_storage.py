@@ -97,7 +97,7 @@ def test_a_number_of_thousands_of_digits_is_a_problem_with_its_line(game, tmp_pa
     url, _ = game
     (tmp_path / "big.yaml").write_text("game: halls\nturn: " + "9" * 5000 + "\nplayer: alice\nrobots: {}\n")
     result = run(url, "turn", "check", "halls", tmp_path / "big.yaml")
-    assert result.exit_code == 1 and "big.yaml:2: a value too long to read (5,000 characters)" in result.output
+    assert result.exit_code == 1 and "big.yaml:2: turn: a whole number of 5,000 characters: too large" in result.output
 
 
 def test_read_only_commands_never_create_a_database(tmp_path, monkeypatch):

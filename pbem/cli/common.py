@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import threading
+import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -75,6 +76,20 @@ def db_url(ctx: typer.Context) -> str:
     """The --db given to the top-level command."""
     root = ctx.find_root()
     return (root.obj or {}).get("db", DEFAULT_DB)
+
+
+HIDDEN = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # control, formatting, surrogate, private, unassigned, breaks
+
+
+def escaped(text: str) -> str:
+    """A line printed from mail (addresses, subjects, names) with every control or invisible formatting character
+    written as an escape (`\\x1b`, `\\u202e`): what a stranger writes never drives the GM's terminal."""
+    return "".join(c if c == "\t" or unicodedata.category(c) not in HIDDEN else ascii(c)[1:-1] for c in text)
+
+
+def say(text: str, err: bool = False) -> None:
+    """Print a line that holds text from mail, escaped."""
+    typer.echo(escaped(text), err=err)
 
 
 def print_json(document: Any) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, say, sub_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
@@ -43,13 +43,15 @@ def fetch(
 ) -> None:
     """Read new messages: orders and death-match actions are checked and stored as `pbem turn submit` and
     `pbem dm act` would; every message is archived, handled once, and gets an acknowledgement queued for
-    `pbem mail send`. Exit 1 when any message was refused."""
+    `pbem mail send`. Orders received after their turn's deadline, or for a turn already processed, are refused
+    as late (RULES B4.7); a message handled before is listed as DUPLICATE. Exit 1 when any message was refused."""
     import imaplib
     from dataclasses import replace
 
+    from ..gm.intake import UNKNOWN
+    from ..gm.intake import fetch as fetch_messages
     from ..gm.mailcommands import reader
-    from ..mail.fetch import UNKNOWN, messages_from
-    from ..mail.fetch import fetch as fetch_messages
+    from ..mail.fetch import messages_from
     from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
@@ -59,7 +61,7 @@ def fetch(
     if archive is not None:
         config = replace(config, archive=archive)
     with open_store(ctx) as store, store.session() as session:
-        messages = messages_from(session, maildir, mbox, _server(config, "imap") if imap else None)
+        messages = messages_from(session, config.max_bytes, maildir, mbox, _server(config, "imap") if imap else None)
         try:
             handled = fetch_messages(session, messages, config, clock(ctx),
                                      reader(config.sender, campaign_templates()))
@@ -68,11 +70,14 @@ def fetch(
     if as_json:
         print_json([h.document() for h in handled])
     else:
-        for h in (h for h in handled if h.outcome != "duplicate"):
+        for h in handled:
+            if h.outcome == "duplicate":
+                say(f"{'DUPLICATE':<9} {h.key} (handled before: not stored or answered again)")
+                continue
             who = f"{h.player} ({h.game})" if h.player else ""
-            typer.echo(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}".rstrip())
+            say(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}".rstrip())
             for reason in h.reasons:
-                typer.echo(f"  {reason}")
+                say(f"  {reason}")
         seen = sum(h.outcome == "duplicate" for h in handled)
         strangers = sum(h.outcome == UNKNOWN for h in handled)
         typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before"
@@ -87,7 +92,7 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     (unless the config says `answer_unknown: true`). Newest last."""
     from sqlmodel import col, select
 
-    from ..mail.fetch import UNKNOWN
+    from ..gm.intake import UNKNOWN
     from ..store.mail import MailReceived
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
@@ -100,8 +105,8 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
         print_json(found)
         return
     for entry in found:
-        typer.echo(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
-                   f"{entry['size']:,} bytes  archive: {entry['archived']}")
+        say(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
+            f"{entry['size']:,} bytes  archive: {entry['archived']}")
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 

@@ -22,7 +22,7 @@ import typer
 
 from ..formats.schedule import due_text, hold_expires, moment_text
 from ..store.due import quiet_ticks
-from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say
 from .game import game_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 from .schedule_options import changed_schedule, option, schedule_text
@@ -171,7 +171,7 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
         print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
     else:
         for d in done:
-            typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
+            say(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
@@ -238,8 +238,8 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
     (the caller then lets nothing due pass); the run goes on to send."""
     import imaplib
 
+    from ..gm.intake import fetch as fetch_messages
     from ..gm.mailcommands import reader
-    from ..mail.fetch import fetch as fetch_messages
     from ..mail.fetch import messages_from
     from ..mail.letters import clean
     from ..store.mail import note_inbox
@@ -247,8 +247,9 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
 
     origin = str(maildir or mbox or (f"imap://{config.imap.host}/{config.imap.folder}" if config.imap else ""))
     try:
-        handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now,
-                                             reader(config.sender, campaign_templates()))
+        messages = messages_from(session, config.max_bytes, maildir, mbox, config.imap)
+        commands = reader(config.sender, campaign_templates())
+        handled = [h for h in fetch_messages(session, messages, config, now, commands)
                    if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
@@ -450,7 +451,7 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
         print_json([asdict(d) for d in done])
     else:
         for d in done:
-            typer.echo(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
+            say(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
 
@@ -506,10 +507,10 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
                                     "the next pbem run writes them")
     for row in rows:
         when = "paused" if row["paused"] else row["due_text"] or "no deadline yet"
-        typer.echo(f"{row['game']}: turn {row['turn']}, {when}; "
-                   f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
+        say(f"{row['game']}: turn {row['turn']}, {when}; "
+            f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
     for row in matches:
-        typer.echo(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
-                   f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
+        say(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
+            f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
     if not rows:
         typer.echo("No scheduled games: pbem game set GAME --deadline 5d", err=True)

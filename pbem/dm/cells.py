@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-_CELL = re.compile(r"^\s*([A-Za-z])\s*(\d+)\s*$")
+_CELL = re.compile(r"^\s*([A-Za-z])\s*(\d{1,18})\s*$")
 
 
 def cell_name(index: int, cols: int) -> str:

@@ -12,7 +12,7 @@ BASIC_KINDS = ("FWD1", "FWD2", "FWD3", "RVS1", "LF90", "RT90", "UTRN")
 # G7: the card sets a computer square names, and the upgrade cards each unlocks.
 CARD_SETS = {"reverse": ("RVS2", "RVS3"), "idle": ("IDLE",), "strafe": ("SLF1", "SRT1")}
 
-_CARD = re.compile(r"^([A-Z][A-Z0-9]{3})#(\d+)$")
+_CARD = re.compile(r"^([A-Z][A-Z0-9]{3})#(\d{1,18})$")
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -5,8 +5,8 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-_SQUARE = re.compile(r"^r(\d+)c(\d+)$", re.IGNORECASE)
-_SIZE = re.compile(r"^(\d+)x(\d+)$", re.IGNORECASE)
+_SQUARE = re.compile(r"^r(\d{1,18})c(\d{1,18})$", re.IGNORECASE)
+_SIZE = re.compile(r"^(\d{1,18})x(\d{1,18})$", re.IGNORECASE)
 
 
 class Dir(IntEnum):

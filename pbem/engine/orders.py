@@ -13,7 +13,7 @@ from .cards import KINDS, Card
 from .deal import can_use, free_registers
 from .state import Robot
 
-_TOKEN = re.compile(r"^(?:([A-Z0-9]{4})#)?(\d+)$|^([A-Z0-9]{4})$")
+_TOKEN = re.compile(r"^(?:([A-Z0-9]{4})#)?(\d{1,18})$|^([A-Z0-9]{4})$")
 
 
 @dataclass(frozen=True)

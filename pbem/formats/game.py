@@ -48,7 +48,7 @@ MANIFEST = "orders.yaml"
 PLAYER_FIELDS = ("name", "email", "robots", "secret", "timezone")
 RULESETS = ("geeko", "botwars")
 DESCRIPTION = "game.yaml"
-_TURN_FOLDER = re.compile(r"^turn-(\d+)$")
+_TURN_FOLDER = re.compile(r"^turn-(\d{1,18})$")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from ..engine.geometry import Dir, Square
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
 _COLOUR = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
-_SIZE = re.compile(r"^(\d+)\s*x\s*(\d+)$", re.IGNORECASE)
+_SIZE = re.compile(r"^(\d{1,18})\s*x\s*(\d{1,18})$", re.IGNORECASE)
 _KEYS = {"name", "notes", "size", "walls", "robots", "goal"}
 MAX_SIDE = 64
 

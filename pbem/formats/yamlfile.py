@@ -4,7 +4,10 @@ Mappings load as `LinedDict` and sequences as `LinedList`, which know the line
 of each key or item, so every error can name the file, the line and the field.
 Tags, anchors/aliases, binary or non-UTF-8 input and oversized files are
 refused before anything is built, and so is nesting deeper than `MAX_DEPTH`:
-they are how hostile input hurts a parser.
+they are how hostile input hurts a parser. Every whole number, in any spelling
+YAML 1.1 reads as one (decimal, 0x hex, 0o or 0 octal, 0b binary, underscores,
+sexagesimal 1:30, a sign), is bounded here, where it enters, by `MAX_INT`: no
+reader downstream meets a number it cannot print or store.
 """
 from __future__ import annotations
 
@@ -25,6 +28,9 @@ from .yaml_words import in_words
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
 MAX_DEPTH = 50  # deeper nesting is refused: no format needs it, and the YAML composer recurses per level
+MAX_INT = 2**63 - 1  # the largest whole number a file may hold (a database's BIGINT); any bound of a field is smaller
+_INT_TAG = "tag:yaml.org,2002:int"
+_MAX_INT_TEXT = 80  # a number written longer (underscores aside) is too big, unread: base-60 parts cost quadratic time
 
 
 def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
@@ -101,29 +107,46 @@ def _refuse_unsafe(event: yaml.Event, source: str) -> None:
         raise FormatError([Problem(source, line, "", f"YAML tags are not accepted ({tag})")])
 
 
-def _build(node: yaml.Node, loader: Any, source: str, problems: list[Problem]) -> Any:
-    """The node as Lined containers; a bad or repeated key goes to `problems` (every one is reported)."""
+def _build(node: yaml.Node, loader: Any, source: str, problems: list[Problem], where: str = "") -> Any:
+    """The node as Lined containers; a bad or repeated key, or a number out of bounds, goes to `problems` (every
+    one is reported, with its line and the field it is in)."""
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         result = LinedDict()
         result.line, result.lines = line, {}
         for key_node, value_node in node.value:
-            key = _build(key_node, loader, source, problems)
+            key = _build(key_node, loader, source, problems, where)
             key_line = key_node.start_mark.line + 1
             if not isinstance(key, (str, int, bool)) or key is None:
                 problems.append(Problem(source, key_line, "", "a key must be plain text"))
             elif key in result:
                 problems.append(Problem(source, key_line, str(key), f"given twice (first on line {result.lines[key]})"))
             else:
-                result[key] = _build(value_node, loader, source, problems)
+                result[key] = _build(value_node, loader, source, problems, _field(where, key))
                 result.lines[key] = key_line
         return result
     if isinstance(node, yaml.SequenceNode):
-        items = LinedList(_build(item, loader, source, problems) for item in node.value)
+        items = LinedList(_build(item, loader, source, problems, f"{where}[{index + 1}]")
+                          for index, item in enumerate(node.value))
         items.line, items.lines = line, [item.start_mark.line + 1 for item in node.value]
         return items
-    try:
-        return loader.construct_object(node, deep=True)
-    except ValueError:  # a number of thousands of digits (Python refuses to convert more than 4,300)
-        problems.append(Problem(source, line, "", f"a value too long to read ({len(str(node.value)):,} characters)"))
+    text = str(node.value)
+    if node.tag == _INT_TAG and len(text.replace("_", "")) > _MAX_INT_TEXT:
+        problems.append(Problem(source, line, where, f"a whole number of {len(text):,} characters: too large "
+                                                     f"(at most {MAX_INT:,})"))
         return None
+    try:
+        value = loader.construct_object(node, deep=True)
+    except ValueError:  # a decimal of thousands of digits (Python refuses to convert more than 4,300)
+        problems.append(Problem(source, line, where, f"a value too long to read ({len(text):,} characters)"))
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        problems.append(Problem(source, line, where, f"{text[:24]}{'…' if len(text) > 24 else ''} is too large "
+                                                     f"a whole number (at most {MAX_INT:,})"))
+        return None
+    return value
+
+
+def _field(where: str, key: Any) -> str:
+    """A field's name in a problem: the keys from the document's top, dotted."""
+    return f"{where}.{key}" if where else str(key)

@@ -16,4 +16,5 @@ parses and prints.
 - `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
 - `players`: a player's settings the GM changes during a game (their time zone).
 - `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
+- `intake`: each fetched message judged and answered in one transaction, under the game's lock.
 """

@@ -12,8 +12,9 @@
       text: |
         Truce on the east conveyor?
 
-`mail.fetch` hands such a message (one with a `command:`, `address:` or `press:` line) to `judge`; the reply is
-the acknowledgement fetch sends, and what the command changes is stored with the message's record.
+`gm.intake` hands such a message (one with a `command:`, `address:` or `press:` line) to `judge`; the reply is
+the acknowledgement intake sends, and what the command changes is stored with the message's record, in one
+transaction under the game's lock.
 """
 from __future__ import annotations
 
@@ -25,15 +26,15 @@ from sqlmodel import Session
 
 from ..formats.names import valid_address
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
-from ..mail.fetch import Handled, authenticate, game_named
 from ..mail.letters import Letter
 from ..store import cycle
 from ..store.base import players_of
 from ..store.controls import paused
-from ..store.games import Refused
+from ..store.games import Refused, lock_game
 from ..store.schedule import deadline_of
 from ..store.tables import Game
 from .clock import due
+from .intake import Handled, authenticate, game_named
 from .policy import press as press_policy
 from .press import recipients, relay
 from .roster import change_address
@@ -61,8 +62,8 @@ HELP = ["What you can mail the game master's address (always with game, player a
 
 def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
           templates: Sequence[str] = ()) -> Callable[[], Any] | None:
-    """Fill in `handled` (the reply's lines); for a command that changes something, return what does it (and
-    commits, with the message's record)."""
+    """Fill in `handled` (the reply's lines); for a command that changes something, return what does it (not
+    committed: intake commits it with the message's record). The game's lock is taken before the game is read."""
     handled.kind = "command"
     document = load_yaml(letter.orders or "", letter.source)
     if not isinstance(document, LinedDict):
@@ -79,6 +80,7 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
     if problems:
         raise FormatError(problems)
     handled.game, handled.player = document["game"], document["player"]
+    lock_game(session, document["game"])
     game = game_named(session, document["game"], where, document.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == document["player"]), None)
     if player is None:
@@ -129,7 +131,6 @@ def _resend(session: Session, game: Game, player: str, letter: Letter, handled: 
             templates: Sequence[str]) -> None:
     if not queue_sheet(session, game, player, sender, letter.received_at, ("resend", letter.key), templates):
         raise Refused([f"no turn sheet of yours in {game.name} now: no turn is dealt, or your robots get no cards"])
-    session.commit()
 
 
 def _address(session: Session, letter: Letter, handled: Handled, game: Game, document: LinedDict,
@@ -145,7 +146,6 @@ def _address(session: Session, letter: Letter, handled: Handled, game: Game, doc
     def change() -> None:
         change_address(session, game.name, str(handled.player), new, letter.received_at, sender,
                        by=f"mail from {letter.sender}")
-        session.commit()
     return change
 
 
@@ -169,10 +169,9 @@ def _press(session: Session, letter: Letter, handled: Handled, game: Game, docum
 
     def send() -> None:
         relay(session, game, author, names, press["text"], letter.received_at, sender)
-        session.commit()
     return send
 
 
 def reader(sender: str, templates: Sequence[str] = ()) -> Callable[[Session, Letter, Handled], Any]:
-    """What `mail.fetch` is given to read player mail commands, answering from `sender`."""
+    """What `gm.intake` is given to read player mail commands, answering from `sender`."""
     return partial(judge, sender=sender, templates=templates)

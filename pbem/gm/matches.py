@@ -21,12 +21,13 @@ from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, moment, when
 from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news, tick_matches
-from ..mail.fetch import Handled, fetch, messages_from
+from ..mail.fetch import messages_from
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing
+from .intake import Handled, fetch
 
 
 @dataclass
@@ -46,7 +47,7 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     """Every new message, handled as `pbem run` handles it (each committed with its replies); and the reason the
     inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
     try:
-        handled = fetch(session, messages_from(session, maildir, mbox, config.imap), config, now)
+        handled = fetch(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap), config, now)
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
         return [], f"cannot read the inbox: {err}"

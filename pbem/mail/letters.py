@@ -79,20 +79,23 @@ def sender_address(value: object) -> str | None:
     return addresses[0].lower()
 
 
-def read_letter(data: bytes, max_bytes: int, read_at: datetime) -> Letter:
-    """Parse one message. Anything the parser raises is the caller's to catch (`fetch.handle` guards each message);
-    `letter_key` works on any bytes, so even a message that cannot be parsed is recorded and never read twice."""
-    too_big = len(data) > max_bytes
+def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None = None) -> Letter:
+    """Parse one message (`data` may be only the head of a message of `size` bytes over the limit: its headers
+    are read, never its body). Anything the parser raises is the caller's to catch (`gm.intake.handle` guards each
+    message); `letter_key` works on any bytes, so even a message that cannot be parsed is recorded and never read
+    twice."""
+    size = len(data) if size is None else size
+    too_big = size > max_bytes
     parser = BytesHeaderParser if too_big else BytesParser
     message = parser(policy=policy.default).parsebytes(data)
     message_id = parse_message_id(_header(message, "Message-ID"))
-    letter = Letter(letter_key(data), len(data), sender_address(_header(message, "From")),
+    letter = Letter(letter_key(data), size, sender_address(_header(message, "From")),
                     clean(_header(message, "Subject")), message_id, received_at=received_time(message, read_at))
     letter.automatic = _header(message, "Auto-Submitted").strip().lower() not in ("", "no") \
         or _header(message, "Precedence").strip().lower() in ("bulk", "junk", "list") \
         or _header(message, "Return-Path").strip() == "<>"
     if too_big:
-        letter.problems.append(f"the message is {len(data):,} bytes; the limit is {max_bytes:,}: "
+        letter.problems.append(f"the message is {size:,} bytes; the limit is {max_bytes:,}: "
                                "please send only the order file, as text")
         return letter
     _read_parts(message, letter)
@@ -110,8 +113,37 @@ def letter_key(data: bytes) -> str:
     if message_id is None:
         return message_key(None, data)
     split = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=len(data))
-    body = data[split:].lstrip(b"\r\n")
-    return f"{message_id} sha256:{hashlib.sha256(body).hexdigest()[:32]}"
+    return identity(message_id, data[split:])
+
+
+def header_of(data: bytes) -> bytes:
+    """The header section of a message (or of its head), up to and with the blank line that ends it."""
+    ends = [i + len(gap) for gap in (b"\r\n\r\n", b"\n\n") if (i := data.find(gap)) >= 0]
+    return data[:min(ends, default=len(data))]
+
+
+def stub_key(head: bytes, size: int) -> str:
+    """The key of a message over the size limit, which is never read whole: its Message-ID, a digest of its header
+    section, and its size."""
+    try:
+        message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(head).get("Message-ID"))
+    except Exception:
+        message_id = None
+    digest = hashlib.sha256(header_of(head)).hexdigest()
+    return f"{message_id + ' ' if message_id else ''}sha256:{digest[:32]} size:{size}"
+
+
+def stub(head: bytes, size: int) -> bytes:
+    """What the archive keeps of a message over the size limit: its headers and a line saying how big it was."""
+    return header_of(head).rstrip(b"\r\n") + f"\n\n(pbem kept only the headers of this message: {size:,} bytes, " \
+        "over the size limit)\n".encode("ascii")
+
+
+def identity(message_id: str, body: bytes) -> str:
+    """The key of a message with a Message-ID, from its body (what follows the header; an IMAP server's
+    BODY[TEXT]): every inbox kind names a message the same way."""
+    digest = hashlib.sha256(body.lstrip(b"\r\n")).hexdigest()
+    return f"{message_id} sha256:{digest[:32]}"
 
 
 def received_time(message: EmailMessage, read_at: datetime) -> datetime:

@@ -147,10 +147,12 @@ class SubmissionResult:
 
 
 def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store: bool,
-           at: datetime) -> list[SubmissionResult]:
+           at: datetime, commit: bool = True) -> list[SubmissionResult]:
     """Check each order file against the current turn; with `store`, keep every accepted one as a new version,
     stamped `at` (when it was received). Storing first takes the game's lock, and only then reads the turn, so an
-    order accepted here is one `process` will use: a turn processed meanwhile refuses it."""
+    order accepted here is one `process` will use: a turn processed meanwhile refuses it. A turn held for review
+    is previewed again (its hold lifted) once new orders are stored. `commit=False`: the caller commits, with
+    more work in the same transaction."""
     if store:
         lock_game(session, name)
     game = get_game(session, name)
@@ -183,7 +185,11 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
                                                 at)
         results.append(result)
     if store:
-        session.commit()
+        if any(result.accepted for result in results):
+            from .schedule import lift_hold  # only here: checking orders needs no schedule tables
+
+            lift_hold(session, game, state.turn)
+        session.commit() if commit else session.flush()
     return results
 
 

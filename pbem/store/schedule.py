@@ -113,6 +113,14 @@ def hold(session: Session, game: Game, turn: int, at: datetime | None, after_has
     session.add(row)
 
 
+def lift_hold(session: Session, game: Game, turn: int) -> None:
+    """Orders stored while the turn is held for review: the preview the GM saw is stale, so the next run previews
+    the turn again at once (a hold that is not there is left alone)."""
+    row = _row(session, game, turn)
+    if row is not None and row.held_at is not None:
+        hold(session, game, turn, None, None)
+
+
 def approve(session: Session, game: Game, turn: int) -> Deadline:
     row = _row(session, game, turn)
     if row is None or row.held_at is None:

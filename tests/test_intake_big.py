@@ -1,0 +1,61 @@
+"""A message over `max_bytes` is never read whole (#29): refused from its headers, archived as a stub with its
+headers and size, in a child process whose address space is capped at 500 MB while the Maildir holds a 300 MB
+message (the sparse file costs no disk)."""
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+from mail_fixtures import new_campaign, order_mail
+from sqlmodel import Session, create_engine, select
+
+from pbem.store.mail import MailReceived
+
+ROOT = Path(__file__).resolve().parent.parent
+CAP = 500 * 1024 * 1024
+BIG = 300 * 1024 * 1024
+CHILD = """import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
+from pbem.cli import main
+sys.argv = ["pbem", *sys.argv[2:]]
+main()
+"""
+
+
+def test_a_300_mb_message_is_refused_from_its_headers_and_archived_as_a_stub_under_a_500_mb_cap(tmp_path):
+    url, hands = new_campaign(tmp_path)
+    box = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    box.add(order_mail("alice", hands["alice"], "<small@alice>"))
+    head = b"From: bob@example.org\nMessage-ID: <huge@bob>\nSubject: my orders, and a film\n\ngame: halls\n"
+    path = tmp_path / "inbox" / "new" / "1.huge"
+    with path.open("wb") as file:
+        file.write(head)
+        file.truncate(BIG)  # sparse: the rest reads as NUL bytes
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_MAIL_CONFIG": ""}
+    child = subprocess.run([sys.executable, "-c", CHILD, str(CAP), "--db", url, "mail", "fetch", "--maildir",
+                            str(tmp_path / "inbox"), "--json"], cwd=tmp_path, env=environment, capture_output=True,
+                           text=True, timeout=300)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    assert child.returncode == 1, child.stderr  # refused, not killed, no MemoryError
+    handled = {h["key"].split()[0]: h for h in json.loads(child.stdout)}
+    assert handled["<small@alice>"]["outcome"] == "accepted"
+    big = handled["<huge@bob>"]
+    assert big["outcome"] == "refused" and f"the message is {BIG:,} bytes; the limit is 1,000,000" in big["reasons"][0]
+    archive = mailbox.Maildir(str(tmp_path / "mail-archive"))
+    [stub] = [archive.get_bytes(key) for key in archive.keys() if b"<huge@bob>" in archive.get_bytes(key)]
+    assert stub.startswith(b"From: bob@example.org\nMessage-ID: <huge@bob>\nSubject: my orders, and a film")
+    assert f"{BIG:,} bytes".encode() in stub and len(stub) < 1000
+    engine = create_engine(url)
+    with Session(engine) as session:
+        assert session.exec(select(MailReceived.size).where(MailReceived.message_id == "<huge@bob>")).one() == BIG
+    engine.dispose()
+    assert peak < CAP
+    again = subprocess.run([sys.executable, "-c", CHILD, str(CAP), "--db", url, "mail", "fetch", "--maildir",
+                            str(tmp_path / "inbox"), "--json"], cwd=tmp_path, env=environment, capture_output=True,
+                           text=True, timeout=300)
+    assert [h["outcome"] for h in json.loads(again.stdout)] == ["duplicate", "duplicate"]  # named the same again

@@ -1,0 +1,141 @@
+"""Mail accepted while the turn is processed (#28, RULES B4.7), from separate processes on SQLite and PostgreSQL:
+`pbem mail fetch` (and `pbem run`) of 40 honest order mails against `pbem turn process`. Every message acknowledged
+as accepted has its orders in the turn that was processed; every other one was refused as late, and told so.
+
+Each side is one long-lived process running the real CLI once per trial (as cron would start it), so a trial costs
+no interpreter start and the two commands meet at every point of each other's work across the trials."""
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from mail_fixtures import new_campaign, order_mail
+from sqlmodel import Session, create_engine, select
+
+from pbem.store.mail import MailOutgoing, MailReceived
+from pbem.store.tables import OrderVersion, Player, Turn
+
+ROOT = Path(__file__).resolve().parent.parent
+NOW = "2026-01-01T12:00Z"
+MAILS = 40
+
+SIDE = """
+import json, os, sys, time
+from pathlib import Path
+from typer.testing import CliRunner
+from pbem.cli import app
+for trial in json.loads(Path(sys.argv[1]).read_text()):
+    go = Path(trial["go"])
+    while not go.exists():
+        time.sleep(0.0005)
+    time.sleep(trial["pause"])
+    os.chdir(trial["cwd"])
+    result = CliRunner().invoke(app, trial["args"])
+    print(json.dumps([result.exit_code, result.stdout, repr(result.exception)]), flush=True)
+"""
+
+
+def prepare(folder: Path, url: str, hands: dict[str, list[str]], scheduled: bool) -> None:
+    """MAILS order mails, alice's and bob's in turn, each a new version of that player's orders."""
+    inbox = mailbox.Maildir(str(folder / "inbox"), create=True)
+    for number in range(MAILS):
+        player = ("alice", "bob")[number % 2]
+        inbox.add(order_mail(player, hands[player], f"<race{number}@{player}>"))
+    if scheduled:
+        from cli_process import run_pbem
+
+        assert run_pbem("--db", url, "game", "set", "halls", "--deadline", "5d", cwd=folder).returncode == 0
+
+
+def side(folder: Path, trials: list[dict]) -> subprocess.Popen:
+    plan = folder / f"plan-{len(list(folder.glob('plan-*')))}.json"
+    plan.write_text(json.dumps(trials))
+    environment = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}", "PBEM_NOW": NOW}
+    for name in ("PBEM_DB", "PBEM_MAIL_CONFIG"):
+        environment.pop(name, None)
+    return subprocess.Popen([sys.executable, "-c", SIDE, str(plan)], stdout=subprocess.PIPE, text=True,
+                            env=environment)
+
+
+def outcome(url: str) -> dict:
+    """What the database holds after a trial, and the checks that must hold."""
+    engine = create_engine(url)
+    with Session(engine) as session:
+        received = session.exec(select(MailReceived)).all()
+        names = {p.id: p.name for p in session.exec(select(Player)).all()}
+        stored = Counter(names[v.player_id] for v in session.exec(select(OrderVersion)).all() if v.turn == 1)
+        used = json.loads(session.exec(select(Turn).where(Turn.number == 1)).one().orders)
+        acks = session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "ack")).all()
+    engine.dispose()
+    accepted = Counter(r.player for r in received if r.outcome == "accepted")
+    refused = [json.loads(r.detail) for r in received if r.outcome != "accepted"]
+    assert len(received) == MAILS and len(acks) == MAILS, (len(received), len(acks))
+    assert accepted == stored, (accepted, stored)  # an acknowledged order is a stored one, and the other way round
+    assert used == {p: stored[p] or None for p in ("alice", "bob")}, (used, stored)  # ... and the turn used it
+    assert all(len(reasons) == 1 and "late: turn 1 of halls was processed" in reasons[0] for reasons in refused), \
+        refused
+    late_acks = [a for a in acks if b"late: turn 1 of halls was processed" in a.data.replace(b"=\n", b"")]
+    assert len(late_acks) == len(refused)  # every late one is told so
+    return {"accepted": sum(accepted.values()), "late": len(refused)}
+
+
+def race(tmp_path: Path, given: list[str | None], command: str) -> list[dict]:
+    """One trial per database (a PostgreSQL URL, or None: a SQLite file in the trial's folder): `command` (fetch
+    or run) against `turn process`, the process side starting at a random moment of the other's work."""
+    chance = random.Random(len(given) * 7 + (command == "run"))
+    urls, fetches, processes = [], [], []
+    for number, url in enumerate(given):
+        folder = tmp_path / f"trial{number}"
+        folder.mkdir()
+        url, hands = new_campaign(folder, url)
+        urls.append(url)
+        prepare(folder, url, hands, scheduled=command == "run")
+        go = str(folder / "go")
+        reads = ["mail", "fetch", "--maildir", "inbox"] if command == "fetch" \
+            else ["run", "--maildir", "inbox", "--out", "reports"]
+        fetches.append({"go": go, "pause": 0.0, "cwd": str(folder), "args": ["--db", url, *reads]})
+        processes.append({"go": go, "pause": chance.uniform(0.0, 1.5), "cwd": str(folder),
+                          "args": ["--db", url, "turn", "process", "halls", "--out", "reports"]})
+    reader, processor = side(tmp_path, fetches), side(tmp_path, processes)
+    results = []
+    for number, url in enumerate(urls):
+        (tmp_path / f"trial{number}" / "go").touch()
+        read = json.loads(reader.stdout.readline())
+        processed = json.loads(processor.stdout.readline())
+        assert read[0] in (0, 1) and read[2] in ("None", "SystemExit(0)", "SystemExit(1)"), read
+        assert processed[0] == 0, processed
+        results.append(outcome(url))
+    assert reader.wait(timeout=60) == 0 and processor.wait(timeout=60) == 0
+    return results
+
+
+def databases(request, backend: str, count: int) -> list[str | None]:
+    if backend == "postgresql":
+        server = request.getfixturevalue("pg_server")
+        return [server.new_database() for _ in range(count)]
+    return [None] * count
+
+
+@pytest.mark.parametrize("command", ["fetch", "run"])
+def test_mail_accepted_while_a_turn_is_processed_is_in_that_turn_or_refused_as_late(tmp_path, command):
+    """The fast variant: a few trials on SQLite."""
+    results = race(tmp_path, [None] * 3, command)
+    assert all(r["accepted"] + r["late"] == MAILS for r in results)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("command", ["fetch", "run"])
+def test_sixty_races_of_mail_against_turn_process(request, tmp_path, backend, command):
+    results = race(tmp_path, databases(request, backend, 60), command)
+    split = [r for r in results if r["accepted"] and r["late"]]
+    print(f"{backend} {command}: {len(results)} trials, {len(split)} split by the race, "
+          f"{sum(r['late'] for r in results)} late of {MAILS * len(results)}")
+    assert split, results  # the race really ran through the middle of the mail
