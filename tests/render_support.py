@@ -159,18 +159,19 @@ def sample_sheet():
 
     from pbem.engine.elements import new_board
 
+    hand = ["FWD3#840", "FWD2#700", "RT90#80", "LF90#70", "UTRN#10", "FWD1#500", "RVS1#430", "FWD1#490"]
     robots = [SimpleNamespace(name="Zapper", mode="real", hp=9, at="r6c1", facing="N", fused={9: "FWD1#600"},
-                              receives_cards=True, free_registers=8, no_cards_reason=""),
+                              receives_cards=True, free_registers=8, no_cards_reason="", usable=hand, registers=9),
               SimpleNamespace(name=SCRIPT, mode="in-transit", hp=10, at=None, facing="N", fused={},
                               receives_cards=False, free_registers=9,
-                              no_cards_reason="in transit: 1 turn to go before it is back (G5)")]
+                              no_cards_reason="in transit: 1 turn to go before it is back (G5)", usable=[],
+                              registers=9)]
     orders = ("game: Geek-o <2026>\nturn: 2\nplayer: alice\nrobots:\n  Zapper: {program: []}\n")
     board = new_board(sample_room(), [robot("Zapper", "r6c1", "N", owner="alice", hp=9)])
     return SimpleNamespace(game="Geek-o <2026>", turn=2, player="alice", email="alice@example.org",
                            room="Sample Works", robots=robots,
-                           hands={"alice": ["FWD3#840", "FWD2#700", "RT90#80", "LF90#70", "UTRN#10", "FWD1#500",
-                                            "RVS1#430", "FWD1#490"]}, orders=orders, exact_program=False, board=board,
-                           due="due Friday 4 December, 20:00 UTC")
+                           hands={"alice": hand}, orders=orders, exact_program=False, board=board,
+                           due="due Friday 4 December, 20:00 UTC", equal_lengths=True, option_hp_max=0)
 
 
 # Pages compared by screenshot with references (tests/render_refs/page-*.png).

@@ -110,6 +110,9 @@ class Table:
 
 def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(desk, tmp_path):
     desk.new_match("g1", GYULBOT)
+    # the match starts at 20:00: the run then sends each player the opening mail (rules, secret, position)
+    assert [d["what"] for d in desk.run("20:00:00")["done"]] == ["opened", "opened"]
+    assert [subject for _, subject, _, _ in desk.new_mail()] == ["[pbem] g1: your Gyulbot match begins"] * 2
     # ann's claim reached the server at 20:01:00 (fetched at 20:03:00): bob's undercut minute ended at 20:02:00,
     # so by the run's time ann must demonstrate by 20:04:00 (D1.4)
     desk.send("g1", "ann", "{claim: 2}", "20:01:00")
@@ -125,12 +128,13 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(d
         ("bob@example.org", "[pbem] g1: a deadline passed: no undercut: ann demonstrates 2")]
     ann_now = mails[2][2]
     assert "Deadline: 2026-12-01 20:04:00 UTC (1 min 00 s from 2026-12-01 20:03:00 UTC), waiting for ann." in ann_now
-    assert '{solution: "Red URDL"}  at most 2 moves' in ann_now and 'secret: "ann-secret"' in ann_now
+    assert '{solution: "Red UR"}  at most 2 moves' in ann_now and 'secret: "ann-secret"' in ann_now
     # the GM gives ann two more minutes (recorded, and both players are told)
     assert desk.pbem("dm", "extend", "g1", "120", "--out", tmp_path, now="20:03:30").exit_code == 0
+    told = desk.new_mail()  # sent by `dm extend` at once (D5 ruling: the GM's command, on the one clock)
+    assert [subject for _, subject, _, _ in told] == [
+        "[pbem] g1: the GM extended the deadline by 120 s to 2026-12-01 20:06:00 UTC"] * 2
     assert desk.run("20:04:30")["done"] == []  # 20:04:00 has passed, but the extended deadline is 20:06:00
-    told = desk.new_mail()  # queued by `dm extend`, sent by the run
-    assert [subject for _, subject, _, _ in told] == ["[pbem] g1: the GM extended the deadline by 120 s"] * 2
     assert "Deadline: 2026-12-01 20:06:00 UTC (2 min 30 s from 2026-12-01 20:03:30 UTC), waiting for ann." in told[0][2]
     desk.send("g1", "ann", '{solution: "Red UR"}', "20:05:00")
     done = desk.run("20:05:30")["done"]
@@ -159,6 +163,8 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(d
 
 def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(desk):
     desk.new_match("i1", ICE)
+    desk.run("20:00:00")
+    assert len(desk.new_mail()) == 2  # the opening mails
     # the snom at r1c1 needs R then D (2 orders); ann buzzes 2 at 20:01:00, so she must present by 20:02:00
     desk.send("i1", "ann", "{claim: 2}", "20:01:00")
     desk.run("20:01:30")

@@ -73,54 +73,111 @@ def test_clock_options_override_the_default():
 
 
 # --- in a game: Take-Back-Toe has 1 minute a move and a 5-minute bank (seed 001) -------------
+# With the GM's dice a turn starts at the GM's roll (D5 ruling): each move below follows its roll.
 
 def tbt(*moves, options=None):
+    """Moves as (player, payload, seconds); a payload with a roll is the GM's `{roll: N}` at that time, then the
+    move alone at the same time plus `after` seconds when given as (player, payload, seconds, after)."""
     config = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm", **(options or {})})
-    return config, [Action(p, payload, at(s)) for p, payload, s in moves]
+    actions = []
+    for player, payload, seconds, *after in moves:
+        payload = dict(payload)
+        if player != "GM" and "roll" in payload:
+            actions.append(Action("GM", {"roll": payload.pop("roll")}, at(seconds)))
+            seconds += after[0] if after else 0
+        actions.append(Action(player, payload, at(seconds)))
+    return config, actions
 
 
 def test_a_move_inside_the_bank_is_accepted_and_spends_it():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 360))
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 10, 360))
     outcome = replay(config, actions)
     assert outcome.errors == [] and not outcome.result.over
     assert outcome.state.clock.reserve("Green") == 0 and outcome.state.clock.reserve("Red") == 300
 
 
 def test_a_move_after_the_bank_is_gone_loses_on_time():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 361))
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 10, 361))
     outcome = replay(config, actions)
     assert outcome.result.winner == "Red" and "Green ran out of time" in outcome.state.ending
     assert outcome.state.stacks[6:8] == (10, 10)  # the late move itself had no effect
 
 
+def test_d5_ruling_the_gms_delay_is_not_charged_to_the_mover():
+    # the GM rolls for Green 4 1/2 minutes after Red's move; Green answers 90 s after the roll: in time, no reserve
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 270, 90))
+    outcome = replay(config, actions)
+    assert outcome.errors == [] and not outcome.result.over
+    assert outcome.state.clock.reserve("Green") == 300 - 30  # 90 s after the roll: 30 s over the minute
+
+
+def test_d5_ruling_no_deadline_runs_before_the_gms_roll():
+    game = get_game("takebacktoe")
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0))
+    waiting = replay(config, actions).state
+    assert game.deadline(waiting) is None and game.waiting(waiting, "Green").startswith("waiting for the GM's roll")
+    assert game.waiting(waiting, "Red") is None
+    # an hour later the GM rolls: Green's minute and bank start then
+    rolled = game.apply(waiting, Action("GM", {"roll": 2}, at(3600)))
+    assert game.deadline(rolled).at == at(3600 + 60 + 300) and game.deadline(rolled).waiting == "Green"
+    # the GM cannot extend a deadline that is not running
+    assert game.check(waiting, Action("GM", {"extend": 60}, at(30))) == "no deadline is running"
+
+
+def test_d5_ruling_a_roll_that_skips_a_turn_starts_nobodys_clock():
+    from dataclasses import replace
+    game = get_game("takebacktoe")
+    config, _ = tbt()
+    state = replace(game.new_state(config), stacks=(1, 2, 0, 0, 2, 2, 2, 2, 1, 2, 0, 0))
+    skipped = game.apply(state, Action("GM", {"roll": 5}, at(10)))  # no stack holds 5 (D3.2): Red's turn skipped
+    assert skipped.to_move == "Green" and game.deadline(skipped) is None
+
+
+def test_a_roll_written_in_the_movers_action_was_rolled_when_the_turn_began():
+    """A transcript whose rolls were made elsewhere (written in each move): the turn ran from the previous action."""
+    config = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm"})
+    moves = [Action("Red", {"roll": 1, "move": "B1-B2"}, at(0)), Action("Green", {"roll": 1, "move": "B3-B4"}, at(361))]
+    outcome = replay(config, moves)
+    assert outcome.result.winner == "Red" and "Green ran out of time" in outcome.state.ending
+    in_time = replay(config, moves[:1] + [Action("Green", {"roll": 1, "move": "B3-B4"}, at(360))])
+    assert not in_time.result.over and in_time.state.clock.reserve("Green") == 0
+
+
+def test_d5_ruling_a_move_sent_before_the_roll_is_refused_not_late():
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"move": "B3-B4"}, 1000))
+    outcome = replay(config, actions)
+    assert outcome.errors == [(2, "the GM has not rolled for this turn yet (pbem dm roll MATCH N)")]
+    assert not outcome.result.over
+
+
 def test_a_late_action_loses_even_when_it_is_illegal():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B2-B1"}, 400))
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B2-B1"}, 0, 400))
     assert replay(config, actions).result.winner == "Red"
 
 
 def test_gm_extension_saves_a_late_move():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("GM", {"extend": 60}, 100),
-                          ("Green", {"roll": 1, "move": "B3-B4"}, 400))
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("GM", {"roll": 1}, 0), ("GM", {"extend": 60}, 100),
+                          ("Green", {"move": "B3-B4"}, 400))
     outcome = replay(config, actions)
     assert outcome.errors == [] and not outcome.result.over
     assert outcome.state.clock.extensions == (clocks.Extension("Green", 60, at(100)),)
 
 
 def test_only_the_gm_extends():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"extend": 60}, 10))
-    assert replay(config, actions).errors == [(1, "only the GM extends a deadline")]
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("GM", {"roll": 1}, 0), ("Green", {"extend": 60}, 10))
+    assert replay(config, actions).errors == [(3, "only the GM extends a deadline")]
 
 
 def test_the_opponent_claims_a_fallen_flag():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Red", {"timeout": True}, 300),
-                          ("Red", {"timeout": True}, 361))
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("GM", {"roll": 1}, 0),
+                          ("Red", {"timeout": True}, 300), ("Red", {"timeout": True}, 361))
     outcome = replay(config, actions)
-    assert outcome.errors == [(1, "Green still has time until 2021-06-01 20:06:00 UTC (claimed at 2021-06-01 20:05:00 UTC)")]
+    assert outcome.errors == [(3, "Green still has time until 2021-06-01 20:06:00 UTC (claimed at 2021-06-01 20:05:00 UTC)")]
     assert outcome.result.winner == "Red"
 
 
 def test_clock_off_never_times_out():
-    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 99_999),
+    config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 0, 99_999),
                           options={"clock": "off"})
     assert not replay(config, actions).result.over
 

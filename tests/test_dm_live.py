@@ -66,13 +66,17 @@ def test_gm_extension_and_late_move(tmp_path):
         "--option", "dice=gm", "--option", "clock={turn: 60, reserve: 0}", "--out", tmp_path)
     cli(tmp_path, "dm", "act", "t", "--player", "Red", "--at", "2026-01-01T10:00:00Z", "{roll: 1, move: B1-B2}",
         "--out", tmp_path)
-    extended = cli(tmp_path, "dm", "act", "t", "--player", "GM", "--at", "2026-01-01T10:00:30Z", "extend: 60",
+    # Green's turn starts at the GM's roll (D5 ruling), 20 minutes later: no reserve is spent while waiting
+    rolled = cli(tmp_path, "dm", "act", "t", "--player", "GM", "--at", "2026-01-01T10:20:00Z", "{roll: 1}",
+                 "--out", tmp_path)
+    assert rolled.exit_code == 0, rolled.output
+    extended = cli(tmp_path, "dm", "act", "t", "--player", "GM", "--at", "2026-01-01T10:20:30Z", "extend: 60",
                    "--out", tmp_path)
     assert extended.exit_code == 0, extended.output
-    late = cli(tmp_path, "dm", "act", "t", "--player", "Green", "--at", "2026-01-01T10:02:01Z",
-               "{roll: 1, move: B3-B4}", "--out", tmp_path)
-    # the deadline (10:00:00 + 60 s + 60 s extension) passed first: it is recorded, the move is refused as late
-    assert late.exit_code == 1 and "too late: at 2026-01-01 10:02:00 UTC Green runs out of time; Red wins" in late.output
+    late = cli(tmp_path, "dm", "act", "t", "--player", "Green", "--at", "2026-01-01T10:22:01Z",
+               "{move: B3-B4}", "--out", tmp_path)
+    # the deadline (the roll at 10:20:00 + 60 s + 60 s extension) passed first: it is recorded, the move is refused
+    assert late.exit_code == 1 and "too late: at 2026-01-01 10:22:00 UTC Green runs out of time; Red wins" in late.output
     assert "Red wins: Green ran out of time" in cli(tmp_path, "dm", "show", "t", "--out", tmp_path).output
 
 
@@ -104,9 +108,12 @@ def test_a_puzzle_match_keeps_its_mazes_in_the_store(tmp_path):
     cli(tmp_path, "dm", "act", "ice1", "--player", "ann", "{claim: 2}", "--out", tmp_path)
     solved = cli(tmp_path, "dm", "act", "ice1", "--player", "ann", "{solution: RD}", "--out", tmp_path)
     assert solved.exit_code == 0, solved.output
+    # RD is the first maze's minimum, but bob's minute runs all the same (D2.3 ruling): his equal answer is judged
+    answered = cli(tmp_path, "dm", "act", "ice1", "--player", "bob", "{solution: DR}", "--out", tmp_path)
+    assert answered.exit_code == 0, answered.output
     shown = json.loads(cli(tmp_path, "dm", "show", "ice1", "--json").output)
-    assert shown["position"]["scores"] == [1, 0]  # RD is the first maze's minimum (D2.3)
-    assert shown["position"]["history"][0].startswith("round 1: ann solved it in 2 (RD)")
+    assert shown["position"]["scores"] == [1, 0]
+    assert shown["position"]["history"][0] == "round 1: ann's RD stands; bob's DR is not a shorter solution; ann scores"
 
 
 def test_dm_list_and_status_show_who_must_act_by_when_and_what_the_run_does(tmp_path):
@@ -117,7 +124,7 @@ def test_dm_list_and_status_show_who_must_act_by_when_and_what_the_run_does(tmp_
     listed = json.loads(cli(tmp_path, "dm", "list", "--json").stdout)
     assert listed == [{"match": "i1", "game": "ice", "players": ["ann", "bob"], "actions": 0, "over": False,
                        "winner": None, "waiting": None, "deadline": "2026-12-01T20:10:00+00:00",
-                       "deadline_text": "2026-12-01 20:10:00 UTC"}]
+                       "deadline_text": "2026-12-01 20:10:00 UTC", "for_gm": None}]
     early = json.loads(cli(tmp_path, "--now", "2026-12-01T20:05Z", "status", "--json").stdout)["matches"]
     assert early[0]["next"] == "at 2026-12-01 20:10:00 UTC: nobody buzzed for maze 1: the round is junked"
     late = json.loads(cli(tmp_path, "--now", "2026-12-01T20:11Z", "status", "--json").stdout)["matches"]

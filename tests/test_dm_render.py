@@ -65,10 +65,14 @@ def test_clock_line_shows_limits_reserves_and_extensions():
     config = Config("flowerfield", ("Ann", "Bob"), variant="grunkle")
     actions = [Action("Ann", {"plant": ["red D5"]}, start), Action("GM", {"extend": 30}, start),
                Action("Bob", {"plant": ["blue D3"]}, start + timedelta(seconds=100))]
-    text = write("flowerfield", get_game("flowerfield").render_data(replay(config, actions).state))
-    # 100 s against 60 + 30: 10 s over, charged as one 30-second step of Bob's 5 minutes
-    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 4:30; " \
-           "the GM gave Bob 0:30 more." in text
+    game = get_game("flowerfield")
+    extended = write("flowerfield", game.render_data(replay(config, actions[:2]).state))
+    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 5:00; the GM gave Bob 0:30 more." \
+        in extended
+    text = write("flowerfield", game.render_data(replay(config, actions).state))
+    # 100 s against 60 + 30: 10 s over, charged as one 30-second step of Bob's 5 minutes; the extension was for
+    # Bob's turn only, so it is gone from the clock line once he has moved
+    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 4:30.\n" in text
     untimed = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm", "clock": "off"})
     assert "Clock" not in write("takebacktoe", get_game("takebacktoe").render_data(replay(untimed, []).state))
 

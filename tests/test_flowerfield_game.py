@@ -257,10 +257,11 @@ def test_primary_successful_challenge_removes_only_the_last_tile():
 def test_d4_6_missed_duplicates_report():
     state = play(SEED_EXAMPLE + [("Bob", MISSED_CHALLENGE)]).state
     report = missed_duplicates(state)
-    assert {"pair": [["C4", "D3", "D4", "E4"], ["C4", "D4", "D5", "E4"]], "move": 2, "player": "Bob",
-            "missed_by": "Ann"} in report
-    assert {"pair": [["D2", "D3", "E3", "F3"], ["D3", "E3", "E4", "E5"]], "move": 5, "player": "Ann",
-            "missed_by": "Bob"} in report
+    # each pair names the plant that made it as the mails do (SEED_EXAMPLE's Bob's first, Ann's third plant)
+    assert {"pair": [["C4", "D3", "D4", "E4"], ["C4", "D4", "D5", "E4"]], "move": 2, "planted": "S C4 T E4",
+            "player": "Bob", "missed_by": "Ann"} in report
+    assert {"pair": [["D2", "D3", "E3", "F3"], ["D3", "E3", "E4", "E5"]], "move": 5, "planted": "R B2 S F3",
+            "player": "Ann", "missed_by": "Bob"} in report
 
 
 def test_render_data_marks_the_last_move():

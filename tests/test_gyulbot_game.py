@@ -76,7 +76,7 @@ def test_d1_4_undercut_demonstration_late_scores_a():
     # D1.4 ruling: the deadline scores the round and ends the match although the late solution is refused
     assert late.result.scores == {"ann": 1, "bob": 0} and late.result.over
     assert [i for i, _ in late.errors] == [2] and late.errors[0][1].startswith("too late: at 2026-03-01 20:03:00 UTC no demonstration of 2 in time: ann scores.")
-    assert "no solution in time" in late.state.log[0]
+    assert "bob did not demonstrate 2 in time" in late.state.log[0]
 
 
 def test_d1_4_no_undercut_a_demonstrates_and_scores():

@@ -33,6 +33,10 @@ def play(*actions: Action, mazes: int = 25, **options):
     return replay(config(mazes, **options), list(actions))
 
 
+def passes(player: str, seconds: float | None) -> Action:
+    return act(player, seconds, **{"pass": True})
+
+
 def scores(result) -> tuple[int, int]:
     return result.result.scores["ann"], result.result.scores["bob"]
 
@@ -79,14 +83,23 @@ def test_d2_3_solution_of_another_length_than_buzzed_is_incorrect():
     assert scores(run) == (1, 0)
 
 
-def test_d2_3_minimal_solution_cannot_be_beaten_and_ends_the_round_at_once():
+def test_d2_3_ruling_the_opponents_minute_runs_even_after_a_minimal_solution():
+    # RD is the proven minimum (2): the round still waits for bob's minute, from 30 s to 90 s
     run = play(act("ann", 0, claim=2), act("ann", 30, solution="RD"))
-    assert scores(run) == (1, 0) and run.state.rounds == 1 and run.state.round.buzzer is None
+    assert scores(run) == (0, 0) and run.state.rounds == 0 and run.state.round.presented == "RD"
+    # an answer inside the minute is legal and judged: not shorter, so ann's point; the next maze opens with it
+    answered = play(act("ann", 0, claim=2), act("ann", 30, solution="RD"), act("bob", 80, solution="DR"))
+    assert answered.errors == [] and scores(answered) == (1, 0) and answered.state.rounds == 1
+    assert answered.state.round.maze == 1 and answered.state.round.opened == T0 + timedelta(seconds=80)
+    # nobody answers: ann scores when the minute passes, and the next maze opens then, not at her solution
+    silent = play(act("ann", 0, claim=2), act("ann", 30, solution="RD"), act("bob", 100, claim=3))
+    assert silent.errors == [] and scores(silent) == (1, 0)
+    assert silent.state.round.opened == T0 + timedelta(seconds=90) and silent.state.round.buzzer == 1
 
 
 def test_d2_3_late_buzzer_gives_the_opponent_the_point():
-    on_time = play(act("ann", 0, claim=2), act("ann", 60, solution="RD"))
-    assert scores(on_time) == (1, 0)
+    on_time = play(act("ann", 0, claim=2), act("ann", 60, solution="RD"), act("bob", 70, **{"pass": True}))
+    assert on_time.errors == [] and scores(on_time) == (1, 0)
     late = play(act("ann", 0, claim=2), act("ann", 61, solution="RD"))
     # the deadline gives bob the point; ann's late solution is refused and says why
     assert scores(late) == (0, 1) and [i for i, _ in late.errors] == [1]
@@ -99,7 +112,7 @@ def test_d2_3_late_opponent_scores_nothing():
 
 
 def test_d5_gm_extension_moves_the_deadline():
-    run = play(act("ann", 0, claim=2), act("GM", 50, extend=30), act("ann", 80, solution="RD"))
+    run = play(act("ann", 0, claim=2), act("GM", 50, extend=30), act("ann", 80, solution="RD"), passes("bob", 85))
     assert run.errors == [] and scores(run) == (1, 0)
     assert "GM extended the deadline by 30 s" in run.state.history
 
@@ -136,32 +149,34 @@ def test_d2_3_first_round_clock_starts_at_the_start_option():
 
 
 def test_d2_3_leader_may_skip_one_maze_when_nobody_has_buzzed():
-    lead = [act("ann", 0, claim=2), act("ann", 10, solution="RD")]  # ann leads 1-0
+    lead = [act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15)]  # ann leads 1-0
     run = play(*lead, act("bob", 20, skip=True), act("ann", 21, skip=True), act("ann", 22, skip=True))
     assert run.errors == [
-        (2, "only the leader may skip a maze (ann 1 - bob 0)"),
-        (4, "ann has already skipped a maze in this match"),
+        (3, "only the leader may skip a maze (ann 1 - bob 0)"),
+        (5, "ann has already skipped a maze in this match"),
     ]
     assert run.state.round.maze == 2 and run.state.rounds == 1  # a skipped maze is not a round
     run = play(*lead, act("bob", 20, claim=4), act("ann", 21, skip=True))
-    assert run.errors == [(3, "a maze can only be skipped before anyone buzzes")]
+    assert run.errors == [(4, "a maze can only be skipped before anyone buzzes")]
     assert play(act("ann", 0, skip=True)).errors == [(0, "only the leader may skip a maze (ann 0 - bob 0)")]
 
 
 def test_d2_3_first_to_seven_wins():
     actions = []
     for round_ in range(7):
-        actions += [act("bob", 10 * round_, claim=2), act("bob", 10 * round_ + 5, solution="DR")]
+        actions += [act("bob", 10 * round_, claim=2), act("bob", 10 * round_ + 5, solution="DR"),
+                    passes("ann", 10 * round_ + 6)]
     run = play(*actions, act("ann", 100, claim=2))
     assert run.result.over and run.result.winner == "bob" and scores(run) == (0, 7)
-    assert run.errors == [(14, "the match is over")]
+    assert run.errors == [(21, "the match is over")]
 
 
 def test_d2_3_after_twenty_rounds_the_leader_wins():
-    # ann scores round 1 at 10 s; rounds 2-20 are junked, every 600 s from then on
-    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), act("bob", 10 + 19 * 600 + 1, claim=3))
+    # ann scores round 1 when bob passes at 15 s; rounds 2-20 are junked, every 600 s from then on
+    first = [act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15)]
+    run = play(*first, act("bob", 15 + 19 * 600 + 1, claim=3))
     assert run.state.rounds == 20 and run.result.over and run.result.winner == "ann"
-    unfinished = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), act("bob", 10 + 18 * 600 + 1, claim=3))
+    unfinished = play(*first, act("bob", 15 + 18 * 600 + 1, claim=3))
     assert unfinished.state.rounds == 19 and not unfinished.result.over
 
 
@@ -196,17 +211,18 @@ def test_illegal_actions_get_a_reason_and_change_nothing(actions, reason):
 
 
 def test_d2_4_after_the_transcripts_mazes_the_engine_deals_generated_ones():
-    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), mazes=1, size="6x7", moves=5, snoms=1)
+    first = [act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15)]
+    run = play(*first, mazes=1, size="6x7", moves=5, snoms=1)
     assert run.state.round.maze == 1
     rows = GAME.render_data(run.state)["rows"]
     assert len(rows) == 6 and len(rows[0]) == 7
     maze = Maze.from_rows(rows)
     assert len(maze.snoms) == 1 and solve(maze).moves == 5
     # the same seed deals the same maze; another seed another one
-    again = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), mazes=1, size="6x7", moves=5, snoms=1)
+    again = play(*first, mazes=1, size="6x7", moves=5, snoms=1)
     assert GAME.render_data(again.state)["rows"] == rows
     other = replay(Config("ice", ("ann", "bob"), options={"size": "6x7", "moves": 5, "snoms": 1}, seed=9, puzzles=(MAZE,)),
-                   [act("ann", 0, claim=2), act("ann", 10, solution="RD")])
+                   first)
     assert GAME.render_data(other.state)["rows"] != rows
 
 
@@ -228,12 +244,12 @@ def test_timeout_claims_a_passed_deadline_and_nothing_else():
 
 
 def test_untimed_actions_never_run_late():
-    run = play(act("ann", None, claim=2), act("ann", None, solution="RD"))
+    run = play(act("ann", None, claim=2), act("ann", None, solution="RD"), passes("bob", None))
     assert run.errors == [] and scores(run) == (1, 0)
 
 
 def test_render_data_shows_the_current_maze_and_scores():
-    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"))
+    run = play(act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15))
     data = GAME.render_data(run.state)
     assert data["rows"] == ["S....", ".....", "..#..", ".....", "....G"]
     assert data["scores"] == [1, 0] and data["title"] == "Ice maze 2"
@@ -262,7 +278,7 @@ def test_a_bad_maze_in_a_transcript_is_refused_with_its_line():
 def test_render_data_after_the_match_shows_the_last_maze_played():
     other = Maze.from_rows(["S...G", ".....", ".....", ".....", "....."])
     cfg = Config("ice", ("ann", "bob"), options={"target": 1}, puzzles=(MAZE, other))
-    run = replay(cfg, [act("ann", 0, claim=2), act("ann", 10, solution="RD")])
+    run = replay(cfg, [act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15)])
     data = GAME.render_data(run.state)
     assert run.result.over and data["title"] == "Ice maze 1"
     assert data["rows"][0] == "S...." and data["lines"][1] == "match over: ann wins"

@@ -220,5 +220,7 @@ def test_death_match_actions_by_mail_take_the_dm_act_path(campaign, tmp_path):
     assert "Nothing to send now" in ack and "Content-ID: <position.png@pbem>" in ack
     assert handled["<d1@x>"]["notified"] == ["bob@example.org"]
     notices = [(to, subject) for to, subject, _ in acks(url, "notice")]
-    assert notices == [("bob@example.org", "[pbem] m1: the GM rolled 4"), ("alice@example.org", "[pbem] m1: the GM rolled 4"),
+    assert notices == [("alice@example.org", "[pbem] m1: your Take-Back-Toe match begins"),  # at dm-player
+                       ("bob@example.org", "[pbem] m1: your Take-Back-Toe match begins"),
+                       ("bob@example.org", "[pbem] m1: the GM rolled 4"), ("alice@example.org", "[pbem] m1: the GM rolled 4"),
                        ("bob@example.org", "[pbem] m1: Red has acted")]

@@ -69,7 +69,7 @@ def test_render_browser_email_html_shows_its_inline_images(browser, tmp_path):
     (tmp_path / "mail.html").write_text(shown, encoding="utf-8")
     with serve(tmp_path) as url:
         check = browser.open(f"{url}/mail.html")
-    assert len(check.images) == 5 and check.broken_images == [] and check.errors == []  # 3 stages, end, GIF
+    assert len(check.images) == 1 and check.broken_images == [] and check.errors == []  # the animated turn
 
 
 @pytest.mark.parametrize("name", sorted(SCREENSHOT_PAGES))
@@ -79,3 +79,18 @@ def test_render_browser_screenshot_matches_reference(browser, site, name):
         shot = Image.open(BytesIO(browser.screenshot()))
     reference = Image.open(REFS / f"{name}.png")
     assert differing_fraction(shot, reference) <= 0.01, f"{name} looks different from {name}.png"
+
+
+def test_render_browser_pages_fit_a_phone(site):
+    """Issue #24: with the mobile viewport a turn page is as wide as the phone (wide tables scroll on their own)."""
+    phone = Browser(width=390, height=800)
+    try:
+        phone.call("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 800, "deviceScaleFactor": 1,
+                                                          "mobile": True})
+        with serve(site) as url:
+            for page in ("Geek-o-2026/turn-001/index.html", "sheet.html", "index.html"):
+                phone.open(f"{url}/{page}")
+                assert phone.evaluate("window.innerWidth") == 390, page  # the viewport meta: no 980-px desktop page
+                assert phone.evaluate("document.documentElement.scrollWidth") <= 390, page
+    finally:
+        phone.close()

@@ -44,6 +44,25 @@ def test_render_demo_every_email_parses_with_its_pictures(demo):
         assert "NAME" in message.get_body(("plain",)).get_content()
 
 
+def test_render_demo_every_text_part_fits_78_columns(demo):
+    """Issue #24: no line of a report mail's text part, nor of a turn sheet's text (the sheet mail's text part),
+    is wider than 78 columns: tables are cut into blocks of robots and their cells wrapped by field."""
+    texts = {path: email.message_from_bytes(path.read_bytes(), policy=policy.default).get_body(("plain",))
+             .get_content() for path in demo.rglob("*.eml")}
+    texts |= {path: path.read_text(encoding="utf-8") for path in demo.rglob("sheets/*.txt")}
+    assert len(texts) > 28
+    wide = [(path.relative_to(demo).as_posix(), line) for path, text in texts.items() for line in text.splitlines()
+            if len(line) > 78]
+    assert wide == []
+
+
+def test_render_demo_report_mails_stay_under_200_kb_with_the_animation(demo):
+    """Issue #24: a player's report mail of a turn, with the animated turn, under 200 KB (1000 bytes each)."""
+    for path in demo.rglob("*.eml"):
+        data = path.read_bytes()
+        assert len(data) <= 200_000 and b"image/gif" in data, path
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 def test_render_demo_main_pages_open_in_chromium(demo):
     pages = ["index.html"] + [f"{game}/{page}" for game in ("geeko-demo", "botwars-demo")
@@ -90,7 +109,7 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
 
 
 def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes(demo, monkeypatch):
-    """A frame is put in the first frame's palette box by box (animation._in_palette); mapping whole frames, as
+    """A frame is scaled and put in the first frame's palette box by box (animation._in_palette); whole frames, as
     before, gives the same GIF: Pillow maps each pixel on its own. On the BotWars demo: four robots, labels
     overlapping neighbours, robots on the board's edge."""
     from PIL import Image
@@ -102,7 +121,7 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
         turn_events
 
     def whole_frames(image, boxes, floor, palette):
-        return image.quantize(palette=palette, dither=Image.Dither.NONE)
+        return animation._scaled(image).quantize(palette=palette, dither=Image.Dither.NONE)
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
     with Session(engine) as session:

@@ -106,7 +106,8 @@ def test_render_report_email_parts_and_inline_images(turn_report):
     html = html_part.get_content()
     assert "<style" not in html and 'style="' in html  # CSS inlined for mail readers
     cids = re.findall(r'src="cid:([^"]+)"', html)
-    assert len(cids) == 5  # the animated turn, three stages and the end of the turn
+    assert len(cids) == 1  # the animated turn: the stage pictures are on the site (issue #24, under 200 KB)
+    assert "Stage 3" in html and "End of turn" in html and "| HP " in text.get_content()  # every table stays
     by_cid = {p["Content-ID"].strip("<>"): p for p in pictures}
     assert set(cids) == set(by_cid)
     for cid in cids:
@@ -214,11 +215,12 @@ def test_render_report_turn_sheet_page_text_and_email():
     text = turn_sheet_text(sheet)
     assert "Zapper: real, HP 9, up to 8 cards" in text
     assert "    fused register 9: FWD1#600" in text
-    assert f"{SCRIPT}: in-transit, HP 10, no program this turn: in transit: 1 turn to go before it is back (G5)" \
-        in text and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
+    assert f"{SCRIPT}: in-transit, HP 10, no program this turn: in\n  transit: 1 turn to go before it is back (G5)" \
+        in text and max(len(line) for line in text.splitlines()) <= 78 and "The board: Sample Works" in text and "  A = Zapper (yours) at r6c1, facing N, HP 9" in text
     assert "Hand: FWD3#840 FWD2#700 RT90#80" in text and text.endswith(sheet.orders)
     page = turn_sheet_html(sheet)
-    assert "<script" not in page and "game: Geek-o &lt;2026&gt;" in page
+    assert SCRIPT not in page and "game: Geek-o &lt;2026&gt;" in page  # a typed name stays text, builder data too
+    assert "<script" not in turn_sheet_html(sheet, builder=False)  # the mail body's page: mail programs drop scripts
     assert page.count('<span class="card">') == 8
     message = _parse(message_bytes(turn_sheet_message(sheet, "gm@x.org")))
     assert message["To"] == "alice@example.org" and "turn 2" in message["Subject"]

@@ -42,7 +42,7 @@ def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_pat
     touched = touched_since_zero(site)
     assert {name.split("/")[1] for name in touched if name.count("/") >= 2} == {"turn-005", "turn-006"}
     assert {name for name in touched if name.count("/") < 2} == {
-        "index.html", f"{GAME}/index.html", f"{GAME}/legend.png"}
+        "index.html", ".pbem-site-index.json", f"{GAME}/index.html", f"{GAME}/feed.xml", f"{GAME}/legend.png"}
     assert any(name.startswith(f"{GAME}/turn-004/") for name in site_files(site))  # kept, not rewritten
 
     full = tmp_path / "full"

@@ -149,6 +149,10 @@ def test_a_gm_roll_that_allows_no_move_skips_the_turn_at_once():
     state = replace(GAME.new_state(gm()[0]), stacks=(1, 2, 0, 0, 2, 2, 2, 2, 1, 2, 0, 0))
     skipped = GAME.apply(state, Action("GM", {"roll": 5}))  # no stack holds 5 (D3.2)
     assert skipped.to_move == "Green" and skipped.turns[-1].move is None and skipped.turns[-1].roll == 5
+    # the players read it so (the GM's roll mail and the acknowledgements use the game's news)
+    assert GAME.news(state, skipped) == ["Red rolled 5: no stack of 5, the turn is skipped"]
+    rolled = GAME.apply(skipped, Action("GM", {"roll": 2}))
+    assert GAME.news(skipped, GAME.apply(rolled, Action("Green", {"move": "B1-A1"}))) == ["Green moved 2 B1-A1"]
 
 
 def test_written_rolls_mean_the_gms_dice_unless_the_transcript_says_engine():

@@ -1,7 +1,7 @@
 """`pbem demo`: the bundled sample campaign (turns/) played turn by turn into a fresh database."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ..formats.game import turn_folder_name
@@ -19,12 +19,16 @@ from .texts import turn_summary
 DEMO_GAMES = ("geeko", "botwars")
 
 
+DEMO_AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the sample's turns are played then, not at the clock:
+# the site's feed dates each turn, and two runs must give the same bytes
+
+
 def run_demo(database: Path, out: Path, at: datetime) -> dict:
     """Import each bundled game into a fresh SQLite file, then write the campaign site under OUT.
 
     OUT/index.html indexes the games; OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures,
     each player's .eml), a plain summary.txt and, in sheets/, the turn sheets dealt for turn N. `at`: the
-    time stamps of what the bundled files leave undated (none of it reaches the written files).
+    time stamps of what the bundled files leave undated (the site's feed dates the turns with it).
     """
     database.unlink(missing_ok=True)
     store = Store(f"sqlite:///{database}")

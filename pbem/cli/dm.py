@@ -16,6 +16,7 @@ from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import load_yaml
+from .plainhelp import PlainCommand
 from .common import EXIT_REFUSED, EXIT_USAGE, clock, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
 
 if TYPE_CHECKING:
@@ -165,7 +166,53 @@ def _open_match(ctx: typer.Context, name: str) -> tuple[Session, DmMatch]:
     return session, match
 
 
-@dm_app.command("new")
+GAME_NAMES = ("gyulbot", "ice", "takebacktoe", "flowerfield")
+
+
+def game_options(game: str) -> list[dict[str, Any]]:
+    """Every set-up option of `game`, from its declarations (name, default, unit, values, about)."""
+    return [option.describe(name) for name, option in get_game(game).options.items()]
+
+
+def _word(value: Any) -> str:
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _option_rows(game: str) -> list[tuple[str, str]]:
+    """(the option with its default, unit and values; what it is about), one per option."""
+    rows = []
+    for d in game_options(game):
+        unit = f" {d['unit']}" if d["unit"] and d["unit"] not in ("time stamp", "player", "rows x columns") else ""
+        choices = f"; {' | '.join(map(_word, d['choices']))}" if d["choices"] else ""
+        rows.append((f"{d['name']} (default {_word(d['default'])}{unit}{choices})", d["about"]))
+    return rows
+
+
+class NewMatchHelp(PlainCommand):
+    """`dm new --help` ends with every option of every game, read from the games' declarations when asked."""
+
+    def format_epilog(self, ctx: Any, formatter: Any) -> None:
+        for game in GAME_NAMES:
+            with formatter.section(f"--option KEY=VALUE for {game}"):
+                formatter.write_dl(_option_rows(game))
+
+
+@dm_app.command("options")
+def options_command(
+    game: str = typer.Argument(..., help=f"The game: {', '.join(GAME_NAMES)}."),
+    as_json: bool = JSON,
+) -> None:
+    """Every set-up option of a game (`pbem dm new --option KEY=VALUE`): its default, unit and meaning."""
+    if game not in GAME_NAMES:
+        refuse([f"unknown game {game!r}; known: {', '.join(GAME_NAMES)}"], EXIT_USAGE)
+    if as_json:
+        print_json(game_options(game))
+        return
+    for head, about in _option_rows(game):
+        typer.echo(f"{head}: {about}")
+
+
+@dm_app.command("new", cls=NewMatchHelp)
 def new_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="A name for the match."),
@@ -173,7 +220,8 @@ def new_command(
     players: list[str] = typer.Option([], "--player", help="A player, in turn order (repeat)."),
     variant: Optional[str] = typer.Option(None, "--variant"),
     seed: int = typer.Option(0, "--seed"),
-    option: list[str] = typer.Option([], "--option", help="KEY=VALUE (VALUE is YAML), e.g. dice=gm."),
+    option: list[str] = typer.Option([], "--option", help="KEY=VALUE (VALUE is YAML), e.g. dice=gm; every game's "
+                                     "options are listed below (and by pbem dm options GAME)."),
     source: Optional[Path] = typer.Option(None, "--from", help="Take the set-up and actions from a transcript."),
     out: Path = OUT,
     as_json: bool = JSON,
@@ -281,24 +329,33 @@ def site_command(
     out: Path = typer.Option(Path("site"), "--out", help="The site folder; the page goes to OUT/MATCH/."),
 ) -> None:
     """The match's page: the position, every action as it arrived (refusals with their reasons) and, for Flower
-    Field, the whole list of missed duplicates."""
-    import json
-
-    from ..render.dm_page import match_page
-    from ..store import dm as store
+    Field, the whole list of missed duplicates. (`pbem site --match MATCH` puts it on the campaign site.)"""
+    from ..render.site import write_index
 
     session, match = _open_match(ctx, name)
     with session:
-        config, state, _ = store.position(session, match)
-        actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
-                    "at": None if row.at is None else store.action_of(row).at.strftime("%Y-%m-%d %H:%M:%S UTC"),
-                    "payload": json.dumps(store.action_of(row).payload, ensure_ascii=False, sort_keys=True)}
-                   for row in store.submissions(session, match)]
+        [page] = site_matches(session, [match.name])
     folder = out / match.name
     folder.mkdir(parents=True, exist_ok=True)
-    for file, content in match_page(match.name, config, state, actions).items():
+    for file, content in page.files.items():
         (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    write_index(out, [{**page.entry, "href": f"{match.name}/index.html"}])
     typer.echo(f"{folder / 'index.html'}")
+
+
+def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
+    """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
+    from ..render.dm_page import site_match
+    from ..store import dm as store
+
+    found = store.all_matches(session)
+    known = {match.name for match in found}
+    unknown = [name for name in names if name != "all" and name not in known]
+    if unknown:
+        refuse([f"no death match named {name!r}" for name in unknown])
+    chosen = [match for match in found if "all" in names or match.name in names]
+    return [site_match(match.name, store.config_of(match), store.position(session, match)[1],
+                       store.submissions(session, match), templates) for match in chosen]
 
 
 @dm_app.command("list")
@@ -319,15 +376,22 @@ def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
                               "actions": len(accepted), "over": result.over, "winner": result.winner,
                               "waiting": deadline.waiting if deadline else None,
                               "deadline": deadline.at.isoformat() if deadline else None,
-                              "deadline_text": when(deadline.at) if deadline else None})
+                              "deadline_text": when(deadline.at) if deadline else None,
+                              "for_gm": next((f"{p} is {rules.waiting(state, p)}" for p in config.players
+                                              if rules.waiting(state, p)), None)})
     if as_json:
         print_json(documents)
         return
     for d in documents:
         state = (f"won by {d['winner']}" if d["winner"] else "over") if d["over"] else (
-            f"due {d['deadline_text']}" + (f" from {d['waiting']}" if d["waiting"] else "") if d["deadline"] else "open")
+            f"due {d['deadline_text']}" + (f" from {d['waiting']}" if d["waiting"] else "") if d["deadline"]
+            else d["for_gm"] or "open")
         typer.echo(f"{d['match']:<16} {d['game']:<12} {' v '.join(d['players']):<24} {d['actions']:>4} actions  {state}")
     typer.echo(f"{len(documents)} match(es)", err=True)
+
+
+MAILDIR = typer.Option(None, "--maildir", help="Read new mail from this Maildir first (as pbem run).")
+MBOX = typer.Option(None, "--mbox", help="Read new mail from this mbox file first (as pbem run).")
 
 
 @dm_app.command("roll")
@@ -336,11 +400,14 @@ def roll_command(
     name: str = typer.Argument(..., help="The match (a game with the GM's dice)."),
     roll: int = typer.Argument(..., help="The die, 1 to 6."),
     config_path: Optional[Path] = MAIL_CONFIG,
+    maildir: Optional[Path] = MAILDIR,
+    mbox: Optional[Path] = MBOX,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
-    """Enter the GM's roll for the player to move; players who play by mail are sent the position."""
-    _gm_act(ctx, name, {"roll": roll}, config_path, out, as_json, f"the GM rolled {roll}")
+    """Enter the GM's roll for the player to move, whose turn (and clock) starts now (RULES D5); mail received
+    before now is read first, and the players who play by mail are sent the position."""
+    _gm_act(ctx, name, {"roll": roll}, config_path, maildir, mbox, out, as_json)
 
 
 @dm_app.command("extend")
@@ -349,11 +416,15 @@ def extend_command(
     name: str = typer.Argument(..., help="The match."),
     seconds: int = typer.Argument(..., help="How many seconds later the running deadline passes."),
     config_path: Optional[Path] = MAIL_CONFIG,
+    maildir: Optional[Path] = MAILDIR,
+    mbox: Optional[Path] = MBOX,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
-    """The GM extends the running deadline (RULES D5, recorded); players who play by mail are told."""
-    _gm_act(ctx, name, {"extend": seconds}, config_path, out, as_json, f"the GM extended the deadline by {seconds} s")
+    """The GM extends the running deadline (RULES D5, recorded), after reading the mail received before now;
+    players who play by mail are told. A deadline that has passed already is applied instead, and the command
+    says so (exit 1)."""
+    _gm_act(ctx, name, {"extend": seconds}, config_path, maildir, mbox, out, as_json)
 
 
 @dm_app.command("timeout")
@@ -361,32 +432,49 @@ def timeout_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="The match."),
     config_path: Optional[Path] = MAIL_CONFIG,
+    maildir: Optional[Path] = MAILDIR,
+    mbox: Optional[Path] = MBOX,
     out: Path = OUT,
     as_json: bool = JSON,
 ) -> None:
-    """The GM closes the running deadline now, with the effect the game's rules give it; players are told."""
-    _gm_act(ctx, name, {"timeout": True}, config_path, out, as_json, "the GM closed the deadline")
+    """The GM closes the running deadline now, with the effect the game's rules give it, after reading the mail
+    received before now; players are told."""
+    _gm_act(ctx, name, {"timeout": True}, config_path, maildir, mbox, out, as_json)
 
 
-def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path: Path | None, out: Path,
-            as_json: bool, headline: str) -> None:
+def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path: Path | None,
+            maildir: Path | None, mbox: Path | None, out: Path, as_json: bool) -> None:
+    """Read the inbox, act, send (RULES D5 ruling: mail that reached the server before the command counts first)."""
+    from ..gm.matches import gm_command, read_inbox, send_now
     from ..mail.config import load_config
-    from ..mail.dmpost import queue_match_news
     from ..store import dm as store
+    from .gm import open_store
 
     now = clock(ctx)
-    mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)
-    session, match = _open_match(ctx, name)
-    with session:
-        row, state = store.submit_action(session, match, Action(GM, payload, now))
-        if row.reason is not None:
-            session.commit()
-            refuse([f"refused: {row.reason}"])
-        config = store.config_of(match)
-        told = queue_match_news(session, match.name, config, state, now, mail.sender, headline, f"{row.seq}")
-        session.commit()
-        accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
-        _publish(match, config, state, accepted, out, as_json, {"seq": row.seq, "accepted": True, "mailed": told})
+    mail = read_or_refuse(load_config, config_path)
+    with open_store(ctx) as opened, opened.session() as session:
+        handled, unread = read_inbox(session, mail, now, maildir, mbox)
+        if unread is not None:  # acting now could put the command before mail that reached the server first
+            refuse([f"{unread}: nothing done (mail received before this command counts first, RULES D5); "
+                    "try again when the inbox can be read"])
+        done = gm_command(session, name, payload, now, mail.sender)
+        sent = send_now(session, mail, now)
+        match = store.find_match(session, name)
+        accepted = sum(1 for row in store.submissions(session, match) if row.accepted) if match else 0
+    read = [f"read first: {h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip() for h in handled]
+    mailing = "nobody plays this match by mail" if not done.mailed else f"mailed {', '.join(done.mailed)}" + (
+        f" ({sent} sent)" if sent is not None else
+        " (queued: no SMTP server is configured; they go with the next pbem run or pbem mail send)")
+    extra = {"seq": done.seq, "accepted": done.reason is None, "mailed": done.mailed, "sent": sent, "read": read}
+    if done.reason is not None:
+        if as_json:
+            print_json({"match": name, "reason": done.reason, **extra})
+        refuse(read + [f"refused: {done.reason}", mailing])
+    assert match is not None  # gm_command refuses a match that does not exist
+    _publish(match, done.config, done.state, accepted, out, as_json, extra)
+    if not as_json:
+        for line in read + [mailing]:
+            typer.echo(line, err=True)
 
 
 @dm_app.command("tick")

@@ -44,9 +44,9 @@ def init(directory: Path = typer.Argument(..., help="The new campaign folder."))
 def demo(ctx: typer.Context, out: Path = typer.Option(Path("demo"), "--out", help="Where to write the reports."),
          as_json: bool = typer.Option(False, "--json", help="Print what was written as JSON.")) -> None:
     """Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; reports go to OUT."""
-    from .demo import run_demo
+    from .demo import DEMO_AT, run_demo
 
-    result = run_demo(Path.cwd() / "pbem-demo.db", out, clock(ctx))
+    result = run_demo(Path.cwd() / "pbem-demo.db", out, DEMO_AT)
     if as_json:
         print_json(result)
     else:
@@ -58,14 +58,20 @@ def demo(ctx: typer.Context, out: Path = typer.Option(Path("demo"), "--out", hel
 def _player(text: str, ruleset: str) -> PlayerEntry:
     from ..formats.game import PlayerEntry
 
+    from ..formats.schedule import zone_problem
+
     parts = text.split(":")
-    if len(parts) not in (2, 3) or not parts[0]:
-        raise typer.BadParameter(f"{text!r}: write NAME:EMAIL or NAME:EMAIL:ROBOT,ROBOT", param_hint="--player")
-    robots = [r.strip() for r in parts[2].split(",") if r.strip()] if len(parts) == 3 else []
+    if len(parts) not in (2, 3, 4) or not parts[0]:
+        raise typer.BadParameter(f"{text!r}: write NAME:EMAIL, NAME:EMAIL:ROBOT,ROBOT or NAME:EMAIL:ROBOTS:ZONE",
+                                 param_hint="--player")
+    zone = parts[3] if len(parts) == 4 else None
+    if zone is not None and zone_problem(zone):
+        raise typer.BadParameter(f"{text!r}: {zone_problem(zone)}", param_hint="--player")
+    robots = [r.strip() for r in parts[2].split(",") if r.strip()] if len(parts) >= 3 else []
     if not robots:
         title = parts[0][:1].upper() + parts[0][1:]
         robots = [f"{title}-1", f"{title}-2"] if ruleset == "geeko" else [f"{title}-bot"]
-    return PlayerEntry(parts[0], parts[1], robots)
+    return PlayerEntry(parts[0], parts[1], robots, timezone=zone)
 
 
 @game_app.command("new")
@@ -74,7 +80,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         rooms: Optional[List[str]] = typer.Option(None, "--rooms", help="Room file or folder (repeatable, in play "
                                                   "order). Default: the bundled rooms of the ruleset."),
         deck: Optional[str] = typer.Option(None, "--deck", help="Deck file. Default: the ruleset's bundled deck."),
-        players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT] (repeatable)."),
+        players: List[str] = typer.Option(..., "--player", help="NAME:EMAIL[:ROBOT,ROBOT[:ZONE]] (repeatable; ZONE: the player's time zone, deadlines are shown in it too)."),
         seed: Optional[int] = typer.Option(None, "--seed", help="The game's seed (RULES B13). Default: a random one."),
         missing_orders: Optional[Literal["fill", "idle", "bot"]] = typer.Option(
             None, "--missing-orders", help="What a player's missing orders play (RULES B4.6): fill registers from "

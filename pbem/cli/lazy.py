@@ -33,7 +33,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "report": Entry(("report",), "Write a processed turn's report: its pages and pictures, and each player's "
                                      "email as an .eml file."),
         "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
-                                   "standings."),
+                                   "standings, and of the death matches given with --match and their results."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
                                    "compare the state hashes and the events hashes (the events reports are built "
                                    "from)."),
@@ -51,6 +51,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     },
     "game": {"set": Entry(("run",), "Set a game's schedule for `pbem run`: only the options given change, and "
                                     "the whole schedule is printed."),
+             "set-player": Entry(("run",), "Change a player's settings during a game: their time zone."),
              "autoplay": Entry(("autoplay",), "Let robot pilots play some or all players through the real turn "
                                               "cycle: deal, orders, process, reports."),
              "pause": Entry(("controls",), "Stop the game's clock: pbem run neither reminds nor processes it until "

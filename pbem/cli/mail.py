@@ -208,14 +208,18 @@ def dm_player(
     player: str = typer.Argument(..., help="The player's name in the match."),
     email: str = typer.Argument(..., help="The address the player mails actions from."),
     secret: Optional[str] = typer.Option(None, "--secret", help="The player's secret (default: a new random one)."),
+    config_file: Optional[Path] = CONFIG,
     as_json: bool = JSON,
 ) -> None:
-    """Let a death-match player act by mail: their address and the secret their mails must carry."""
+    """Let a death-match player act by mail: their address and the secret their mails must carry. A match that has
+    begun sends the address its opening mail (the rules, the secret, the position and the reply lines) at once;
+    one that begins later sends it with the first `pbem run` from its start."""
     import secrets
 
     from sqlmodel import select
 
     from ..formats.names import address_problem
+    from ..gm.matches import open_matches, send_now
     from ..store import dm as dm_store
     from ..store.mail import MailDmPlayer
 
@@ -223,6 +227,7 @@ def dm_player(
         refuse([address_problem(email)], EXIT_USAGE)
     if secret is not None and not SECRET.fullmatch(secret):
         refuse([f"--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
+    mail = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
         found = dm_store.find_match(session, match)
         if found is None:
@@ -235,8 +240,15 @@ def dm_player(
         row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
         session.add(row)
         session.commit()
+        opened = open_matches(session, clock(ctx), mail.sender, [match])
+        session.commit()
+        sent = send_now(session, mail, clock(ctx)) if opened else None
+    if opened:
+        typer.echo(f"opening mail to {email} " + ("sent" if sent else "queued (it goes with the next pbem run or "
+                                                  "pbem mail send)"), err=True)
     if as_json:
-        print_json({"match": match, "player": player, "email": email, "secret": row.secret})
+        print_json({"match": match, "player": player, "email": email, "secret": row.secret,
+                    "opening": bool(opened)})
     else:
         typer.echo(f"{player} <{email}> acts in {match} by mail with\n  match: {match}\n  player: {player}\n"
                    f"  secret: \"{row.secret}\"\n  action: {{…}}")

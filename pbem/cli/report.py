@@ -64,12 +64,15 @@ def report(
 @app.command("site")
 def site(
     ctx: typer.Context,
-    games: List[str] = typer.Argument(..., help="The games to put on the site."),
+    games: List[str] = typer.Argument(None, help="The games to put on the site."),
     out: Path = typer.Option(..., "--out", help="Folder to write the site into."),
+    matches: List[str] = typer.Option([], "--match", help="A death match to put on the site, with its result "
+                                      "(repeat; `all` for every match)."),
     templates: Optional[Path] = TEMPLATES,
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
-    """Write the static campaign site: an index of the games, their turns, stages and standings.
+    """Write the static campaign site: an index of the games, their turns, stages and standings, and of the
+    death matches given with --match and their results.
 
     Only what changed since the last run into OUT is written again (the same files as a full rebuild)."""
     import PIL
@@ -80,8 +83,13 @@ def site(
     dirs = _dirs(templates)
     version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        files = write_site(out, [game_history(session, name) for name in games], dirs, version)
+        from .dm import site_matches
+
+        pages = site_matches(session, matches, dirs)
+        files = write_site(out, [game_history(session, name) for name in games or []], dirs, version, pages)
+    shown = list(games or []) + [page.name for page in pages]
     if as_json:
-        print_json({"games": games, "index": str(out / "index.html"), "files": [str(f) for f in files]})
+        print_json({"games": games or [], "matches": [page.name for page in pages], "index": str(out / "index.html"),
+                    "files": [str(f) for f in files]})
     else:
-        typer.echo(f"site of {', '.join(games)} in {out / 'index.html'} ({len(files)} files written)")
+        typer.echo(f"site of {', '.join(shown)} in {out / 'index.html'} ({len(files)} files written)")

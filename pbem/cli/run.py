@@ -25,7 +25,7 @@ from ..gm.clock import start as start_turn_clock
 from ..gm.mailcommands import reader
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
-from ..mail.notices import reminder
+from ..mail.notices import missing_fate, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
 from ..store.controls import paused
@@ -47,8 +47,29 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | piloted | processed | told | fetched | deadline (a death match's) | sent | problem
+    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent | problem
     detail: str = ""
+
+
+@game_app.command("set-player")
+def set_player_command(
+    ctx: typer.Context,
+    game: str = typer.Argument(..., help="The game's name."),
+    player: str = typer.Argument(..., help="The player's name."),
+    zone: Optional[str] = typer.Option(None, "--timezone", help="The player's time zone (IANA name, e.g. "
+                                       "Asia/Tokyo): deadlines are shown in it beside the game's. Leave it out to "
+                                       "show the game's zone only."),
+) -> None:
+    """Change a player's settings during a game: their time zone."""
+    from ..gm.players import set_player_zone
+
+    with open_store(ctx) as store, store.session() as session:
+        try:
+            set_player_zone(session, game, player, zone)
+        except Refused as err:
+            refuse(err.reasons)
+    shown = f"{zone} and the game's zone" if zone else "the game's zone only"
+    typer.echo(f"{player} in {game}: deadlines shown in {shown}")
 
 
 @game_app.command("set")
@@ -154,16 +175,18 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 
 
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
-    """Death-match deadlines that passed with nobody acting take effect; both players are mailed the position."""
-    from ..mail.dmpost import tick_matches
+    """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
+    both players are mailed the position."""
+    from ..gm.matches import run_matches
 
     try:
-        moved = tick_matches(session, now, config.sender)
+        opened, moved = run_matches(session, now, config.sender)
         session.commit()
     except IntegrityError:  # another run recorded the same deadline at the same moment
         session.rollback()
         return []
-    return [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved]
+    return ([Done(match, 0, "opened", address) for match, address in opened]
+            + [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved])
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
@@ -212,10 +235,11 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if pending and now < deadline.due_at and waiting:
         hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
-        addresses = {p.name: p.email for p in players_of(session, game)}
+        roster = {p.name: p for p in players_of(session, game)}
         for player in waiting:
-            queue(session, reminder(config.sender, name, state.turn, player, addresses[player], due, hours), "reminder",
-                  now)
+            own = due_text(deadline.due_at, schedule.timezone, roster[player].timezone)
+            queue(session, reminder(config.sender, name, state.turn, player, roster[player].email, own, hours,
+                                    fate=missing_fate(state, player), templates=campaign_templates()), "reminder", now)
         for h in pending:
             mark_reminded(session, game, state.turn, h)
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))

@@ -109,6 +109,7 @@ def _sheet_data(sheet) -> dict:
     """A turn sheet as JSON data (its board is drawn on the sheet, not printed)."""
     data = asdict(replace(sheet, board=None))
     del data["board"]
+    data["due_at"] = sheet.due_at.isoformat() if sheet.due_at else None
     return data
 
 

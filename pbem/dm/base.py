@@ -29,12 +29,23 @@ class SetupError(ValueError):
 @dataclass(frozen=True)
 class Option:
     """A set-up option declared as data: its default, and the values it may take — `choices`, a `whole` number
-    of at least 1, or what `read(value, default)` accepts (it raises ValueError saying what is wrong)."""
+    of at least 1, or what `read(value, default)` accepts (it raises ValueError saying what is wrong); its `unit`
+    and what it is `about`, for `pbem dm options` and `pbem dm new --help`."""
 
     default: Any = None
     choices: tuple[Any, ...] = ()
     whole: bool = False
     read: Callable[[Any, Any], Any] | None = None
+    unit: str = ""
+    about: str = ""
+    shown_default: str | None = None  # the default in words, when it is not a plain value (e.g. "the variant's")
+
+    def describe(self, name: str) -> dict[str, Any]:
+        """The option as plain data: name, default (in words where it has no plain value), unit, the values it
+        may take (a list of choices, or None), about."""
+        default = self.shown_default if self.shown_default is not None else self.default
+        return {"name": name, "default": default, "unit": self.unit, "choices": list(self.choices) or None,
+                "about": self.about}
 
 
 class Setup:
@@ -136,6 +147,7 @@ class Game(ABC):
     """The rules of one death-match game."""
 
     name: ClassVar[str]
+    title: ClassVar[str] = ""  # as players read it ("Take-Back-Toe")
     options: ClassVar[Mapping[str, "Option"]] = {}  # its set-up options, declared as data
 
     @abstractmethod
@@ -172,6 +184,18 @@ class Game(ABC):
     def hints(self, state: Any, player: str) -> list[str]:
         """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
         return []
+
+    def news(self, before: Any, after: Any) -> list[str]:
+        """What happened between two states, in the words of the match's own record (an ack's headline)."""
+        return []
+
+    def rules_text(self, state: Any) -> str:
+        """This game's rules in a short paragraph with the match's option values (the opening mail's)."""
+        return ""
+
+    def waiting(self, state: Any, player: str) -> str | None:
+        """What `player`, with nothing to send, waits for when it is not the opponent (e.g. the GM's roll)."""
+        return None
 
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         """The options a transcript's history implies where its header is silent (DESIGN: written rolls)."""

@@ -27,6 +27,8 @@ from typing import Any, Mapping
 from .base import Action, Game
 
 GM = "GM"
+CLOCK_ABOUT = ("off, or {turn, reserve, step, bonus}: the seconds of a turn, the reserve spent beyond it in steps "
+               "of `step`, and extra seconds by kind of action (bonus: {challenge: 60})")
 CLOCK_KEYS = ("extend", "timeout")
 
 
@@ -157,6 +159,22 @@ class Deadline:
     at: datetime
     waiting: str | None
     effect: str
+    by_kind: tuple[tuple[str, datetime], ...] = ()  # when actions of some kinds are due earlier: (what, when)
+
+
+def span(seconds: int) -> str:
+    """A duration as players read it: "10 min", "1 min 30 s", "45 s"."""
+    minutes, rest = divmod(seconds, 60)
+    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) or "0 s"
+
+
+def control_text(control: TimeControl) -> str:
+    """A time control in words, for the rules paragraph of an opening mail."""
+    if control.turn is None:
+        return "No clock."
+    bonus = "".join(f" (+{span(s)} for a {kind})" for kind, s in sorted((control.bonus or {}).items()))
+    reserve = f", then a reserve of {span(control.reserve)} spent in steps of {span(control.step)}" if control.reserve else ""
+    return f"Clock: {span(control.turn)} a turn{bonus}{reserve}; out of time loses."
 
 
 def when(moment: datetime) -> str:
@@ -164,9 +182,9 @@ def when(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
-def remaining(deadline: Deadline, now: datetime) -> str:
+def remaining(deadline: datetime, now: datetime) -> str:
     """Time left before `deadline`, in minutes and seconds ("4 min 05 s"; "passed")."""
-    seconds = int((deadline.at - now).total_seconds())
+    seconds = int((deadline - now).total_seconds())
     if seconds < 0:
         return "passed"
     hours, rest = divmod(seconds, 3600)

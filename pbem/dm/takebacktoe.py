@@ -5,7 +5,7 @@ and a turn whose roll allows no move is skipped at once; gm: the GM enters
 each roll, as its own action `{roll: 4}` from player `GM` (by mail) or
 written in the mover's action (a transcript; one whose actions carry rolls is
 a game with the GM's dice unless it says `dice: engine`); a roll that allows
-no move skips the turn),
+no move skips the turn; the mover's turn and clock start at the GM's roll, D5 ruling),
 `both_win: mover | opponent` (D3.3 ruling), `turns: 40` (D3.4, per player),
 `clock` (D5; default 1 minute a move and a 5-minute bank, seed 001).
 """
@@ -27,10 +27,12 @@ ROWS, COLS = 3, 4
 HOME_ROWS = (0, 2)  # first player: row A; second: row C
 DEFAULT_CLOCK = clocks.TimeControl(turn=60, reserve=300, step=1)
 OPTIONS = {
-    "dice": Option("engine", ("engine", "gm")),
-    "both_win": Option("mover", ("mover", "opponent")),  # D3.3 ruling
-    "turns": Option(40, whole=True),  # D3.4, per player
-    "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default)),
+    "dice": Option("engine", ("engine", "gm"), about="who rolls: the engine (seeded), or the GM (pbem dm roll)"),
+    "both_win": Option("mover", ("mover", "opponent"), about="D3.3 ruling: who wins when both qualify at once"),
+    "turns": Option(40, whole=True, unit="turns", about="D3.4: turns per player before the home pieces decide"),
+    "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default),
+                    unit="seconds", shown_default="{turn: 60, reserve: 300, step: 1}",
+                    about=clocks.CLOCK_ABOUT),
 }
 
 
@@ -95,6 +97,7 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
 @register
 class TakeBackToe(TurnGame):
     name = "takebacktoe"
+    title = "Take-Back-Toe"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:
@@ -117,9 +120,35 @@ class TakeBackToe(TurnGame):
         if state.over or player != state.to_move:
             return []
         if state.roll is None:
-            return []  # the GM rolls first (pbem dm roll); that mail asks for the move
-        return [f"{{move: B2-A2}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
-                "to the next cell"]
+            return []  # the GM rolls first (pbem dm roll); that mail asks for the move (`waiting`)
+        move = next((a.payload["move"] for a in self.candidates(state) if self.check_move(state, a) is None), "B2-A2")
+        return [f"{{move: {move}}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
+                "to the next cell (any such move: FROM-TO)"]
+
+    def news(self, before: State, after: State) -> list[str]:
+        lines = []
+        for turn in after.turns[len(before.turns):]:
+            if turn.move is None:
+                lines.append(f"{turn.player} rolled {turn.roll}: no stack of {turn.roll}, the turn is skipped")
+            else:
+                lines.append(f"{turn.player} moved {turn.roll} {'-'.join(cell_name(c, COLS) for c in turn.move)}")
+        return lines + ([f"{after.winner} wins: {after.ending}"] if after.over and not before.over else [])
+
+    def rules_text(self, state: State) -> str:
+        s = state.settings
+        dice = ("The GM rolls a die for each turn (the turn and its clock start at the roll)" if s.dice == "gm"
+                else "Each turn starts with a die rolled for you")
+        first, second = state.players
+        return (f"Take-Back-Toe (RULES D3): 40 pieces on a 3x4 board, rows A-C; {first}'s home row is A, "
+                f"{second}'s is C. {dice}; with n you move exactly n pieces from a stack of at least n to an "
+                "orthogonally next cell, but never straight back along the opponent's last move; no stack of n: "
+                "the turn is skipped. Three or more equal stacks in your home row win at once; after "
+                f"{s.turns} turns each, more pieces at home wins (a tie: {first}). {clocks.control_text(s.clock)}")
+
+    def waiting(self, state: State, player: str) -> str | None:
+        if not state.over and player == state.to_move and state.roll is None and state.settings.dice == "gm":
+            return "waiting for the GM's roll: your turn, and your clock, start when it comes"
+        return None
 
     def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
         if "dice" in options or not any("roll" in action.payload for action in actions):
@@ -136,8 +165,25 @@ class TakeBackToe(TurnGame):
             reason = self._check_gm_roll(state, action.payload["roll"])
             if reason is not None:
                 raise ValueError(reason)
-            return self._rolled(state, action.payload["roll"])
+            rolled = self._rolled(state, action.payload["roll"])
+            if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
+                return rolled
+            return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
         return super().apply(state, action)
+
+    def _awaiting_roll(self, state: State) -> bool:
+        """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline
+        runs for the mover and no reserve is spent. (A transcript's roll written in the mover's own action was
+        rolled elsewhere when the turn began: that turn is charged from the previous action, as it was played.)"""
+        return state.settings.dice == "gm" and state.roll is None and not state.over
+
+    def deadline(self, state: State) -> clocks.Deadline | None:
+        return None if self._awaiting_roll(state) else super().deadline(state)
+
+    def _late(self, state: State, action: Action) -> bool:
+        if self._awaiting_roll(state) and "roll" not in action.payload:
+            return False  # a move before the roll is refused for that, never late
+        return super()._late(state, action)
 
     def _check_gm_roll(self, state: State, roll: Any) -> str | None:
         if state.over:

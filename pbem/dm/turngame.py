@@ -84,8 +84,9 @@ class TurnGame(Game):
         control = self.time_control(state)
         if control.turn is None:
             return None
+        extra = state.clock.extra if not state.over else 0  # this turn's extension only: an old one is spent
         return {"turn": control.turn, "bonus": dict(control.bonus or {}), "reserve": dict(state.clock.reserves),
-                "extended": [{"player": e.player, "seconds": e.seconds} for e in state.clock.extensions]}
+                "extended": [{"player": state.to_move, "seconds": extra}] if extra else []}
 
     def _late(self, state: Any, action: Action) -> bool:
         control = self.time_control(state)

@@ -61,7 +61,8 @@ class PlantView(TypedDict):
 
 class MissedView(TypedDict):
     pair: list[list[str]]  # two fields, each its four cell names
-    move: int
+    move: int  # the plant's place among the plants standing at the end (for order)
+    planted: str  # that plant as the mails name it ("R D5 B C4"), "" for the start position
     player: str  # who made the pair ("" for the start position)
     missed_by: Optional[str]
 
@@ -108,6 +109,7 @@ class GyulbotView(TypedDict):
     scores: dict[str, int]
     log: list[str]
     winner: Optional[str]
+    ending: str  # how a match won on a tiebreak was won, else ""
 
 
 class IceView(TypedDict):

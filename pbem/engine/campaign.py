@@ -22,7 +22,7 @@ from .elements import new_board
 from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
-from .orders import Checked, Submission, check_programs
+from .orders import Checked, Submission, check_programs, example_programs
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -297,6 +297,24 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
     rules = state.setup.rules()
     return check_programs(submission, state.robots_of(player), state.receiving(player), state.hands_of(player),
                           rules, shared_hand=player if rules.shared_hand else None)
+
+
+def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:
+    """A legal program per robot of `player` from this turn's hand (see `orders.example_programs`)."""
+    rules = state.setup.rules()
+    return example_programs(state.robots_of(player), state.receiving(player), state.hands_of(player), rules,
+                            shared_hand=player if rules.shared_hand else None)
+
+
+def rehearse_orders(state: GameState, player: str, checked: Checked) -> list[Snapshot]:
+    """See before you send (issue #24): the player's programs played on their board as it stands, every other
+    robot running no cards and every mechanism acting; the board at the start of each stage and as the stages
+    end (no end-of-turn steps). The same engine as the turn; nothing is kept."""
+    rules = state.setup.rules()
+    board = state.board_of(player)
+    programs = {name: checked.programs.get(name, []) for name in board.robots}
+    result = resolve_turn(board, programs, rules, seed=state.setup.seed, turn=state.turn, end_of_turn=())
+    return list(result.snapshots)
 
 
 def missing_programs(state: GameState, player: str) -> dict[str, list[Card]]:

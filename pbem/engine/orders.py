@@ -180,3 +180,23 @@ def _check_option_hp(option_hp, ruleset, problems: list) -> None:
 
 def _where(path: tuple) -> str:
     return f"{path[1]}'s register {path[3] + 1}"
+
+
+def example_programs(robots: list[Robot], receiving: list[str], hands: dict[str, list[Card]], ruleset, *,
+                     shared_hand: str | None = None) -> dict[str, list[Card]]:
+    """A legal program per receiving robot from its hand, cards in hand order (B4.4–B4.5, G7): what an
+    acknowledgement shows a player as a right line. Every free register where BotWars asks for all of them,
+    else the shortest robot's free registers, so Geek-o's programs are of equal length."""
+    takers = [robot for robot in robots if robot.name in receiving]
+    lengths = {robot.name: free_registers(robot, ruleset) for robot in takers}
+    if ruleset.equal_length_programs and takers and not ruleset.fill_free_registers:
+        shortest = min(lengths.values())
+        lengths = dict.fromkeys(lengths, shortest)
+    claimed: set[Card] = set()
+    programs: dict[str, list[Card]] = {}
+    for robot in takers:
+        usable = [card for card in hands.get(shared_hand or robot.name, [])
+                  if card not in claimed and can_use(robot, card, ruleset)]
+        programs[robot.name] = usable[:lengths[robot.name]]
+        claimed.update(programs[robot.name])
+    return programs

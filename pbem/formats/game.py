@@ -39,12 +39,13 @@ from ..engine.ruleset import get_ruleset
 from ..resources import find_file
 from .schedule import Schedule, ScheduleError, parse_schedule
 from .names import NAME_RULE, address_problem, valid_name
+from .schedule import zone_problem
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",
           "created_at", "schedule")
 MANIFEST = "orders.yaml"
-PLAYER_FIELDS = ("name", "email", "robots", "secret")
+PLAYER_FIELDS = ("name", "email", "robots", "secret", "timezone")
 RULESETS = ("geeko", "botwars")
 DESCRIPTION = "game.yaml"
 _TURN_FOLDER = re.compile(r"^turn-(\d+)$")
@@ -64,6 +65,7 @@ class PlayerEntry:
     email: str
     robots: list[str]
     secret: str | None = None
+    timezone: str | None = None  # the player's own zone (IANA name), deadlines are shown in it too
 
 
 @dataclass
@@ -291,7 +293,11 @@ def _players(value, problem, document) -> list[PlayerEntry]:
         if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
             problem(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []
-        players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret")))
+        zone = entry.get("timezone")
+        if zone is not None and zone_problem(zone):
+            problem(entry, "timezone", f"{where}.timezone", zone_problem(zone))
+            zone = None
+        players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret"), zone))
     return players
 
 
@@ -332,4 +338,6 @@ def _player_document(player: PlayerEntry) -> dict[str, Any]:
     document: dict[str, Any] = {"name": player.name, "email": player.email, "robots": list(player.robots)}
     if player.secret:
         document["secret"] = player.secret
+    if player.timezone:
+        document["timezone"] = player.timezone
     return document

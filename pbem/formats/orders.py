@@ -21,7 +21,7 @@ import yaml
 from ..engine.orders import OrderProblem, Submission
 from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml
 
-FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "no_cards", "secret", "name", "notes")
+FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "no_cards", "secret", "name", "notes", "preview")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
 _SIGNATURE = re.compile(r"^-- ?\r?$", re.MULTILINE)  # a mail signature's separator line (CRLF too)
 
@@ -39,6 +39,7 @@ class OrderFile:
     format_problems: tuple[Problem, ...] = ()  # found reading the file, but not in the way of checking the cards
 
     no_cards: bool = False  # the player means every program to be empty (an unedited sheet is refused instead)
+    preview: bool = False  # by mail: rehearse these programs and answer with the path, store nothing (issue #24)
 
     def problems(self, engine_problems: list[OrderProblem], header: Sequence[Problem] = ()) -> list[Problem]:
         """Every problem of the file in line order: the header's, the file's own, and the engine's with this
@@ -100,6 +101,10 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     if not isinstance(no_cards, bool):
         problem("no_cards", "must be true or false")
         no_cards = False
+    preview = document.get("preview", False)
+    if not isinstance(preview, bool):
+        problem("preview", "must be true or false")
+        preview = False
     secret = document.get("secret")
     if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
         problem("secret", "must be the secret from your turn sheet")
@@ -108,7 +113,7 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
         raise FormatError(problems)
     return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
                      Submission(programs, list(reboot), option_hp), document, text,
-                     None if secret is None else str(secret), tuple(problems), no_cards)
+                     None if secret is None else str(secret), tuple(problems), no_cards, preview)
 
 
 def _programs(document: LinedDict, problem) -> dict[str, list]:
@@ -183,12 +188,12 @@ def _field_name(path: tuple) -> str:
 def order_template(game: str, turn: int, player: str, robots: list[str], *,
                    reboot: bool = True, option_hp: bool = False, secret: str | None = None) -> str:
     """A pre-filled order file for a turn sheet: the player fills in the programs."""
-    lines = [f"game: {_scalar(game)}", f"turn: {turn}", f"player: {_scalar(player)}"]
+    lines = [f"game: {yaml_scalar(game)}", f"turn: {turn}", f"player: {yaml_scalar(player)}"]
     if secret:  # short lines only: a client that wraps at 72 (or sends format=flowed) must not break one
         lines += ["# the secret proves these orders are yours:", "# keep it, share it with nobody",
                   f"secret: {json.dumps(secret)}"]
     lines.append("robots:")
-    lines += [f"  {_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
+    lines += [f"  {yaml_scalar(name)}: {{program: []}}" for name in robots] or ["  {}"]
     if reboot:
         lines += ["# robots to reboot next turn:", "reboot: []"]
     if option_hp:
@@ -211,6 +216,6 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list], reb
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
-def _scalar(value: str) -> str:
+def yaml_scalar(value: str) -> str:
     """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
     return yaml.safe_dump(value, width=1000).split("\n")[0]

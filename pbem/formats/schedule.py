@@ -117,9 +117,13 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
     return due.astimezone(timezone.utc)
 
 
-def due_text(due: datetime, zone: str) -> str:
-    """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it."""
-    return f"due {moment_text(due, zone)}"
+def due_text(due: datetime, zone: str, own: str | None = None) -> str:
+    """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it; with the player's `own`
+    zone (when it differs), their time too: '… 20:00 UTC (Saturday 29 November, 05:00 JST your time)'."""
+    text = f"due {moment_text(due, zone)}"
+    if own and own != zone:
+        text += f" ({moment_text(due, own)} your time)"
+    return text
 
 
 def moment_text(moment: datetime, zone: str) -> str:
@@ -131,3 +135,12 @@ def moment_text(moment: datetime, zone: str) -> str:
 def hold_expires(schedule: Schedule, held_at: datetime) -> datetime | None:
     """When a turn held for review since `held_at` is processed without the GM (None: it waits for them)."""
     return None if schedule.hold_hours is None else held_at + timedelta(hours=schedule.hold_hours)
+
+
+def zone_problem(zone: object) -> str:
+    """Why `zone` is not a time zone ('' when it is one): an IANA name such as Europe/Berlin."""
+    try:
+        ZoneInfo(str(zone))
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        return f"unknown time zone {zone!r} (an IANA name such as Europe/Berlin)"
+    return "" if isinstance(zone, str) and zone else "must be a time zone name"

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from .problems import FormatError, Problem  # noqa: F401  (most readers import them from here)
+from .yaml_words import in_words
 
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
@@ -96,12 +97,10 @@ def load_yaml(text: str, source: str = "<input>") -> Any:
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = mark.line + 1 if mark else None
-        reason = getattr(err, "problem", None) or str(err)
-        if "nesting depth" in reason:  # PyYAML 6.0.4 has its own depth limit: say it as for ours
+        if "nesting depth" in str(getattr(err, "problem", None) or err):  # PyYAML 6.0.4 has its own depth limit: say it as for ours
             raise FormatError([Problem(source, line, "", f"nested more than {MAX_DEPTH} levels deep")]) from None
-        if line and "\t" in "".join(text.splitlines()[line - 1:line]):
-            reason += " (a tab: indent with spaces)"
-        raise FormatError([Problem(source, line, "", f"not valid YAML: {reason}")]) from None
+        line, reason = in_words(err, text)
+        raise FormatError([Problem(source, line, "", reason)]) from None
     if problems:
         raise FormatError(problems)
     return document

@@ -14,4 +14,6 @@ parses and prints.
 - `pilot`: the robot pilot's order file for a player.
 - `tell`: the mail every control sends.
 - `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
+- `players`: a player's settings the GM changes during a game (their time zone).
+- `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
 """

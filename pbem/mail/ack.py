@@ -4,18 +4,45 @@ Only cleaned text reaches a header (one line, no control characters), the
 recipient is the bare address the message came from, and the Message-ID comes
 from the incoming message's key (and the recipient), so one message can never
 be acknowledged, or announced, twice.
+
+A refusal teaches (`explained`): each problem quotes the player's own line with
+a caret under the field, and, with the player's `OrderHelp`, shows a right line
+made from their hand, the hand itself, and the deadline with the time left.
 """
 from __future__ import annotations
 
+import re
+import textwrap
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import SMTP
 
+from ..formats.orders import FIELDS
 from ..render.message import message_id
 from .letters import Letter, clean
 
+WIDTH = 78
+_REGISTER = re.compile(r"^robots\.(?P<robot>[^. ]+)(?: register (?P<register>\d+))?")
+_ITEM = re.compile(r"^reboot item (?P<item>\d+)$")
 
-def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str]) -> EmailMessage:
-    """A plain-text reply to `letter` headed by `verdict` (e.g. "orders accepted"), one item per line."""
+
+@dataclass(frozen=True)
+class OrderHelp:
+    """What a refusal of a player's orders teaches from: this turn's hand, a legal program per robot made
+    from it (the engine's `example_orders`), and the deadline as the player reads it."""
+
+    game: str
+    turn: int
+    hands: dict[str, list[str]]  # the shared hand under the player's name, else per robot
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    due: str = ""  # "due Friday 28 November, 20:00 UTC"
+    left: str = ""  # "2 days 3 hours left"
+
+
+def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str],
+                    help: OrderHelp | None = None) -> EmailMessage:
+    """A plain-text reply to `letter` headed by `verdict` (e.g. "orders accepted"), one item per line; with
+    `help`, the player's hand and the deadline below."""
     message = EmailMessage(policy=SMTP)
     message["From"] = sender
     message["To"] = letter.sender
@@ -25,7 +52,122 @@ def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str])
         message["In-Reply-To"] = letter.message_id
         message["References"] = letter.message_id
     message["Auto-Submitted"] = "auto-replied"
-    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), ""]
-    message.set_content("\n".join(body + lines) + "\n")
+    body = wrap(f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "))
+    message.set_content("\n".join(body + [""] + lines + (help_lines(help) if help else [])) + "\n")
     return message
 
+
+def wrap(text: str, indent: str = "") -> list[str]:
+    """One paragraph in lines of at most 78 columns (a long word, a Message-ID, stays whole)."""
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
+
+
+def help_lines(help: OrderHelp) -> list[str]:
+    """The hand and the deadline, under every reply about a player's orders."""
+    lines = [""]
+    for holder, cards in help.hands.items():
+        named = "Your hand" if holder == "" or holder not in help.examples else f"Hand of {holder}"
+        lines += wrap(f"{named}: {' '.join(cards) or '(no cards)'}")
+    if help.due:
+        lines += wrap(f"Orders for {help.game} turn {help.turn} are {help.due}"
+                      f"{f' ({help.left})' if help.left else ''}; until then a new order file replaces this one.")
+    return lines
+
+
+def explained(text: str | None, source: str, reasons: list[str], help: OrderHelp | None = None) -> list[str]:
+    """Every problem as a player can fix it: what is wrong, their line with a caret under the field, and a
+    right line from their own hand. `text` is the order text as read (`Letter.orders`)."""
+    lines = (text or "").splitlines()
+    out: list[str] = []
+    for reason in reasons:
+        line, name, message = _split(reason, source)
+        where = ", ".join(part for part in (f"line {line}" if line else "", name) if part)
+        out += wrap(f"{where}: {message}" if where else message)
+        if line and 0 < line <= len(lines) and lines[line - 1].strip():
+            out += _quote(lines[line - 1], _span(lines[line - 1], name, message))
+        example = _example(name, help)
+        if example:
+            out += wrap(example, "    ")
+        out.append("")
+    return out[:-1]
+
+
+def _split(reason: str, source: str) -> tuple[int | None, str, str]:
+    """(line, field, message) of a problem as `Problem.__str__` wrote it; anything else is all message."""
+    if not reason.startswith(source + ":"):
+        return None, "", reason
+    rest = reason[len(source) + 1:]
+    found = re.match(r"(\d+): ", rest)
+    line = int(found[1]) if found else None
+    rest = rest[found.end():] if found else rest.lstrip()
+    name, colon, message = rest.partition(": ")
+    is_field = colon and (re.split(r"[. ]", name)[0] in FIELDS or message.startswith(("unknown field", "given twice")))
+    return (line, name, message) if is_field else (line, "", rest)
+
+
+def _quote(text: str, span: tuple[int, int] | None) -> list[str]:
+    """The player's line, indented, cut to fit 78 columns around the caret."""
+    room = WIDTH - 4
+    start = 0 if span is None or span[1] <= room else span[1] - room + 8
+    shown = text[start:start + room]
+    quoted = ["    " + ("…" + shown[1:] if start else shown).rstrip()]
+    if span is not None and span[0] - start < room:
+        width = max(1, min(span[1], start + room) - span[0])
+        quoted.append("    " + " " * (span[0] - start) + "^" * width)
+    return quoted
+
+
+def _span(text: str, name: str, message: str) -> tuple[int, int] | None:
+    """The columns [start, end) of the field `name` on its line: a register's card, a program's list, a
+    key's value; a missing `]`/`}` is pointed at the end of the line."""
+    if not name:
+        end = len(text.rstrip())
+        return (end, end + 1) if "is missing at the end" in message else None
+    register, item = _REGISTER.match(name), _ITEM.match(name)
+    index = int(register["register"]) - 1 if register and register["register"] else \
+        int(item["item"]) - 1 if item else None
+    items = _flow_items(text)
+    if index is not None:
+        if items is not None:
+            return items[index] if index < len(items) else None
+        dash = re.match(r"\s*- ?", text)  # a block list: one card per line
+        return (dash.end(), len(text.rstrip())) if dash else None
+    if register and items is not None:  # the program as a whole
+        return (items[0][0] - 1, items[-1][1] + 1) if items else (text.index("[") if "[" in text else 0, len(text.rstrip()))
+    key = (register["robot"] if register else name.split(".")[-1])
+    found = re.search(rf"(^|[\s{{,])({re.escape(key)})\s*:\s*", text)
+    if found is None:
+        return None
+    value = re.split(r"\s#", text[found.end():])[0].rstrip()
+    return (found.end(), found.end() + len(value)) if value else (found.start(2), found.end(2))
+
+
+def _flow_items(text: str) -> list[tuple[int, int]] | None:
+    """The columns of each item of the `[…]` list on a line (None when it has none)."""
+    start = text.find("[", text.find("program") if "program" in text else 0)
+    if start < 0:
+        return None
+    items, begin = [], start + 1
+    for column in range(start + 1, len(text) + 1):
+        comment = text[column:column + 1] == "#" and text[column - 1].isspace()  # `FWD1#500` is a card
+        if column == len(text) or text[column] in ",]" or comment:
+            token = text[begin:column]
+            if token.strip():
+                left = begin + len(token) - len(token.lstrip())
+                items.append((left, left + len(token.strip())))
+            if column == len(text) or text[column] != ",":
+                break
+            begin = column + 1
+    return items
+
+
+def _example(name: str, help: OrderHelp | None) -> str:
+    """What a right line for the field looks like, from the player's hand and this turn."""
+    if help is None or not name:
+        return ""
+    register = _REGISTER.match(name)
+    if register and register["robot"] in help.examples:
+        robot = register["robot"]
+        return f"A right line from your hand: `{robot}: {{program: [{', '.join(help.examples[robot])}]}}`"
+    return {"turn": f"Expected: `turn: {help.turn}`", "game": f"Expected: `game: {help.game}`"}.get(name, "")

@@ -1,5 +1,8 @@
 """Death-match mail: every message about a match shows the position as a picture (inline) and as a text board,
-the running deadline in minutes and seconds, and what the addressee may send next."""
+the running deadline in minutes and seconds, and what the addressee may send next.
+
+A mail shows the match as of the moment it is written: every deadline that has passed by then is applied first,
+so the picture, the text, the Deadline line and the reply lines all come from one position and one deadline."""
 from __future__ import annotations
 
 import html
@@ -8,7 +11,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from ..dm.base import Config, get_game
-from ..dm.clock import remaining, when
+from ..dm.clock import advance, remaining, when
 from ..render.message import message_id, report_message
 from .letters import clean
 
@@ -20,8 +23,9 @@ def match_mail(*, sender: str, recipient: str, player: str, match: str, config: 
     """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
     recipient, so the same news is never queued twice."""
     from ..render.dm import draw, png_bytes  # Pillow, only when a match mail is written
+    state = advance(get_game(config.game), state, now)[0]
     text = "\n".join(lines + ["", *position_lines(config, state, player, now)]
-                     + _reply_lines(match, player, secret, get_game(config.game).hints(state, player))) + "\n"
+                     + reply_lines(config, state, match, player, secret)) + "\n"
     try:
         images = {PICTURE: png_bytes(draw(config.game, get_game(config.game).render_data(state)))}
     except KeyError:  # a game without a drawer still gets its text board
@@ -51,14 +55,20 @@ def position_lines(config: Config, state: Any, player: str, now: datetime) -> li
     deadline = rules.deadline(state)
     if deadline is not None:
         waiting = f"waiting for {deadline.waiting}" if deadline.waiting else "open to both players"
-        lines += ["", f"Deadline: {when(deadline.at)} ({remaining(deadline, now)} from {when(now)}), {waiting}.",
-                  f"If it passes: {deadline.effect}."]
+        lines += ["", f"Deadline: {when(deadline.at)} ({remaining(deadline.at, now)} from {when(now)}), {waiting}."]
+        lines += [f"  {what}: {when(at)} ({remaining(at, now)} from now)" for what, at in deadline.by_kind]
+        lines += [f"If it passes: {deadline.effect}."]
     return lines
 
 
-def _reply_lines(match: str, player: str, secret: str | None, hints: list[str]) -> list[str]:
+def reply_lines(config: Config, state: Any, match: str, player: str, secret: str | None) -> list[str]:
+    """What `player` may send now and the lines to send it (the first offer, ready to send); or why nothing."""
+    rules = get_game(config.game)
+    hints = rules.hints(state, player)
     if not hints:
-        return ["", "Nothing to send now: you will hear when it is your turn."]
+        why = ("the match is over" if rules.is_over(state)
+               else rules.waiting(state, player) or "you will hear when it is your turn")
+        return ["", f"Nothing to send now: {why}."]
     lines = ["", "You may send now:", *(f"  {hint}" for hint in hints), "",
              "Reply with these lines (one action):", f"  match: {match}", f"  player: {player}"]
     if secret:
@@ -67,14 +77,16 @@ def _reply_lines(match: str, player: str, secret: str | None, hints: list[str]) 
 
 
 def queue_match_news(session: Any, match: str, config: Config, state: Any, now: datetime, sender: str,
-                     headline: str, token: str) -> list[str]:
-    """Queue `headline` with the position to every player of `match` who plays by mail; their addresses."""
+                     headline: str, token: str, only: list[str] | None = None) -> list[str]:
+    """Queue `headline` with the position (and each one's reply lines, secret included) to every player of `match`
+    who plays by mail, or to those named in `only`; their addresses."""
     from sqlmodel import select
 
     from ..store.mail import MailDmPlayer
     from .outbox import queue
 
-    players = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match)).all()
+    players = [row for row in session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match)).all()
+               if only is None or row.player in only]
     for entry in sorted(players, key=lambda row: row.player):
         queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match,
                                   config=config, state=state, now=now, subject=f"{match}: {headline}",

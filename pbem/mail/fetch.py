@@ -23,7 +23,8 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..dm.base import Action
+from ..dm.base import Action, get_game as get_dm_game
+from ..dm.clock import when
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
@@ -33,16 +34,19 @@ from ..store import dm as dm_store
 from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.tables import Game, Player
-from .ack import acknowledgement
-from .dmpost import match_mail
+from .ack import acknowledgement, explained
+from .dmpost import match_mail, queue_match_news
 from .config import MailConfig
 from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
+from .order_help import order_help
 from .outbox import queue
+from .preview import rehearsal_lines
 
 UNKNOWN = "unknown"
 OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The gm layer's reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller:
 # it fills in the Handled and may return what stores the command's effect (committing, like accepted orders).
@@ -57,7 +61,7 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | unknown (sender not on file) | own (pbem's own mail) | duplicate
+    outcome: str  # accepted | refused | previewed | unknown (sender not on file) | own (pbem's own mail) | duplicate
     kind: str = ""
     game: str | None = None
     player: str | None = None
@@ -68,6 +72,7 @@ class Handled:
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
+    news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -169,25 +174,31 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     if handled.outcome == UNKNOWN and not config.answer_unknown:
         return
     verdict = f"{ {'orders': 'orders', 'dm': 'action', 'command': 'command'}.get(handled.kind, 'message')} {handled.outcome}"
-    if handled.outcome == "accepted":
+    help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
+    if handled.outcome in ("accepted", PREVIEWED):
         lines = list(handled.understood)
     else:
-        lines = [handled.nothing_stored, "Every problem found:", *(f"  {reason}" for reason in handled.reasons)]
+        lines = [handled.nothing_stored, "Every problem found:", "",
+                 *explained(letter.orders, letter.source, handled.reasons, help)]
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     if handled.position is not None:
         _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
         return
-    queue(session, acknowledgement(letter, config.sender, verdict, lines), "ack", read_at)
+    queue(session, acknowledgement(letter, config.sender, verdict, lines, help), "ack", read_at)
 
 
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
                       lines: list[str], now: datetime) -> None:
     """A death match's acknowledgement and the notices to the other players, each with the position."""
     match_config, state = handled.position
-    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "), "", *lines]
+    body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
+            f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
+            *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
-                     config=match_config, state=state, now=now, subject=f"{verdict}: {letter.subject or handled.game}",
+                     config=match_config, state=state, now=now,
+                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome == "accepted"
+                     else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
     ack["Message-ID"] = message_id("ack", letter.key)
@@ -197,12 +208,10 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
-    for other, address in handled.notified:
-        news = (f"{handled.game}: {handled.player} has acted" if handled.outcome == "accepted"
-                else f"{handled.game}: a deadline has passed")
-        queue(session, match_mail(sender=config.sender, recipient=address, player=other, match=handled.game,
-                                  config=match_config, state=state, now=now, subject=news, lines=[news + "."],
-                                  token=f"notice {letter.key}"), "notice", now)
+    if handled.notified:
+        news = f"{handled.player} has acted" if handled.outcome == "accepted" else "a deadline has passed"
+        queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
+                         only=[other for other, _ in handled.notified])
 
 
 def _judge(session: Session, letter: Letter, handled: Handled, commands: Commands | None = None
@@ -279,6 +288,9 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
     if not result.accepted:
         handled.reasons = list(result.problems)
         return None
+    if order.preview:  # see before you send: a rehearsal by mail, nothing stored
+        handled.outcome, handled.understood = PREVIEWED, rehearsal_lines(session, order)
+        return None
     handled.outcome = "accepted"
     handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "
                           "(they replace any you sent before for this turn):", ""]
@@ -333,7 +345,9 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.position = (config, dm_store.position(session, match)[1])
         return None
     before = len(dm_store.submissions(session, match))
+    earlier = dm_store.position(session, match)[1]
     row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
@@ -345,5 +359,5 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = [f"action {shown}: {row.reason}"]
         return None
     handled.outcome = "accepted"
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}"]
+    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]
     return None

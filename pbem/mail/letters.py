@@ -169,6 +169,8 @@ def _read_parts(message: EmailMessage, letter: Letter) -> None:
             bodies.append(text)
         elif not is_attachment and content_type == "text/html":
             html.append(text)
+    attachments = [(name, plain_typing(text)) for name, text in attachments]
+    bodies, html = [plain_typing(text) for text in bodies], [plain_typing(page) for page in html]
     if len(attachments) > 1:
         letter.problems.append(f"{len(attachments)} YAML attachments: send one order file per message")
     elif attachments:
@@ -182,6 +184,19 @@ def _read_parts(message: EmailMessage, letter: Letter) -> None:
         not_read = f" (not read: {', '.join(letter.ignored)}; only text is read)" if letter.ignored else ""
         letter.problems.append("no orders found: send the order file from your turn sheet, "
                                f"from its `game:` line on (quoted text is ignored){not_read}")
+
+
+# What a mail program types for the player: curly quotes, non-breaking and zero-width spaces, tabs.
+_TYPOGRAPHY = str.maketrans({**dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
+                             **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+                             **dict.fromkeys("\u00a0\u2007\u202f", " "), "\t": "  ",
+                             **dict.fromkeys("\u200b\u2060\ufeff", "")})
+
+
+def plain_typing(text: str) -> str:
+    """The text as the player typed it, before their mail program "improved" it: “secret” is "secret", a
+    non-breaking space a space, a tab two spaces (YAML indents with spaces). Lines stay where they were."""
+    return text.translate(_TYPOGRAPHY)
 
 
 def orders_in_body(body: str) -> str:

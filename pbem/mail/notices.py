@@ -12,7 +12,12 @@ from email.policy import SMTP
 from html import escape
 from typing import Sequence
 
-from ..render.message import message_id
+from ..engine.campaign import GameState, missing_programs
+from ..engine.ruleset import MissingOrders
+from ..render import html
+from ..render.message import message_id, report_message
+from ..render.model import fate_note
+from ..render.text import fitted
 from ..render.turn import TurnReport, whole_turn_message
 
 
@@ -42,61 +47,57 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
     return message
 
 
-def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int) -> EmailMessage:
-    """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC.' Its Message-ID names the
-    deadline too: after an extension the reminders come again, for the new time."""
-    lines = [f"Hello {player},", "",
-             f"we have no orders from you yet for {game}, turn {turn}: they are {due}.",
-             "Send the order file from your turn sheet, with its secret line, as the mail body or an attachment.",
-             "If they are still missing when the turn is processed, RULES B4.6 decides what your robots do.", "",
-             "(An automatic reminder from the game master's pbem.)"]
-    message = notice(sender, address, f"{game}: turn {turn} orders still missing ({due})", lines,
-                     ("reminder", game, str(turn), player, str(hours), due), turn_thread(game, turn))
+def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int, *,
+             fate: Sequence[str] = (), templates: Sequence[str] = ()) -> EmailMessage:
+    """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC', styled like the other mails,
+    with `fate`: what will happen to the player's robots if nothing comes (`missing_fate`). Its Message-ID names
+    the deadline too: after an extension the reminders come again, for the new time."""
+    lines = [f"we have no orders from you yet for {game}, turn {turn}: they are {due}.",
+             "Send the order file from your turn sheet, with its secret line, as the mail body or an attachment "
+             "(or build it by clicking in the turn sheet's attachment, opened in a browser)."]
+    fate = list(fate) or ["If no orders come by then, the game's rules for missing orders decide what your robots "
+                          "do."]
+    paragraphs = [[f"Hello {player},"], *([*fitted([line], hang=0)] for line in lines),
+                  [*fitted(fate[:1], hang=0), *fate[1:]], ["(An automatic reminder from the game master's pbem.)"]]
+    text = "\n\n".join("\n".join(paragraph) for paragraph in paragraphs) + "\n"
+    page = html.render("reminder.html", templates, game=game, turn=turn, player=player, lines=lines, fate=fate)
+    message = report_message(sender=sender, recipient=address, subject=f"{game}: turn {turn} orders still missing "
+                             f"({due})", text=text, html=page, images={})
+    del message["Message-ID"]
+    message["Message-ID"] = message_id("reminder", game, str(turn), player, str(hours), due)
+    message["References"] = turn_thread(game, turn)
+    del message["Auto-Submitted"]
+    message["Auto-Submitted"] = "auto-generated"
     return message
+
+
+def missing_fate(state: GameState, player: str) -> list[str]:
+    """`reminder`'s `fate`: what the engine would play for the player's robots under the game's B4.6 policy."""
+    policy = state.setup.rules().missing_orders
+    programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
+    return fate_note(programs, str(policy))
 
 
 def held_for_review(sender: str, game: str, turn: int, report: TurnReport, summary: str, hold: str,
                     templates: Sequence[str] = ()) -> EmailMessage:
     """To the GM: a due turn resolved as a preview — how long it is held (`hold`), the summary, and the preview's
     report itself (every board, the pictures inline); stored and sent only after `pbem turn approve`."""
-    notice = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
+    heading = [f"Turn {turn} of {game} is due and was resolved as a preview: nothing is stored or sent yet.",
               hold, f"Store it and send the reports with: pbem turn approve {game}", "", *summary.splitlines()]
-    message = whole_turn_message(report, sender, sender, f"{game}: turn {turn} is ready for review", notice,
+    message = whole_turn_message(report, sender, sender, f"{game}: turn {turn} is ready for review", heading,
                                  templates)
     message["References"] = turn_thread(game, turn)
     message["Auto-Submitted"] = "auto-generated"
     return message
 
 
-def _notice(sender: str, address: str, subject: str, token: tuple[str, ...], thread: str,
-            lines: list[str]) -> EmailMessage:
-    """A short automatic mail: the lines as text, and as HTML paragraphs."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = sender
-    message["To"] = address
-    message["Subject"] = subject
-    message["Message-ID"] = message_id(*token)
-    message["References"] = thread
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content("\n".join(lines) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
-                            + "</body></html>", subtype="html")
-    return message
-
-
-def game_thread(game: str) -> str:
-    return message_id("game", game)
-
-
 def no_more_turns(sender: str, game: str, player: str, address: str, note: list[str]) -> EmailMessage:
     """To a player who has no more turns while the game goes on (`render.ending.done_note` says why)."""
     lines = [f"Hello {player},", "", *note, "", "(From the game master's pbem.)"]
-    return _notice(sender, address, f"{game}: you have no more turns", ("out", game, player), game_thread(game),
-                   lines)
+    return notice(sender, address, f"{game}: you have no more turns", lines, ("out", game, player), game_thread(game))
 
 
 def game_over(sender: str, game: str, name: str, address: str, ending: list[str]) -> EmailMessage:
     """To everyone the result concerns: the result and the final standings (`render.ending.ending_lines`)."""
     lines = [f"Hello {name},", "", *ending, "", "Thank you for playing. (From the game master's pbem.)"]
-    return _notice(sender, address, f"{game}: the game is over", ("end", game, address), game_thread(game),
-                   lines)
+    return notice(sender, address, f"{game}: the game is over", lines, ("end", game), game_thread(game))

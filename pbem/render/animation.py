@@ -13,7 +13,7 @@ import dataclasses
 import io
 from typing import Any, Mapping, Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -90,14 +90,20 @@ def _step(kind: str, event: Event) -> tuple | None:
     return None
 
 
+SCALE = (3, 4)  # frames drawn at 3/4 of the stage pictures' size: the animation fits a mail (issue #24)
+COLOURS = 63  # the frames' one palette (a board needs fewer, and fewer colours compress better) ...
+UNCHANGED = COLOURS  # ... and one more index, transparent: a pixel as the frame before left it
+
+
 def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
              colours: Mapping[str, s.Colour] | None = None) -> bytes:
-    """The animated GIF of one board's turn (looping)."""
+    """The animated GIF of one board's turn (looping), at SCALE of the stage pictures, in COLOURS colours."""
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple, Image.Image] = {}  # the room in each set of element states, drawn once
-    mapped: dict[tuple, Image.Image] = {}  # the same in the first frame's palette
+    mapped: dict[tuple, Image.Image] = {}  # the same, scaled and in the palette
     pictures: list[Image.Image] = []
+    palette_image: Image.Image | None = None
     durations = []
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
@@ -107,30 +113,53 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
             floors[key] = floor.convert("RGB")
         image = floors[key].copy()
         boxes = [*draw_robots(image, position, palette), _caption(image, caption)]
-        # one palette for every frame (the first's): the encoder then stores only what changed between frames
-        if not pictures:
-            pictures.append(image.quantize(255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
-        else:
-            if key not in mapped:
-                mapped[key] = floors[key].quantize(palette=pictures[0], dither=Image.Dither.NONE)
-            pictures.append(_in_palette(image, boxes, mapped[key], pictures[0]))
+        # one palette for every frame (made from the first), every frame mapped to it the same way, the first
+        # included: the encoder then stores only what changed between frames
+        if palette_image is None:
+            palette_image = _scaled(image).quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
+                                                    dither=Image.Dither.NONE)
+        if key not in mapped:
+            mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
+        pictures.append(_in_palette(image, boxes, mapped[key], palette_image))
         durations.append(milliseconds)
+    shown_frames = [pictures[0], *(_changes(before, after) for before, after in zip(pictures, pictures[1:]))]
     buffer = io.BytesIO()
-    pictures[0].save(buffer, format="GIF", save_all=True, append_images=pictures[1:], duration=durations, loop=0,
-                     optimize=False, disposal=1)
+    shown_frames[0].save(buffer, format="GIF", save_all=True, append_images=shown_frames[1:], duration=durations,
+                         loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
     return buffer.getvalue()
 
 
+def _changes(before: Image.Image, after: Image.Image) -> Image.Image:
+    """`after` with every pixel it shares with `before` made transparent: the viewer keeps the frame before
+    under it (disposal 1), and runs of one index compress to almost nothing, so a frame costs what moved."""
+    indices = [Image.frombytes("L", frame.size, frame.tobytes()) for frame in (before, after)]
+    same = ImageChops.difference(*indices).point(lambda value: 255 if value == 0 else 0, "1")
+    frame = after.copy()
+    frame.paste(UNCHANGED, mask=same)
+    return frame
+
+
+def _scaled(image: Image.Image) -> Image.Image:
+    """The picture at SCALE (a box filter: each block of 4 x 4 pixels becomes 3 x 3 on its own)."""
+    size = (image.width * SCALE[0] // SCALE[1], image.height * SCALE[0] // SCALE[1])
+    return image.resize(size, Image.Resampling.BOX)
+
+
 def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palette: Image.Image) -> Image.Image:
-    """`image.quantize(palette=palette)` without dithering, where `image` differs from the floor it was drawn on
-    only inside `boxes` and `floor` is that floor already in the palette: the mapping is per pixel (Pillow gives
-    each colour its nearest palette entry), so mapping the boxes alone gives the same picture, at a fraction of
-    the cost (the robots and caption cover a few percent of a frame)."""
+    """`_scaled(image).quantize(palette=palette)` without dithering, where `image` differs from the floor it was
+    drawn on only inside `boxes` and `floor` is that floor already scaled and in the palette: the scaling works
+    block by block and the mapping pixel by pixel (Pillow gives each colour its nearest palette entry), so doing
+    both to the boxes alone (widened to whole blocks) gives the same picture, at a fraction of the cost (the
+    robots and caption cover a few percent of a frame)."""
     frame = floor.copy()
+    step, part = SCALE[1], SCALE[0]
     for left, top, right, bottom in boxes:
-        box = (max(left, 0), max(top, 0), min(right, image.width), min(bottom, image.height))
+        box = (max(left, 0) // step * step, max(top, 0) // step * step,
+               min(-(-right // step) * step, image.width // step * step),
+               min(-(-bottom // step) * step, image.height // step * step))
         if box[0] < box[2] and box[1] < box[3]:
-            frame.paste(image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE), box[:2])
+            piece = _scaled(image.crop(box)).quantize(palette=palette, dither=Image.Dither.NONE)
+            frame.paste(piece, (box[0] // step * part, box[1] // step * part))
     return frame
 
 

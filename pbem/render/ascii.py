@@ -18,25 +18,29 @@ from typing import Any, Sequence
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element
 from .board import on_board
-from .elements import as_dir, mount, state_of
+from .elements import as_dir, mount, stages_text, state_of
 from .model import Position
 
 ARROWS = {Dir.N: "^", Dir.E: ">", Dir.S: "v", Dir.W: "<"}
-LEGEND = [
+LEGEND = [  # at most 72 columns, as the whole text sheet (a reply quoting it stays unbroken)
+    "Each square is 3 characters.   .  floor",
     "| --- walls   : ~~~ fences (the edge is a fence too)",
-    "A^ a robot and its facing (see the list)   .  floor",
-    "O pit   h/H trap door closed/open   B/= drawbridge raised/lowered",
+    "A^ a robot (a capital letter, see the list) and its facing; a third",
+    "   character after it is what the robot stands on",
+    "O pit   h/H trap door closed/open   #/= drawbridge raised/lowered",
     "s/S switch off/on   e/E eye off/on   g/G gate closed/open",
-    "t/T teleporter off/on   > conveyor   >> express conveyor",
-    "( ) @ gear left/right/half   X crusher   P pusher   L laser",
-    "r/R red laser off/on   * buzzsaw   w wrench   a armoury",
-    "c computer   1-9 flag   ? an element of a plug-in",
+    "t/T teleporter off/on   > conveyor   >> express conveyor (the way)",
+    "( ) @ gear left/right/half   L> laser and the way it fires",
+    "r/R red laser off/on   * buzzsaw   X crusher",
+    "P> pusher and the way it pushes (crushers and pushers: stages below)",
+    "w/ww wrench (one or two)   a armoury   c computer   1-9 flag",
+    "? an element of a plug-in",
 ]
 _PAIRED = {"trapdoor": {"open": "H"}, "switch": {"on": "S"}, "eye": {"on": "E"}, "gate": {"open": "G"},
            "teleporter": {"on": "T", "active": "T"}, "blaser": {"on": "R"}, "drawbridge": {"lowered": "="}}
 _PLAIN = {"pit": "O", "trapdoor": "h", "switch": "s", "eye": "e", "gate": "g", "teleporter": "t", "blaser": "r",
-          "drawbridge": "B", "crusher": "X", "pusher": "P", "laser": "L", "buzzsaw": "*", "armoury": "a",
-          "computer": "c"}
+          "drawbridge": "#", "crusher": "X", "buzzsaw": "*", "armoury": "a", "computer": "c"}
+STAGED = ("crusher", "pusher")  # acting in some stages only: the legend lists them with their stages
 
 
 def glyph(element: Element, state: str) -> str:
@@ -46,6 +50,8 @@ def glyph(element: Element, state: str) -> str:
         return _PAIRED[kind][state]
     if kind in _PLAIN:
         return _PLAIN[kind]
+    if kind in ("laser", "pusher"):  # fired or pushed away from the wall it is on
+        return kind[0].upper() + ARROWS[mount(element).opposite]
     if kind == "conveyor":
         arrow = ARROWS[as_dir(element.get("dir", "N"))]
         return arrow * 2 if int(element.get("speed", 1) or 1) == 2 else arrow
@@ -58,6 +64,12 @@ def glyph(element: Element, state: str) -> str:
     if kind in ("wall", "fence"):
         return ""
     return "?"
+
+
+def staged_lines(position: Position) -> list[str]:
+    """The legend's lines for crushers and pushers: where each is and the stages it acts in."""
+    return [f"  {glyph(e, state_of(e, position.elements))} at {e.at}: {e.type}, acts in stages "
+            f"{stages_text(e) or 'none'}" for e in position.room.elements if e.type in STAGED]
 
 
 def robot_letters(robots: Sequence[Any]) -> dict[str, str]:

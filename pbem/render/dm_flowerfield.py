@@ -47,7 +47,7 @@ def text(data: dict[str, Any]) -> str:
         lines += ["", f"Missed duplicates ({len(data['missed'])}):"]
         for entry in data["missed"][:MISSED_SHOWN]:
             first, second = ("-".join(basket) for basket in entry["pair"])
-            made = f"{entry['player']}'s move {entry['move']}" if entry["player"] else "the start"
+            made = f"{entry['player']}'s plant {entry['planted']}" if entry["player"] else "the start"
             lines.append(f"  {first} = {second} (made by {made}, missed by {entry['missed_by']})")
         if len(data["missed"]) > MISSED_SHOWN:
             lines.append(f"  ... and {len(data['missed']) - MISSED_SHOWN} more (the whole list: the match's page, "

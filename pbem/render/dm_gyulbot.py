@@ -105,7 +105,7 @@ def _headline(data: dict[str, Any]) -> str:
 
 def _status(data: dict[str, Any]) -> str:
     if data["phase"] == "over":
-        return f"Match over: {data['winner']} wins"
+        return f"Match over: {data['winner']} wins" + (f" ({data['ending']})" if data.get("ending") else "")
     if data["phase"] == "claims":
         return "Claims are open: the first claim of a number of moves makes its author Player A"
     if data["phase"] == "undercut":

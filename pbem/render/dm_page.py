@@ -2,6 +2,8 @@
 Flower Field the whole post-game list of missed duplicates (the mail shows only the first few)."""
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ..dm.base import Config, get_game
@@ -9,6 +11,38 @@ from . import html
 from .dm import draw, png_bytes, write
 
 PICTURE = "position.png"
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    """A match for the site: its page's files and its line on the site's index."""
+
+    name: str
+    files: dict[str, bytes | str]
+    entry: dict[str, Any]
+
+
+def result_text(config: Config, state: Any) -> str:
+    """The match's result as the site shows it: the winner, the tally and how it ended; or that it is in play."""
+    rules = get_game(config.game)
+    result = rules.result(state)
+    tally = result.lives if result.lives is not None else result.scores
+    standing = ", ".join(f"{player} {n}" for player, n in (tally or {}).items())
+    unit = " lives" if result.lives is not None else ""
+    if not result.over:
+        return f"In play ({standing}{unit})." if standing else "In play."
+    ending = rules.render_data(state).get("ending")
+    won = f"Won by {result.winner}" if result.winner else "A draw"
+    return f"{won}" + (f" ({standing}{unit})" if standing else "") + (f": {ending}" if ending else "") + "."
+
+
+def site_match(match: str, config: Config, state: Any, rows: Sequence[Any], templates: Iterable[str] = ()) -> MatchPage:
+    """The match's page from its stored submissions (`store.dm` rows, as they arrived) and its index entry."""
+    actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
+                "at": None if row.at is None else row.at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+                "payload": json.dumps(json.loads(row.payload), ensure_ascii=False, sort_keys=True)} for row in rows]
+    entry = {"name": match, "game": config.game, "players": list(config.players), "result": result_text(config, state)}
+    return MatchPage(match, match_page(match, config, state, actions, templates), entry)
 
 
 def match_page(match: str, config: Config, state: Any, actions: Sequence[dict[str, Any]],
@@ -24,9 +58,9 @@ def match_page(match: str, config: Config, state: Any, actions: Sequence[dict[st
         size = image.size
     except KeyError:
         size = (0, 0)
-    outcome = (f"Won by {result.winner}." if result.winner else "Over.") if result.over else "In play."
     files["index.html"] = html.render(
-        "match.html", templates, match=match, game=config.game, players=list(config.players), result=outcome,
+        "match.html", templates, match=match, game=config.game, players=list(config.players),
+        result=result_text(config, state),
         picture=PICTURE if PICTURE in files else None, width=size[0], height=size[1],
         board=write(config.game, data), actions=list(actions), missed=data.get("missed") or [])
     return files

@@ -75,7 +75,8 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
     done = processed_turns(session, game)
     players = [p.name for p in players_of(session, game)]
     turns = [StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
-                        lambda number=t.number: stored_turn_report(session, game, number)) for t in done]
+                        lambda number=t.number: stored_turn_report(session, game, number),
+                        f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}") for t in done]
     state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
     ended = result(state) if state else None
     return GameHistory(game.name, turns, standings(state) if state else [],

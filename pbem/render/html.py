@@ -45,10 +45,15 @@ def environment(extra_dirs: tuple[str, ...] = ()) -> Environment:
     )
 
 
-def css(extra_dirs: tuple[str, ...] = ()) -> str:
+def source(name: str, extra_dirs: tuple[str, ...] = ()) -> str:
+    """A template folder's file as it is (a style sheet, a script), the caller's folders first."""
     env = environment(extra_dirs)
-    source, _, _ = env.loader.get_source(env, "style.css")  # type: ignore[union-attr]
-    return source
+    text, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
+    return text
+
+
+def css(extra_dirs: tuple[str, ...] = ()) -> str:
+    return source("style.css", extra_dirs)
 
 
 def render(name: str, extra_dirs: Iterable[str] = (), **context: Any) -> str:

@@ -12,12 +12,12 @@ import re
 from email.generator import BytesGenerator
 from functools import lru_cache
 from email.message import EmailMessage
-from email.policy import SMTP
+from email.policy import SMTP, EmailPolicy
 from typing import Mapping
 
 import css_inline
 
-_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False)
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False, minify_css=True)
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
 _LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"  # when the GM gives no From address
@@ -43,11 +43,12 @@ def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, t
 
 
 def report_message(*, sender: str, recipient: str, subject: str, text: str, html: str,
-                   images: Mapping[str, bytes]) -> EmailMessage:
+                   images: Mapping[str, bytes], attachments: Mapping[str, str] = {}) -> EmailMessage:
     """`html` refers to each picture as `cid:<cid(name)>`; `images` maps those names to PNG (or, for a name
-    ending in .gif, GIF) bytes."""
+    ending in .gif, GIF) bytes; `attachments` maps file names to text sent along: HTML pages (the sheet to open in
+    a browser) and `.ics` calendar entries (the deadline)."""
     digest = hashlib.sha256()
-    for part in (text, html):
+    for part in (text, html, *(f"{name}\0{page}" for name, page in sorted(attachments.items()))):
         digest.update(part.encode("utf-8") + b"\0")
     for name in sorted(images):
         digest.update(name.encode("utf-8") + b"\0" + _digest(images[name]))
@@ -61,6 +62,9 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
         html_part.make_related()
     for name in sorted(images):
         html_part.attach(_image_part(name, images[name]))
+    for name, page in sorted(attachments.items()):
+        subtype = "calendar" if name.endswith(".ics") else "html"
+        message.add_attachment(page.encode("utf-8"), maintype="text", subtype=subtype, filename=name)
     for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
         part.set_boundary(f"=_pbem_{token}_{i}")
     return message
@@ -105,10 +109,23 @@ class _Generator(BytesGenerator):
             self.write(_LINE_END.sub(self._NL, lines))
 
 
+class _Folding(EmailPolicy):
+    """SMTP's policy, but a header value that fits on one line of its own stays beside its name: CPython moves
+    it below (`Subject:` CRLF SP value), and mail readers then show a subject with an empty first line."""
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        folded = super().fold_binary(name, value)
+        below = name.encode("ascii") + b":" + self.linesep.encode("ascii") + b" "
+        return name.encode("ascii") + b": " + folded[len(below):] if folded.startswith(below) else folded
+
+
+_WIRE = _Folding(linesep="\r\n")
+
+
 def message_bytes(message: EmailMessage) -> bytes:
     """The message as an `.eml` file (CRLF line ends, as on the wire)."""
     buffer = io.BytesIO()
-    _Generator(buffer, policy=SMTP).flatten(message)
+    _Generator(buffer, policy=_WIRE).flatten(message)
     return buffer.getvalue()
 
 

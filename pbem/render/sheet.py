@@ -7,21 +7,26 @@ the order file to edit and send back); this module only presents it, as HTML, te
 """
 from __future__ import annotations
 
+import base64
 import textwrap
+from datetime import timezone
 from email.message import EmailMessage
 from typing import Any, Sequence
 
+from ..formats.orders import yaml_scalar
 from . import html
-from .ascii import LEGEND, ascii_map, robot_letters
+from .ascii import LEGEND, ascii_map, robot_letters, staged_lines
 from .board import position_png
 from .message import cid, report_message
 from .model import Position
 from .static import image_size
+from .text import fitted
 from .turn import slug
 
 
 NO_ORDERS_NEEDED = ("None of your robots gets cards this turn, so you need send no orders (RULES B4.7); "
                     "send the order file only to declare a reboot.")
+SHEET_WIDTH = 72  # the text sheet's lines: a reply quoting it ("> " and a client's wrap at 76) stays unbroken
 
 
 def program_note(robot: Any, exact: bool = False) -> str:
@@ -67,7 +72,7 @@ def board_lines(sheet: Any) -> list[str]:
     lines += [f"  next flag for {r.name}: {flag.get('number')} at {flag.at}" for r in robots
               if r.owner == sheet.player and sheet.exact_program for flag in position.room.of_type("flag")
               if int(flag.get("number", 0) or 0) == r.next_flag]
-    return lines + ["", *LEGEND]
+    return lines + ["", *LEGEND, *staged_lines(position)]
 
 
 def fused_lines(robot: Any) -> list[str]:
@@ -85,12 +90,34 @@ def _context(sheet: Any) -> dict[str, Any]:
     return {"sheet": sheet, "robots": robots, "hands": hands, "free": free}
 
 
-def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None) -> str:
-    """The sheet as a page; `picture` is the board picture's address (a file name, or `cid:` in mail)."""
+def builder_data(sheet: Any, to: str = "") -> dict[str, Any]:
+    """What the sheet's order builder needs, all of it from the turn cycle (the engine's answers): the order
+    file's head, each robot's YAML key, usable cards and program length, the hands, and where to send."""
+    exact, equal = sheet.exact_program, getattr(sheet, "equal_lengths", False)
+    receiving = [r.free_registers for r in sheet.robots if r.receives_cards]
+    shortest = min(receiving, default=0)
+    robots = [{"name": r.name, "key": yaml_scalar(r.name), "receives": r.receives_cards, "note": program_note(r, exact),
+               "free": r.free_registers, "registers": getattr(r, "registers", 0) or r.free_registers + len(r.fused),
+               "fused": {str(n): card or "(empty)" for n, card in r.fused.items()}, "usable": getattr(r, "usable", []),
+               "min": r.free_registers if exact else min(1, r.free_registers),
+               "max": shortest if equal and not exact else r.free_registers}
+              for r in sheet.robots]
+    return {"head": sheet.orders.split("\nrobots:")[0] + "\n", "robots": robots, "hands": sheet.hands,
+            "equal": bool(equal), "reboot": "\nreboot:" in sheet.orders, "to": to,
+            "subject": f"orders: {sheet.game}, turn {sheet.turn}, {sheet.player}"}
+
+
+def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None, *,
+                    builder: bool = True, to: str = "") -> str:
+    """The sheet as a page; `picture` is the board picture's address (a file name, `cid:` in mail, or a
+    `data:` address in the attachment). With `builder`, the order builder (a script; the page reads the
+    same without it); `to` is the GM's address its "send" button writes to."""
     width, height = image_size(sheet.board.room) if sheet.board is not None else (0, 0)
     src = picture if picture is not None else picture_name(sheet)
     return html.render("turn_sheet.html", templates, picture=src if sheet.board is not None else None,
-                       width=width, height=height, **_context(sheet))
+                       width=width, height=height, builder=builder_data(sheet, to) if builder else None,
+                       script=html.source("order_builder.js", tuple(templates)) if builder else "",
+                       option_hp_max=getattr(sheet, "option_hp_max", 0), **_context(sheet))
 
 
 def turn_sheet_text(sheet: Any) -> str:
@@ -101,7 +128,7 @@ def turn_sheet_text(sheet: Any) -> str:
     if sheet.due:
         lines[1:1] = [f"Orders {sheet.due}.", ""]
     for robot in context["robots"]:
-        lines.append(f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}")
+        lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"], SHEET_WIDTH)
         lines += [f"    fused {line}" for line in robot["fused"]]
     for holder, cards in context["hands"]:  # wrapped: a mail client would cut a long line anywhere
         lines += textwrap.wrap(f"Hand{' of ' + holder if holder else ''}: {' '.join(cards) or '(none)'}", 66,
@@ -113,10 +140,44 @@ def turn_sheet_text(sheet: Any) -> str:
 
 
 def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -> EmailMessage:
-    """The sheet by mail: the text sheet (with its map), and the page with the board picture inline."""
+    """The sheet by mail: the text sheet (with its map), the page with the board picture inline, and the same
+    page with its order builder as an attachment to open in a browser (mail programs drop scripts)."""
     name = picture_name(sheet)
     images = {name: sheet_png(sheet)} if sheet.board is not None else {}
+    inline = f"data:image/png;base64,{base64.b64encode(images[name]).decode()}" if images else None
+    page = turn_sheet_html(sheet, templates, inline, to=sender)
     return report_message(sender=sender, recipient=sheet.email,
                           subject=f"{sheet.game}: turn {sheet.turn} cards for {sheet.player}",
-                          text=turn_sheet_text(sheet), html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}"),
-                          images=images)
+                          text=turn_sheet_text(sheet),
+                          html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}", builder=False), images=images,
+                          attachments={f"{slug(sheet.player)}-sheet.html": page, **deadline_entry(sheet)})
+
+
+def deadline_entry(sheet: Any) -> dict[str, str]:
+    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`; none
+    when the game has no schedule. Its stamp is the deadline itself: the same sheet gives the same bytes."""
+    due = getattr(sheet, "due_at", None)
+    if due is None:
+        return {}
+    stamp = f"{due.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
+    game = _ics_text(sheet.game)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//turn deadline//EN", "METHOD:PUBLISH",
+             "BEGIN:VEVENT", f"UID:{slug(sheet.game)}-turn-{sheet.turn}-{slug(sheet.player)}@pbem",
+             f"DTSTAMP:{stamp}", f"DTSTART:{stamp}", f"DTEND:{stamp}",
+             f"SUMMARY:{game}: turn {sheet.turn} orders due",
+             f"DESCRIPTION:Orders for {game} turn {sheet.turn} are {_ics_text(sheet.due)}.",
+             "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT24H", f"DESCRIPTION:{game}: orders due in 24 hours",
+             "END:VALARM", "END:VEVENT", "END:VCALENDAR"]
+    return {f"{slug(sheet.game)}-turn-{sheet.turn}.ics": "".join(_folded(line) for line in lines)}
+
+
+def _folded(line: str) -> str:
+    """A content line folded at 74 characters, each continuation starting with a space (RFC 5545 3.1)."""
+    pieces = [line[:74]] + [" " + line[n:n + 73] for n in range(74, len(line), 73)]
+    return "".join(piece + "\r\n" for piece in pieces)
+
+
+def _ics_text(text: str) -> str:
+    """A calendar TEXT value: backslash, comma, semicolon and line breaks escaped (RFC 5545 3.3.11)."""
+    return (text.replace("\\", "\\\\").replace(",", "\\,").replace(";", "\\;")
+            .replace("\r", "").replace("\n", "\\n"))

@@ -11,15 +11,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence, Union
+from typing import TYPE_CHECKING, Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
 from .rulebook import rules_page
 from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
+if TYPE_CHECKING:
+    from .dm_page import MatchPage
+
 
 MANIFEST = ".pbem-site.json"
+INDEX = ".pbem-site-index.json"  # every game and match the site's index lists, from every run
+EPOCH = "1970-01-01T00:00:00Z"  # a turn's time when the report came without one (never from a clock)
 
 
 @dataclass(frozen=True)
@@ -30,6 +35,7 @@ class StoredTurn:
     turn: int
     key: str
     load: Callable[[], TurnReport]
+    at: str = ""  # when it was processed (ISO 8601, UTC), for the game's feed
 
 
 @dataclass
@@ -40,6 +46,11 @@ class GameHistory:
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
     ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
     press: list[dict] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
+
+    @property
+    def over(self) -> bool:
+        """The engine said the game has ended (its ending was told)."""
+        return bool(self.ending)
 
 
 def _turn_dir(turn: int) -> str:
@@ -101,31 +112,63 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
              for t, p in zip(turns, pages)]
+    winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
                        ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
+    feed = html.render("feed.xml", templates, game=game.name, slug=slug(game.name), winners=winners,
+                       turns=[{"number": t.turn, "href": entry["href"], "at": t.at or EPOCH}
+                              for t, entry in zip(turns, index)])
+    (out_dir / "feed.xml").write_text(feed, encoding="utf-8")
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())
     if version:
         (out_dir / MANIFEST).write_text(json.dumps({"version": version, "turns": manifest}), encoding="utf-8")
-    return written + [out_dir / "index.html", legend]
+    return written + [out_dir / "index.html", out_dir / "feed.xml", legend]
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
-               version: str = "") -> list[Path]:
-    """Write the site under `out_dir` (with a `version`, only what changed since the last run); returns the files
-    written."""
+               version: str = "", matches: Sequence[MatchPage] = ()) -> list[Path]:
+    """Write the site under `out_dir` (with a `version`, only what changed since the last run), death matches under
+    `matches/` with their result on the index; returns the files written. The index lists these games and matches
+    and every one an earlier run put in `out_dir`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
     for game in games:
         folder = slug(game.name)
         written += write_game(out_dir / folder, game, templates, version)
-        entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns)})
-    (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=entries),
-                                        encoding="utf-8")
+        winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
+        entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns),
+                        "winners": winners})
+    for match in matches:
+        folder = out_dir / "matches" / slug(match.name)
+        folder.mkdir(parents=True, exist_ok=True)
+        for file, content in match.files.items():
+            (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+            written.append(folder / file)
+        entries.append({**match.entry, "href": f"matches/{slug(match.name)}/index.html"})
     rules, page = out_dir / "rules.html", rules_page(templates)
     if not rules.is_file() or rules.read_text(encoding="utf-8") != page:  # the same on every run: written once
         rules.write_text(page, encoding="utf-8")
         written.append(rules)
-    return written + [out_dir / "index.html"]
+    return written + [write_index(out_dir, entries, templates)]
+
+
+def write_index(out_dir: Path, entries: Sequence[dict], templates: Sequence[str] = ()) -> Path:
+    """The site's index: `entries` (games: name, href, turns; death matches: name, href, game, players, result) with
+    those of earlier runs into the same folder (kept in INDEX), in name order; a newer entry replaces its older one."""
+    try:
+        kept = json.loads((out_dir / INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = []
+    known = {entry["name"]: entry for entry in kept if isinstance(entry, dict) and "name" in entry
+             and (out_dir / str(entry.get("href", ""))).is_file()}
+    known |= {entry["name"]: dict(entry) for entry in entries}
+    listed = [known[name] for name in sorted(known)]
+    (out_dir / INDEX).write_text(json.dumps(listed, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    games = [entry for entry in listed if "players" not in entry]
+    matches = [entry for entry in listed if "players" in entry]
+    (out_dir / "index.html").write_text(html.render("site_index.html", templates, games=games, matches=matches),
+                                        encoding="utf-8")
+    return out_dir / "index.html"

@@ -7,14 +7,27 @@ from typing import Sequence
 
 from .model import BoardReport, Table
 
-MAX_COLUMN = 34  # a robot's column wraps beyond this
-MAX_WIDTH = 100  # a table wider than this is cut into blocks of robots, each with the row labels
+MAX_COLUMN = 18  # a robot's column wraps beyond this (three robots side by side in 78 columns)
+MAX_WIDTH = 78  # (WIDTH) a table wider than this is cut into blocks of robots, each with the row labels
 
 
 @lru_cache(maxsize=4096)
 def _wrap(text: str, width: int) -> tuple[str, ...]:
     """Remembered: every player's mail of a turn repeats most cells."""
     return tuple(piece for line in text.split("\n") for piece in (textwrap.wrap(line, width) or [""]))
+
+
+WIDTH = 78  # every line of a mail's text part fits here: the reader's program need not wrap anything
+
+
+def fitted(lines: Sequence[str], width: int = WIDTH, hang: int = 2) -> list[str]:
+    """Each line wrapped at spaces to `width`, its continuation indented `hang` more than the line itself."""
+    out: list[str] = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        out += textwrap.wrap(line, width, subsequent_indent=indent + " " * hang, break_long_words=False,
+                             break_on_hyphens=False) or [line.rstrip()]
+    return out
 
 
 def _block(grid: list[list[str]], widths: list[int]) -> list[str]:
@@ -47,7 +60,7 @@ def table_text(table: Table) -> str:
     for block in blocks:
         columns = [0, *block]
         lines += _block([[row[i] for i in columns] for row in grid], [widths[i] for i in columns])
-    lines += [f"  * {note}" for note in table.notes]
+    lines += fitted([f"  * {note}" for note in table.notes])
     return "\n".join(lines)
 
 
@@ -55,8 +68,8 @@ def board_text(report: BoardReport, player: str | None = None) -> str:
     parts = [report.title, "=" * len(report.title)]
     key = report.owner_key()
     if len(key) > 1:  # a shared board: whose robots are which (the pictures draw them in these colours)
-        parts += ["Robots: " + "; ".join(f"{'yours' if entry.owner == player else entry.owner}: "
-                                         f"{', '.join(entry.robots)}" for entry in key) + "."]
+        parts += fitted(["Robots: " + "; ".join(f"{'yours' if entry.owner == player else entry.owner}: "
+                                                f"{', '.join(entry.robots)}" for entry in key) + "."])
     for stage in report.stages:
         parts += ["", table_text(stage.table)]
     parts += ["", table_text(report.end_of_turn)]
@@ -69,5 +82,5 @@ def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence
               player: str | None = None, ending: Sequence[str] = ()) -> str:
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r, player) for r in reports)
-    told = "".join(f"{line}\n" for lines in (ending, notice) if lines for line in [*lines, ""])
-    return f"{heading}\n\n{told}The board pictures are in the HTML part of this message.\n\n{body}\n"
+    told = "".join(f"{line}\n" for lines in (ending, fitted(notice)) if lines for line in [*lines, ""])
+    return f"{heading}\n\n{told}The turn as an animated picture is in the HTML part of\nthis message; each stage's picture is on the game's site.\n\n{body}\n"

@@ -19,7 +19,7 @@ from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
 from . import html
-from .animation import turn_gif
+from .animation import SCALE, turn_gif
 from .board import position_png
 from .legend import legend_png
 from .static import image_size
@@ -71,6 +71,7 @@ class ImageNames:
 
     def __init__(self, reports: list[BoardReport], inline: bool = False):
         self.reports, self.inline = reports, inline
+        self.stage_pictures = not inline  # a mail carries the animation only (issue #24: under 200 KB)
 
     def _index(self, report: BoardReport) -> int:
         return next(i for i, r in enumerate(self.reports) if r is report)
@@ -93,6 +94,11 @@ class ImageNames:
     def size(self, report: BoardReport) -> tuple[int, int]:
         """The pictures' width and height in pixels (for `<img>`: the page does not jump as they load)."""
         return image_size(report.final.room)
+
+    def animation_size(self, report: BoardReport) -> tuple[int, int]:
+        """The animation's width and height (`animation.SCALE` of the pictures')."""
+        width, height = image_size(report.final.room)
+        return width * SCALE[0] // SCALE[1], height * SCALE[0] // SCALE[1]
 
     def anchor(self, report: BoardReport, stage: int | str) -> str:
         """The heading's id on the page: the picture's file name without `.png`."""
@@ -168,12 +174,10 @@ def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
                        reports=boards, images=names, links=[], notice=notice, player=player, ending=report.ending)
-    files = [names.file(r, s) for r in boards for s in [*(st.number for st in r.stages), "final"]]
-    files += [names.animation_name(r) for r in boards]
+    images = {names.animation_name(r): report.images[names.animation_name(r)] for r in boards}
     return report_message(
         sender=sender, recipient=recipient, subject=subject,
-        text=turn_text(report.game, report.turn, boards, notice, player, report.ending), html=page,
-        images={name: report.images[name] for name in files})
+        text=turn_text(report.game, report.turn, boards, notice, player, report.ending), html=page, images=images)
 
 
 def _subject(report: TurnReport, recipient: Recipient) -> str:

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
-from ..engine.deal import free_registers
+from ..engine.deal import can_use, free_registers
 from ..engine.orders import Checked, Submission
 from ..engine.state import Board
 from ..formats.schedule import due_text
@@ -41,6 +41,8 @@ class RobotSheet:
     receives_cards: bool
     free_registers: int
     no_cards_reason: str = ""  # why it receives no cards (the engine's words), when it receives none
+    usable: list[str] = field(default_factory=list)  # the cards of its hand it may program (G7), hand order
+    registers: int = 0  # every register, fused ones included (B1)
 
 
 @dataclass
@@ -58,6 +60,9 @@ class TurnSheet:
     exact_program: bool = False  # every free register must be filled (BotWars, B4.5), not "up to"
     due: str = ""  # "due Friday 28 November, 20:00 UTC" when the game has a schedule
     board: Board | None = field(default=None, repr=False, compare=False)  # the board the turn starts from
+    equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
+    option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
+    due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
@@ -88,25 +93,31 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
 
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
-    due = due_text(deadline.due_at, schedule.timezone) if deadline and schedule else ""
     pause = paused(session, game)
-    due = paused_due(pause.remaining) if pause is not None else due
     sheets = []
     for player in players_of(session, game):
+        due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
+        due = paused_due(pause.remaining) if pause is not None else due
         if not state.receiving(player.name):
             continue
         programmed = state.needs_program(player.name)
+        in_hand = state.hands_of(player.name)
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
                              {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
                              r.name in programmed, free_registers(r, rules),
-                             "" if r.name in programmed else state.no_cards_reason(r.name))
+                             "" if r.name in programmed else state.no_cards_reason(r.name),
+                             [str(c) for c in in_hand.get(player.name if rules.shared_hand else r.name, [])
+                              if can_use(r, c, rules)] if r.name in programmed else [], rules.registers)
                   for r in state.robots_of(player.name)]
-        hands = {key: [str(c) for c in cards] for key, cards in state.hands_of(player.name).items() if cards}
+        hands = {key: [str(c) for c in cards] for key, cards in in_hand.items() if cards}
         template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
                                   option_hp=rules.options_absorb_damage, secret=player.secret)
         board = state.board_of(player.name)
         sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, board.room.name, robots, hands,
-                                template, exact_program=not state.geeko, due=due, board=board))
+                                template, exact_program=not state.geeko, due=due, board=board,
+                                equal_lengths=rules.equal_length_programs,
+                                option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
+                                due_at=deadline.due_at if deadline and schedule else None))
     return sheets
 
 
@@ -148,6 +159,9 @@ def submit(session: Session, name: str, files: list[tuple[str, bytes]], *, store
         checkable = order.player in players and state.expects_orders(order.player)
         checked = check_orders(state, order.player, order.submission) if checkable else None
         unedited = order.unedited() if checkable and state.owes_orders(order.player) else None
+        if store and order.preview:  # a rehearsal asked for is never kept as orders
+            header.append(Problem(source, order.data.line_of("preview"), "preview",
+                                  "asks for a rehearsal only, by mail: remove this line to give these orders"))
         problems = order.problems(checked.problems if checked else [], header + ([unedited] if unedited else []))
         result.problems = [str(p) for p in problems]
         if checked is not None and not problems:

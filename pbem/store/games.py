@@ -74,7 +74,8 @@ def description_of(session: Session, game: Game) -> GameDescription:
     robots = {p["name"]: p["robots"] for p in data["players"]}
     return GameDescription(game.name, game.ruleset, game.seed, [SourceFile(r["source"], r["text"]) for r in data["rooms"]],
                            SourceFile(data["deck"]["source"], data["deck"]["text"]),
-                           [PlayerEntry(p.name, p.email, list(robots[p.name]), p.secret) for p in players_of(session, game)],
+                           [PlayerEntry(p.name, p.email, list(robots[p.name]), p.secret, p.timezone)
+                            for p in players_of(session, game)],
                            dict(data.get("ruleset_options") or {}))
 
 
@@ -92,7 +93,7 @@ def create_game(session: Session, description: GameDescription, at: datetime) ->
     session.flush()
     for position, entry in enumerate(description.players):
         player = Player(game_id=game.id, position=position, name=entry.name, email=entry.email,
-                        secret=entry.secret or secrets.token_hex(8))
+                        secret=entry.secret or secrets.token_hex(8), timezone=entry.timezone)
         session.add(player)
         session.flush()
         for index, robot in enumerate(entry.robots):

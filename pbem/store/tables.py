@@ -31,6 +31,7 @@ class Player(SQLModel, table=True):
     name: str
     email: str
     secret: str  # a per-player token, for authenticating mailed orders
+    timezone: str | None = None  # the player's own zone (IANA name): deadlines are shown in it too
 
 
 class Robot(SQLModel, table=True):

@@ -10,11 +10,12 @@ a pass is only for the full board (D4.5).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import timedelta
 from typing import Any
 
 from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
-from ..clock import Clock, TimeControl, start
+from ..clock import CLOCK_ABOUT, Clock, Deadline, TimeControl, control_text, start
 from ..turngame import TurnGame
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
@@ -24,10 +25,14 @@ SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4
 MOVES = ("plant", "challenge", "give_up", "pass")
 OPTIONS = {
-    "lives": Option(3, whole=True),
-    "adjacent": Option(None, (True, False)),  # D4.2; the variant's default
-    "missed_latest": Option("lose_life", ("lose_life", "refuse")),  # D4.4: a challenge that misses the latest move
-    "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default)),  # D5
+    "lives": Option(3, whole=True, unit="lives", about="D4.1: lives each"),
+    "adjacent": Option(None, (True, False), shown_default="the variant's (true but in primary)",
+                       about="D4.2: a flower must touch one planted before this turn"),
+    "missed_latest": Option("lose_life", ("lose_life", "refuse"),
+                            about="D4.4: a challenge missing the opponent's latest flowers fails, or is refused"),
+    "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default),
+                    unit="seconds", shown_default="the variant's (classic: {turn: 120, reserve: 600, step: 60, "
+                    "bonus: {challenge: 60}})", about=CLOCK_ABOUT),
 }
 
 
@@ -87,6 +92,7 @@ def settings_of(config: Config) -> Settings:
 
 class FlowerField(TurnGame):
     name = "flowerfield"
+    title = "Flower Field"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:
@@ -99,6 +105,30 @@ class FlowerField(TurnGame):
 
     def time_control(self, state: State) -> TimeControl:
         return state.settings.clock
+
+    def news(self, before: State, after: State) -> list[str]:
+        return [after.event] if after.event and after != before else []
+
+    def rules_text(self, state: State) -> str:
+        s = state.settings
+        kinds = ", ".join(f"{k.letter} ({k.name})" for k in s.variant.kinds)
+        near = " next to flowers already there" if s.adjacent else ""
+        return (f"Flower Field, {s.variant.name} (RULES D4): a 7x7 board, rows A-G, columns 1-7; flowers {kinds}. "
+                f"On your turn plant up to {s.variant.per_turn} flower(s){near}, or challenge: name two duplicate "
+                "fields (four connected flowers, the same under a rotation or reflection), one with a flower of "
+                "the opponent's last plant. A right challenge costs the opponent a life and undoes that plant; a "
+                f"wrong one (or giving up) costs you one. {s.lives} lives each; no lives left loses; on a full "
+                f"board the other player may challenge or pass, then more lives wins. {control_text(s.clock)}")
+
+    def deadline(self, state: State) -> Deadline | None:
+        """The turn ends when a challenge is last in time; a plant (or a pass) is due its bonus earlier (D5)."""
+        running = super().deadline(state)
+        bonus = (state.settings.clock.bonus or {}).get("challenge", 0)
+        if running is None or not bonus:
+            return running
+        early = "pass" if state.full else "plant"
+        return replace(running, by_kind=((f"to {early}", running.at - timedelta(seconds=bonus)),
+                                         ("to challenge or give up", running.at)))
 
     def action_kind(self, action: Action) -> str | None:
         return "challenge" if "challenge" in action.payload or "give_up" in action.payload else None
@@ -263,12 +293,31 @@ class FlowerField(TurnGame):
     def hints(self, state: State, player: str) -> list[str]:
         if state.over or player != state.to_move:
             return []
-        hints = [] if state.full else ["{plant: [R D5, T C4]}  one or two flowers next to flowers already there"]
+        hints = [] if state.full else [f"{{plant: [{self._example_plant(state)}]}}  " + (
+            f"up to {state.settings.variant.per_turn} flower(s)"
+            + (" next to flowers already there" if state.settings.adjacent else ""))]
         if self.latest(state) is not None:
             hints.append("{challenge: [[D2, D3, E3, F3], [D3, E3, E4, E5]]}  two duplicate fields, one touching "
                          "the last plant")
-        hints.append("{pass: true}  the board is full: end the game" if state.full else "{give_up: true}  a failed challenge")
-        return hints
+        if state.full:  # first: the reply lines offered end the game rather than stake a life on an example
+            return ["{pass: true}  the board is full: end the game", *hints]
+        return hints + ["{give_up: true}  a failed challenge"]
+
+    def _example_plant(self, state: State) -> str:
+        """A plant legal now, in this variant's own letters: as many flowers as a turn allows, on the first cells
+        (row A first) that take one."""
+        letters = [kind.letter for kind in state.settings.variant.kinds]
+        chosen: list[str] = []
+        for cell in range(SIZE * SIZE):
+            entry = f"{letters[len(chosen) % len(letters)]} {cell_name(cell, SIZE)}"
+            try:
+                self.parse_plant(state, chosen + [entry])
+            except ValueError:
+                continue
+            chosen.append(entry)
+            if len(chosen) == state.settings.variant.per_turn:
+                break
+        return ", ".join(chosen)
 
     def latest(self, state: State) -> Plant | None:
         """The opponent's plant of the turn just before (what a challenge must touch); never an older plant
@@ -332,11 +381,11 @@ def missed_duplicates(state: State) -> list[MissedView]:
     made_by = {}
     for number, plant in enumerate(state.plants, start=1):
         for cell in plant.cells:
-            made_by[cell] = (number, plant.player)
+            made_by[cell] = (number, plant.player, " ".join(f"{kind} {cell_name(c, SIZE)}" for c, kind in plant.flowers))
     report: list[MissedView] = []
     for first, second in duplicate_pairs(state.board, SIZE, SIZE):
-        number, player = max(made_by.get(c, (0, "")) for c in first.cells + second.cells)
-        report.append(MissedView(pair=[list(first.names), list(second.names)], move=number, player=player,
-                                 missed_by=opponent(state.config.players, player) if player else None))
+        number, player, planted = max(made_by.get(c, (0, "", "")) for c in first.cells + second.cells)
+        report.append(MissedView(pair=[list(first.names), list(second.names)], move=number, planted=planted,
+                                 player=player, missed_by=opponent(state.config.players, player) if player else None))
     report.sort(key=lambda entry: (entry["move"], entry["pair"]))
     return report

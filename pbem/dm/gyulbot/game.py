@@ -29,14 +29,16 @@ from .board import Puzzle, parse_solution, solved_after
 from ..views import GyulbotView
 
 OPTIONS = {
-    "rounds": Option(5, whole=True),  # D1.4: 5, 9 or 10
-    "claim_seconds": Option(600, whole=True),
-    "undercut_seconds": Option(60, whole=True),
-    "demo_seconds": Option(120, whole=True),
-    "moves": Option(8, whole=True),  # the proven minimum of generated puzzles
-    "tiebreak": Option(None, ("round", "opponent")),  # default: a round after 10 rounds, else the opponent
-    "opponent": Option(None),  # the designated opponent: a player, by default the last
-    "start": Option(None, read=clocks.read_moment),  # when round 1 opens (else at the first time stamp)
+    "rounds": Option(5, whole=True, unit="rounds", about="D1.4: rounds in the match (5, 9 or 10)"),
+    "claim_seconds": Option(600, whole=True, unit="seconds", about="a round with no claim in this time scores nobody"),
+    "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
+    "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
+    "moves": Option(8, whole=True, unit="moves", about="generated puzzles: their proven minimum"),
+    "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
+                       about="D1.4: a tie goes to a tiebreaker round or to the designated opponent"),
+    "opponent": Option(None, unit="player", shown_default="the last player", about="the designated opponent"),
+    "start": Option(None, read=clocks.read_moment, unit="time stamp", shown_default="the first action's time",
+                    about="when round 1 opens (ISO 8601, like 2026-12-01T20:00Z)"),
 }
 
 
@@ -75,6 +77,7 @@ class State:
     log: tuple[str, ...] = ()
     last_at: datetime | None = None
     winner: str | None = None
+    ending: str = ""  # how a match won on the tiebreak was won
     extended: tuple[datetime, int] | None = None  # (the deadline the GM extended, by how many seconds in all)
 
 
@@ -91,6 +94,7 @@ class State:
 @register
 class Gyulbot(JudgedGame):
     name = "gyulbot"
+    title = "Gyulbot"
     options = OPTIONS
 
     def new_state(self, config: Config) -> State:
@@ -139,15 +143,32 @@ class Gyulbot(JudgedGame):
             return ["{claim: 8}  the number of moves you can solve it in", "{skip: true}  pass this round"]
         if state.phase == "undercut":
             claimant, claim = state.claimed()
+            undercut = [f"{{undercut: {claim - 1}}}  fewer moves than {claim}"] if claim > 1 else []
             if player != claimant:
-                return [f"{{undercut: {claim - 1}}}  fewer moves than {claim}",
-                        f"{{skip: true}}  let {claimant} demonstrate now"]
+                return undercut + [f"{{skip: true}}  let {claimant} demonstrate now"]
             if not state.self_undercut:
-                return [f"{{undercut: {max(1, claim - 1)}}}  lower your own claim (once)"]
+                return [hint + " (lower your own claim, once)" for hint in undercut]
         if state.phase == "demo" and player == state.demonstrator:
-            return [f'{{solution: "Red URDL"}}  at most {state.demo_moves} moves: a colour, then U D L R',
-                    "{skip: true}  give up"]
+            colour = (state.puzzle.goal_colour or state.puzzle.colours[0]).capitalize()  # a colour that may finish
+            return [f'{{solution: "{colour} {"URDL"[:state.demo_moves]}"}}  at most {state.demo_moves} moves: '
+                    "a colour, then U D L R", "{skip: true}  give up"]
         return []
+
+    def news(self, before: State, after: State) -> list[str]:
+        return list(after.log[len(before.log):])
+
+    def rules_text(self, state: State) -> str:
+        s, span = state.settings, clocks.span
+        tie = ("a tiebreaker round" if s.tiebreak == "round" else f"{s.opponent}, the designated opponent")
+        return (f"Gyulbot (RULES D1), {s.rounds} rounds, one puzzle a round for both: move a robot of one colour "
+                "in one direction (U D L R) and it slides until a wall, the edge or another robot stops it; reach "
+                "the goal. The first claim of a number of moves makes its author Player A; the other player may "
+                f"undercut with fewer moves within {span(int(s.undercut.total_seconds()))} (A may undercut "
+                "themself once). Whoever holds the lowest count then demonstrates it within "
+                f"{span(int(s.demo.total_seconds()))}; a failed demonstration may be replaced until then. Success "
+                "scores the demonstrator, failure the other player (a failed undercut also halves that player's "
+                f"claim time next round). A round with no claim in {span(int(s.claim.total_seconds()))} scores "
+                f"nobody. Most points wins; a tie goes to {tie}.")
 
     def deadline(self, state: State) -> Deadline | None:
         base = _base_deadline(state)
@@ -165,11 +186,12 @@ class Gyulbot(JudgedGame):
 
     def expire(self, state: State, deadline: Deadline) -> State:
         if state.phase == "claims":
-            return _end_round(state, None, "no claim in time; nobody scores", deadline.at)
+            return _end_round(state, None, "no claim in time", deadline.at)
         if state.phase == "undercut":
             return dataclasses.replace(state, phase="demo", demonstrator=state.claimant, demo_moves=state.claim,
                                        deadline=deadline.at + state.settings.demo)
-        return _demonstrated(state, False, "no solution in time", deadline.at)
+        demonstrator, moves = state.shown()
+        return _demonstrated(state, False, f"{demonstrator} did not demonstrate {moves} in time", deadline.at)
 
     def extend(self, state: State, seconds: int, at: datetime | None) -> State:
         base = _base_deadline(state)
@@ -185,7 +207,7 @@ class Gyulbot(JudgedGame):
         return Result(state.phase == "over", state.winner, scores=dict(zip(state.settings.players, state.scores)))
 
     def render_data(self, state: State) -> GyulbotView:
-        puzzle = state.puzzle
+        puzzle, running = state.puzzle, self.deadline(state)
         return {
             "rows": puzzle.rows,
             "cols": puzzle.cols,
@@ -201,10 +223,11 @@ class Gyulbot(JudgedGame):
             "claim": state.claim,
             "demonstrator": state.demonstrator,
             "demo_moves": state.demo_moves,
-            "deadline": state.deadline.isoformat() if state.deadline else None,
+            "deadline": running.at.isoformat() if running else None,  # the GM's extension included
             "scores": dict(zip(state.settings.players, state.scores)),
             "log": list(state.log),
             "winner": state.winner,
+            "ending": state.ending,
         }
 
 
@@ -307,10 +330,11 @@ def _solution(state: State, player: str, value: Any, at: datetime | None) -> tup
         return f"not a solution: {err}", state
     success = len(moves) <= state.shown()[1] and solved_after(state.puzzle, moves) is not None
     how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
+    shown = f"{player} demonstrated {state.demo_moves}: {how}"
     if not success and state.deadline is not None:  # D1.4 ruling: may be replaced until the deadline
         tries = f"round {state.round}: {player}'s {how}; another may follow until {clocks.when(state.deadline)}"
         return None, dataclasses.replace(state, log=state.log + (tries,))
-    return None, _demonstrated(state, success, how, at)
+    return None, _demonstrated(state, success, shown, at)
 
 
 def _skip(state: State, player: str, value: Any, at: datetime | None) -> tuple[str | None, State]:
@@ -321,7 +345,7 @@ def _skip(state: State, player: str, value: Any, at: datetime | None) -> tuple[s
             return "you already passed this round", state
         passed = tuple(p for p in state.settings.players if p in state.passed or p == player)
         state = dataclasses.replace(state, passed=passed)
-        return None, (_end_round(state, None, "both passed; nobody scores", at) if len(passed) == 2 else state)
+        return None, (_end_round(state, None, "both passed", at) if len(passed) == 2 else state)
     if state.phase == "undercut":
         if player == state.claimant:
             return f"waiting for {opponent(state.settings.players, player)} to undercut or pass", state
@@ -330,18 +354,18 @@ def _skip(state: State, player: str, value: Any, at: datetime | None) -> tuple[s
                                          demo_moves=state.claim, deadline=deadline)
     if player != state.demonstrator:
         return f"{state.demonstrator} is demonstrating, not you", state
-    return None, _demonstrated(state, False, "gave up", at)
+    return None, _demonstrated(state, False, f"{player} gave up demonstrating {state.demo_moves}", at)
 
 
 _ACTIONS = {"claim": _claim, "undercut": _undercut, "solution": _solution, "skip": _skip}
 
 
-def _demonstrated(state: State, success: bool, how: str, at: datetime | None) -> State:
-    """Score a demonstration (D1.4); a failed undercut by B halves B's time next round."""
+def _demonstrated(state: State, success: bool, what: str, at: datetime | None) -> State:
+    """Score a demonstration (D1.4), `what` saying how it went; a failed undercut by B halves B's time next round."""
     demonstrator, moves = state.shown()
     scorer = demonstrator if success else opponent(state.settings.players, demonstrator)
     state = dataclasses.replace(state, halve_next=None if success or demonstrator == state.claimant else demonstrator)
-    return _end_round(state, scorer, f"{demonstrator} demonstrated {moves}: {how}", at)
+    return _end_round(state, scorer, what, at)
 
 
 def _end_round(state: State, scorer: str | None, what: str, at: datetime | None) -> State:
@@ -354,7 +378,10 @@ def _end_round(state: State, scorer: str | None, what: str, at: datetime | None)
     if state.round >= settings.rounds:
         leader = _leader(settings.players, scores)
         if leader or state.round > settings.rounds or settings.tiebreak == "opponent":
-            return dataclasses.replace(fresh, phase="over", winner=leader or settings.opponent)
+            tie = (f"tied {scores[0]}-{scores[1]}: {settings.opponent} wins as the designated opponent" if not leader
+                   else f"{leader} won the tiebreak round" if state.round > settings.rounds else "")
+            return dataclasses.replace(fresh, phase="over", winner=leader or settings.opponent, ending=tie,
+                                       log=log + ((tie,) if tie else ()))
     return dataclasses.replace(fresh, round=state.round + 1, puzzle=_puzzle(settings, state.round + 1))
 
 

@@ -8,8 +8,9 @@ actions' time stamps: an action first lets every deadline it is later than
 expire with the effect the rules give it (a late buzzer gives the opponent the
 point, a silent or late opponent leaves it to the buzzer, ten minutes without a
 buzz junk the round), then acts on the round it finds. Deadlines, the GM's
-`{extend: seconds}` and `{timeout: true}` are the one clock's (`clock.py`). When the buzzer's solution is as short
-as the proven minimum nobody can beat it, so the round ends at once. A junked
+`{extend: seconds}` and `{timeout: true}` are the one clock's (`clock.py`). The opponent's minute always runs
+(D2.3 ruling), even after a solution as short as the proven minimum: the round ends with the answer or when the
+minute passes. A junked
 round counts towards the round limit; a skipped maze does not. After the
 transcript's own puzzles the engine deals mazes it generates from the seed
 (options `size`, `moves`, `snoms`), each with that proven minimum.
@@ -27,19 +28,20 @@ from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
 from ..clock import GM, Deadline, utc
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
-from .solver import solve
 from ..views import IceView
 
 OPTIONS = {
-    "target": Option(7, whole=True),  # D2.3: first to 7 points
-    "max_rounds": Option(20, whole=True),
-    "present_seconds": Option(60, whole=True),
-    "answer_seconds": Option(60, whole=True),
-    "junk_seconds": Option(600, whole=True),
-    "moves": Option(8, whole=True),  # generated mazes: their proven minimum,
-    "snoms": Option(2, whole=True),  # their snoms,
-    "size": Option(Size(10, 10), read=lambda value, default: _size(value)),  # and their size
-    "start": Option(None, read=clocks.read_moment),  # when the first round opens (else at the first time stamp)
+    "target": Option(7, whole=True, unit="points", about="D2.3: the points that win"),
+    "max_rounds": Option(20, whole=True, unit="rounds", about="D2.3: after this many rounds the leader wins"),
+    "present_seconds": Option(60, whole=True, unit="seconds", about="the buzzer's time to present"),
+    "answer_seconds": Option(60, whole=True, unit="seconds", about="the opponent's time for a shorter solution"),
+    "junk_seconds": Option(600, whole=True, unit="seconds", about="no buzz in this time junks the maze"),
+    "moves": Option(8, whole=True, unit="orders", about="generated mazes: their proven minimum"),
+    "snoms": Option(2, whole=True, unit="snoms", about="generated mazes: their snoms"),
+    "size": Option(Size(10, 10), read=lambda value, default: _size(value), unit="rows x columns", shown_default="10x10",
+                   about="generated mazes: their size, 5x5 to 20x20"),
+    "start": Option(None, read=clocks.read_moment, unit="time stamp", shown_default="the first action's time",
+                    about="when the first maze opens (ISO 8601, like 2026-12-01T20:00Z)"),
 }
 PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
 
@@ -97,15 +99,10 @@ class IceMatch:
     history: tuple[str, ...] = ()
 
 
-@lru_cache(maxsize=256)
-def minimum(maze: Maze) -> int | None:
-    """The proven shortest solution length (None: nothing within 15 orders)."""
-    return solve(maze).moves
-
-
 @register
 class IceMaze(JudgedGame):
     name = "ice"
+    title = "Ice maze"
     options = OPTIONS
 
     def new_state(self, config: Config) -> IceMatch:
@@ -143,11 +140,26 @@ class IceMaze(JudgedGame):
                 hints.append("{skip: true}  skip this maze (the leader, once a match)")
             return hints
         if round_.presented is None:
-            return [f'{{solution: "LURD..."}}  exactly {round_.claim} orders'] if me == round_.buzzer else []
+            example = ("LURD" * 4)[:round_.claim]
+            return [f'{{solution: "{example}"}}  exactly {round_.claim} orders (L R U D)'] if me == round_.buzzer else []
         if me == round_.buzzer:
             return []
-        return [f'{{solution: "LURD"}}  a correct solution shorter than {len(round_.presented)}',
-                "{pass: true}  let it stand"]
+        shorter = len(round_.presented) - 1
+        offer = [f'{{solution: "{("LURD" * 4)[:shorter]}"}}  a correct solution shorter than {shorter + 1}'] if shorter else []
+        return offer + ["{pass: true}  let it stand"]
+
+    def news(self, before: IceMatch, after: IceMatch) -> list[str]:
+        return list(after.history[len(before.history):])
+
+    def rules_text(self, state: IceMatch) -> str:
+        r, span = state.rules, clocks.span
+        return (f"Ice maze (RULES D2): every order (L R U D) moves all snoms at once until a rock, the edge or "
+                "another snom stops them; a snom that reaches a free goal stops and locks; solve it by locking "
+                f"every snom. Buzz with the number of orders (1-15) you will present, then present exactly that many "
+                f"within {span(r.present_seconds)}; the opponent then has {span(r.answer_seconds)} for a strictly "
+                "shorter solution. The buzzer scores if right and not beaten; a wrong or late buzzer gives the "
+                f"opponent the point. No buzz in {span(r.junk_seconds)} junks the maze; the leader may skip one "
+                f"maze. First to {r.target} points, at most {r.max_rounds} rounds.")
 
     def deadline(self, state: IceMatch) -> Deadline | None:
         round_ = state.round
@@ -257,8 +269,6 @@ def _solution(state: IceMatch, me: int, value: Any, at: datetime | None) -> tupl
             return None, _end_round(state, 1 - me, f"{name} buzzed {round_.claim} but gave {len(orders)} orders", at)
         if not solves(maze, orders):
             return None, _end_round(state, 1 - me, f"{name}'s {orders} does not solve the maze", at)
-        if len(orders) == minimum(maze):
-            return None, _end_round(state, me, f"{name} solved it in {len(orders)} ({orders}), the minimum", at)
         return None, replace(state, round=replace(round_, presented=orders, presented_at=at or state.now, extension=0))
     if me == round_.buzzer:
         return f"{name} has already presented {round_.presented}", state

@@ -1,0 +1,172 @@
+"""Death matches on the GM's one clock (RULES D5 rulings): the opening mail, and the GM's roll, extension and
+timeout, each given after the mail that reached the server before it has been read.
+
+A GM command acts at the time it is given. Mail received before that time counts before it, so the command
+first reads the inbox (the same one `pbem run` reads), then acts on the position that mail left, and its mail
+goes out at once when an SMTP server is configured. An extension asked for after a deadline has passed (and
+before any run applied it) extends nothing: the passed deadline is applied, the players are told, and the GM
+hears what it did.
+"""
+from __future__ import annotations
+
+import imaplib
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Mapping
+
+from sqlmodel import Session, select
+
+from ..dm.base import Action, Config, get_game
+from ..dm.clock import GM, Deadline, advance, moment, when
+from ..mail.config import MailConfig
+from ..mail.dmpost import match_mail, queue_match_news, tick_matches
+from ..mail.fetch import Handled, fetch, messages_from
+from ..mail.outbox import SmtpTransport, deliver, queue
+from ..render.message import message_id
+from ..store import dm as store
+from ..store.base import Refused
+from ..store.mail import MailDmPlayer, MailOutgoing
+
+
+@dataclass
+class Command:
+    """What a GM command did: accepted or refused (`reason`), the position after it, whom it told."""
+
+    match: str
+    config: Config
+    state: Any
+    reason: str | None = None
+    seq: int | None = None
+    mailed: list[str] = field(default_factory=list)
+
+
+def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,
+               mbox: Path | None = None) -> tuple[list[Handled], str | None]:
+    """Every new message, handled as `pbem run` handles it (each committed with its replies); and the reason the
+    inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
+    try:
+        handled = fetch(session, messages_from(session, maildir, mbox, config.imap), config, now)
+    except (OSError, imaplib.IMAP4.error) as err:
+        session.rollback()
+        return [], f"cannot read the inbox: {err}"
+    return [h for h in handled if h.outcome != "duplicate"], None
+
+
+def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: datetime, sender: str) -> Command:
+    """The GM's `{roll: N}`, `{extend: SECONDS}` or `{timeout: true}` at `now`, recorded (accepted or refused),
+    the players told; committed. Refused (Refused) when there is no such match."""
+    match = store.find_match(session, name)
+    if match is None:
+        raise Refused([f"no death match named {name!r}"])
+    store.lock_match(session, match)
+    config, state, _ = store.position(session, match)
+    rules = get_game(config.game)
+    _, passed = advance(rules, state, now)
+    if "extend" in payload and passed:
+        _, state = store.tick(session, match, now)
+        done = Command(name, config, state)
+        done.mailed = queue_match_news(session, name, config, state, now, sender, _passed_headline(passed),
+                                       f"tick {passed[-1].at.isoformat()}")
+        session.commit()
+        done.reason = (f"the deadline {when(passed[0].at)} had passed before this extension ({when(now)}): "
+                       + "; ".join(f"at {when(d.at)} {d.effect}" for d in passed)
+                       + ". That has been applied and the players told; nothing was extended.")
+        return done
+    before = state
+    row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
+    done = Command(name, config, state, row.reason, row.seq)
+    if row.reason is None or passed:
+        news = [_passed_headline(passed)] if passed else []
+        if row.reason is None:
+            news.append(_headline(rules, advance(rules, before, now)[0], state, payload))
+        done.mailed = queue_match_news(session, name, config, state, now, sender, "; then ".join(news), f"{row.seq}")
+    session.commit()
+    return done
+
+
+def _passed_headline(passed: list[Deadline]) -> str:
+    return "a deadline passed: " + "; ".join(d.effect for d in passed)
+
+
+def _headline(rules: Any, before: Any, after: Any, payload: Mapping[str, Any]) -> str:
+    """The news of an accepted GM command: what the roll did, the deadline an extension leaves (one value, as the
+    mail's Deadline line), what closing the deadline did."""
+    if "roll" in payload:
+        return "; ".join([f"the GM rolled {payload['roll']}", *rules.news(before, after)])
+    if "extend" in payload:
+        running = rules.deadline(after)
+        return f"the GM extended the deadline by {payload['extend']} s" + (
+            f" to {when(running.at)}" if running is not None else "")
+    closed = rules.deadline(before)
+    return "the GM closed the deadline" + (f": {closed.effect}" if closed is not None else "")
+
+
+def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
+    """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
+    if config.smtp is None:
+        return None
+    with SmtpTransport(config.smtp, config.sender) as transport:
+        return sum(d.state == "sent" for d in deliver(session, transport, now))
+
+
+def started(config: Config, now: datetime) -> bool:
+    """Whether the match has begun by `now`: at its `start` option, else as soon as it exists."""
+    start = moment(config.options.get("start"))
+    return start is None or start <= now
+
+
+def queue_opening(session: Session, match: str, entry: MailDmPlayer, config: Config, state: Any, now: datetime,
+                  sender: str) -> bool:
+    """The opening mail to one player at one address: who plays, the rules with this match's options, their
+    secret, the position and its deadline, and the reply lines. Once per address; False when queued before."""
+    if _opened(session, match, entry):
+        return False
+    rules = get_game(config.game)
+    lines = [f"{match}: {rules.title}, {' v '.join(config.players)}. You play {entry.player}.", "",
+             rules.rules_text(state), "",
+             f'Your secret is "{entry.secret}": every mail you send about {match} carries it (the reply lines '
+             "below have it). Send one action per mail, to this address; it counts when the game master's "
+             "mail server receives it."]
+    queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match, config=config,
+                              state=state, now=now, subject=f"{match}: your {rules.title} match begins", lines=lines,
+                              token=_opening_token(match, entry), secret=entry.secret),
+          "notice", now)
+    return True
+
+
+def _opening_token(match: str, entry: MailDmPlayer) -> str:
+    return f"news opening {match} {entry.player}"
+
+
+def _opened(session: Session, match: str, entry: MailDmPlayer) -> bool:
+    """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
+    wanted = message_id("dm", _opening_token(match, entry), entry.email)
+    return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
+
+
+def open_matches(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[tuple[str, str]]:
+    """The opening mail to every player who plays a begun, unfinished match by mail and has not had it at their
+    address; (match, address) of each queued (not committed)."""
+    opened = []
+    for match in store.all_matches(session):
+        if names is not None and match.name not in names:
+            continue
+        entries = [entry for entry in session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name)).all()
+                   if not _opened(session, match.name, entry)]
+        config = store.config_of(match)
+        if not entries or not started(config, now):
+            continue
+        state = store.position(session, match)[1]
+        if get_game(config.game).is_over(state):
+            continue
+        for entry in sorted(entries, key=lambda row: row.player):
+            if queue_opening(session, match.name, entry, config, state, now, sender):
+                opened.append((match.name, entry.email))
+    return opened
+
+
+def run_matches(session: Session, now: datetime, sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+    """`pbem run`'s part for death matches: the opening mails now due, then every passed deadline applied and
+    mailed (not committed)."""
+    return open_matches(session, now, sender), tick_matches(session, now, sender)

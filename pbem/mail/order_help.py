@@ -1,0 +1,45 @@
+"""What a reply about a player's orders teaches from (`ack.OrderHelp`), read from the store."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session
+
+from ..engine.campaign import example_orders
+from ..formats.schedule import due_text
+from ..store.games import Refused, current_state, get_game, players_of
+from ..store.schedule import deadline_of, schedule_for
+from .ack import OrderHelp
+
+
+def order_help(session: Session, game_name: str | None, player: str | None, now: datetime) -> OrderHelp | None:
+    """The player's hand, a right program per robot and the deadline for the open turn; None when there is
+    no such game or player, or nothing to order."""
+    if not game_name or not player:
+        return None
+    try:
+        game = get_game(session, game_name)
+    except Refused:  # a game that does not exist: the reasons say so, nothing to add
+        return None
+    state = current_state(session, game)
+    if state.is_over or player not in state.players or not state.receiving(player):
+        return None
+    hands = {holder: [str(card) for card in cards] for holder, cards in state.hands_of(player).items()}
+    examples = {robot: [str(card) for card in cards] for robot, cards in example_orders(state, player).items()}
+    deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
+    if deadline is None or schedule is None:
+        return OrderHelp(game.name, state.turn, hands, examples)
+    zone = next((p.timezone for p in players_of(session, game) if p.name == player), None)
+    return OrderHelp(game.name, state.turn, hands, examples, due_text(deadline.due_at, schedule.timezone, zone),
+                     time_left(deadline.due_at, now))
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """'2 days 3 hours left', '40 minutes left', or 'the deadline has passed'."""
+    minutes = int((due - now).total_seconds() // 60)
+    if minutes <= 0:
+        return "the deadline has passed"
+    days, hours = divmod(minutes // 60, 24)
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes % 60, "minute")]
+    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(shown) + " left"

@@ -1,0 +1,61 @@
+"""Time zones per player (issue #24): `--player NAME:EMAIL:ROBOTS:ZONE` or `game set-player`, and the deadline on
+the player's sheet in their zone as well as the game's; a misspelt zone is refused where it enters; the zone goes
+through export and import."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import yaml
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.store import cycle
+from pbem.store.games import Store, get_game
+from pbem.store.schedule import start_clock
+
+RUNNER = CliRunner()
+DEALT = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)  # a Tuesday: 5d 20:00 Berlin is Sunday 19:00 UTC
+
+
+def pbem(db: str, *args: str):
+    return RUNNER.invoke(app, ["--db", db, "--now", "2026-12-01T12:00:00Z", *args])
+
+
+def sheets_due(db: str) -> dict[str, str]:
+    store = Store(db)
+    try:
+        with store.session() as session:
+            cycle.deal(session, "spring")
+            start_clock(session, get_game(session, "spring"), 1, DEALT)
+            session.commit()
+            return {sheet.player: sheet.due for sheet in cycle.deal(session, "spring")[1]}
+    finally:
+        store.close()
+
+
+def test_the_sheet_shows_the_deadline_in_the_players_zone_beside_the_games(tmp_path):
+    db = f"sqlite:///{tmp_path / 'pbem.db'}"
+    made = pbem(db, "game", "new", "spring", "--ruleset", "botwars", "--player", "ann:ann@x.org:Rusty:Asia/Tokyo",
+                "--player", "ben:ben@x.org", "--seed", "3", "--deadline", "5d 20:00", "--timezone", "Europe/Berlin")
+    assert made.exit_code == 0, made.output
+    due = sheets_due(db)
+    assert due["ben"] == "due Sunday 6 December, 20:00 CET"
+    assert due["ann"] == "due Sunday 6 December, 20:00 CET (Monday 7 December, 04:00 JST your time)"
+
+
+def test_set_player_changes_the_zone_and_a_misspelt_zone_is_refused(tmp_path):
+    db = f"sqlite:///{tmp_path / 'pbem.db'}"
+    bad = pbem(db, "game", "new", "spring", "--ruleset", "botwars", "--player", "ann:ann@x.org:Rusty:Mars/Olympus",
+               "--player", "ben:ben@x.org")
+    assert bad.exit_code == 2 and "unknown time zone 'Mars/Olympus'" in bad.output
+    assert pbem(db, "game", "new", "spring", "--ruleset", "botwars", "--player", "ann:ann@x.org",
+                "--player", "ben:ben@x.org", "--seed", "3", "--deadline", "5d 20:00").exit_code == 0
+    refused = pbem(db, "game", "set-player", "spring", "ben", "--timezone", "Europe/Berlinn")
+    assert refused.exit_code == 1 and "unknown time zone" in refused.output
+    assert pbem(db, "game", "set-player", "spring", "ben", "--timezone", "America/New_York").exit_code == 0
+    assert sheets_due(db)["ben"] == "due Sunday 6 December, 20:00 UTC (Sunday 6 December, 15:00 EST your time)"
+    exported = pbem(db, "game", "export", "spring", str(tmp_path / "out"))
+    assert exported.exit_code == 0, exported.output
+    described = next((tmp_path / "out").rglob("game.yaml")).read_text(encoding="utf-8")
+    ben = next(p for p in yaml.safe_load(described)["players"] if p["name"] == "ben")
+    assert ben["timezone"] == "America/New_York"
