@@ -3,7 +3,11 @@
 `SmtpServer`: aiosmtpd with STARTTLS and login required, keeping every message
 it receives (and refusing for good any recipient named nobody@…). `ImapServer`: pymap's in-memory backend (one user) in a
 subprocess, with STARTTLS; `TlsTunnel` puts implicit TLS (IMAPS) in front of it. All use a throwaway self-signed certificate for
-127.0.0.1, a free port, bounded timeouts, and stop when the test ends.
+127.0.0.1, bounded timeouts, and stop when the test ends.
+
+Ports: every server listens on a socket this process bound to port 0 itself (`reserved_port`), never on a
+number found free and bound later, so no other test or program can take it in between. A reserved port nobody
+listens on yet refuses connections: a server that is down.
 """
 from __future__ import annotations
 
@@ -16,7 +20,6 @@ import ssl
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
@@ -49,10 +52,32 @@ def certificate(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
+_RESERVED: dict[int, socket.socket] = {}
+
+
+def reserved_port() -> int:
+    """A port bound by this process (kept until a server here listens on it): connections are refused until then."""
+    held = socket.socket()
+    held.bind((HOST, 0))
+    port = held.getsockname()[1]
+    _RESERVED[port] = held
+    return port
+
+
+def _listening(port: int | None) -> socket.socket:
+    """The reserved socket of `port` (a new one when None), for a server to listen on."""
+    return _RESERVED.pop(port if port is not None else reserved_port())
+
+
+class _OwnSocketController(Controller):
+    """aiosmtpd's controller, serving on a socket already bound (its own binds host:port itself)."""
+
+    def __init__(self, *args, sock: socket.socket, **kwargs):
+        super().__init__(*args, port=sock.getsockname()[1], **kwargs)
+        self.sock = sock
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
 
 
 class _Keeper:
@@ -79,15 +104,17 @@ def _login(server, session, envelope, mechanism, auth_data):
 class SmtpServer:
     """aiosmtpd on 127.0.0.1 requiring STARTTLS (or speaking TLS from the start) and login; `messages` holds (from, to, bytes) received."""
 
-    def __init__(self, cert: Path, key: Path, port: int | None = None, implicit_tls: bool = False):
+    def __init__(self, cert: Path, key: Path, port: int | None = None, implicit_tls: bool = False,
+                 smtputf8: bool = False):
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(cert, key)
         self.keeper = _Keeper()
-        self.port = port or free_port()
+        sock = _listening(port)
+        self.port = sock.getsockname()[1]
         tls = {"ssl_context": context} if implicit_tls else {"tls_context": context, "require_starttls": True}
-        self.controller = Controller(self.keeper, hostname=HOST, port=self.port, auth_required=True,
-                                     auth_require_tls=not implicit_tls, authenticator=_login, ready_timeout=10,
-                                     timeout=10, **tls)
+        self.controller = _OwnSocketController(self.keeper, hostname=HOST, sock=sock, auth_required=True,
+                                               auth_require_tls=not implicit_tls, authenticator=_login,
+                                               ready_timeout=10, timeout=10, enable_SMTPUTF8=smtputf8, **tls)
 
     @property
     def messages(self):
@@ -101,26 +128,39 @@ class SmtpServer:
         self.controller.stop()
 
 
-class ImapServer:
-    """pymap's dict backend on 127.0.0.1 with STARTTLS, one user (USER/PASSWORD)."""
+_PYMAP_ON_SOCKET = """import asyncio, socket, sys
+from pymap.main import main
+listening = socket.socket(fileno=int(sys.argv[1]))
+start_server = asyncio.start_server
+async def on_the_given_socket(callback, host=None, port=None, **options):
+    return await start_server(callback, sock=listening, **options)
+asyncio.start_server = on_the_given_socket
+sys.argv = ["pymap", *sys.argv[2:]]
+main()
+"""
 
-    def __init__(self, cert: Path, key: Path):
-        self.port = free_port()
+
+class ImapServer:
+    """pymap's dict backend on 127.0.0.1 with STARTTLS, one user (USER/PASSWORD), serving the socket this process
+    bound (pymap itself binds a port by number)."""
+
+    def __init__(self, cert: Path, key: Path, port: int | None = None):
+        sock = _listening(port)
+        sock.listen()
+        self.port = sock.getsockname()[1]
         self.process = subprocess.Popen(
-            [sys.executable, "-c", "from pymap.main import main; main()", "--host", HOST, "--port", str(self.port),
-             "--cert", str(cert), "--key", str(key), "dict", "--demo-user", USER, "--demo-password", PASSWORD],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [sys.executable, "-c", _PYMAP_ON_SOCKET, str(sock.fileno()), "--cert", str(cert), "--key", str(key),
+             "dict", "--demo-user", USER, "--demo-password", PASSWORD],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=[sock.fileno()])
+        sock.close()  # the server has it now
         self.cafile = cert
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection((HOST, self.port), timeout=1).close()
-                break
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace"))
-                time.sleep(0.05)
+        try:  # the socket takes connections at once; pymap is up when it greets
+            with socket.create_connection((HOST, self.port), timeout=15) as probe:
+                if not probe.recv(64).startswith(b"* OK"):
+                    raise OSError("no greeting")
+        except OSError:
+            self.stop()
+            raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace"))
 
     def client(self) -> imaplib.IMAP4:
         connection = imaplib.IMAP4(HOST, self.port, timeout=10)

@@ -147,19 +147,30 @@ def test_the_review_hold_previews_to_the_gm_and_approve_stores_exactly_the_previ
     assert pbem(at(5, 2), "game", "set", "halls", "--no-review", "--hold", "5").exit_code == 2  # needs --review
 
 
-def test_an_unreachable_inbox_is_a_problem_for_the_gm_and_the_run_goes_on(campaign, tmp_path, monkeypatch):
-    from mail_servers import free_port
+def test_an_unreachable_inbox_holds_the_due_turn_until_it_is_read_or_the_gm_says_no_fetch(campaign, tmp_path,
+                                                                                           monkeypatch):
+    """#22: orders may be sitting in an inbox that cannot be read, so a due turn waits (the run says why, exits 1,
+    `pbem status` shows since when); `pbem run --no-fetch` processes it when the GM decides."""
+    from mail_servers import reserved_port
 
     pbem, *_ = campaign
     assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
     assert run(pbem, at(), tmp_path) == []  # the clock starts
-    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {free_port()}, tls: none, user: gm, "
+    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {reserved_port()}, tls: none, user: gm, "
                                         "password: x, timeout: 2}\n")
     monkeypatch.setenv("PBEM_MAIL_CONFIG", str(tmp_path / "mail.yaml"))
     result = pbem(at(5), "run", "--json")
     done = json.loads(result.stdout)["done"]
     assert result.exit_code == 1 and done[0]["what"] == "problem" and "cannot read the inbox" in done[0]["detail"]
-    assert [d["what"] for d in done[1:]] == ["processed", "dealt"]  # the due turn is processed all the same
+    assert [d["what"] for d in done[1:]] == ["waiting"]  # the due turn waits for the orders in the inbox
+    status = json.loads(pbem(at(5, 1), "status", "--json").stdout)
+    assert status["inbox"]["failed_since"].startswith(at(5)[:16]) and status["inbox"]["error"]
+    assert status["games"][0]["turn"] == 1
+    assert "cannot be read since" in pbem(at(5, 1), "status").stdout
+    later = pbem(at(5, 2), "run", "--json")
+    assert later.exit_code == 1 and [d["what"] for d in json.loads(later.stdout)["done"]] == ["problem", "waiting"]
+    forced = pbem(at(5, 3), "run", "--no-fetch", "--json")
+    assert forced.exit_code == 0 and [d["what"] for d in json.loads(forced.stdout)["done"]] == ["processed", "dealt"]
 
 
 def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, monkeypatch):
@@ -321,3 +332,49 @@ def test_any_schedule_in_game_yaml_is_read_or_refused_by_name(tmp_path, schedule
         assert all(p.field.startswith("schedule") for p in err.problems), err
     else:
         assert read is None if schedule is None else isinstance(read, Schedule)
+
+
+def test_an_imap_outage_across_the_deadline_holds_the_turn_and_the_orders_waiting_in_the_inbox_count(
+        tmp_path, tmp_path_factory, monkeypatch):
+    """#22 over the real loopback IMAP server: it is down when the turn falls due (the run waits, exits 1 and
+    `pbem status` says why), then comes back with alice's orders in it (received before the deadline, RULES D5):
+    the next run reads them and processes the turn with them."""
+    from mail_servers import ImapServer, certificate, reserved_port, use_loopback_servers
+    from pbem.store.tables import Turn
+
+    monkeypatch.chdir(tmp_path)
+    url, hands = new_campaign(tmp_path)
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap_port = reserved_port()  # bound, nobody listening: connections are refused, as by a server that is down
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap_port, reserved_port())
+    monkeypatch.delenv("PBEM_SMTP_PASSWORD")
+    (tmp_path / "mail.yaml").write_text("\n".join(line for line in (tmp_path / "mail.yaml").read_text().splitlines()
+                                                  if not line.startswith("smtp:")) + "\n")  # queue, send nothing
+
+    def pbem(now: str, *args: str):
+        result = RUNNER.invoke(app, ["--db", url, "--now", now, *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    assert pbem(at(), "game", "set", "halls", "--deadline", "5d").exit_code == 0
+    assert pbem(at(), "run").exit_code == 1  # the clock starts; the inbox is already down
+    down = pbem(at(5), "run", "--json")
+    assert down.exit_code == 1
+    assert [d["what"] for d in json.loads(down.stdout)["done"]] == ["problem", "waiting"]
+    assert "Connection refused" in pbem(at(5, 1), "status").stdout
+    imap = ImapServer(cert, key, port=imap_port)
+    try:
+        received = (T0 + timedelta(days=4)).strftime("%a, %d %b %Y %H:%M:%S +0000")  # a day before the deadline
+        imap.deliver(f"Received: from mx by gm.example.org; {received}\r\n".encode()
+                     + order_mail("alice", hands["alice"], "<alice-1@x>"))
+        up = pbem(at(5, 2), "run", "--json")
+    finally:
+        imap.stop()
+    assert up.exit_code == 0, up.output
+    done = json.loads(up.stdout)["done"]
+    assert [d["what"] for d in done] == ["fetched", "processed", "dealt"]
+    assert done[0]["detail"].startswith("accepted") and done[1]["detail"] == "missing: bob"
+    with Session(create_engine(url)) as session:
+        used = json.loads(session.exec(select(Turn)).one().orders)
+    assert used["alice"] is not None and used["bob"] is None  # alice's orders from the inbox were the turn's
+    assert json.loads(pbem(at(5, 3), "status", "--json").stdout)["inbox"]["failed_since"] is None

@@ -40,9 +40,11 @@ def test_usage_errors_exit_2_and_refusals_exit_1_with_the_reason(gm):
     assert gm("game", "new", "x", "--ruleset", "chess", "--player", "a:a@b")[0] == 2
     code, _, err = gm("turn", "status", "nope")
     assert code == 1 and "no database at" in err  # a read-only command does not create one
-    assert gm("turn", "deal", "nope")[0] == 1  # a command that writes opens (creates) the database
+    code, _, err = gm("turn", "deal", "nope")  # #22: nor does a command that writes (only game new/import)
+    assert code == 1 and "no database at" in err and "pbem.db" in err
+    assert new_game(gm)[0] == 0
     code, _, err = gm("turn", "status", "nope")
-    assert code == 1 and "no game named nope (no games yet)" in err
+    assert code == 1 and "no game named nope" in err
 
 
 def new_game(gm):

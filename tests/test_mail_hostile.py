@@ -16,7 +16,7 @@ from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
 from mail_fixtures import new_campaign
-from mail_servers import PASSWORD, USER, ImapServer, certificate, free_port
+from mail_servers import PASSWORD, USER, ImapServer, certificate, reserved_port
 from pbem.cli import app
 from pbem.mail.config import MailConfig
 from pbem.mail.fetch import handle

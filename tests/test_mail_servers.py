@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mail_fixtures import mail, new_campaign, order_mail
-from mail_servers import PASSWORD, ImapServer, SmtpServer, TlsTunnel, certificate, free_port, use_loopback_servers
+from mail_servers import PASSWORD, ImapServer, SmtpServer, TlsTunnel, certificate, reserved_port, use_loopback_servers
 from pbem.cli import app
 
 RUNNER = CliRunner()
@@ -28,7 +28,7 @@ def campaign(tmp_path, monkeypatch, tls):
     monkeypatch.chdir(tmp_path)
     url, hands = new_campaign(tmp_path)
     cert, _ = tls
-    smtp_port, imap_port = free_port(), free_port()
+    smtp_port, imap_port = reserved_port(), reserved_port()
     use_loopback_servers(monkeypatch, tmp_path, cert, imap_port, smtp_port)
 
     def pbem(*args):

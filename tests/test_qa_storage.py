@@ -51,7 +51,7 @@ def test_a_full_disk_under_the_reports_says_the_turn_is_stored_and_how_to_write_
     (folder / "index.html").symlink_to("/dev/full")  # every write to it fails: no space left on device
     result = run(url, "turn", "process", "halls")
     assert result.exit_code == 1
-    assert "turn 1 of halls is stored, but its reports could not be written to" in result.stderr
+    assert "halls turn 1 is stored, but its reports could not be written to" in result.stderr
     assert "No space left on device" in result.stderr and "pbem report halls --turn 1 --out reports" in result.stderr
     assert json.loads(run(url, "turn", "status", "halls", "--json").stdout)["turn"] == 2  # turn 1 is stored
     (folder / "index.html").unlink()
@@ -121,3 +121,17 @@ def test_a_sqlite_writer_waits_a_minute_for_another_not_pythons_five_seconds(tmp
     with store.session() as session:
         assert session.connection().exec_driver_sql("PRAGMA busy_timeout").scalar() == 60_000
     store.close()
+
+
+def test_a_full_disk_under_the_turn_sheets_names_game_turn_path_and_the_repair(game, tmp_path):
+    """#29: `turn deal` that cannot write a sheet says which game and turn, where, and what writes it again."""
+    url, _ = game
+    folder = tmp_path / "sheets" / "halls" / "turn-001"
+    folder.mkdir(parents=True)
+    (folder / "alice.txt").symlink_to("/dev/full")
+    result = run(url, "turn", "deal", "halls")
+    assert result.exit_code == 1
+    assert "halls turn 1 is dealt, but its turn sheets could not be written to" in result.stderr
+    assert "alice.txt: No space left on device" in result.stderr and "pbem turn deal halls --out sheets" in result.stderr
+    (folder / "alice.txt").unlink()
+    assert run(url, "turn", "deal", "halls").exit_code == 0 and (folder / "alice.txt").read_text()

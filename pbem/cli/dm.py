@@ -146,12 +146,16 @@ def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
     return path
 
 
-def _session(ctx: typer.Context) -> Session:
-    """A session on the store named by --db (death matches open it here, not through the campaign store)."""
+def _session(ctx: typer.Context, create: bool = False) -> Session:
+    """A session on the store named by --db (death matches open it here, not through the campaign store); only
+    `dm new` (`create`) may start a new SQLite file."""
     from sqlmodel import Session
 
     from ..store.db import open_database
+    from .gm import refuse_missing_database
 
+    if not create:
+        refuse_missing_database(ctx)
     return Session(open_database(db_url(ctx)))
 
 
@@ -255,7 +259,7 @@ def new_command(
         refuse([str(err.args[0])])
     from ..store import dm as store
 
-    with _session(ctx) as session:
+    with _session(ctx, create=True) as session:
         if store.find_match(session, name) is not None:
             refuse([f"a death match named {name!r} exists already"])
         match = store.create_match(session, name, config)
@@ -448,11 +452,12 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
     from ..gm.matches import gm_command, read_inbox, send_now
     from ..mail.config import load_config
     from ..store import dm as store
-    from .gm import open_store
+    from .gm import RUN_WAIT, holding_run_lock, open_store
 
     now = clock(ctx)
     mail = read_or_refuse(load_config, config_path)
-    with open_store(ctx) as opened, opened.session() as session:
+    # the inbox read and the outbox sent as `pbem run` does them: one at a time per database
+    with open_store(ctx) as opened, holding_run_lock(ctx, RUN_WAIT), opened.session() as session:
         handled, unread = read_inbox(session, mail, now, maildir, mbox)
         if unread is not None:  # acting now could put the command before mail that reached the server first
             refuse([f"{unread}: nothing done (mail received before this command counts first, RULES D5); "

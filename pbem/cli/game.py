@@ -104,7 +104,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                   [_player(p, ruleset) for p in players],
                                   ruleset_options={"missing_orders": missing_orders} if missing_orders else {})
     schedule = read_schedule(deadline, zone, remind, process, review, hold_hours) if deadline else None
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx, create=True) as store, store.session() as session:
         game, state = create_game(session, description, clock(ctx))
         if schedule is not None:
             from ..store.schedule import set_schedule
@@ -206,7 +206,7 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
     from ..formats.game import read_description
     from ..store.archive import import_game
 
-    with open_store(ctx) as store:
+    with open_store(ctx, create=True) as store:
         description = read_description(directory)
         with progress() as bar:
             task = bar.add_task(f"importing {description.name}", total=None)

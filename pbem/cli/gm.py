@@ -33,18 +33,28 @@ def missing_database(url: str) -> Path | None:
     return None if path.exists() else path
 
 
+def refuse_missing_database(ctx: typer.Context) -> None:
+    """Exit 1 naming the file when --db names a SQLite file that does not exist: only the commands that start a
+    database (`game new`, `game import`, `dm new`, `demo`) may create one, so a cron line or a command run in the
+    wrong folder says so instead of working on a new empty database."""
+    missing = missing_database(db_url(ctx))
+    if missing is not None:
+        refuse([f"no database at {missing.resolve()}: give --db (or PBEM_DB), run in the campaign folder, "
+                "or start one with pbem game new"])
+
+
 @contextmanager
-def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
-    """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1. A command that only reads
-    (`read_only`) refuses a SQLite file that does not exist instead of creating an empty database there."""
+def open_store(ctx: typer.Context, read_only: bool = False, create: bool = False) -> Iterator[Store]:
+    """The store named by --db / PBEM_DB; a refusal prints every reason and exits 1. Only a command that starts a
+    database (`create`) may open a SQLite file that does not exist yet; `read_only` is for the commands that only
+    read (kept for their callers' clarity)."""
     from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
     from ..formats.problems import FormatError
     from ..store.base import Refused, Store
 
-    missing = missing_database(db_url(ctx)) if read_only else None
-    if missing is not None:
-        refuse([f"no database at {missing.resolve()}: give --db (or PBEM_DB), or start one with pbem game new"])
+    if not create:
+        refuse_missing_database(ctx)
     try:
         store = Store(db_url(ctx))
     except (SQLAlchemyError, OSError, ValueError, ImportError) as err:  # a bad URL, an unreachable server, no driver
@@ -61,6 +71,23 @@ def open_store(ctx: typer.Context, read_only: bool = False) -> Iterator[Store]:
                 "(each command stores all of its work or none of it)."])
     finally:
         store.close()
+
+
+RUN_WAIT = 120.0  # seconds a run or mail send waits for another to end (cron's five minutes, with room to spare)
+
+
+@contextmanager
+def holding_run_lock(ctx: typer.Context, wait: float) -> Iterator[None]:
+    """The database's run lock (pbem.store.runlock) for the block: one `pbem run` or `pbem mail send` at a time.
+    When another holds it past `wait` seconds, exit 1 saying so, having done nothing."""
+    from ..store.runlock import RunBusy, run_lock
+
+    try:
+        with run_lock(db_url(ctx), wait):
+            yield
+    except RunBusy as err:  # raised only while waiting for the lock, before the block ran
+        refuse([f"{err}: another pbem run or mail send is still working on this database after {wait:g} s; "
+                "this one did nothing (the next one goes on where that one ends)"])
 
 
 def progress() -> Progress:

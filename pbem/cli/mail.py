@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, List, Optional
 import typer
 
 from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
-from .gm import open_store
+from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
     from ..mail.config import MailConfig
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
+SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
 mail_app = sub_app("mail", "Fetch orders from and send reports to the players.")
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
@@ -107,16 +108,21 @@ def _server(config: MailConfig, kind: str):
 
 
 def _eml_files(paths: list[Path]) -> list[Path]:
-    found, missing = [], []
+    """The files to send, each checked for its size before anything is read (a huge file is refused unread)."""
+    found, problems = [], []
     for path in paths:
         if path.is_dir():
             found += sorted(path.rglob("*.eml"))
         elif path.is_file():
             found.append(path)
         else:
-            missing.append(f"{path}: no such file or folder")
-    if missing:
-        refuse(missing)
+            problems.append(f"{path}: no such file or folder")
+    for path in found:
+        if path.stat().st_size > SEND_LIMIT:
+            problems.append(f"{path}: {path.stat().st_size:,} bytes, more than a mail can carry "
+                            f"({SEND_LIMIT:,} bytes): not read, nothing queued")
+    if problems:
+        refuse(problems)
     return found
 
 
@@ -142,7 +148,7 @@ def send(
 
     from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..gm.ending import queue_game_news
-    from ..store.mail import PENDING, REFUSED
+    from ..store.mail import SENT
     from .reports import campaign_templates
 
     config = _config(config_file)
@@ -163,7 +169,7 @@ def send(
             session.rollback()
         else:
             session.commit()
-            with SmtpTransport(_server(config, "smtp"), config.sender) as transport:
+            with holding_run_lock(ctx, RUN_WAIT), SmtpTransport(_server(config, "smtp"), config.sender) as transport:
                 results = deliver(session, transport, clock(ctx))
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
@@ -173,7 +179,7 @@ def send(
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
         typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state not in (PENDING, REFUSED) for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")
@@ -182,8 +188,9 @@ def outbox(
     everything: bool = typer.Option(False, "--all", help="Also list the messages sent."),
     as_json: bool = JSON,
 ) -> None:
-    """The messages not sent yet (pending: retried by the next `pbem mail send`) or refused by the server
-    for good, with the last error; with --all, every message queued."""
+    """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
+    or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
+    every message queued."""
     from ..mail.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:
@@ -242,7 +249,9 @@ def dm_player(
         session.commit()
         opened = open_matches(session, clock(ctx), mail.sender, [match])
         session.commit()
-        sent = send_now(session, mail, clock(ctx)) if opened else None
+        if opened:
+            with holding_run_lock(ctx, RUN_WAIT):  # the outbox is sent by one process at a time
+                sent = send_now(session, mail, clock(ctx))
     if opened:
         typer.echo(f"opening mail to {email} " + ("sent" if sent else "queued (it goes with the next pbem run or "
                                                   "pbem mail send)"), err=True)

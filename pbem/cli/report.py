@@ -7,15 +7,14 @@ from typing import List, Optional
 import typer
 
 from ..formats.game import turn_folder_name
-from ..render.history import game_history, recipients, stored_turn_report
+from ..render.history import game_history
 from ..render.site import write_site
-from ..render.turn import DEFAULT_SENDER, slug, write_turn_report
+from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns
-from ..store.cycle import processed_result
-from .texts import turn_summary
-from .common import app, print_json, read_or_refuse, refuse
+from ..store.reports import settle
+from .common import app, print_json, refuse
 from .gm import open_store
-from .reports import campaign_templates
+from .reports import campaign_templates, repair_hint, write_stored_report
 
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
@@ -50,11 +49,14 @@ def report(
         if number not in numbers:
             refuse([f"{game}: turn {number} has not been processed" if number else f"{game}: no turn processed yet"])
         folder = _turn_folder(out, record.name, number)
-        files = write_turn_report(folder, stored_turn_report(session, record, number), recipients(session, record),
-                                  sender, templates=_dirs(templates))
-        summary = folder / "summary.txt"  # as `turn process` writes it
-        summary.write_text(turn_summary(processed_result(session, record.name, number)), encoding="utf-8")
-        files.append(summary)
+        try:
+            files = write_stored_report(session, record, number, folder, sender, _dirs(templates))
+        except OSError as err:
+            refuse([f"{game} turn {number}: its report could not be written to {err.filename or folder}: "
+                    f"{err.strerror or err}. Nothing is lost (the turn is stored): free the space or fix the "
+                    f"folder, then again: {repair_hint(game, number, out)}"])
+        settle(session, record.name, number, str(out))  # what turn process or pbem run left owed there is done
+        session.commit()
     if as_json:
         print_json({"game": game, "turn": number, "folder": str(folder), "files": [str(f) for f in files]})
     else:
@@ -86,8 +88,14 @@ def site(
         from .dm import site_matches
 
         pages = site_matches(session, matches, dirs)
-        files = write_site(out, [game_history(session, name) for name in games or []], dirs, version, pages)
+        histories = [game_history(session, name) for name in games or []]
     shown = list(games or []) + [page.name for page in pages]
+    try:
+        files = write_site(out, histories, dirs, version, pages)
+    except OSError as err:
+        refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
+                f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
+                f"pbem site {' '.join(games or [])} --out {out}"])
     if as_json:
         print_json({"games": games or [], "matches": [page.name for page in pages], "index": str(out / "index.html"),
                     "files": [str(f) for f in files]})

@@ -1,7 +1,14 @@
-"""Turning a processed turn into the players' reports and the next turn sheets (via pbem.render)."""
+"""Turning a processed turn into the players' reports and the next turn sheets (via pbem.render).
+
+A turn's report folder is complete or told: its `.complete` marker is removed before the folder is written and
+put back only when every file of it is in place, and a turn stored by `turn process` or `pbem run` is on the
+store's list of reports owed (pbem.store.reports) until then, so the next `pbem run` writes it again.
+"""
 from __future__ import annotations
 
+import errno
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
@@ -11,6 +18,25 @@ from ..render.history import outcome_report
 from ..render.turn import TurnReport
 from ..store.cycle import TurnSheet
 
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from ..store.tables import Game
+
+MARKER = ".complete"  # in a turn's report folder: every file of it was written
+
+
+def repair_hint(game: str, turn: int, out: Path | str) -> str:
+    """The command that writes a stored turn's reports again (the next `pbem run` does it too)."""
+    return f"pbem report {game} --turn {turn} --out {out}"
+
+
+def not_written(game: str, turn: int, out: Path | str, err: OSError) -> str:
+    """A storage failure under a stored turn's reports: the game, the turn, the path and the repair."""
+    where = err.filename or Path(out) / game / turn_folder_name(turn)
+    return (f"{game} turn {turn} is stored, but its reports could not be written to {where}: {err.strerror or err}. "
+            f"The next pbem run writes them again, or now: {repair_hint(game, turn, out)}")
+
 
 def campaign_templates() -> tuple[str, ...]:
     """A campaign folder's own templates/ (from `pbem init`), which override the bundled ones."""
@@ -19,18 +45,48 @@ def campaign_templates() -> tuple[str, ...]:
 
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
                   recipients: list[Recipient], used: dict[str, int | None],
-                  templates: tuple[str, ...] = ()) -> list[Path]:
-    """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml); `used`: the order version
-    each player's turn used (None: their orders were missing, and their mail says what was played for them)."""
+                  templates: tuple[str, ...] = (), summary: str | None = None) -> list[Path]:
+    """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml), `summary` as summary.txt when
+    given; `used`: the order version each player's turn used (None: their orders were missing, and their mail says
+    what was played for them). OSError when the folder could not be written whole."""
     return write_report(out, outcome_report(game, before, outcome, list(before.players), used), recipients,
-                        templates)
+                        templates, summary)
 
 
-def write_report(out: Path, report: TurnReport, recipients: list[Recipient],
-                 templates: tuple[str, ...] = ()) -> list[Path]:
-    """OUT/GAME/turn-NNN/ for a report already built."""
-    return write_turn_report(out / report.game / turn_folder_name(report.turn), report, recipients,
-                             templates=templates)
+def write_report(out: Path, report: TurnReport, recipients: list[Recipient], templates: tuple[str, ...] = (),
+                 summary: str | None = None) -> list[Path]:
+    """OUT/GAME/turn-NNN/ for a report already built, its completion marker written last."""
+    return complete_folder(out / report.game / turn_folder_name(report.turn),
+                           lambda folder: write_turn_report(folder, report, recipients, templates=templates), summary)
+
+
+def write_stored_report(session: Session, game: Game, turn: int, folder: Path, sender: str,
+                        templates: tuple[str, ...] = ()) -> list[Path]:
+    """A processed turn's report folder written again from the store, summary.txt included."""
+    from ..render.history import recipients, stored_turn_report
+    from ..render.turn import write_turn_report
+    from ..store.cycle import processed_result
+    from .texts import turn_summary
+
+    report = stored_turn_report(session, game, turn)
+    return complete_folder(folder, lambda at: write_turn_report(at, report, recipients(session, game), sender,
+                                                                templates=templates),
+                           turn_summary(processed_result(session, game.name, turn)))
+
+
+def complete_folder(folder: Path, write, summary: str | None) -> list[Path]:
+    """`write(folder)` and summary.txt, then the completion marker, once every file written is still there (a
+    folder deleted meanwhile is recreated by later writes, and must not pass for whole)."""
+    (folder / MARKER).unlink(missing_ok=True)
+    files = write(folder)
+    if summary is not None:
+        files.append(folder / "summary.txt")
+        _write(files[-1], summary)
+    vanished = next((path for path in files if not path.is_file()), None)
+    if vanished is not None:
+        raise FileNotFoundError(errno.ENOENT, "removed while the report was being written", str(vanished))
+    (folder / MARKER).write_text(f"{len(files)} files\n", encoding="utf-8")
+    return files
 
 
 def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
@@ -40,13 +96,18 @@ def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
     for sheet in sheets:
         folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
         folder.mkdir(parents=True, exist_ok=True)
-        for path, text in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
+        for path, data in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
                            (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
-                           (folder / f"{sheet.player}-orders.yaml", sheet.orders)):
-            path.write_text(text, encoding="utf-8")
+                           (folder / f"{sheet.player}-orders.yaml", sheet.orders),
+                           *([(folder / picture_name(sheet), sheet_png(sheet))] if sheet.board is not None else [])):
+            _write(path, data)
             written.append(path)
-        if sheet.board is not None:
-            picture = folder / picture_name(sheet)
-            picture.write_bytes(sheet_png(sheet))
-            written.append(picture)
     return written
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """`path` holding `data`; an OSError names the file (a full disk's does not by itself)."""
+    try:
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, err.filename or str(path)) from err

@@ -6,6 +6,10 @@ starts its clock, sends each reminder that is due once, processes a turn that is
 as every expected player has orders with `--process all-in`), deals the next and queues the reports and sheets.
 Mail is fetched first and the outbox sent last when the mail config names servers. Everything it does is
 recorded in the same transaction as the mail it queues, so a second run right after does nothing.
+
+One run at a time per database (the run lock, pbem.store.runlock; `pbem mail send` takes it too). While the
+inbox cannot be read, due turns and match deadlines wait for the orders in it (`--no-fetch` goes on without
+them). Reports owed by an earlier run or `turn process` (a crash, a full disk) are written again first.
 """
 from __future__ import annotations
 
@@ -17,14 +21,16 @@ from typing import Optional
 
 import typer
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, select
 
+from ..formats.game import turn_folder_name
 from ..formats.schedule import due_text, hold_expires, moment_text
 from ..gm.absence import pilot_absent
 from ..gm.clock import start as start_turn_clock
 from ..gm.mailcommands import reader
 from ..mail.config import MailConfig, load_config
 from ..mail.fetch import fetch as fetch_messages, messages_from
+from ..mail.letters import clean
 from ..mail.notices import missing_fate, reminder
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..store import cycle
@@ -33,7 +39,7 @@ from ..store.games import Refused, current_state, get_game, lock_game, players_o
 from ..store.schedule import approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
 from .game import game_app
-from .gm import open_store
+from .gm import RUN_WAIT, holding_run_lock, open_store
 from .schedule_options import changed_schedule, option, schedule_text
 from .turn import turn_app
 
@@ -47,7 +53,8 @@ class Done:
 
     game: str
     turn: int
-    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent | problem
+    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent
+    #            | problem | held | waiting (due, the inbox unread) | reported (owed reports written again)
     detail: str = ""
 
 
@@ -116,24 +123,34 @@ def run(
     mbox: Optional[Path] = typer.Option(None, "--mbox", help="Read orders from an mbox file first."),
     config_file: Optional[Path] = CONFIG,
     out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports are written."),
+    no_fetch: bool = typer.Option(False, "--no-fetch", help="Read no mail: process due turns and deadlines even "
+                                  "though the inbox cannot be read (the orders in it are not counted)."),
+    wait: float = typer.Option(RUN_WAIT, "--wait", min=0.0, metavar="SECONDS",
+                               help="How long to wait for another run (or mail send) on this database to end."),
     as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON."),
 ) -> None:
     """One unattended pass over every scheduled game: fetch, remind, process what is due, deal, send. Safe to run
-    from cron every few minutes; exit 1 when something needs the GM."""
+    from cron every few minutes (one run at a time per database); exit 1 when something needs the GM."""
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
     done: list[Done] = []
-    with open_store(ctx) as store, store.session() as session:
-        done += _fetch(session, config, now, maildir, mbox)
+    with open_store(ctx) as store, holding_run_lock(ctx, wait), store.session() as session:
+        fetched = [] if no_fetch else _fetch(session, config, now, maildir, mbox)
+        inbox_read = not any(d.what == "problem" for d in fetched)
+        done += fetched + _write_owed_reports(session)
         for game in [g.name for g in scheduled_games(session)]:
             try:
-                done += _run_game(session, game, now, config, out)
+                done += _run_game(session, game, now, config, out, inbox_read)
             except Refused as err:
                 session.rollback()
                 done += [Done(game, 0, "problem", reason) for reason in err.reasons]
             except IntegrityError:  # another run did this step at the same moment: it is done
                 session.rollback()
-        done += _tick_matches(session, now, config)
+            except OSError as err:  # a template or picture that cannot be read: this game waits, the others go on
+                session.rollback()
+                done.append(Done(game, 0, "problem", f"{err.filename or ''} {err.strerror or err}".strip()))
+        if inbox_read:
+            done += _tick_matches(session, now, config)
         if config.smtp is not None:
             with SmtpTransport(config.smtp, config.sender) as transport:
                 sent = deliver(session, transport, now)
@@ -146,6 +163,19 @@ def run(
             typer.echo(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+
+
+def _faults(session: Session) -> tuple[dict | None, list[dict]]:
+    """What the last runs could not do: read the inbox (its last attempt), write reports (those still owed)."""
+    from ..store.mail import inbox_state
+    from ..store.reports import owed
+
+    row = inbox_state(session)
+    inbox = None if row is None else {"origin": row.origin, "error": row.error,
+                                      "failed_since": row.failed_since.isoformat() if row.failed_since else None,
+                                      "checked_at": row.checked_at.isoformat()}
+    return inbox, [{"game": r.game, "turn": r.turn, "folder": r.folder, "since": r.since.isoformat(),
+                    "error": r.error} for r in owed(session)]
 
 
 def _match_rows(session: Session, now: datetime) -> list[dict]:
@@ -190,23 +220,65 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
 
 
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
-    """New mail first (a server that cannot be reached is a problem for the GM, not the end of the run)."""
+    """New mail first. An inbox that cannot be read is remembered for `pbem status` and is a problem for the GM
+    (the caller then lets nothing due pass); the run goes on to send."""
+    from ..store.mail import note_inbox
     from .reports import campaign_templates
 
+    origin = str(maildir or mbox or (f"imap://{config.imap.host}/{config.imap.folder}" if config.imap else ""))
     try:
         handled = [h for h in fetch_messages(session, messages_from(session, maildir, mbox, config.imap), config, now,
                                              reader(config.sender, campaign_templates()))
                    if h.outcome not in ("duplicate", "own")]
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
-        return [Done("", 0, "problem", f"cannot read the inbox: {err}")]
+        note_inbox(session, origin, clean(str(err) or type(err).__name__, 300), now)
+        session.commit()
+        return [Done("", 0, "problem", f"cannot read the inbox {origin}: {err}; due turns and match deadlines wait "
+                                       "for the orders in it (pbem run --no-fetch processes them without)")]
+    if origin:
+        note_inbox(session, origin, None, now)
+        session.commit()
     return [Done(h.game or "", 0, "fetched", f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
             for h in handled]
 
 
-def _run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path) -> list[Done]:
+def _write_owed_reports(session: Session) -> list[Done]:
+    """Report folders owed by an earlier run or `turn process` (a crash, a full disk, a folder deleted while it
+    was written), written again; one that fails again stays owed and is a problem, the rest of the run goes on."""
+    from ..render.turn import DEFAULT_SENDER
+    from ..store.games import turn_processed
+    from ..store.reports import failed, owed, settle
+    from ..store.tables import Game
+    from .reports import campaign_templates, not_written, write_stored_report
+
+    done = []
+    for row in owed(session):
+        game = session.exec(select(Game).where(Game.name == row.game)).first()
+        if game is None or not turn_processed(session, game, row.turn):  # rolled back or deleted since
+            settle(session, row.game, row.turn)
+            session.commit()
+            continue
+        out = Path(row.folder)
+        try:
+            write_stored_report(session, game, row.turn, out / row.game / turn_folder_name(row.turn), DEFAULT_SENDER,
+                                campaign_templates())
+        except OSError as err:
+            failed(session, row, not_written(row.game, row.turn, out, err))
+            session.commit()
+            done.append(Done(row.game, row.turn, "problem", row.error or ""))
+            continue
+        settle(session, row.game, row.turn, row.folder)
+        session.commit()
+        done.append(Done(row.game, row.turn, "reported", f"reports written again in {out / row.game}"))
+    return done
+
+
+def _run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path,
+              inbox_read: bool = True) -> list[Done]:
     """What is due for one game at `now`, done; each step commits with the mail it queues, under the game's lock
-    (a second run at the same moment waits, then finds the step done)."""
+    (a second run at the same moment waits, then finds the step done). A due turn waits while the inbox could
+    not be read (`inbox_read` false): orders may be sitting in it."""
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
@@ -219,7 +291,9 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     if paused(session, game) is not None:  # a paused game's clock stands still
         return []
     from ..render.history import recipients
-    from .reports import campaign_templates, write_reports
+    from ..store.reports import owe, settle
+    from .reports import campaign_templates, not_written, write_reports
+    from .texts import turn_summary
 
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
@@ -243,7 +317,12 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         for h in pending:
             mark_reminded(session, game, state.turn, h)
         done.append(Done(name, state.turn, "reminded", f"{', '.join(waiting)} ({hours} h before)"))
-    if now >= deadline.due_at or (schedule.process == "all-in" and not waiting):
+    is_due = now >= deadline.due_at or (schedule.process == "all-in" and not waiting)
+    if is_due and not inbox_read:
+        session.commit()
+        return done + [Done(name, state.turn, "waiting", "due, but the inbox could not be read: the turn waits for "
+                                                          "the orders in it")]
+    if is_due:
         piloted = pilot_absent(session, game, deadline) if now >= deadline.due_at else []
         done += [Done(name, state.turn, "piloted", f"{player} is away: the robot pilot sent orders")
                  for player in piloted]
@@ -267,9 +346,14 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
         told = queue_game_news(session, name, config.sender, now, campaign_templates())[1]
         done += [Done(name, result.turn, "told", who) for who in told]
+        owe(session, name, result.turn, str(out), now)
         session.commit()
-        write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game), result.orders,
-                      campaign_templates())
+        try:
+            write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game),
+                          result.orders, campaign_templates(), turn_summary(result))
+        except OSError as err:
+            return done + [Done(name, result.turn, "problem", not_written(name, result.turn, out, err))]
+        settle(session, name, result.turn, str(out))
     session.commit()
     return done
 
@@ -367,9 +451,17 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
                          "hold_expires": expires.isoformat() if expires else None,
                          "paused": pause.at.isoformat() if pause else None})
         matches = _match_rows(session, now)
+        inbox, reports = _faults(session)
     if as_json:
-        print_json({"now": now.isoformat(), "games": rows, "matches": matches})
+        print_json({"now": now.isoformat(), "games": rows, "matches": matches, "inbox": inbox,
+                    "reports_owed": reports})
         return
+    if inbox and inbox["failed_since"]:
+        typer.echo(f"inbox {inbox['origin']}: cannot be read since {inbox['failed_since'][:16]} UTC ({inbox['error']});"
+                   " due turns and match deadlines wait for it (pbem run --no-fetch goes on without it)")
+    for owed in reports:
+        typer.echo(owed["error"] or f"{owed['game']} turn {owed['turn']}: reports owed in {owed['folder']}; "
+                                    "the next pbem run writes them")
     for row in rows:
         when = "paused" if row["paused"] else row["due_text"] or "no deadline yet"
         typer.echo(f"{row['game']}: turn {row['turn']}, {when}; "

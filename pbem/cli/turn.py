@@ -24,7 +24,13 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
 
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
-    written = write_sheets(sheets, out, templates=campaign_templates())
+    try:
+        written = write_sheets(sheets, out, templates=campaign_templates())
+    except OSError as err:
+        refuse([f"{game} turn {turn} is dealt, but its turn sheets could not be written to "
+                f"{err.filename or out / game / turn_folder_name(turn)}: {err.strerror or err}. Nothing is lost: "
+                f"free the space or fix the folder, then again (it deals nothing twice): pbem turn deal {game} "
+                f"--out {out}"])
     if as_json:
         print_json({"game": game, "turn": turn, "sheets": [_sheet_data(s) for s in sheets],
                     "files": [str(p) for p in written]})
@@ -125,29 +131,32 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
-    from ..formats.game import turn_folder_name
     from ..render.history import recipients as recipients_of
     from ..store import cycle
     from ..store.games import get_game
-    from .reports import campaign_templates, write_reports
+    from ..store.reports import owe, settle
+    from .reports import campaign_templates, not_written, write_reports
     from .texts import turn_summary
 
-    with open_store(ctx) as store, store.session() as session:
-        result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx))
-        recipients = recipients_of(session, get_game(session, game))
-    summary = turn_summary(result)
     out = out if out is not None or preview else Path("reports")
-    if out is not None:
-        try:
-            write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
-                          campaign_templates())
-            (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(summary, encoding="utf-8")
-        except OSError as err:
-            stored = "not stored (preview)" if preview else "stored"
-            refuse([f"turn {result.turn} of {game} is {stored}, but its reports could not be written to "
-                    f"{err.filename or out}: {err.strerror or err}"
-                    + ("" if preview else f". Free the space, then: pbem report {game} --turn {result.turn} "
-                       f"--out {out}")])
+    with open_store(ctx) as store, store.session() as session:
+        result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx), commit=False)
+        recipients = recipients_of(session, get_game(session, game))
+        if not preview:
+            owe(session, game, result.turn, str(out), clock(ctx))  # with the turn: a crash leaves them owed
+            session.commit()
+        summary = turn_summary(result)
+        if out is not None:
+            try:
+                write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
+                              campaign_templates(), summary)
+            except OSError as err:
+                refuse([f"{not_written(game, result.turn, out, err)}" if not preview else
+                        f"turn {result.turn} of {game} is not stored (preview), and its reports could not be "
+                        f"written to {err.filename or out}: {err.strerror or err}"])
+            if not preview:
+                settle(session, game, result.turn, str(out))
+                session.commit()
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
     else:

@@ -2,13 +2,18 @@
 
 A message is queued under its Message-ID, so queueing the same report or
 acknowledgement again changes nothing, and a message recorded as sent is not
-sent again. Delivery is at least once: it commits after each message, so a
-crash between the server's acceptance and that commit sends the message again
-on the next run, with the same Message-ID (mail readers show it once). One
-that fails for a passing reason
-(server down, 4xx) stays pending with its error and is retried on the next
-run; one the server refuses for good (5xx) is marked refused and shown to the
-GM. `--dry-run` writes the pending messages to a folder and changes no state.
+sent again. Before sending, a message is claimed in a committed step of its
+own (pending → sending, only if still pending), so two senders never both send
+it. Delivery is at least once: a crash between the server's acceptance and the
+record leaves the claim behind, and the next sender (under the run lock, so no
+claim is live then) sends it again, with the same Message-ID (mail readers show
+it once). One that fails for a passing reason (server down, 4xx) goes back to
+pending with its error and is retried on the next run; one the server refuses
+for good (5xx) is marked refused, and one that cannot be sent at all (an
+internationalised address the server takes no SMTPUTF8 for, anything else that
+breaks) is set aside with its reason: neither blocks the messages behind it and
+`pbem mail outbox` shows both. `--dry-run` writes the pending messages to a
+folder and changes no state.
 """
 from __future__ import annotations
 
@@ -24,10 +29,10 @@ from email.utils import format_datetime, parseaddr
 from pathlib import Path
 from typing import Protocol
 
-from sqlmodel import Session, select
+from sqlmodel import Session, select, update
 
 from ..render.message import message_bytes
-from ..store.mail import PENDING, REFUSED, SENT, MailOutgoing
+from ..store.mail import PENDING, REFUSED, SENDING, SENT, SET_ASIDE, MailOutgoing
 from .config import Server
 from .connect import connect
 from .letters import clean, parse_message_id, sender_address
@@ -67,6 +72,10 @@ class PermanentFailure(Exception):
     """The server refused the message for good (a 5xx reply)."""
 
 
+class CannotSend(Exception):
+    """The message cannot be sent as it stands (say, an address this server cannot carry): set aside."""
+
+
 @dataclass
 class Delivery:
     message_id: str
@@ -77,17 +86,27 @@ class Delivery:
 
 
 def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bool = False) -> list[Delivery]:
-    """Send every pending message, oldest first, committing after each (nothing stored with `dry_run`); `at` is
-    the time of sending (the CLI's clock), for the Date header and the record."""
+    """Send every pending message, oldest first, each claimed and recorded in commits of its own (nothing stored
+    with `dry_run`); `at` is the time of sending (the CLI's clock), for the Date header and the record. The
+    caller holds the run lock (pbem.store.runlock), so a message still marked sending was left by a crash."""
+    if not dry_run:
+        session.execute(update(MailOutgoing).where(MailOutgoing.state == SENDING).values(state=PENDING))
+        session.commit()
     results = []
     for row in pending(session):
+        if not dry_run and not claim(session, row):
+            continue  # another sender took it
         try:
             transport.send(row, with_date(row.data, at))
             state, error = SENT, None
         except PermanentFailure as err:
             state, error = REFUSED, str(err)
+        except CannotSend as err:
+            state, error = SET_ASIDE, str(err)
         except (smtplib.SMTPException, OSError) as err:
             state, error = PENDING, clean(f"{type(err).__name__}: {err}", 300)
+        except Exception as err:  # noqa: BLE001 - whatever breaks on one message must not block those behind it
+            state, error = SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
         results.append(Delivery(row.message_id, row.recipient, row.subject, state, error))
         if dry_run:
             continue
@@ -98,6 +117,16 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
         session.add(row)
         session.commit()
     return results
+
+
+def claim(session: Session, row: MailOutgoing) -> bool:
+    """Mark one pending message as being sent, committed before it goes out; False when it is no longer pending
+    (another sender claimed or sent it meanwhile)."""
+    taken = session.execute(update(MailOutgoing).where(MailOutgoing.id == row.id, MailOutgoing.state == PENDING)
+                            .values(state=SENDING).execution_options(synchronize_session=False))
+    session.commit()
+    session.expire(row, ["state"])  # read again when next used (the store's sessions keep objects on commit)
+    return taken.rowcount == 1
 
 
 def with_date(data: bytes, at: datetime) -> bytes:
@@ -147,8 +176,9 @@ class SmtpTransport:
             except (smtplib.SMTPException, OSError) as err:
                 self.unreachable = err
                 raise
+        options = self._utf8_options(row)
         try:
-            self.connection.sendmail(self.envelope_from, [row.recipient], data)
+            self.connection.sendmail(self.envelope_from, [row.recipient], data, mail_options=options)
         except smtplib.SMTPRecipientsRefused as err:
             code, text = next(iter(err.recipients.values()))
             self._fail(code, text)
@@ -159,6 +189,17 @@ class SmtpTransport:
         except (smtplib.SMTPServerDisconnected, ssl.SSLError, OSError):
             self.connection = None
             raise
+
+    def _utf8_options(self, row: MailOutgoing) -> list[str]:
+        """SMTPUTF8 (RFC 6531) for a message whose addresses are not all ASCII, when the server offers it."""
+        if (self.envelope_from + row.recipient).isascii():
+            return []
+        assert self.connection is not None
+        self.connection.ehlo_or_helo_if_needed()
+        if not self.connection.has_extn("smtputf8"):
+            raise CannotSend(f"{row.recipient}: an internationalised address needs SMTPUTF8 (RFC 6531), which "
+                             f"the server {self.server.host} does not offer")
+        return ["SMTPUTF8"]
 
     @staticmethod
     def _fail(code: int, text: bytes | str) -> None:

@@ -120,12 +120,16 @@ class _Folding(EmailPolicy):
 
 
 _WIRE = _Folding(linesep="\r\n")
+_WIRE_UTF8 = _WIRE.clone(utf8=True)  # SMTPUTF8 (RFC 6531): headers in UTF-8
 
 
 def message_bytes(message: EmailMessage) -> bytes:
-    """The message as an `.eml` file (CRLF line ends, as on the wire)."""
+    """The message as an `.eml` file (CRLF line ends, as on the wire). An internationalised address (RFC 6531)
+    cannot be written as an encoded word, so such a message's headers are written in UTF-8, to be sent with
+    SMTPUTF8 (the outbox sets it aside when the server does not offer that)."""
     buffer = io.BytesIO()
-    _Generator(buffer, policy=_WIRE).flatten(message)
+    plain = all(str(message.get(name, "")).isascii() for name in ("From", "To"))
+    _Generator(buffer, policy=_WIRE if plain else _WIRE_UTF8).flatten(message)
     return buffer.getvalue()
 
 

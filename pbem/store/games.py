@@ -158,6 +158,10 @@ def processed_turns(session: Session, game: Game) -> list[Turn]:
     return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all())
 
 
+def turn_processed(session: Session, game: Game, number: int) -> bool:
+    return session.exec(select(Turn.id).where(Turn.game_id == game.id, Turn.number == number)).first() is not None
+
+
 # --- states ------------------------------------------------------------------------------------
 
 def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, board: str = "",

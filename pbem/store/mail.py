@@ -3,18 +3,19 @@
 `mail_received` remembers each incoming message by its key (the Message-ID, or a
 digest of the bytes when there is none) with what became of it; `mail_outbox`
 holds every message to send, keyed by its Message-ID so that queueing the same
-report again changes nothing, with its delivery state (pending → sent, or
-refused by the server); `mail_dm_players` gives death-match players the address
-and secret that ordinary players have in `players`.
+report again changes nothing, with its delivery state (pending → sending, a
+claim committed before it goes out → sent, or back to pending, or refused by
+the server, or set aside as unsendable); `mail_dm_players` gives death-match
+players the address and secret that ordinary players have in `players`.
 """
 from __future__ import annotations
 
 from datetime import datetime
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field, Session, SQLModel, select
 
-PENDING, SENT, REFUSED = "pending", "sent", "refused"
+PENDING, SENDING, SENT, REFUSED, SET_ASIDE = "pending", "sending", "sent", "refused", "set-aside"
 
 
 class MailReceived(SQLModel, table=True):
@@ -58,3 +59,30 @@ class MailDmPlayer(SQLModel, table=True):
     player: str
     email: str
     secret: str
+
+
+class MailInbox(SQLModel, table=True):
+    """The last attempt to read the inbox (one row): `pbem run` lets no due turn or deadline pass while the inbox
+    cannot be read, and `pbem status` says since when and why."""
+
+    __tablename__ = "mail_inbox"
+    id: int | None = Field(default=None, primary_key=True)
+    origin: str  # what was read: imap://host/folder, a Maildir or mbox path
+    failed_since: datetime | None = None  # None: the last attempt read it
+    error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    checked_at: datetime
+
+
+def inbox_state(session: Session) -> MailInbox | None:
+    return session.exec(select(MailInbox)).first()
+
+
+def note_inbox(session: Session, origin: str, error: str | None, at: datetime) -> None:
+    """Remember (not committed) whether the inbox could be read at `at`; a success after a success writes nothing."""
+    row = inbox_state(session)
+    if row is not None and error is None and row.failed_since is None and row.origin == origin:
+        return
+    row = row or MailInbox(origin=origin, checked_at=at)
+    row.origin, row.checked_at, row.error = origin, at, error
+    row.failed_since = None if error is None else (row.failed_since or at)
+    session.add(row)
