@@ -109,7 +109,7 @@ class World:
     runs: ForkedPbem
     tls: tuple[Path, Path]  # the servers' certificate and key
     imap: ImapServer | None
-    smtp_port: int
+    imap_port: int
     address: dict[str, str] = field(default_factory=lambda: {"alice": "alice@example.org", "bob": "bob@example.org"})
     secret: dict[str, str] = field(default_factory=lambda: {"alice": "s-alice", "bob": "s-bob"})
     silent: set[str] = field(default_factory=set)
@@ -174,8 +174,10 @@ class World:
         self.orders.append(sent)
         return sent
 
-    def answer_sheets(self, now: datetime) -> None:
+    def answer_sheets(self, now: datetime, turn: int) -> None:
         """Each seat that is not silent answers its sheet of the dealt turn, once."""
+        if all((turn, seat) in self.answered or seat in self.silent for seat in self.address):
+            return  # nothing to answer: no sheets asked for (they are drawn each time)
         for sheet in self.sheets(now):
             if (sheet["turn"], sheet["player"]) not in self.answered and sheet["player"] not in self.silent:
                 self.answer(now, sheet)
@@ -212,17 +214,17 @@ def away(w: World, now: datetime) -> None:
 
 
 def inbox_down(w: World, now: datetime) -> None:
-    """The GM's IMAP server stops (connections refused); mail sent meanwhile waits at the mail exchanger."""
+    """The GM's IMAP server stops (connections to its port refused); mail sent meanwhile waits at the mail
+    exchanger."""
     assert w.imap is not None
-    w.imap.stop()
+    w.imap.stop(keep_port=True)
     w.imap = None
     w.outages.append((now, None))
 
 
 def inbox_up(w: World, now: datetime) -> None:
     """The IMAP server is back on its port, with the mail that came in while it was down."""
-    w.imap = ImapServer(*w.tls)
-    use_loopback_servers(pytest.MonkeyPatch(), w.folder, w.tls[0], w.imap.port, w.smtp_port)
+    w.imap = ImapServer(*w.tls, port=w.imap_port)
     w.imap.deliver(*w.held)
     w.held.clear()
     w.outages[-1] = (w.outages[-1][0], now)
@@ -280,7 +282,7 @@ def test_four_weeks_of_a_campaign_with_every_gm_control(tmp_path, tmp_path_facto
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
     use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
-    world = World(url, tmp_path, ForkedPbem(tmp_path, tmp_path / "runs"), (cert, key), imap, smtp.port)
+    world = World(url, tmp_path, ForkedPbem(tmp_path, tmp_path / "runs"), (cert, key), imap, imap.port)
     try:
         world.pbem(T0, "game", "import", tmp_path / GAME)
         happenings = sorted(HAPPENINGS, key=lambda h: h[0])
@@ -291,7 +293,7 @@ def test_four_weeks_of_a_campaign_with_every_gm_control(tmp_path, tmp_path_facto
             world.run(moment)
             status = world.status(moment)
             if not status["over"]:
-                world.answer_sheets(moment)
+                world.answer_sheets(moment, status["turn"])
             due = [datetime.fromisoformat(status["due"])] if status["due"] else []
             moment = min([moment + TICK, *(t for t in [*due, *(h[0] for h in happenings)] if t > moment)])
     finally:
@@ -386,6 +388,7 @@ def the_outage_held_the_deadline(w: World, delivered: list[EmailMessage]) -> Non
     db = kept(w)
     assert w.outages == [(day(20.8), day(21.25))]
     assert db.processed(9) == day(21.25)
+    assert [d["what"] for at, d in w.done if at == day(21)].count("waiting") == RUNS  # each run said why
     assert [d for at, d in w.done if day(20.8) <= at < day(21.25) and d["what"] in ("processed", "dealt")] == []
     assert db.used(9, "bob") is not None and db.used(9, "bob").submitted_at.replace(tzinfo=timezone.utc) < day(21)
 
@@ -412,7 +415,7 @@ def the_elimination_and_the_end_were_told(w: World, delivered: list[EmailMessage
     told = {(d["turn"], d["detail"]) for _, d in w.done if d["what"] == "told"}
     assert told == {(OUT, "alice: out of lives"), (LAST, "alice: the result"), (LAST, "bob: the result"),
                     (LAST, "observer: the result")}, told
-    assert "watch" in text(out) and "press" in text(out)
+    assert "keep receiving each turn's report" in text(out) and "You may still send press" in text(out)
 
 
 def nothing_processed_while_paused(w: World, delivered: list[EmailMessage]) -> None:
