@@ -418,6 +418,25 @@ def the_elimination_and_the_end_were_told(w: World, delivered: list[EmailMessage
     assert "keep receiving each turn's report" in text(out) and "You may still send press" in text(out)
 
 
+def each_seat_got_each_turn_once(w: World, delivered: list[EmailMessage]) -> None:
+    """Every processed turn's report reached each seat once (at its address of the time) and the observer once;
+    each dealt turn's sheet reached each seat still playing once, besides the newcomer's copy of the running turn
+    and the sheet carol asked for again."""
+    seats = {"alice": {"alice@example.org", "alice@home.example"}, "bob": {"bob@example.org", "carol@example.net"}}
+
+    def sent(subject: str) -> list[str]:
+        return [m["To"] for m in delivered if m["Subject"] == subject]
+    for turn in range(1, LAST + 1):
+        assert sent(f"{GAME}: turn {turn} report") == ["watcher@example.net"], turn
+        for seat, addresses in seats.items():
+            reports = sent(f"{GAME}: turn {turn} report for {seat}")
+            assert len(reports) == 1 and set(reports) <= addresses, (turn, seat, reports)
+            assert set(sent(f"{GAME}: turn {turn} cards for {seat}")) <= addresses
+        assert len(sent(f"{GAME}: turn {turn} cards for alice")) == (turn <= OUT)  # none once she is out
+    bob = [len(sent(f"{GAME}: turn {turn} cards for bob")) for turn in range(1, LAST + 1)]
+    assert min(bob) == 1 and sum(bob) == LAST + 2, bob
+
+
 def nothing_processed_while_paused(w: World, delivered: list[EmailMessage]) -> None:
     db = kept(w)
     for start, end in w.paused:
@@ -492,6 +511,7 @@ def the_observer_saw_reports_and_the_end_never_sheets(w: World, delivered: list[
 
 CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_late, the_outage_held_the_deadline,
           the_robot_with_no_cards_was_ordered_as_its_sheet_shows, the_elimination_and_the_end_were_told,
+          each_seat_got_each_turn_once,
           nothing_processed_while_paused, the_extension_was_told_and_counted, the_replacement_was_told_and_plays,
           the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot, press_went_both_ways,
           the_mail_commands_were_answered, the_broadcast_reached_everyone,
