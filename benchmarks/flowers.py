@@ -6,6 +6,7 @@ has the most pairs, for `named_pairs` (the DESIGN.md output, names sorted).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import random
@@ -32,12 +33,15 @@ def timed(board: str) -> tuple[float, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=BOARDS, help="random boards timed")
+    boards = parser.parse_args().boards
     start = time.perf_counter()
     geometry(7, 7)
     setup_ms = (time.perf_counter() - start) * 1000
     rng = random.Random(2026)
     random_ms, counts = [], []
-    for _ in range(BOARDS):
+    for _ in range(boards):
         ms, count = timed("".join(rng.choice("RBP") for _ in range(49)))
         random_ms.append(ms)
         counts.append(count)
@@ -47,7 +51,7 @@ def main() -> None:
         "python": platform.python_version(),
         "setup_ms_once": round(setup_ms, 2),
         "random_three_kinds": {
-            "boards": BOARDS,
+            "boards": boards,
             "median_ms": round(statistics.median(random_ms), 3),
             "max_ms": round(max(random_ms), 3),
             "median_pairs": statistics.median(counts),

@@ -52,21 +52,24 @@ SHARED = Path("/work/shared/data/gyulbot-puzzles.jsonl")
 DEEP = ROOT / "benchmarks" / "data" / "gyulbot-deep.jsonl"
 FIRST_SOLVE = ("from pbem.dm.gyulbot.solver import solve; from pbem.formats.gyulbot import parse_puzzle;"
                "import time; p = parse_puzzle({'size': 4, 'robots': {'red': ['r4c1']}, 'goal': 'r1c4'});"
-               "t = time.perf_counter(); solve(p); print(time.perf_counter() - t)")
+               "t, c = time.perf_counter(), time.process_time(); solve(p);"
+               "print(time.perf_counter() - t, time.process_time() - c)")
 
 
 def compile_times() -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        cold, warm = (float(subprocess.run([sys.executable, "-c", FIRST_SOLVE], env=env, check=True,
-                                           capture_output=True, text=True).stdout) for _ in range(2))
-    return {"cold_compile_s": round(cold, 2), "warm_load_s": round(warm, 3)}
+        (cold, cold_cpu), (warm, _) = (map(float, subprocess.run(
+            [sys.executable, "-c", FIRST_SOLVE], env=env, check=True, capture_output=True, text=True).stdout.split())
+            for _ in range(2))
+    return {"cold_compile_s": round(cold, 2), "cold_compile_cpu_s": round(cold_cpu, 2), "warm_load_s": round(warm, 3)}
 
 
 def timed(puzzle, max_moves=solver.MAX_MOVES):
-    wall, cpu = time.perf_counter(), time.process_time()
+    """The moves, the wall seconds and this thread's CPU seconds (what other jobs on the machine sway least)."""
+    wall, cpu = time.perf_counter(), time.thread_time()
     moves = solver.solve(puzzle, max_moves)
-    return moves, time.perf_counter() - wall, time.process_time() - cpu
+    return moves, time.perf_counter() - wall, time.thread_time() - cpu
 
 
 def summary(values: list[float]) -> dict:
@@ -140,9 +143,9 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
             puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
             ours, theirs = [], []
             for _ in range(repeat):
-                moves, wall, _ = timed(puzzle)
+                moves, _, cpu = timed(puzzle)
                 peer_moves, peer_s = ricochet_peer.solve(lib, game, order)
-                ours.append(wall)
+                ours.append(cpu)
                 theirs.append(peer_s)
             lengths = {len(moves), len(peer_moves), record["optimal"]}
             if len(lengths) > 1 or solved_after(puzzle, moves) != len(moves) \
@@ -178,14 +181,14 @@ def fixed_cost(path: Path, repeat: int = 21) -> dict:
 
     def first(data) -> float:
         puzzle = parse_puzzle(data)
-        started = time.perf_counter()
+        started = time.thread_time()
         solver.solve(puzzle)
-        return time.perf_counter() - started
+        return time.thread_time() - started
 
     def clocked(work, puzzle) -> float:
-        started = time.perf_counter()
+        started = time.thread_time()
         work(puzzle)
-        return time.perf_counter() - started
+        return time.thread_time() - started
 
     puzzles = [parse_puzzle(data) for data in records]
     return {"puzzles": len(records),
@@ -212,6 +215,7 @@ def main() -> None:
     parser.add_argument("--deep", type=Path, default=DEEP)
     parser.add_argument("--bfs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-compile", action="store_true", help="skip timing a compile with an empty cache")
     parser.add_argument("--generate", help="LENGTH:COUNT,… puzzles to append to --deep, then stop")
     parser.add_argument("--peer", type=Path, help="a clone of github.com/fogleman/Ricochet: compare side by side")
     parser.add_argument("--sets", type=Path, nargs="*", help="puzzle files for --peer besides --data "
@@ -221,7 +225,7 @@ def main() -> None:
         generate_deep(args.generate, args.deep)
         return
     load_before = os.getloadavg()[0]
-    document = {"machine": _machine(), "compile": compile_times()}
+    document: dict = {"machine": _machine(), "compile": None if args.no_compile else compile_times()}
     solver.warm_up()
     document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:

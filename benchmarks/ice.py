@@ -6,6 +6,7 @@ times and the median time kept (the machine is shared). Prints one JSON document
 """
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import statistics
@@ -48,15 +49,15 @@ def summary(name: str, runs: list[dict]) -> dict:
     }
 
 
-def random_sets() -> list[dict]:
+def random_sets(count: int = 30) -> list[dict]:
     sets = []
     for snoms in (1, 2, 4, 6, 8):
         runs = []
-        for i in range(30):
+        for i in range(count):
             rng = derive_rng(2026, snoms, i, "bench-ice-random")
             runs.append(timed(random_maze(rng, 20, 20, snoms)))
         sets.append(summary(f"random 20x20, {snoms} snoms, {snoms} goals", runs))
-    runs = [timed(random_maze(derive_rng(2026, 8, i, "bench-ice-goals"), 20, 20, 8, 16)) for i in range(30)]
+    runs = [timed(random_maze(derive_rng(2026, 8, i, "bench-ice-goals"), 20, 20, 8, 16)) for i in range(count)]
     sets.append(summary("random 20x20, 8 snoms, 16 goals", runs))
     return sets
 
@@ -103,10 +104,16 @@ def many_snoms_set() -> dict:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true", help="one random maze per set only: that the benchmark runs")
+    args = parser.parse_args()
     began = time.perf_counter()
     warm_up()
     warm = time.perf_counter() - began
-    sets = random_sets() + [generated_set(), compartments_set(), hill_climbed_set(), many_snoms_set()]
+    if args.smoke:
+        sets = random_sets(1)
+    else:
+        sets = random_sets() + [generated_set(), compartments_set(), hill_climbed_set(), many_snoms_set()]
     print(json.dumps({
         "benchmark": "ice",
         "python": platform.python_version(),

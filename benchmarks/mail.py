@@ -19,6 +19,7 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +33,8 @@ from pbem.mail.inbox import maildir_messages  # noqa: E402
 from pbem.mail.outbox import FolderTransport, deliver  # noqa: E402
 from pbem.mail.letters import read_letter  # noqa: E402
 from pbem.store.games import Store  # noqa: E402
+
+AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the CLI's clock for each fetch and delivery
 
 
 def one_run(count: int) -> dict[str, float]:
@@ -47,22 +50,22 @@ def one_run(count: int) -> dict[str, float]:
         timings = {}
         with store.session() as session:
             start = time.perf_counter()
-            handled = fetch(session, maildir_messages(folder / "inbox"), config)
+            handled = fetch(session, maildir_messages(folder / "inbox"), config, AT)
             timings["fetch_ms_per_message"] = (time.perf_counter() - start) * 1000 / count
             assert sum(h.outcome == "accepted" for h in handled) == count // 2
             start = time.perf_counter()
-            again = fetch(session, maildir_messages(folder / "inbox"), config)
+            again = fetch(session, maildir_messages(folder / "inbox"), config, AT)
             timings["refetch_ms_per_message"] = (time.perf_counter() - start) * 1000 / count
             assert {h.outcome for h in again} == {"duplicate"}
             start = time.perf_counter()
-            sent = deliver(session, FolderTransport(folder / "out"))
+            sent = deliver(session, FolderTransport(folder / "out"), AT)
             timings["deliver_ms_per_message"] = (time.perf_counter() - start) * 1000 / count
             assert len(sent) == count
         store.close()
         big = mail("alice@example.org", "see attachment", "<big@bench>",
                    attachments=(("orders.yaml", "application/yaml", b"#" * 20_000_000),))
         start = time.perf_counter()
-        assert read_letter(big, 1_000_000).problems
+        assert read_letter(big, 1_000_000, AT).problems
         timings["read_20mb_ms"] = (time.perf_counter() - start) * 1000
     return timings
 

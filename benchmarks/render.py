@@ -81,7 +81,8 @@ def main() -> None:
     report = statistics.median(timed(whole_turn) for _ in range(args.runs))
     sheets = [TurnSheet("bench", 2, player, f"{player}@example.org", room.name,
                         [RobotSheet(robot.name, robot.mode, robot.hp, str(robot.at), robot.facing.name, {}, True, 5)],
-                        {robot.name: [str(c) for c in cards[40:46]]}, "game: bench\n", True, result.board)
+                        {robot.name: [str(c) for c in cards[40:46]]}, "game: bench\n", exact_program=True,
+                        board=result.board)
               for player, robot in zip(players, robots)]
 
     def one_sheet(sheet) -> None:

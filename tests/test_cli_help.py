@@ -14,13 +14,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from cli_process import imported_by
 from cycle_fixtures import HALL, order
 from pbem.cli import app
 from pbem.cli.lazy import COMMANDS
 
 RUNNER = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW = ["init", "demo", "game", "turn", "report", "site", "replay", "mail", "run", "status",
+WORKFLOW = ["init", "warm", "demo", "game", "turn", "report", "site", "replay", "mail", "run", "status",
             "dm", "flowers", "gyulbot", "ice", "room", "scenario"]
 
 
@@ -83,17 +84,6 @@ def test_the_lazy_table_names_every_command_with_its_own_summary():
     assert set(WORKFLOW) == {path for path in tree if " " not in path}
     for path, entry in lazy.items():
         assert tree[path].get_short_help_str(limit=10_000) == entry.summary, path
-
-
-def imported_by(*args: str, cwd, whole_names: bool = False) -> set[str]:
-    """The top-level packages (or, `whole_names`, the modules) a fresh `pbem ARGS…` imports (its own interpreter:
-    what a GM's shell pays)."""
-    script = ("import runpy, sys\nsys.argv = ['pbem', *sys.argv[1:]]\ntry:\n    runpy.run_module('pbem', "
-              "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted(sys.modules)))")
-    run = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    modules = set(run.stdout.split("MODULES ")[1].split())
-    return modules if whole_names else {module.split(".")[0] for module in modules}
 
 
 HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numba", "numpy", "PIL", "jinja2", "rich", "yaml"}

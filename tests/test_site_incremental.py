@@ -69,3 +69,40 @@ def test_a_run_with_nothing_new_rewrites_no_turn_and_a_deleted_turn_is_written_a
     assert RUNNER.invoke(app, [*db, "site", GAME, "--out", str(site)]).exit_code == 0
     assert {name.split("/")[1] for name in touched_since_zero(site) if name.count("/") >= 2} == {"turn-002"}
     assert {name: (site / name).read_bytes() for name in site_files(site)} == before
+
+
+def test_a_full_build_holds_at_most_two_turns_and_writes_each_before_drawing_the_one_after_next(tmp_path,
+                                                                                                 geeko_campaign):
+    """Flat memory (issue #27): a turn links to the first page of the next, so the next one is drawn before a turn
+    is written; no more is held. Before, every report was loaded first and kept until the end (~0.55 MB a turn)."""
+    import gc
+    import weakref
+    from dataclasses import replace
+
+    database = tmp_path / "pbem.db"
+    shutil.copyfile(geeko_campaign, database)
+    store = Store(f"sqlite:///{database}")
+    alive: list[weakref.ref] = []
+    loads: list[tuple[int, int, set[str]]] = []  # (turn loaded, reports still alive, turn folders written by then)
+    site = tmp_path / "site"
+    calls = []
+    with store.session() as session:
+        history = game_history(session, GAME)
+
+        def tracked(entry):
+            def load():
+                report = entry.load()
+                gc.collect()
+                loads.append((entry.turn, sum(ref() is not None for ref in alive),
+                              {p.name for p in (site / GAME).glob("turn-*")} if (site / GAME).exists() else set()))
+                alive.append(weakref.ref(report))
+                return report
+            return replace(entry, load=load)
+
+        history.turns = [tracked(entry) for entry in history.turns]
+        write_site(site, [history], progress=lambda: calls.append(1))
+    store.close()
+    assert sorted(turn for turn, _, _ in loads) == [1, 2, 3, 4, 5, 6]  # each report loaded once
+    assert max(held for _, held, _ in loads) <= 1  # besides the one being loaded: the turn being written
+    assert loads[-1][2] >= {"turn-001", "turn-004"}  # written as it goes, before the last turn is drawn
+    assert len(calls) == 6  # progress after each turn

@@ -32,12 +32,19 @@ def analyse_rooms(
     from ..formats.rooms import read_room
     from ..render.heatmap import death_squares, heatmap_png
     from ..resources import find_file
+    from .gm import progress
 
     results = {}
-    for path in files:
-        room = read_or_refuse(read_room, path)
-        deck = read_deck(find_file(DECKS["geeko" if room.of_type("gate") else "botwars"]))
-        analysis = analyse(room, deck, seeds=seeds, turn_limit=turns)
+    with progress() as bar:
+        task = bar.add_task("rehearsing", total=len(files) * seeds)
+        analyses = []
+        for path in files:
+            room = read_or_refuse(read_room, path)
+            deck = read_deck(find_file(DECKS["geeko" if room.of_type("gate") else "botwars"]))
+            bar.update(task, description=f"rehearsing {path.name}")
+            analyses.append((path, room, analyse(room, deck, seeds=seeds, turn_limit=turns,
+                                                 progress=lambda: bar.advance(task))))
+    for path, room, analysis in analyses:
         figures = analysis.figures()
         if out is not None:
             out.mkdir(parents=True, exist_ok=True)

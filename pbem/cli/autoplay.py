@@ -52,10 +52,12 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
     from ..render.history import recipients as recipients_of
     from ..store.games import current_state, get_game
     from .reports import campaign_templates, write_reports
+    from .gm import progress
     from .texts import turn_summary
 
     played = []
-    with open_store(ctx) as store, store.session() as session:
+    with open_store(ctx) as store, store.session() as session, progress() as bar:
+        task = bar.add_task(f"playing {game}", total=turns)
         known = list(current_state(session, get_game(session, game)).players)
         unknown = [p for p in players or [] if p not in known]
         if unknown:
@@ -71,6 +73,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
                 (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(turn_summary(result),
                                                                                         encoding="utf-8")
             played.append({"turn": result.turn, "bots": playing, "state": result.after_hash, "over": result.over})
+            bar.advance(task)
             if not as_json:
                 typer.echo(f"turn {result.turn:>3}  bots: {', '.join(playing) or '-'}  state {result.after_hash[:16]}"
                            + ("  game over" if result.over else ""))

@@ -125,7 +125,7 @@ def refuse(reasons: list[str], code: int = EXIT_REFUSED) -> NoReturn:
 
 def read_or_refuse(read: Callable[..., T], *args: Any) -> T:
     """`read(*args)`; when it raises FormatError, every problem on stderr and exit 1."""
-    from ..formats.yamlfile import FormatError  # PyYAML: only for the commands that read files
+    from ..formats.problems import FormatError  # without YAML: a reader imports the parser when it reads a file
 
     try:
         return read(*args)

@@ -24,11 +24,13 @@ def solve(
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
     from ..dm.gyulbot.board import format_solution
     from ..dm.limits import NoProof
-    from ..dm.gyulbot.solver import solve as solve_puzzle, warm_up
+    from ..dm.gyulbot.solver import solve as solve_puzzle
     from ..formats.gyulbot import read_puzzle
 
+    from .warm import warm
+
     results: list[dict] = []
-    warm_up()
+    warm("gyulbot")
     for path, puzzle in read_each(puzzles, read_puzzle, results, key="errors"):
         started = time.perf_counter()
         try:
@@ -72,7 +74,9 @@ def generate(
     from ..dm.gyulbot.solver import solve as solve_puzzle
     from ..engine.rng import derive_rng
     from ..formats.gyulbot import puzzle_data
+    from .warm import warm
 
+    warm("gyulbot")
     puzzle = generate_puzzle(moves, derive_rng(seed, 0, 0, "gyulbot generate", str(moves)), size, size)
     solution = solve_puzzle(puzzle, moves)
     data = {"name": f"gyulbot {moves}-move puzzle, seed {seed}",

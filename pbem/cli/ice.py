@@ -8,7 +8,6 @@ from typing import Optional
 import typer
 
 from ..dm.icemaze import MAX_ORDERS, solve
-from ..dm.icemaze.solver import warm_up
 from ..dm.icemaze.generate import generate as generate_maze
 from ..dm.limits import NoProof
 from ..engine.geometry import Size
@@ -27,8 +26,10 @@ def solve_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
     """The proven shortest solution of each maze, or none within 15 orders."""
+    from .warm import warm
+
     reports: list[dict] = []
-    warm_up()
+    warm("ice")
     for path, maze in read_each(mazes, read_maze_file, reports, key="errors", echo=True):
         began = time.perf_counter()
         try:
@@ -60,6 +61,9 @@ def generate_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document (the maze, its minimum, a solution)."),
 ) -> None:
     """A maze whose shortest solution has exactly --moves orders."""
+    from .warm import warm
+
+    warm("ice")
     try:
         shape = Size.parse(size)
         maze, solution = generate_maze(shape.rows, shape.cols, moves, snoms, seed)

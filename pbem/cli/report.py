@@ -13,7 +13,7 @@ from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns
 from ..store.reports import settle
 from .common import app, print_json, refuse
-from .gm import open_store
+from .gm import open_store, progress
 from .reports import campaign_templates, repair_hint, write_stored_report
 
 
@@ -84,18 +84,19 @@ def site(
 
     dirs = _dirs(templates)
     version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
-    with open_store(ctx, read_only=True) as store, store.session() as session:
+    with open_store(ctx, read_only=True) as store, store.session() as session, progress() as bar:
         from .dm import site_matches
 
         pages = site_matches(session, matches, dirs)
         histories = [game_history(session, name) for name in games or []]
-    shown = list(games or []) + [page.name for page in pages]
-    try:
-        files = write_site(out, histories, dirs, version, pages)
-    except OSError as err:
-        refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
-                f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
-                f"pbem site {' '.join(games or [])} --out {out}"])
+        shown = list(games or []) + [page.name for page in pages]
+        task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
+        try:
+            files = write_site(out, histories, dirs, version, pages, lambda: bar.advance(task))
+        except OSError as err:
+            refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
+                    f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
+                    f"pbem site {' '.join(games or [])} --out {out}"])
     if as_json:
         print_json({"games": games or [], "matches": [page.name for page in pages], "index": str(out / "index.html"),
                     "files": [str(f) for f in files]})

@@ -13,35 +13,28 @@ them). Reports owed by an earlier run or `turn process` (a crash, a full disk) a
 """
 from __future__ import annotations
 
-import imaplib
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
 
-from ..formats.game import turn_folder_name
 from ..formats.schedule import due_text, hold_expires, moment_text
-from ..gm.absence import pilot_absent
-from ..gm.clock import start as start_turn_clock
-from ..gm.mailcommands import reader
-from ..mail.config import MailConfig, load_config
-from ..mail.fetch import fetch as fetch_messages, messages_from
-from ..mail.letters import clean
-from ..mail.notices import missing_fate, reminder
-from ..mail.outbox import SmtpTransport, deliver, queue
-from ..store import cycle
-from ..store.controls import paused
-from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders
-from ..store.schedule import approve, deadline_of, hold, mark_reminded, schedule_for, scheduled_games, set_schedule
-from .common import EXIT_OK, EXIT_REFUSED, app, clock, print_json, read_or_refuse, refuse
+from ..store.due import quiet_ticks
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse
 from .game import game_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 from .schedule_options import changed_schedule, option, schedule_text
 from .turn import turn_app
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from ..mail.config import MailConfig
+
+# The store, the engine, mail and rendering are imported where they are used: a cron tick with nothing due
+# (`pbem.store.due`) needs none of them.
 
 CONFIG = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
                       help="Mail settings (YAML), as for pbem mail; without IMAP/SMTP servers run only queues mail.")
@@ -68,6 +61,7 @@ def set_player_command(
                                        "show the game's zone only."),
 ) -> None:
     """Change a player's settings during a game: their time zone."""
+    from ..store.games import Refused
     from ..gm.players import set_player_zone
 
     with open_store(ctx) as store, store.session() as session:
@@ -98,6 +92,8 @@ def set_command(
 
     A new schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review. A turn
     already dealt keeps the deadline it was given."""
+    from ..store.games import Refused, current_state, get_game, set_missing_orders
+    from ..store.schedule import schedule_for, set_schedule
     with open_store(ctx) as store, store.session() as session:
         found = get_game(session, game)
         schedule = changed_schedule(schedule_for(session, found), deadline, zone, remind, process, review,
@@ -131,8 +127,18 @@ def run(
 ) -> None:
     """One unattended pass over every scheduled game: fetch, remind, process what is due, deal, send. Safe to run
     from cron every few minutes (one run at a time per database); exit 1 when something needs the GM."""
+    from ..mail.config import load_config
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
+    if maildir is None and mbox is None and config.imap is None \
+            and quiet_ticks(db_url(ctx), now, outbox=config.smtp is not None) is not None:
+        _report(now, [], as_json)  # nothing due: the stored rows say so (pbem.store.due)
+    from sqlalchemy.exc import IntegrityError
+
+    from ..mail.outbox import SmtpTransport, deliver
+    from ..store.games import Refused
+    from ..store.schedule import scheduled_games
+
     done: list[Done] = []
     with open_store(ctx) as store, holding_run_lock(ctx, wait), store.session() as session:
         fetched = [] if no_fetch else _fetch(session, config, now, maildir, mbox)
@@ -156,6 +162,11 @@ def run(
                 sent = deliver(session, transport, now)
             done += [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
                           + (f" ({d.error})" if d.error else "")) for d in sent]
+    _report(now, done, as_json)
+
+
+def _report(now: datetime, done: list[Done], as_json: bool) -> None:
+    """What the run did, and its exit: 1 when something needs the GM."""
     if as_json:
         print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
     else:
@@ -207,6 +218,7 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
 def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
     """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
     both players are mailed the position."""
+    from sqlalchemy.exc import IntegrityError
     from ..gm.matches import run_matches
 
     try:
@@ -222,6 +234,11 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
 def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | None, mbox: Path | None) -> list[Done]:
     """New mail first. An inbox that cannot be read is remembered for `pbem status` and is a problem for the GM
     (the caller then lets nothing due pass); the run goes on to send."""
+    import imaplib
+
+    from ..gm.mailcommands import reader
+    from ..mail.fetch import fetch as fetch_messages, messages_from
+    from ..mail.letters import clean
     from ..store.mail import note_inbox
     from .reports import campaign_templates
 
@@ -246,6 +263,9 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
 def _write_owed_reports(session: Session) -> list[Done]:
     """Report folders owed by an earlier run or `turn process` (a crash, a full disk, a folder deleted while it
     was written), written again; one that fails again stays owed and is a problem, the rest of the run goes on."""
+    from sqlmodel import select
+
+    from ..formats.game import turn_folder_name
     from ..render.turn import DEFAULT_SENDER
     from ..store.games import turn_processed
     from ..store.reports import failed, owed, settle
@@ -279,6 +299,14 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     """What is due for one game at `now`, done; each step commits with the mail it queues, under the game's lock
     (a second run at the same moment waits, then finds the step done). A due turn waits while the inbox could
     not be read (`inbox_read` false): orders may be sitting in it."""
+    from ..gm.absence import pilot_absent
+    from ..gm.clock import start as start_turn_clock
+    from ..mail.notices import missing_fate, reminder
+    from ..mail.outbox import queue
+    from ..store import cycle
+    from ..store.controls import paused
+    from ..store.games import current_state, get_game, lock_game, players_of
+    from ..store.schedule import deadline_of, hold, mark_reminded, schedule_for
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
@@ -362,6 +390,10 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
             out: Path) -> list[Done] | None:
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
+    from ..mail.outbox import queue
+    from ..store import cycle
+    from ..store.games import lock_game
+    from ..store.schedule import hold, schedule_for
     from ..mail.notices import held_for_review
     from ..render.history import outcome_report, recipients
     from .reports import campaign_templates, write_report
@@ -401,6 +433,10 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
                     as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON.")) -> None:
     """Store a turn held for review (the result previewed to the GM, checked by its state hash), deal the next
     turn and queue the reports, as `pbem run` would have."""
+    from ..mail.config import load_config
+    from ..store.games import current_state, get_game
+    from ..store.schedule import approve
+
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
     with open_store(ctx) as store, store.session() as session:
@@ -419,6 +455,10 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 @app.command("status")
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
+    from ..store import cycle
+    from ..store.controls import paused
+    from ..store.games import current_state
+    from ..store.schedule import deadline_of, schedule_for, scheduled_games
     now = clock(ctx)
     rows = []
     with open_store(ctx, read_only=True) as store, store.session() as session:

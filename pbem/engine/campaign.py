@@ -383,7 +383,7 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
     events: list[tuple[str, Event]] = []
     stages: dict[str, list[Snapshot]] = {}
     finals: dict[str, Board] = {}
-    for key, board in state.boards.items():
+    for key, board in sorted(state.boards.items()):  # key order, as a reloaded state has them (see `Board`)
         if new.geeko and new.players[key].finished is not None:
             new.boards[key] = board.copy()
             continue
@@ -442,7 +442,7 @@ def _put_on_start(ctx: TurnContext, robot: Robot, player: PlayerState) -> None:
 def _room_exits(state: GameState, turn: int, events: list) -> None:
     """G3/G4: record robots that left their room; when all a player's robots are out, open the next room."""
     rooms = state.setup.rooms
-    for player in state.players.values():
+    for player in _by_name(state.players):
         if player.finished is not None:
             continue
         board = state.boards[player.name]
@@ -463,11 +463,17 @@ def _room_exits(state: GameState, turn: int, events: list) -> None:
                 events.append((player.name, RoomOpened(0, None, player.room, rooms[player.room - 1].name)))
 
 
+def _by_name(players: dict[str, PlayerState]) -> list[PlayerState]:
+    """The players in name order, as a state read back from JSON has them: steps that add events or completions go
+    in one order whether or not the state was reloaded."""
+    return [players[name] for name in sorted(players)]
+
+
 def _flags(state: GameState, events: list) -> None:
     """BotWars: a robot past the last flag has won (places in the order they got there)."""
     board = state.boards[SHARED_BOARD]
     last = max((int(e.get("number", 0)) for e in board.room.of_type("flag")), default=0)
-    for robot in board.robots.values():
+    for robot in sorted(board.robots.values(), key=lambda r: r.name):  # name order, as a reloaded board has them
         if last and robot.next_flag > last and robot.name not in state.winners:
             state.winners.append(robot.name)
             events.append((SHARED_BOARD, Won(0, robot.name, len(state.winners))))
@@ -480,7 +486,7 @@ def _deal(state: GameState, rules: Ruleset, events: list) -> None:
         return
     deck = state.setup.deck
     if rules.deck_order == DeckOrder.PRESET:
-        for player in state.players.values():
+        for player in _by_name(state.players):
             if player.finished is not None:
                 continue
             dealt = deal_preset(deck, player.cursor, state.robots_of(player.name), state.receiving(player.name),

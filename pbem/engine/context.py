@@ -23,6 +23,11 @@ from .state import Board, Robot
 from .vocabulary import Mode
 
 
+
+def _name(robot: Robot) -> str:
+    return robot.name
+
+
 class TurnContext:
     def __init__(self, board: Board, ruleset: Ruleset, index: RoomIndex, *, seed: int | str, turn: int,
                  sequences: Mapping[str, Sequence[Card | None]] | None = None,
@@ -40,7 +45,9 @@ class TurnContext:
         self.events: list[Event] = []
         self.record = record  # False: events of what changes nothing may be left out (`resolve_turn`)
         self.destroyed: set[str] = set()  # robots destroyed during this turn (B10: their declared reboot lapses)
-        self.robots_in_order = tuple(board.robots.values())  # a turn adds or removes no robot
+        # name order, whatever order the board was made in (a state read back from JSON has its keys sorted): the
+        # events come in one order whether or not the state was reloaded; a turn adds or removes no robot
+        self.robots_in_order = tuple(sorted(board.robots.values(), key=_name))
         self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == Mode.REBOOTING)
 
     # --- bookkeeping ------------------------------------------------------

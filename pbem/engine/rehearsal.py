@@ -13,6 +13,7 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 from .campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn
 from .deal import Deck
@@ -72,13 +73,18 @@ class Analysis:
                            for (at, cause), count in sorted(self.deaths.items(), key=lambda i: (-i[1], i[0]))]}
 
 
-def analyse(room: Room, deck: Deck, seeds: int = 5, turn_limit: int = TURN_LIMIT) -> Analysis:
-    """Play the room with bots once per seed and sum up what happened."""
+def analyse(room: Room, deck: Deck, seeds: int = 5, turn_limit: int = TURN_LIMIT,
+            progress: Callable[[], None] | None = None) -> Analysis:
+    """Play the room with bots once per seed and sum up what happened; `progress` is called after each run."""
     mode = "geeko" if room.of_type("gate") else "botwars" if room.of_type("flag") else "none"
     if mode == "none":
         return Analysis(room, mode, [], Counter(), "the room has no gate to leave by and no flag to reach")
     visits: Counter = Counter()
-    runs = [_run(room, deck, mode, seed, turn_limit, visits) for seed in range(1, seeds + 1)]
+    runs = []
+    for seed in range(1, seeds + 1):
+        runs.append(_run(room, deck, mode, seed, turn_limit, visits))
+        if progress:
+            progress()
     analysis = Analysis(room, mode, runs, visits)
     if not analysis.passable:
         analysis.reason = _why(analysis, turn_limit)

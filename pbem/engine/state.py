@@ -72,8 +72,9 @@ class Robot:
 class Board:
     """One room in play with the robots in it (a Geek-o player's room, or the shared BotWars board).
 
-    `robots` keeps robot order (a player's robots in their order; B4.2 name order
-    where it matters is sorted explicitly). `elements` holds the state word of every
+    `robots` keeps robot order (a player's robots in their order), which the pictures and tables show; the
+    engine walks them in name order (`TurnContext.robots_in_order`), the order a state read back from JSON
+    has them in, so a turn's events do not depend on whether its state was stored and reloaded. `elements` holds the state word of every
     stateful element by `Element.key`: switch/eye on|off, trapdoor open|closed,
     drawbridge raised|lowered, teleporter active|inactive, gate open|closed, blaser on|off.
     Use `pbem.engine.elements.new_board` to build one with every state initialised.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+DEFAULT_SENDER = "Game Master <gm@pbem.invalid>"  # the From of the GM's mail when the GM gives none
 NAME_LIMIT = 40
 NAME_RULE = f"letters, digits, '-', '_' or '.', at most {NAME_LIMIT} characters, starting with a letter or digit"
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")

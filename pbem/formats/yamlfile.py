@@ -15,35 +15,12 @@ from typing import Any
 
 import yaml
 
-from .problems import FormatError, Problem  # noqa: F401  (most readers import them from here)
+from .problems import FormatError, LinedDict, LinedList, Problem, line_of  # noqa: F401  (readers import them here)
 from .yaml_words import in_words
 
 MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
 MAX_DEPTH = 50  # deeper nesting is refused: no format needs it, and the YAML composer recurses per level
-
-
-class LinedDict(dict):
-    line: int | None = None
-    lines: dict
-
-    def line_of(self, key: Any) -> int | None:
-        return self.lines.get(key, self.line)
-
-
-class LinedList(list):
-    line: int | None = None
-    lines: list
-
-    def line_of(self, index: int) -> int | None:
-        return self.lines[index] if 0 <= index < len(self.lines) else self.line
-
-
-def line_of(container: Any, key: Any) -> int | None:
-    """The line of `container[key]`, or of the container, or None for plain data."""
-    if isinstance(container, (LinedDict, LinedList)):
-        return container.line_of(key)
-    return None
 
 
 def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..formats.yamlfile import FormatError, Problem, line_of, read_yaml_file
-from ..render.message import DEFAULT_SENDER
+from ..formats.names import DEFAULT_SENDER
+from ..formats.problems import FormatError, Problem, line_of
 
 TLS_MODES = ("ssl", "starttls", "none")
 PORTS = {"imap": {"ssl": 993, "starttls": 143, "none": 143}, "smtp": {"ssl": 465, "starttls": 587, "none": 25}}
@@ -63,7 +63,11 @@ class MailConfig:
 def load_config(path: str | Path | None, environ: Mapping[str, str] = os.environ) -> MailConfig:
     """The settings from `path` (or PBEM_MAIL_CONFIG, or none), then the environment's overrides."""
     path = path or environ.get("PBEM_MAIL_CONFIG")
-    document = read_yaml_file(path) if path else {}
+    document: Any = {}
+    if path:
+        from ..formats.yamlfile import read_yaml_file  # YAML only for a file, not for settings from the environment
+
+        document = read_yaml_file(path)
     source = str(path or "environment")
     if document is None:
         document = {}

@@ -71,12 +71,18 @@ def _manifest(out_dir: Path, version: str) -> dict:
     return kept.get("turns", {}) if isinstance(kept, dict) and kept.get("version") == version else {}
 
 
-def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "") -> list[Path]:
-    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`)."""
+def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "",
+               progress: Callable[[], None] | None = None) -> list[Path]:
+    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`).
+
+    Turn by turn: a turn's pages link to the last page of the turn before and the first of the turn after, so at
+    most two reports are loaded at a time (the turn written and the next), and each turn's files are written
+    before the next is drawn; memory stays flat in the number of turns. `progress` is called after each turn."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = _manifest(out_dir, version)
     turns = [_stored(t) for t in game.turns]
     reports: dict[int, TurnReport] = {}
+    pages: dict[int, list[tuple]] = {}  # turn index -> its stage pages (number, file)
 
     def report(entry: StoredTurn) -> TurnReport:
         if entry.turn not in reports:
@@ -87,7 +93,12 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         kept = old.get(str(entry.turn))
         return kept if entry.key and kept and kept["key"] == entry.key else None
 
-    pages = [[tuple(p) for p in kept["pages"]] if (kept := unchanged(e)) else stage_pages(report(e)) for e in turns]
+    def pages_of(i: int) -> list[tuple]:
+        if i not in pages:
+            kept = unchanged(turns[i])
+            pages[i] = [tuple(p) for p in kept["pages"]] if kept else stage_pages(report(turns[i]))
+        return pages[i]
+
     written: list[Path] = []
     manifest = {}
     for i, entry in enumerate(turns):
@@ -96,8 +107,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         links = [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None),
                  ("game index", "../index.html"),
                  ("next turn →", f"../{_turn_dir(nxt)}/index.html" if nxt else None)]
-        before = f"../{_turn_dir(prev)}/{pages[i - 1][-1][1]}" if prev else None
-        after = f"../{_turn_dir(nxt)}/{pages[i + 1][0][1]}" if nxt else None
+        before = f"../{_turn_dir(prev)}/{pages_of(i - 1)[-1][1]}" if prev else None
+        after = f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}" if nxt else None
         made = json.dumps([links, before, after, [[r.player, r.address] for r in game.recipients]])
         folder = out_dir / _turn_dir(entry.turn)
         kept = unchanged(entry)
@@ -108,10 +119,14 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
                                       before=before, after=after)
             written += files
             names = [str(f.relative_to(out_dir)) for f in files]
-        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages[i], "made": made, "files": names}
+        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages_of(i), "made": made, "files": names}
+        reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
+        if progress:
+            progress()
+    pages_in_order = [pages_of(i) for i in range(len(turns))]
     index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
-             for t, p in zip(turns, pages)]
+             for t, p in zip(turns, pages_in_order)]
     winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
                        ending=game.ending, press=game.press)
@@ -128,16 +143,17 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
-               version: str = "", matches: Sequence[MatchPage] = ()) -> list[Path]:
+               version: str = "", matches: Sequence[MatchPage] = (),
+               progress: Callable[[], None] | None = None) -> list[Path]:
     """Write the site under `out_dir` (with a `version`, only what changed since the last run), death matches under
     `matches/` with their result on the index; returns the files written. The index lists these games and matches
-    and every one an earlier run put in `out_dir`."""
+    and every one an earlier run put in `out_dir`. `progress` is called after each turn of each game."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
     for game in games:
         folder = slug(game.name)
-        written += write_game(out_dir / folder, game, templates, version)
+        written += write_game(out_dir / folder, game, templates, version, progress)
         winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
         entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns),
                         "winners": winners})

@@ -7,4 +7,5 @@
 - `archive`: `game import` / `game export` of whole campaign folders.
 - `controls`: the history of the GM's controls (`gm_events`), and what it says now: paused, observers, policies,
   absences.
+- `due`: what a cron tick has to do, from the stored rows with plain SQL (no ORM, no engine).
 """

@@ -14,7 +14,7 @@ from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
 from ..formats.schedule import Schedule, due_after, schedule_of
-from .games import Refused, get_game
+from .base import Refused
 from .tables import Game
 
 
@@ -56,6 +56,8 @@ def utc(moment: datetime) -> datetime:
 
 
 def set_schedule(session: Session, name: str, schedule: Schedule) -> None:
+    from .games import get_game  # the game's state and engine: not for a tick that only reads the schedule
+
     game = get_game(session, name)
     row = session.exec(select(GameSchedule).where(GameSchedule.game_id == game.id)).first() \
         or GameSchedule(game_id=game.id, schedule="")

@@ -1,0 +1,105 @@
+"""Cron-tick benchmark: the CPU a `pbem run` and a `pbem status` with nothing due cost, beside `import sqlmodel`.
+
+    python3 benchmarks/tick.py [--games 3] [--repeat 7] [--before CHECKOUT]
+
+Makes a database with `--games` scheduled Geek-o games (the bundled sample), each dealt with its clock started,
+then, at a time when nothing is due, runs each command in its own interpreter in turn, `--repeat` rounds
+(alternating, so every command sees the same load), and prints one JSON document with each command's median CPU
+time (user + system of the child process, which other jobs on the machine sway far less than wall time) and its
+ratio to `python -c "import sqlmodel"` in the same rounds. Also timed: `pbem game list`, and the same rows read
+with the standard library's sqlite3 (no SQLAlchemy): what an ORM-free read path would cost. `--before` times the
+same commands of another checkout (e.g. `git archive main`) in the same rounds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = "2026-12-01T20:00Z"
+QUIET = "2026-12-01T21:00Z"  # an hour later: nothing due (2-day deadlines, reminders 24 h before)
+ENVIRONMENT = {key: value for key, value in os.environ.items()
+               if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
+SQLITE_READ = """import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+games = db.execute("SELECT g.id, g.name, s.schedule FROM games g JOIN game_schedules s ON s.game_id = g.id").fetchall()
+for game_id, name, schedule in games:
+    db.execute("SELECT number, over FROM turns WHERE game_id = ? ORDER BY number DESC LIMIT 1", (game_id,)).fetchone()
+    db.execute("SELECT holder, cards FROM dealt_hands WHERE game_id = ?", (game_id,)).fetchall()
+    db.execute("SELECT due_at, reminded FROM turn_deadlines WHERE game_id = ?", (game_id,)).fetchall()
+print(len(games))
+"""
+
+
+def cpu(command: list[str], cwd: Path, source: Path) -> float:
+    """CPU seconds (user + system) of one child process running `command`."""
+    child = subprocess.Popen(command, cwd=cwd, env={**ENVIRONMENT, "PYTHONPATH": str(source)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def setup(folder: Path, games: int) -> str:
+    url = f"sqlite:///{folder / 'tick.db'}"
+    pbem = [sys.executable, "-m", "pbem", "--db", url]
+    description = (ROOT / "turns" / "geeko" / "game.yaml").read_text()
+    for n in range(games):
+        (folder / f"g{n}").mkdir()
+        (folder / f"g{n}" / "game.yaml").write_text(description.replace("name: geeko-demo", f"name: g{n}")
+                                                    .replace("rooms: [rooms/geeko]", f"rooms: [{ROOT}/rooms/geeko]")
+                                                    .replace("deck: decks/geeko.yaml", f"deck: {ROOT}/decks/geeko.yaml"))
+        for args in (["game", "import", str(folder / f"g{n}")],
+                     ["--now", T0, "game", "set", f"g{n}", "--deadline", "2d", "--remind", "24"]):
+            subprocess.run(pbem + args, cwd=folder, env={**ENVIRONMENT, "PYTHONPATH": str(ROOT)}, check=True,
+                           capture_output=True)
+    subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env={**ENVIRONMENT, "PYTHONPATH": str(ROOT)}, check=True,
+                   capture_output=True)  # deals every game and starts its clock
+    return url
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--before", type=Path, help="another checkout to time beside this one")
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        url = setup(folder, args.games)
+        python = [sys.executable]
+        pbem = python + ["-m", "pbem", "--db", url, "--now", QUIET]
+        commands = {"import_sqlmodel": (python + ["-c", "import sqlmodel"], ROOT),
+                    "run": (pbem + ["run"], ROOT), "status": (pbem + ["status"], ROOT),
+                    "game_list": (pbem + ["game", "list"], ROOT),
+                    "sqlite3_rows": (python + ["-c", SQLITE_READ, str(folder / "tick.db")], ROOT)}
+        if args.before:
+            commands |= {"before_run": (pbem + ["run"], args.before), "before_status": (pbem + ["status"], args.before)}
+        for command, source in commands.values():  # warm-up: bytecode written
+            cpu(command, folder, source)
+        times: dict[str, list[float]] = {key: [] for key in commands}
+        for _ in range(args.repeat):
+            for key, (command, source) in commands.items():
+                times[key].append(cpu(command, folder, source))
+    medians = {key: statistics.median(values) for key, values in times.items()}
+    print(json.dumps({
+        "benchmark": "cron tick with nothing due", "games": args.games, "repeat": args.repeat,
+        "cpu_ms_median": {key: round(value * 1000, 1) for key, value in medians.items()},
+        "ratio_to_import_sqlmodel": {key: round(value / medians["import_sqlmodel"], 2) for key, value in medians.items()},
+        "cpu_ms_runs": {key: [round(v * 1000, 1) for v in values] for key, values in times.items()},
+        "load": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
+        "python": platform.python_version(), "machine": platform.machine(),
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()

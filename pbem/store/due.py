@@ -1,0 +1,137 @@
+"""What a cron tick has to do, read from the stored rows alone: `pbem run` and `pbem status` ask this first, and
+import the engine, rendering and mail transport only when something is due.
+
+Each scheduled game's tick comes from its rows: the latest processed turn (its number, and whether the engine
+found the game over then: `turns.over`), the hands dealt for the next turn (a player is expected to send orders
+when a hand of cards was dealt to them or to one of their robots: the engine deals to exactly the robots that
+receive cards, B4.1), the orders stored, and the turn's deadline with the reminders sent. Where the rows cannot
+tell (a turn stored before `turns.over` existed, a death match, whose deadlines only its rules know, a schema
+not yet migrated), the tick counts as due and the full pass decides. "Due" may be a false alarm; it is never a
+miss.
+
+The rows are read with plain SQL: through the standard library's sqlite3 for a SQLite file (no SQLAlchemy, whose
+import alone costs more than the whole check), through SQLAlchemy for any other database.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from ..formats.schedule import Schedule, schedule_of
+
+Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
+
+
+@dataclass(frozen=True)
+class GameTick:
+    """One scheduled game at the start of a tick."""
+
+    game: str
+    turn: int  # the turn to play next
+    over: bool | None  # None: the rows cannot tell (a turn stored before revision 0006)
+    dealt: bool
+    due_at: datetime | None  # the turn's deadline, once its clock started
+    reminded: tuple[int, ...]  # the reminders sent (hours before the deadline)
+    schedule: Schedule
+    waiting_for: list[str]  # players expected to send orders for `turn` who have sent none
+    told: bool = True  # a game over has had its end told (pbem.gm.ending: the "game is over" mail queued)
+
+    def due(self, now: datetime) -> bool:
+        """Whether `pbem run` would do anything for this game at `now` (deal, start the clock, remind, process)."""
+        if self.over is None:
+            return True
+        if self.over:
+            return not self.told
+        if not self.dealt or self.due_at is None or now >= self.due_at:
+            return True
+        if self.schedule.process == "all-in" and not self.waiting_for:
+            return True
+        reminders = [h for h in self.schedule.remind if h not in self.reminded and now >= self.due_at - timedelta(hours=h)]
+        return bool(reminders and self.waiting_for)
+
+
+def quiet_ticks(url: str, now: datetime, *, outbox: bool) -> list[GameTick] | None:
+    """Every scheduled game's tick when nothing is due at `now`, else None (also when the rows cannot tell).
+    `outbox`: mail waiting in the outbox counts as due (the caller has a server to send it with)."""
+    try:
+        with RowReader(url) as rows:
+            if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
+                    "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
+                return None  # a match's deadlines only its rules know; owed reports are written by the full pass
+            ticks = game_ticks(rows)
+    except Exception:  # noqa: BLE001 - no file, an older schema, a server away: the full pass will say
+        return None
+    return None if any(tick.due(now) for tick in ticks) else ticks
+
+
+def game_ticks(rows: Rows) -> list[GameTick]:
+    """Every scheduled game's tick, by name."""
+    games = rows("SELECT g.id, g.name, s.schedule FROM games g JOIN game_schedules s ON s.game_id = g.id "
+                 "ORDER BY g.name")
+    return [_tick(rows, game_id, name, schedule_of(json.loads(schedule))) for game_id, name, schedule in games]
+
+
+def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
+    last = rows("SELECT number, over FROM turns WHERE game_id = :game ORDER BY number DESC LIMIT 1", game=game)
+    number, over = (last[0][0], None if last[0][1] is None else bool(last[0][1])) if last else (0, False)
+    turn = number + 1
+    hands = rows("SELECT holder, cards FROM dealt_hands WHERE game_id = :game AND turn = :turn", game=game, turn=turn)
+    holders = {holder for holder, cards in hands if json.loads(cards)}
+    owners = dict(rows("SELECT name, player_id FROM robots WHERE game_id = :game", game=game))
+    sent = {player for player, in rows("SELECT player_id FROM order_versions WHERE game_id = :game AND turn = :turn",
+                                       game=game, turn=turn)}
+    players = rows("SELECT id, name FROM players WHERE game_id = :game ORDER BY position", game=game)
+    waiting = [player for player_id, player in players
+               if (player in holders or any(owners.get(h) == player_id for h in holders)) and player_id not in sent]
+    deadline = rows("SELECT due_at, reminded FROM turn_deadlines WHERE game_id = :game AND turn = :turn",
+                    game=game, turn=turn) if hands else []
+    due_at, reminded = (_utc(deadline[0][0]), tuple(json.loads(deadline[0][1]))) if deadline else (None, ())
+    told = not over or bool(rows("SELECT 1 FROM mail_outbox WHERE purpose = 'end' AND subject = :subject LIMIT 1",
+                                 subject=f"{name}: the game is over"))
+    return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told)
+
+
+def _utc(value: Any) -> datetime:
+    """A stored time (SQLite gives text back to plain SQL, PostgreSQL a datetime) in UTC."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+class RowReader:
+    """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`."""
+
+    def __init__(self, url: str):
+        self.url = url
+
+    def __enter__(self) -> Rows:
+        path = _sqlite_file(self.url)
+        if path is not None:
+            if not path.is_file():
+                raise FileNotFoundError(path)
+            self.connection: Any = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            return lambda sql, **parameters: self.connection.execute(sql, parameters).fetchall()
+        from sqlalchemy import text
+
+        from .db import open_database
+
+        self.engine = open_database(self.url)
+        self.connection = self.engine.connect()
+        return lambda sql, **parameters: list(self.connection.execute(text(sql), parameters).all())
+
+    def __exit__(self, *exc: object) -> None:
+        self.connection.close()
+        if hasattr(self, "engine"):
+            self.engine.dispose()
+
+
+def _sqlite_file(url: str) -> Path | None:
+    """The file of a plain `sqlite:///PATH` URL (no query, no driver), else None."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or "?" in url or url == prefix or url.endswith(":memory:"):
+        return None
+    return Path(url[len(prefix):])
+
