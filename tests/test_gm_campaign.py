@@ -484,6 +484,13 @@ def press_went_both_ways(w: World, delivered: list[EmailMessage]) -> None:
     assert "Truce on the east conveyor?" in text(relayed)
 
 
+def the_press_and_the_winner_are_on_the_site(w: World, delivered: list[EmailMessage]) -> None:
+    """The game over, its page shows the result and the press that went between the players (#22)."""
+    w.pbem(day(DAYS), "site", GAME, "--out", w.folder / "site")
+    page = (w.folder / "site" / GAME / "index.html").read_text()
+    assert WINNER in page and "Truce on the east conveyor?" in page and "No truce." in page
+
+
 def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> None:
     def reply(tag: str) -> str:
         found = [m for m in delivered if m["In-Reply-To"] == tag]
@@ -514,5 +521,6 @@ CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_la
           each_seat_got_each_turn_once,
           nothing_processed_while_paused, the_extension_was_told_and_counted, the_replacement_was_told_and_plays,
           the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot, press_went_both_ways,
+          the_press_and_the_winner_are_on_the_site,
           the_mail_commands_were_answered, the_broadcast_reached_everyone,
           the_observer_saw_reports_and_the_end_never_sheets]
