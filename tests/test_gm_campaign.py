@@ -364,16 +364,17 @@ def kept(w: World) -> Kept:
 
 
 def no_order_lost_or_used_late(w: World, delivered: list[EmailMessage]) -> None:
-    """Each order mail sent before its turn's deadline is stored once (three runs or not) and the last one is the
+    """Each order mail sent before its turn's deadline is stored once, as sent (three runs or not), and is the
     turn's; the late one is refused naming the deadline, stored as nothing and used for nothing."""
     db = kept(w)
     assert sorted(db.turns) == list(range(1, LAST + 1))
-    for (turn, seat), sent in w.answered.items():
-        mails = [s for s in w.orders if (s.turn, s.seat) == (turn, seat)]
-        stored = [v for v in db.versions.get((turn, seat), []) if not v.source.startswith("pilot/")]
-        assert len(stored) == len(mails) and sent < db.processed(turn), (turn, seat)
-        used = db.used(turn, seat)
-        assert used is not None and used.version == stored[-1].version, (turn, seat)
+    for sent in w.orders:
+        if (sent.turn, sent.seat) not in w.answered:
+            continue  # the late one, below
+        (stored,) = [v for v in db.versions.get((sent.turn, sent.seat), []) if not v.source.startswith("pilot/")]
+        assert json.loads(stored.submission)["programs"] == sent.programs, (sent, stored)
+        used = db.used(sent.turn, sent.seat)
+        assert used is not None and used.id == stored.id and sent.at < db.processed(sent.turn), sent
     late = [s for s in w.orders if (s.turn, s.seat) not in w.answered]
     assert [(s.turn, s.seat) for s in late] == [(9, "alice")]
     assert (9, "alice") not in db.versions and db.used(9, "alice") is None
