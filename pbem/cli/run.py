@@ -203,7 +203,8 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
         if rules.is_over(state):
             nxt = "nothing: the match is over"
         elif deadline is None:
-            nxt = "nothing until a player acts"
+            gm = next((p for p in config.players if rules.waiting(state, p)), None)  # e.g. the GM's dice
+            nxt = f"nothing until the GM acts: {gm} waits (pbem dm list)" if gm else "nothing until a player acts"
         elif now > deadline.at:
             nxt = f"apply the passed deadline: {deadline.effect}"
         else:
