@@ -22,11 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn  # noqa: E402
-from pbem.engine.cards import standard_cards  # noqa: E402
-from pbem.engine.geometry import Dir  # noqa: E402
-from pbem.engine.state import Robot  # noqa: E402
-from pbem.formats.rooms import load_room, read_room  # noqa: E402
+from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn
+from pbem.engine.cards import standard_cards
+from pbem.engine.geometry import Dir
+from pbem.engine.state import Robot
+from pbem.formats.rooms import load_room, read_room
 
 ROOM = ROOT / "benchmarks" / "rooms" / "everything.yaml"
 

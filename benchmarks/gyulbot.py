@@ -34,19 +34,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from pbem.dm.gyulbot import solver  # noqa: E402
-from pbem.dm.gyulbot.bfs import bfs_solve  # noqa: E402
-from pbem.dm.gyulbot.flat import flatten  # noqa: E402
-from pbem.dm.gyulbot.board import solved_after  # noqa: E402
-from pbem.dm.gyulbot.generator import generate  # noqa: E402
-from pbem.engine.rng import derive_rng  # noqa: E402
-from pbem.formats.gyulbot import parse_puzzle, puzzle_data  # noqa: E402
+from pbem.dm.gyulbot import solver
+from pbem.dm.gyulbot.bfs import bfs_solve
+from pbem.dm.gyulbot.board import solved_after
+from pbem.dm.gyulbot.flat import flatten
+from pbem.dm.gyulbot.generator import generate
+from pbem.engine.rng import derive_rng
+from pbem.formats.gyulbot import parse_puzzle, puzzle_data
 
 SHARED = Path("/work/shared/data/gyulbot-puzzles.jsonl")
 DEEP = ROOT / "benchmarks" / "data" / "gyulbot-deep.jsonl"
@@ -140,7 +141,7 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
                 skipped += 1
                 continue
             game, order = ricochet_peer.to_game(puzzle)  # before the timings: its Python work would cool our caches
-            puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
+            _ = puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
             ours, theirs = [], []
             for _ in range(repeat):
                 moves, _, cpu = timed(puzzle)
@@ -192,9 +193,9 @@ def fixed_cost(path: Path, repeat: int = 21) -> dict:
 
     puzzles = [parse_puzzle(data) for data in records]
     return {"puzzles": len(records),
-            "first_solve_us": round(statistics.median(best(lambda: first(data)) for data in records), 1),
-            "solve_us": round(statistics.median(best(lambda: clocked(solver.solve, p)) for p in puzzles), 1),
-            "flatten_us": round(statistics.median(best(lambda: clocked(flatten, p)) for p in puzzles), 1)}
+            "first_solve_us": round(statistics.median(best(partial(first, data)) for data in records), 1),
+            "solve_us": round(statistics.median(best(partial(clocked, solver.solve, p)) for p in puzzles), 1),
+            "flatten_us": round(statistics.median(best(partial(clocked, flatten, p)) for p in puzzles), 1)}
 
 
 def generate_deep(spec: str, path: Path) -> None:

@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.dm.icemaze import Maze, solve  # noqa: E402
-from pbem.dm.icemaze.generate import generate, mutate, random_maze  # noqa: E402
-from pbem.dm.icemaze.solver import warm_up  # noqa: E402
-from pbem.engine.rng import derive_rng  # noqa: E402
+from pbem.dm.icemaze import Maze, solve
+from pbem.dm.icemaze.generate import generate, mutate, random_maze
+from pbem.dm.icemaze.solver import warm_up
+from pbem.engine.rng import derive_rng
 
 REPEATS = 3
 # a single snom needing 18 orders; walled copies of it make compartments whose snoms never reach a goal in time
@@ -69,7 +69,7 @@ def generated_set() -> dict:
 
 def compartments_set() -> dict:
     """Up to four walled 7x7 rooms, each a copy (turned or mirrored) of an 18-order maze."""
-    turn = lambda rows: ["".join(r[i] for r in reversed(rows)) for i in range(len(rows[0]))]  # noqa: E731
+    turn = lambda rows: ["".join(r[i] for r in reversed(rows)) for i in range(len(rows[0]))]
     variants = [EIGHTEEN, turn(EIGHTEEN), [r[::-1] for r in EIGHTEEN], turn(turn(EIGHTEEN))]
     runs = []
     for count in range(1, 5):

@@ -26,13 +26,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from mail_fixtures import mail, new_campaign, order_mail  # noqa: E402
-from pbem.mail.config import MailConfig  # noqa: E402
-from pbem.mail.fetch import fetch  # noqa: E402
-from pbem.mail.inbox import maildir_messages  # noqa: E402
-from pbem.mail.outbox import FolderTransport, deliver  # noqa: E402
-from pbem.mail.letters import read_letter  # noqa: E402
-from pbem.store.games import Store  # noqa: E402
+from mail_fixtures import mail, new_campaign, order_mail
+
+from pbem.mail.config import MailConfig
+from pbem.mail.fetch import fetch
+from pbem.mail.inbox import maildir_messages
+from pbem.mail.letters import read_letter
+from pbem.mail.outbox import FolderTransport, deliver
+from pbem.store.games import Store
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the CLI's clock for each fetch and delivery
 

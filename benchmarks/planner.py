@@ -28,11 +28,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.engine.campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn  # noqa: E402
-from pbem.engine.planner import plan  # noqa: E402
-from pbem.engine.roomcache import forget  # noqa: E402
-from pbem.formats.decks import read_deck  # noqa: E402
-from pbem.formats.rooms import read_room  # noqa: E402
+from pbem.engine.campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn
+from pbem.engine.planner import plan
+from pbem.engine.roomcache import forget
+from pbem.formats.decks import read_deck
+from pbem.formats.rooms import read_room
 
 
 def positions(setup: GameSetup, count: int) -> list[tuple]:

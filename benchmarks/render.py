@@ -28,20 +28,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pbem.engine.cards import standard_cards  # noqa: E402
-from pbem.engine.elements import new_board  # noqa: E402
-from pbem.engine.geometry import Dir  # noqa: E402
-from pbem.engine.ruleset import get_ruleset  # noqa: E402
-from pbem.engine.state import Robot  # noqa: E402
-from pbem.engine.turn import resolve_turn  # noqa: E402
-from pbem.formats.rooms import read_room  # noqa: E402
-from pbem.render import static  # noqa: E402
-from pbem.render.board import position_png  # noqa: E402
-from pbem.render.model import Position  # noqa: E402
-from pbem.render.animation import frames, turn_gif  # noqa: E402
-from pbem.render.sheet import sheet_png, turn_sheet_html, turn_sheet_text  # noqa: E402
-from pbem.render.turn import BoardTurn, Recipient, build_turn_report, legend_bytes, write_turn_report  # noqa: E402
-from pbem.store.cycle import RobotSheet, TurnSheet  # noqa: E402
+from pbem.engine.cards import standard_cards
+from pbem.engine.elements import new_board
+from pbem.engine.geometry import Dir
+from pbem.engine.ruleset import get_ruleset
+from pbem.engine.state import Robot
+from pbem.engine.turn import resolve_turn
+from pbem.formats.rooms import read_room
+from pbem.render import static
+from pbem.render.animation import frames, turn_gif
+from pbem.render.board import position_png
+from pbem.render.model import Position
+from pbem.render.sheet import sheet_png, turn_sheet_html, turn_sheet_text
+from pbem.render.turn import BoardTurn, Recipient, build_turn_report, legend_bytes, write_turn_report
+from pbem.store.cycle import RobotSheet, TurnSheet
 
 
 def timed(fn) -> float:

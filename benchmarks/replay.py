@@ -21,12 +21,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.engine.deal import free_registers  # noqa: E402
-from pbem.formats.game import DESCRIPTION, read_description  # noqa: E402
-from pbem.resources import resource_dir  # noqa: E402
-from pbem.store import cycle  # noqa: E402
-from pbem.store.games import Store, create_game, current_state, get_game, load_setup  # noqa: E402
-from datetime import datetime, timezone  # noqa: E402
+from datetime import datetime, timezone
+
+from pbem.engine.deal import free_registers
+from pbem.formats.game import DESCRIPTION, read_description
+from pbem.resources import resource_dir
+from pbem.store import cycle
+from pbem.store.games import Store, create_game, current_state, get_game, load_setup
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)
 

@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem.engine.geometry import Dir, Square
 from pbem.dm.gyulbot.board import Puzzle
+from pbem.engine.geometry import Dir, Square
 
 SIDE = 16
 BIT = {Dir.N: 1, Dir.E: 2, Dir.S: 4, Dir.W: 8}

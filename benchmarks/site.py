@@ -26,9 +26,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from replay import build  # noqa: E402
+from replay import build
 
-from pbem.store.games import Store  # noqa: E402
+from pbem.store.games import Store
 
 ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 ENVIRONMENT["PYTHONPATH"] = str(HERE.parent)

@@ -68,6 +68,7 @@ def geeko_campaign(tmp_path_factory) -> Path:
     """The bundled Geek-o sample campaign (turns/geeko: six processed turns) in a SQLite file, played once per
     worker; a test copies the file (`shutil.copyfile`) and works on its copy."""
     from cycle_fixtures import AT
+
     from pbem.resources import resource_dir
     from pbem.store.archive import import_game
     from pbem.store.games import Store

@@ -8,10 +8,10 @@ import re
 from email import message_from_bytes, policy
 from pathlib import Path
 
+from mail_fixtures import mail
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import mail
 from pbem.cli import app
 from pbem.store.mail import MailOutgoing
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
+from dm_desk import reply_block
+
 from pbem.dm.gyulbot.bfs import bfs_solve
 from pbem.dm.gyulbot.board import format_solution
 from pbem.dm.icemaze import Maze, solve
 from pbem.formats.gyulbot import parse_puzzle
-
-from dm_desk import reply_block
 
 
 def offers(text: str) -> list[str]:

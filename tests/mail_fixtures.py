@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from cycle_fixtures import AT, halls_description, order
+
 from pbem.store import cycle
 from pbem.store.games import Store, create_game
 

@@ -163,7 +163,7 @@ class ImapServer:
                     raise OSError("no greeting")
         except OSError:
             self.stop()
-            raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace"))
+            raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace")) from None
 
     def client(self) -> imaplib.IMAP4:
         connection = imaplib.IMAP4(HOST, self.port, timeout=10)

@@ -70,7 +70,7 @@ def start_server() -> Server:
         shutil.chown(folder, "postgres", "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
     data = folder / "data"
-    run = lambda *args: subprocess.run([*as_user, *args], check=True, capture_output=True, text=True)  # noqa: E731
+    run = lambda *args: subprocess.run([*as_user, *args], check=True, capture_output=True, text=True)
     run(initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
     for attempt in range(3):  # pytest-xdist workers start their servers at once: a port may be taken meanwhile
         port = _free_port()

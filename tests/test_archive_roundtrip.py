@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 import yaml
+from cycle_fixtures import AT, halls_description, order
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from cycle_fixtures import AT, halls_description, order
 from pbem.cli import app
 from pbem.store import cycle
 from pbem.store.games import Store, create_game
@@ -61,7 +61,7 @@ def content(url: str) -> dict:
     with Session(create_engine(url)) as session:
         games = {g.id: g for g in session.exec(select(Game)).all()}
         players = {p.id: p.name for p in session.exec(select(Player)).all()}
-        rows = lambda table: session.exec(select(table)).all()  # noqa: E731
+        rows = lambda table: session.exec(select(table)).all()
         return {
             "games": sorted((g.name, g.ruleset, g.seed, g.setup, utc(g.created_at)) for g in games.values()),
             "players": sorted((games[p.game_id].name, p.position, p.name, p.email, p.secret) for p in rows(Player)),

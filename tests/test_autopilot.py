@@ -9,12 +9,13 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from cycle_fixtures import order
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mail_fixtures import mail, new_campaign, order_mail
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from cycle_fixtures import order
-from mail_fixtures import mail, new_campaign, order_mail
 from pbem.cli import app
 from pbem.formats.schedule import ScheduleError, due_after, due_text, parse_schedule
 from pbem.store.mail import MailOutgoing
@@ -180,8 +181,8 @@ def test_the_missed_orders_policy_is_chosen_before_turn_1_and_checked(tmp_path, 
     url = f"sqlite:///{tmp_path / 'pbem.db'}"
     pbem = lambda *args: RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T10:00Z", *map(str, args)])
     players = ["--player", "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky"]
-    for name, policy in (("filled", "idle"), ("idled", "idle")):
-        assert pbem("game", "new", name, "--ruleset", "botwars", "--seed", "4", "--missing-orders", policy,
+    for name, missed in (("filled", "idle"), ("idled", "idle")):
+        assert pbem("game", "new", name, "--ruleset", "botwars", "--seed", "4", "--missing-orders", missed,
                     *players).exit_code == 0
     banana = pbem("game", "set", "filled", "--missing-orders", "banana")
     assert banana.exit_code == 1 and "banana" in banana.output and "fill" in banana.output
@@ -340,6 +341,7 @@ def test_an_imap_outage_across_the_deadline_holds_the_turn_and_the_orders_waitin
     `pbem status` says why), then comes back with alice's orders in it (received before the deadline, RULES D5):
     the next run reads them and processes the turn with them."""
     from mail_servers import ImapServer, certificate, reserved_port, use_loopback_servers
+
     from pbem.store.tables import Turn
 
     monkeypatch.chdir(tmp_path)

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from mail_fixtures import new_campaign
 from sqlmodel import Session, create_engine, select
 
-from mail_fixtures import new_campaign
 from pbem.store.dm import DmAction
 from pbem.store.mail import MailOutgoing
 from pbem.store.tables import Turn

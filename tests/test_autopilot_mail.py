@@ -10,14 +10,15 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
-from sqlmodel import Session, create_engine, select
-from typer.testing import CliRunner
-
 from cycle_fixtures import AT, halls_description, order
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
 from pbem.cli import app
-from pbem.dm.base import get_game as rules_of, replay
+from pbem.dm.base import get_game as rules_of
+from pbem.dm.base import replay
 from pbem.formats.transcript import load_transcript
 from pbem.store.games import Store, create_game
 from pbem.store.tables import Turn

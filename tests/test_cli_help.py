@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
-
 from cli_process import imported_by
 from cycle_fixtures import HALL, order
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.cli.lazy import COMMANDS
 

@@ -8,12 +8,12 @@ import mailbox
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlmodel import Session, create_engine
-from typer.testing import CliRunner
-
 from cli_process import imported_by
 from cycle_fixtures import order
 from mail_fixtures import new_campaign
+from sqlmodel import Session, create_engine
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.store.due import GameTick, RowReader, game_ticks
 

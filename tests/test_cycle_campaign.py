@@ -1,8 +1,18 @@
 """The campaign above the board: G3 gates and room exits, G4 records, G5 reinstatement in transit, B4.6, BotWars."""
 from __future__ import annotations
 
-from pbem.engine.campaign import (GameSetup, PlayerSetup, RoomCompleted, RoomOpened, check_orders, missed_orders,
-                                  new_game, play_turn, result, standings)
+from pbem.engine.campaign import (
+    GameSetup,
+    PlayerSetup,
+    RoomCompleted,
+    RoomOpened,
+    check_orders,
+    missed_orders,
+    new_game,
+    play_turn,
+    result,
+    standings,
+)
 from pbem.engine.cards import Card
 from pbem.engine.orders import Checked, Submission
 from pbem.formats.decks import read_deck

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cycle_fixtures import HALL, order
 from typer.testing import CliRunner
 
-from cycle_fixtures import HALL, order
 from pbem.cli import app
 
 COMMANDS = [["init"], ["demo"], ["replay"], ["game", "new"], ["game", "list"], ["game", "show"],

@@ -5,8 +5,8 @@ A BotWars robot at HP 1 has taken nine damage: all five registers are fused (B7.
 from __future__ import annotations
 
 import pytest
-
 from cycle_fixtures import AT, DECK
+
 from pbem.engine import campaign
 from pbem.engine.campaign import SHARED_BOARD
 from pbem.formats.canonical import dumps, to_data

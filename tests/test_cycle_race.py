@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, create_engine, select
-
 from cycle_fixtures import order
 from mail_fixtures import new_campaign
+from sqlmodel import Session, create_engine, select
+
 from pbem.store.tables import Turn
 
 ROOT = Path(__file__).resolve().parent.parent

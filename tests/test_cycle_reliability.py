@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_process import run_pbem
+from cycle_fixtures import AT
+
 from pbem.resources import resource_dir
 from pbem.store import cycle
 from pbem.store.archive import export_game, import_game
 from pbem.store.games import Store
-from cycle_fixtures import AT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,7 +43,7 @@ def test_kill_9_in_the_middle_of_turn_process_leaves_the_turn_unprocessed_and_a_
         reference = cycle.process(session, "botwars-demo", preview=True, at=AT).after_hash
     store.close()
     journal = Path(f"{database}-journal")
-    for attempt in range(20):  # kill as soon as the turn's write transaction has begun
+    for _ in range(20):  # kill as soon as the turn's write transaction has begun
         process = pbem("--db", f"sqlite:///{database}", "turn", "process", "botwars-demo", cwd=tmp_path)
         while process.poll() is None and not journal.exists():
             pass

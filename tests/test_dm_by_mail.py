@@ -11,10 +11,10 @@ import json
 from email import message_from_bytes, policy
 
 import pytest
-from typer.testing import CliRunner
-
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.mail.dmpost import match_thread
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import json
 
+from cli_process import under_hash_seeds
 from typer.testing import CliRunner
 
-from cli_process import under_hash_seeds
 from pbem.cli import app
 
 RUNNER = CliRunner()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from dm_desk import Desk, reply_block
 
 GYULBOT = """\

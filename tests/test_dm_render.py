@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from pbem.dm import Action, Config, get_game, replay
 from pbem.render.dm import draw, png_bytes, write
-from pbem.render.dm_flowerfield import CELL as FF_CELL, HEADER as FF_HEADER, MARGIN as FF_MARGIN, MARK
-from pbem.render.dm_takebacktoe import CELL, HEADER, MARGIN, FROM_COLOUR, TO_COLOUR
+from pbem.render.dm_flowerfield import CELL as FF_CELL
+from pbem.render.dm_flowerfield import HEADER as FF_HEADER
+from pbem.render.dm_flowerfield import MARGIN as FF_MARGIN
+from pbem.render.dm_flowerfield import MARK
+from pbem.render.dm_takebacktoe import CELL, FROM_COLOUR, HEADER, MARGIN, TO_COLOUR
 
 
 def tbt_data():

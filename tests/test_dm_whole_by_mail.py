@@ -14,7 +14,6 @@ import json
 import shutil
 
 import pytest
-
 from dm_desk import DAY, Desk, reply_block
 from dm_players import gyulbot_solution, ice_solution, offer, offers, reply
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
@@ -36,7 +35,7 @@ class Match:
 
     def read(self) -> None:
         """Deliver the new mail to the players, checking each offered reply block as of its sending."""
-        for recipient, subject, text, queued in self.desk.new_mail(with_time=True):
+        for recipient, _, text, queued in self.desk.new_mail(with_time=True):
             player = recipient.split("@")[0]
             self.inbox[player].append(text)
             if reply_block(text) is not None and self.desk.imap is None:

@@ -1,7 +1,7 @@
 """B12 end of turn as composable steps: a campaign replaces reinstatement and adds its own steps."""
 from types import MappingProxyType
 
-from pbem.engine import GEEKO, BOTWARS, hand_size, new_board, resolve_turn
+from pbem.engine import BOTWARS, GEEKO, hand_size, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.end_of_turn import EndStep, end_of_turn_steps, put_back
 from pbem.engine.events import Destroyed, Reinstated

@@ -10,12 +10,12 @@ import pytest
 
 from pbem.engine import GEEKO, resolve_turn
 from pbem.engine.cards import Card
+from pbem.engine.elements import new_board
 from pbem.engine.events import Moved, Rotated
 from pbem.engine.geometry import Dir, Square
 from pbem.engine.mechanism import MECHANISMS, Field, Mechanism, known_types, register, stages
 from pbem.engine.movement import step
 from pbem.engine.state import Robot
-from pbem.engine.elements import new_board
 from pbem.formats.rooms import load_room
 from pbem.formats.yamlfile import FormatError, load_yaml
 
@@ -28,7 +28,7 @@ class Ice(Mechanism):
     def on_enter(self, ctx, element, robot, frm, direction, how):
         if how == "slide":
             return False
-        report = lambda a, b: Moved(ctx.stage, robot.name, Card(0, "IDLE"), a, b, direction)  # noqa: E731
+        report = lambda a, b: Moved(ctx.stage, robot.name, Card(0, "IDLE"), a, b, direction)
         step(ctx, robot, direction, "slide", report)
         return True  # the slide ends the card's movement
 

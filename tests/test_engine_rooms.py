@@ -3,8 +3,8 @@ import textwrap
 from dataclasses import replace
 
 import pytest
-
 from cli_process import run_pbem
+
 from pbem.formats.canonical import to_data
 from pbem.formats.rooms import entry_fee_problems, read_room
 from pbem.formats.yamlfile import FormatError

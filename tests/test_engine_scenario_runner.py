@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cli_process import run_pbem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli_process import run_pbem
 from pbem.formats.scenario import check_scenario
 
 PUSH = textwrap.dedent("""\

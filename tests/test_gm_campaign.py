@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from sqlmodel import Session, create_engine, select
-from typer.testing import CliRunner
-
 from cycle_fixtures import order
 from forked_pbem import ForkedPbem
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.store.tables import OrderVersion, Player, Turn
 
@@ -288,7 +288,7 @@ def test_four_weeks_of_a_campaign_with_every_gm_control(tmp_path, tmp_path_facto
         happenings = sorted(HAPPENINGS, key=lambda h: h[0])
         moment = T0
         while moment <= day(DAYS):
-            for when, happen in [h for h in happenings if h[0] == moment]:
+            for _, happen in [h for h in happenings if h[0] == moment]:
                 happen(world, moment)
             world.run(moment)
             status = world.status(moment)

@@ -11,14 +11,14 @@ from email import message_from_bytes, policy
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mail_fixtures import mail, new_campaign, order_mail, orders_text
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign, order_mail, orders_text
 from pbem.cli import app
-from pbem.formats.controls import (Control, ControlEntry, controls_text, duration, read_controls,
-                                   span_text)
+from pbem.formats.controls import Control, ControlEntry, controls_text, duration, read_controls, span_text
 from pbem.formats.yamlfile import FormatError
 from pbem.mail.notices import game_thread
 from pbem.store.mail import MailOutgoing, MailReceived

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.dm.base import Config, get_game
-from pbem.dm.gyulbot.board import parse_solution, solved_after
 from pbem.dm.gyulbot.bfs import bfs_solve
+from pbem.dm.gyulbot.board import parse_solution, solved_after
 from pbem.formats.gyulbot import parse_puzzle, puzzle_data, read_puzzle
 from pbem.formats.yamlfile import FormatError, load_yaml
 from pbem.render.dm import draw, png_bytes
@@ -116,7 +116,8 @@ def test_solve_stops_at_its_node_budget_or_its_timer_with_no_proof(tmp_path):
 
 
 def test_a_set_stop_flag_ends_the_search_at_its_first_look_after_1024_positions(tmp_path):
-    from pbem.dm.gyulbot.solver import STATS, solve as solve_puzzle
+    from pbem.dm.gyulbot.solver import STATS
+    from pbem.dm.gyulbot.solver import solve as solve_puzzle
     from pbem.dm.limits import NoProof, stop_flag
     from pbem.formats.gyulbot import read_puzzle
 

@@ -38,7 +38,7 @@ def decoded(puzzle: Puzzle) -> Puzzle:
     """A puzzle built from nothing but the flat form's numbers."""
     flat = puzzle.flat
     spec = flat.spec.tolist()
-    at = lambda k: Square(k // flat.cols + 1, k % flat.cols + 1)  # noqa: E731
+    at = lambda k: Square(k // flat.cols + 1, k % flat.cols + 1)
     walls = [(at(k), side) for k in range(flat.rows * flat.cols) for side in Dir if spec[k] >> side & 1]
     colours = len(puzzle.colours)
     sizes = spec[len(spec) - 2 * colours:len(spec) - colours]

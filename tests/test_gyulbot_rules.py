@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.dm.gyulbot.board import Puzzle, format_solution, is_solved, move, parse_solution, solved_after
 from pbem.dm.gyulbot.bfs import bfs_solve
+from pbem.dm.gyulbot.board import Puzzle, format_solution, is_solved, move, parse_solution, solved_after
 from pbem.dm.gyulbot.solver import solve
 from pbem.engine.geometry import Dir, Square
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.dm.gyulbot.board import Puzzle, solved_after
 from pbem.dm.gyulbot.bfs import bfs_solve
+from pbem.dm.gyulbot.board import Puzzle, solved_after
 from pbem.dm.gyulbot.solver import solve
 from pbem.engine.geometry import Dir, Square
 from pbem.formats.gyulbot import parse_puzzle

@@ -3,10 +3,10 @@ import io
 import json
 
 import pytest
+from cli_process import under_hash_seeds
 from PIL import Image
 from typer.testing import CliRunner
 
-from cli_process import under_hash_seeds
 from pbem.cli import app
 from pbem.dm.icemaze import solve
 from pbem.formats.icemaze import read_maze_file

@@ -1,8 +1,8 @@
 """The bundled sample match replays to the result its comments describe (RULES D2.3)."""
 from pbem.dm.base import replay
+from pbem.dm.icemaze import solve
 from pbem.formats.icemaze import read_maze_file
 from pbem.formats.transcript import read_transcript
-from pbem.dm.icemaze import solve
 
 
 def test_sample_transcript(repo_root):

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from mail_fixtures import mail, new_campaign
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign
 from pbem.cli import app
 
 RUNNER = CliRunner()

@@ -8,15 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from mail_fixtures import new_campaign
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import new_campaign
 from pbem.cli import app
 from pbem.store.tables import OrderVersion, Player
 
 sys.path.insert(0, str(Path(__file__).parent / "mail"))
-from build_corpus import EXPECTED  # noqa: E402
+from build_corpus import EXPECTED
 
 CLIENTS = sorted((Path(__file__).parent / "mail" / "clients").glob("*.eml"))
 RUNNER = CliRunner()

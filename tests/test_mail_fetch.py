@@ -8,10 +8,10 @@ import os
 from email import message_from_bytes, policy
 
 import pytest
+from mail_fixtures import mail, new_campaign, order_mail, orders_text
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign, order_mail, orders_text
 from pbem.cli import app
 from pbem.store.mail import MailOutgoing
 

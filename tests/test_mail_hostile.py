@@ -11,12 +11,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from mail_fixtures import new_campaign
+from mail_servers import PASSWORD, USER, ImapServer, certificate
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
-from mail_fixtures import new_campaign
-from mail_servers import PASSWORD, USER, ImapServer, certificate, reserved_port
 from pbem.cli import app
 from pbem.mail.config import MailConfig
 from pbem.mail.fetch import handle
@@ -26,7 +27,7 @@ from pbem.store.mail import MailReceived
 from pbem.store.tables import OrderVersion
 
 sys.path.insert(0, str(Path(__file__).parent / "mail"))
-from build_corpus import EXPECTED  # noqa: E402
+from build_corpus import EXPECTED
 
 CLIENTS = Path(__file__).parent / "mail" / "clients"
 RUNNER = CliRunner()

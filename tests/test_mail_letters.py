@@ -4,12 +4,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-
 from mail_fixtures import mail
+
 from pbem.formats.yamlfile import FormatError
 from pbem.mail.ack import acknowledgement
 from pbem.mail.config import load_config
-from pbem.mail.letters import clean, orders_in_body, read_letter as read_letter_at
+from pbem.mail.letters import clean, orders_in_body
+from pbem.mail.letters import read_letter as read_letter_at
 
 READ_AT = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
 

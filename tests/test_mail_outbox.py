@@ -3,10 +3,9 @@ message again on the next run, with the same Message-ID and bytes, so a mail rea
 from __future__ import annotations
 
 from datetime import datetime, timezone
-
-import pytest
 from email.message import EmailMessage
 
+import pytest
 from sqlmodel import select
 
 from pbem.mail.outbox import deliver, queue

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import mailbox
 
+from mail_fixtures import mail, new_campaign
+from test_mail_fetch import acks, status
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign
 from pbem.cli import app
-from test_mail_fetch import acks, status
 
 RUNNER = CliRunner()
 ORDERS = """game: halls

@@ -8,10 +8,10 @@ import re
 from email import message_from_bytes, policy
 
 import pytest
-from typer.testing import CliRunner
-
 from mail_fixtures import mail, new_campaign, order_mail
 from mail_servers import PASSWORD, ImapServer, SmtpServer, TlsTunnel, certificate, reserved_port, use_loopback_servers
+from typer.testing import CliRunner
+
 from pbem.cli import app
 
 RUNNER = CliRunner()

@@ -6,11 +6,12 @@ import mailbox
 from datetime import datetime, timezone
 
 import pytest
-from hypothesis import given, settings, strategies as st
-from sqlmodel import Session, create_engine
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from mail_fixtures import mail, new_campaign, orders_text
+from test_mail_fetch import acks
 from typer.testing import CliRunner
 
-from mail_fixtures import mail, new_campaign, orders_text
 from pbem.cli import app
 from pbem.engine.campaign import check_orders, example_orders
 from pbem.engine.orders import Submission
@@ -18,7 +19,6 @@ from pbem.mail.ack import OrderHelp, explained
 from pbem.mail.letters import plain_typing
 from pbem.mail.order_help import time_left
 from pbem.store.games import Store, current_state, get_game
-from test_mail_fetch import acks
 
 RUNNER = CliRunner()
 HELP = OrderHelp("halls", 1, {"alice": ["FWD1#500", "RT90#80", "FWD2#610"]},

@@ -3,7 +3,6 @@ and creates none; only the commands that start a database (`game new`, `game imp
 from __future__ import annotations
 
 import pytest
-
 from cli_process import run_pbem
 
 WRITING = [

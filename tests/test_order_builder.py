@@ -7,7 +7,6 @@ from __future__ import annotations
 import email
 import json
 from email import policy
-from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest

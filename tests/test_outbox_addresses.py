@@ -7,10 +7,10 @@ import json
 from email import message_from_bytes, policy
 
 import pytest
-from typer.testing import CliRunner
-
 from mail_fixtures import mail
 from mail_servers import SmtpServer, certificate, reserved_port, use_loopback_servers
+from typer.testing import CliRunner
+
 from pbem.cli import app
 
 RUNNER = CliRunner()

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cycle_fixtures import HALL
 from typer.testing import CliRunner
 
-from cycle_fixtures import HALL
 from pbem.cli import app
 
 

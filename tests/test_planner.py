@@ -6,14 +6,14 @@ import pytest
 from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.distance import distances, square_goals
-from pbem.engine.probes import steps
-from pbem.engine.roomcache import forget
 from pbem.engine.geometry import Dir, Square
 from pbem.engine.phases import PHASES
 from pbem.engine.planner import plan
+from pbem.engine.probes import steps
+from pbem.engine.roomcache import forget
 from pbem.engine.stage import play_stage
-from pbem.engine.turn import last_stage, register_sequences
 from pbem.engine.state import Board, Robot
+from pbem.engine.turn import last_stage, register_sequences
 from pbem.engine.vocabulary import Mode, PhaseName
 from pbem.formats.rooms import load_room, read_room
 

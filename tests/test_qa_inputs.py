@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cli_process import run_pbem
 from typer.testing import CliRunner
 
-from cli_process import run_pbem
 from pbem.cli import app
 
 HEADER = "game: spring\nturn: 1\nplayer: alice\n"

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import mailbox
 import os
-from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
 from cycle_fixtures import order
 from mail_fixtures import new_campaign, order_mail
+from typer.testing import CliRunner
+
 from pbem.cli import app
 
 RUNNER = CliRunner()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import email
 from email import policy
 
+from mail_fixtures import new_campaign
 from typer.testing import CliRunner
 
-from mail_fixtures import new_campaign
 from pbem.cli import app
 from pbem.engine.campaign import missing_programs
 from pbem.mail.notices import missing_fate, reminder

@@ -17,8 +17,14 @@ from PIL import Image
 from pbem.render.message import message_bytes
 from pbem.render.turn import Recipient, build_turn_report, player_message
 from tests.render_browser import CHROMIUM, Browser, serve
-from tests.render_support import (REFS, SCREENSHOT_PAGES, SCRIPT, differing_fraction, sample_board_turn,
-                                  write_screenshot_pages)
+from tests.render_support import (
+    REFS,
+    SCREENSHOT_PAGES,
+    SCRIPT,
+    differing_fraction,
+    sample_board_turn,
+    write_screenshot_pages,
+)
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 

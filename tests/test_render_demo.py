@@ -9,11 +9,11 @@ from email import policy
 from pathlib import Path
 
 import pytest
+from cycle_fixtures import AT
 
 from pbem.cli.demo import run_demo
 from tests.render_browser import CHROMIUM, Browser, serve
 from tests.render_support import link_targets
-from cycle_fixtures import AT
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +84,8 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
     from sqlmodel import Session
 
     from pbem.render.animation import frames
-    from pbem.store.games import stage_snapshots, turn_events
     from pbem.store.db import open_database
-    from pbem.store.games import get_game, processed_turns, read_state, snapshot
+    from pbem.store.games import get_game, processed_turns, read_state, snapshot, stage_snapshots, turn_events
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
     checked = 0
@@ -117,8 +116,7 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
 
     from pbem.render import animation
     from pbem.store.db import open_database
-    from pbem.store.games import get_game, processed_turns, read_state, snapshot, stage_snapshots, \
-        turn_events
+    from pbem.store.games import get_game, processed_turns, read_state, snapshot, stage_snapshots, turn_events
 
     def whole_frames(image, boxes, floor, palette):
         return animation._scaled(image).quantize(palette=palette, dither=Image.Dither.NONE)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from pbem.render.static import FULL, PIXEL_BUDGET, image_size, scale_of
-from tests.render_support import element, room
+from tests.render_support import room
 
 SCRIPT = """
 import json, resource, sys, time

@@ -12,11 +12,11 @@ from email import policy
 
 import pytest
 
+from pbem.render.message import message_bytes
 from pbem.render.model import NONE, board_report
+from pbem.render.site import GameHistory, write_site
 from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
-from pbem.render.message import message_bytes
-from pbem.render.site import GameHistory, write_site
 from tests.render_support import SCRIPT, link_targets, sample_board_turn
 
 

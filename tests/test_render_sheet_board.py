@@ -5,6 +5,7 @@ from __future__ import annotations
 from email import message_from_bytes, policy
 
 from cycle_fixtures import AT, halls_description
+
 from pbem.render.ascii import ARROWS
 from pbem.render.board import position_png
 from pbem.render.message import message_bytes
@@ -77,7 +78,7 @@ def test_on_a_shared_board_each_players_mail_marks_their_own_robot_and_names_the
         message = message_from_bytes(files[player], policy=policy.default)
         html = message.get_body(("html",)).get_content()
         owner = {"Rusty": "ann", "Sparky": "ben"}[other]
-        assert f'class="mine"' in html and f">{mine}<br><span" in html and ">yours</span>" in html
+        assert 'class="mine"' in html and f">{mine}<br><span" in html and ">yours</span>" in html
         assert f">{other}<br><span" in html and f">{owner}</span>" in html
 
 

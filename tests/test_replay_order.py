@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_pbem
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli_process import run_pbem
-from pbem.engine.campaign import GameState, check_orders, new_game, play_turn  # noqa: F401
+from pbem.engine.campaign import GameState, check_orders, new_game, play_turn
 from pbem.engine.deal import free_registers
 from pbem.engine.orders import Submission
 from pbem.formats.canonical import canonical_json, state_hash

@@ -15,13 +15,13 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, create_engine, select
-from typer.testing import CliRunner
-
 from cli_process import run_pbem
 from cycle_fixtures import AT, halls_description
 from mail_fixtures import new_campaign
 from mail_servers import HOST, PASSWORD, USER, SmtpServer, certificate
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.store.games import Store, create_game
 from pbem.store.reports import ReportOwed

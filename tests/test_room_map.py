@@ -11,16 +11,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.engine.elements import new_board
 from pbem.engine.geometry import Size, Square
 from pbem.engine.mechanism import mechanism
 from pbem.engine.room import Room
 from pbem.formats.roomascii import room_text
 from pbem.formats.rooms import check_room_data, load_room
 from pbem.formats.scenario import read_scenario
-from pbem.engine.elements import new_board
+from pbem.formats.yamlfile import FormatError, load_yaml, read_yaml_file
 from pbem.render.board import position_png
 from pbem.render.model import Position
-from pbem.formats.yamlfile import FormatError, load_yaml, read_yaml_file
 
 ROOT = Path(__file__).parent.parent
 ROOM_FILES = sorted(p for p in (ROOT / "rooms").rglob("*.yaml") if p.parent.name != "ice")

@@ -14,10 +14,10 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
-from sqlmodel import Session, create_engine, select
-
 from mail_fixtures import new_campaign
 from mail_servers import HOST, PASSWORD, USER, SmtpServer, certificate
+from sqlmodel import Session, create_engine, select
+
 from pbem.store.mail import MailOutgoing
 from pbem.store.runlock import RunBusy, run_lock
 

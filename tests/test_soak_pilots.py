@@ -6,8 +6,8 @@ import json
 from collections import Counter
 
 import pytest
-
 from cli_process import run_pbem
+
 from pbem.engine.deal import fused_registers, hand_size
 from pbem.store.games import Store, current_state, get_game
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from cycle_fixtures import AT, halls_description, order
 from sqlmodel import func, select
 
-from cycle_fixtures import AT, halls_description, order
 from pbem.store import cycle
 from pbem.store.games import Refused, Store, create_game, current_state, final_boards
 from pbem.store.tables import EventRecord, Game, OrderVersion, StateSnapshot, Turn

@@ -4,10 +4,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from cycle_fixtures import AT, halls_description, order
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cycle_fixtures import AT, halls_description, order
 from pbem.engine.campaign import check_orders, new_game, play_turn
 from pbem.engine.deal import free_registers
 from pbem.engine.orders import Submission
@@ -57,7 +57,7 @@ def process_in_order(submissions: list[tuple[str, bytes]]) -> str:
         create_game(session, DESCRIPTION, AT)
         session.commit()
         cycle.deal(session, "halls")
-        for index, (player, text) in enumerate(submissions):
+        for index, (_, text) in enumerate(submissions):
             assert cycle.submit(session, "halls", [(f"v{index}", text)], store=True, at=AT)[0].accepted
         after = cycle.process(session, "halls", at=AT).after_hash
     store.close()

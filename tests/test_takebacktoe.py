@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from pbem.formats.transcript import load_transcript, read_transcript
 from pbem.dm import Action, Config, get_game, replay
+from pbem.formats.transcript import load_transcript, read_transcript
 
 GAME = get_game("takebacktoe")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
@@ -18,8 +18,11 @@ from .common import clock, print_json, refuse
 from .game import game_app
 from .gm import open_store
 
+if TYPE_CHECKING:
+    from ..store.cycle import ProcessResult
 
-def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[object, list[str]]:
+
+def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[ProcessResult, list[str]]:
     """Deal, submit the bots' order files, process (stamped `at`): the ProcessResult and the players the bots
     played."""
     from ..store import cycle
@@ -51,8 +54,8 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
     from ..formats.game import turn_folder_name
     from ..render.history import recipients as recipients_of
     from ..store.games import current_state, get_game
-    from .reports import campaign_templates, write_reports
     from .gm import progress
+    from .reports import campaign_templates, write_reports
     from .texts import turn_summary
 
     played = []
@@ -66,7 +69,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
             if current_state(session, get_game(session, game)).is_over:
                 break
             result, playing = autoplay_turn(session, game, players, clock(ctx))
-            if not no_reports:
+            if not no_reports and out is not None:
                 recipients = recipients_of(session, get_game(session, game))
                 write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
                               campaign_templates())

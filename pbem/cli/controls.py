@@ -164,7 +164,8 @@ def observe(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             stop: bool = typer.Option(False, "--stop", help="Stop sending them the game."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Let an address watch the game: each turn's report and the end, never sheets or secrets (--stop ends it)."""
-    from ..gm.roster import observe as add, unobserve as remove
+    from ..gm.roster import observe as add
+    from ..gm.roster import unobserve as remove
 
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from ..formats.game import turn_folder_name
 from ..render.history import game_history
@@ -33,7 +34,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict:
     database.unlink(missing_ok=True)
     store = Store(f"sqlite:///{database}")
     written: list[Path] = []
-    games = []
+    games: list[dict[str, Any]] = []
     try:
         with progress() as bar:
             for name in DEMO_GAMES:
@@ -47,7 +48,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict:
                     summary.parent.mkdir(parents=True, exist_ok=True)
                     summary.write_text(turn_summary(result), encoding="utf-8")
                     written.append(summary)
-                    bar.advance(task)
+                    bar.advance(task)  # noqa: B023 - called only within this iteration, by import_game
 
                 imported = import_game(store, resource_dir("turns") / name, at=at, on_deal=on_deal, on_turn=on_turn)
                 if imported.turns and not imported.turns[-1].over:

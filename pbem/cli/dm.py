@@ -2,22 +2,19 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import typer
-
-from typing import TYPE_CHECKING
-
-from ..formats.names import NAME_RULE, valid_name
 
 from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
 from ..formats.flowerboard import read_flower_board
+from ..formats.names import NAME_RULE, valid_name
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import load_yaml
-from .plainhelp import PlainCommand
 from .common import EXIT_REFUSED, EXIT_USAGE, clock, db_url, print_json, read_each, read_or_refuse, refuse, sub_app
+from .plainhelp import PlainCommand
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -133,7 +130,7 @@ def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path 
         typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
 
 
-def _picture(game: str, data: dict[str, Any], path: Path) -> Path | None:
+def _picture(game: str, data: Mapping[str, Any], path: Path) -> Path | None:
     """Draw the position into `path`; None for a game without a drawer."""
     from ..render.dm import draw, png_bytes
 
@@ -320,9 +317,9 @@ def show_command(
         if not as_json:
             _publish(match, config, state, len(accepted), out)
             return
-        submissions = [{"seq": row.seq, "player": row.player, "at": None if row.at is None else
-                        store.action_of(row).at.isoformat(), "payload": store.action_of(row).payload,
-                        "accepted": row.accepted, "reason": row.reason} for row in store.submissions(session, match)]
+        submissions = [{"seq": row.seq, "player": row.player, "at": action.at.isoformat() if action.at else None,
+                        "payload": action.payload, "accepted": row.accepted, "reason": row.reason}
+                       for row in store.submissions(session, match) for action in [store.action_of(row)]]
         _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
 
 
@@ -366,11 +363,10 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
+    from ..store import dm as store
     from .gm import open_store
 
-    from ..store import dm as store
-
-    documents = []
+    documents: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
         for match in store.all_matches(session):
             config, state, accepted = store.position(session, match)

@@ -5,7 +5,7 @@ import secrets
 import shutil
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Literal, Optional
+from typing import TYPE_CHECKING, Any, List, Literal, Optional
 
 import typer
 
@@ -57,7 +57,6 @@ def demo(ctx: typer.Context, out: Path = typer.Option(Path("demo"), "--out", hel
 
 def _player(text: str, ruleset: str) -> PlayerEntry:
     from ..formats.game import PlayerEntry
-
     from ..formats.schedule import zone_problem
 
     parts = text.split(":")
@@ -140,7 +139,7 @@ def _show(session, game) -> dict:
         robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "at": str(r.at) if r.at else None,
                    "facing": r.facing.name, "lives": r.lives, "next_flag": r.next_flag,
                    "upgrades": list(r.upgrades), "options": list(r.options)} for r in state.robots_of(player.name)]
-        entry = {"name": player.name, "email": player.email, "robots": robots}
+        entry: dict[str, Any] = {"name": player.name, "email": player.email, "robots": robots}
         if state.geeko:
             entry |= {"room": min(p.room, len(state.setup.rooms)), "finished": p.finished,
                       "rooms_done": p.room - 1}

@@ -24,7 +24,7 @@ def missing_database(url: str) -> Path | None:
 
     try:
         parsed = make_url(url)
-    except Exception:  # noqa: BLE001 - a bad URL is refused when the store opens it, with its reason
+    except Exception:  # a bad URL is refused when the store opens it, with its reason
         return None
     if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:") \
             or parsed.query.get("uri") == "true":

@@ -23,10 +23,9 @@ def solve(
 ) -> None:
     """Print each puzzle's proven-minimal solution (moves: null when none within --max-moves)."""
     from ..dm.gyulbot.board import format_solution
-    from ..dm.limits import NoProof
     from ..dm.gyulbot.solver import solve as solve_puzzle
+    from ..dm.limits import NoProof
     from ..formats.gyulbot import read_puzzle
-
     from .warm import warm
 
     results: list[dict] = []
@@ -79,6 +78,8 @@ def generate(
     warm("gyulbot")
     puzzle = generate_puzzle(moves, derive_rng(seed, 0, 0, "gyulbot generate", str(moves)), size, size)
     solution = solve_puzzle(puzzle, moves)
+    if solution is None:  # the generator made the puzzle to be solved in `moves`: the solver must find it
+        raise RuntimeError(f"no {moves}-move solution to the generated puzzle (seed {seed})")
     data = {"name": f"gyulbot {moves}-move puzzle, seed {seed}",
             "notes": f"proven minimum {moves} moves, e.g. {format_solution(puzzle, solution)}",
             **puzzle_data(puzzle)}

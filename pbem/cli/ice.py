@@ -12,8 +12,18 @@ from ..dm.icemaze.generate import generate as generate_maze
 from ..dm.limits import NoProof
 from ..engine.geometry import Size
 from ..formats.icemaze import maze_yaml, read_maze_file
-from .common import (EXIT_REFUSED, EXIT_USAGE, MAX_NODES, TIMEOUT, limit_text, print_json, read_each, read_or_refuse,
-                     solver_timer, sub_app)
+from .common import (
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    MAX_NODES,
+    TIMEOUT,
+    limit_text,
+    print_json,
+    read_each,
+    read_or_refuse,
+    solver_timer,
+    sub_app,
+)
 
 ice_app = sub_app("ice", "Solve and generate ice mazes.")
 
@@ -69,7 +79,7 @@ def generate_command(
         maze, solution = generate_maze(shape.rows, shape.cols, moves, snoms, seed)
     except ValueError as err:
         typer.echo(str(err), err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     name = f"ice {shape} min {moves} seed {seed}"
     text = maze_yaml(maze, name, f"minimum {solution.moves} orders, for example {solution.orders}")
     if out is not None:

@@ -9,6 +9,7 @@ import importlib
 from typing import Any, NamedTuple
 
 import typer
+from typer._click.core import Command
 from typer._click.exceptions import NoSuchOption
 from typer.core import TyperCommand
 
@@ -100,7 +101,8 @@ def click_command(app: typer.Typer) -> Any:
 
 def _registered(app: typer.Typer) -> tuple:
     """What decides the tree: the commands and groups registered so far (modules only ever add them)."""
-    return len(app.registered_commands), tuple(_registered(group.typer_instance) for group in app.registered_groups)
+    return len(app.registered_commands), tuple(_registered(group.typer_instance) for group in app.registered_groups
+                                              if group.typer_instance)
 
 
 class _NotLoaded(TyperCommand):
@@ -113,14 +115,15 @@ class LazyGroup(PlainGroup):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        lazy = COMMANDS.get(self.name, {})
-        commands = {name: _NotLoaded(name, help=entry.summary) for name, entry in lazy.items()} | self.commands
+        lazy = COMMANDS.get(self.name or "", {})
+        commands: dict[str, Command] = {name: _NotLoaded(name, help=entry.summary) for name, entry in lazy.items()}
+        commands.update(self.commands)
         rank = {name: place for place, name in enumerate(lazy)}  # the group's own module's commands first
         self.commands = dict(sorted(commands.items(), key=lambda item: rank.get(item[0], -1)))
 
     def get_command(self, ctx, cmd_name: str):
         if isinstance(self.commands.get(cmd_name), _NotLoaded):
-            for module in COMMANDS[self.name][cmd_name].modules:
+            for module in COMMANDS[self.name or ""][cmd_name].modules:
                 importlib.import_module(f"{__package__}.{module}")
             from .common import app
 

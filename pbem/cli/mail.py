@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .common import clock, EXIT_OK, EXIT_REFUSED, EXIT_USAGE, print_json, read_or_refuse, refuse, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, sub_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
@@ -48,7 +48,8 @@ def fetch(
     from dataclasses import replace
 
     from ..gm.mailcommands import reader
-    from ..mail.fetch import UNKNOWN, fetch as fetch_messages, messages_from
+    from ..mail.fetch import UNKNOWN, messages_from
+    from ..mail.fetch import fetch as fetch_messages
     from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
@@ -84,16 +85,17 @@ def fetch(
 def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Messages from senders who are not players (or with no valid From): recorded and archived, never answered
     (unless the config says `answer_unknown: true`). Newest last."""
-    from sqlmodel import select
+    from sqlmodel import col, select
 
     from ..mail.fetch import UNKNOWN
     from ..store.mail import MailReceived
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
         rows = session.exec(select(MailReceived).where(MailReceived.outcome == UNKNOWN)
-                            .order_by(MailReceived.received_at, MailReceived.id)).all()
-        found = [{"received_at": row.received_at.isoformat(), "sender": row.sender or None, "size": row.size,
-                  "archived": row.archived, "origin": row.origin} for row in rows]
+                            .order_by(col(MailReceived.received_at), col(MailReceived.id))).all()
+        found: list[dict[str, Any]] = [
+            {"received_at": row.received_at.isoformat(), "sender": row.sender or None, "size": row.size,
+             "archived": row.archived, "origin": row.origin} for row in rows]
     if as_json:
         print_json(found)
         return
@@ -146,8 +148,8 @@ def send(
     with the same Message-ID). Exit 1 when any message is left unsent."""
     from dataclasses import asdict
 
-    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..gm.ending import queue_game_news
+    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..store.mail import SENT
     from .reports import campaign_templates
 
@@ -195,10 +197,11 @@ def outbox(
 
     with open_store(ctx) as store, store.session() as session:
         rows = listing(session, everything)
-    documents = [{"message_id": r.message_id, "recipient": r.recipient, "subject": r.subject, "purpose": r.purpose,
-                  "state": r.state, "attempts": r.attempts, "error": r.last_error,
-                  "queued_at": r.queued_at.isoformat(timespec="seconds"),
-                  "sent_at": r.sent_at.isoformat(timespec="seconds") if r.sent_at else None} for r in rows]
+    documents: list[dict[str, Any]] = [
+        {"message_id": r.message_id, "recipient": r.recipient, "subject": r.subject, "purpose": r.purpose,
+         "state": r.state, "attempts": r.attempts, "error": r.last_error,
+         "queued_at": r.queued_at.isoformat(timespec="seconds"),
+         "sent_at": r.sent_at.isoformat(timespec="seconds") if r.sent_at else None} for r in rows]
     if as_json:
         print_json(documents)
         return
@@ -230,10 +233,11 @@ def dm_player(
     from ..store import dm as dm_store
     from ..store.mail import MailDmPlayer
 
-    if address_problem(email):
-        refuse([address_problem(email)], EXIT_USAGE)
+    problem = address_problem(email)
+    if problem:
+        refuse([problem], EXIT_USAGE)
     if secret is not None and not SECRET.fullmatch(secret):
-        refuse([f"--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
+        refuse(["--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
     mail = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
         found = dm_store.find_match(session, match)

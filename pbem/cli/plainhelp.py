@@ -5,10 +5,12 @@ and `FILES...` instead. The Typer subclass gives every command and group these h
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import typer
+from typer._click.core import Command
 from typer.core import TyperCommand, TyperGroup
+from typer.models import CommandFunctionType
 
 
 def value_name(param: Any) -> str:
@@ -37,7 +39,7 @@ def _usage(param: Any) -> str:
     return shown if param.required else f"[{shown}]"
 
 
-class _PlainHelp:
+class _PlainHelp(Command):
     """The help page of a command or group: usage, text, then arguments and options without type labels."""
 
     def format_help(self, ctx, formatter) -> None:
@@ -61,8 +63,16 @@ class _PlainHelp:
             if rows:
                 with formatter.section(title):
                     formatter.write_dl(rows)
-        if isinstance(self, TyperGroup):
+        if isinstance(self, PlainGroup):
             self.format_commands(ctx, formatter)
+
+
+class PlainCommand(_PlainHelp, TyperCommand):
+    """A command with a plain help page."""
+
+
+class PlainGroup(_PlainHelp, TyperGroup):
+    """A command group with a plain help page."""
 
     def format_commands(self, ctx, formatter) -> None:
         """Each subcommand with the first sentence of its help, whole (wrapped, not cut at the terminal width)."""
@@ -73,19 +83,12 @@ class _PlainHelp:
                 formatter.write_dl(rows)
 
 
-class PlainCommand(_PlainHelp, TyperCommand):
-    """A command with a plain help page."""
-
-
-class PlainGroup(_PlainHelp, TyperGroup):
-    """A command group with a plain help page."""
-
-
 class PlainTyper(typer.Typer):
     """A Typer whose commands and groups have plain help pages and plain error messages."""
 
     def __init__(self, *args: Any, cls: type = PlainGroup, **kwargs: Any) -> None:
         super().__init__(*args, cls=cls, rich_markup_mode=None, **kwargs)
 
-    def command(self, *args: Any, cls: type = PlainCommand, **kwargs: Any):
-        return super().command(*args, cls=cls, **kwargs)
+    def command(self, name: str | None = None, *, cls: type[TyperCommand] | None = PlainCommand,
+                **kwargs: Any) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(name, cls=cls, **kwargs)

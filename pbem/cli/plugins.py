@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -24,7 +24,7 @@ def plugin_loader(campaign: Path) -> Callable[[], None]:
             _loaded(f"entry point {point.name} = {point.value}", point.load)
         folder = campaign / FOLDER
         for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
-            _loaded(str(path), lambda path=path: _import_file(path))
+            _loaded(str(path), partial(_import_file, path))
 
     return load
 
@@ -45,7 +45,7 @@ def _loaded(what: str, load: Callable[[], Any]) -> None:
         found = load()
         if isinstance(found, type) and issubclass(found, Mechanism):
             register(found)
-    except Exception as err:  # noqa: BLE001 - any fault in a GM's plug-in is reported, never a traceback
+    except Exception as err:  # any fault in a GM's plug-in is reported, never a traceback
         refuse([f"mechanism plug-in {what}: {type(err).__name__}: {err}"])
 
 

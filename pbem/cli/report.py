@@ -16,7 +16,6 @@ from .common import app, print_json, refuse
 from .gm import open_store, progress
 from .reports import campaign_templates, repair_hint, write_stored_report
 
-
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
                          "GM can restyle the reports (default: the campaign folder's templates/, if any).")
 

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
 from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
-from ..render.sheet import picture_name, sheet_png
 from ..render.history import outcome_report
+from ..render.sheet import picture_name, sheet_png
 from ..render.turn import TurnReport
 from ..store.cycle import TurnSheet
 

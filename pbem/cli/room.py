@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Callable, List, Optional
 
 import typer
 
+from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
 from ..formats.roomascii import room_text
 from ..formats.roommap import LEGEND_TEXT
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
 from ..formats.yamlfile import FormatError, read_yaml_file
-from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
 from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, refuse, sub_app
 
 KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}
@@ -35,6 +35,7 @@ def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list
 
 
 def _puzzle_problems(kind: str, data: object, source: str) -> list:
+    read: Callable[[Any, str], Any]
     if kind == "flowerfield":
         from ..formats.flowerboard import parse_flower_board as read
     else:

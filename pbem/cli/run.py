@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -61,8 +61,8 @@ def set_player_command(
                                        "show the game's zone only."),
 ) -> None:
     """Change a player's settings during a game: their time zone."""
-    from ..store.games import Refused
     from ..gm.players import set_player_zone
+    from ..store.games import Refused
 
     with open_store(ctx) as store, store.session() as session:
         try:
@@ -220,6 +220,7 @@ def _tick_matches(session: Session, now: datetime, config: MailConfig) -> list[D
     """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
     both players are mailed the position."""
     from sqlalchemy.exc import IntegrityError
+
     from ..gm.matches import run_matches
 
     try:
@@ -238,7 +239,8 @@ def _fetch(session: Session, config: MailConfig, now: datetime, maildir: Path | 
     import imaplib
 
     from ..gm.mailcommands import reader
-    from ..mail.fetch import fetch as fetch_messages, messages_from
+    from ..mail.fetch import fetch as fetch_messages
+    from ..mail.fetch import messages_from
     from ..mail.letters import clean
     from ..store.mail import note_inbox
     from .reports import campaign_templates
@@ -307,7 +309,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     from ..store import cycle
     from ..store.controls import paused
     from ..store.games import current_state, get_game, lock_game, players_of
-    from ..store.schedule import deadline_of, hold, mark_reminded, schedule_for
+    from ..store.schedule import hold, mark_reminded, required_schedule
     lock_game(session, name)
     game = get_game(session, name)
     state = current_state(session, game)
@@ -324,17 +326,16 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     from .reports import campaign_templates, not_written, write_reports
     from .texts import turn_summary
 
+    schedule = required_schedule(session, game)
     if not cycle.dealt(session, game, state.turn):
         cycle.deal(session, name)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
-        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule_for(session, game).timezone))]
-    schedule = schedule_for(session, game)
+        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = cycle.status(session, name).waiting_for
     done: list[Done] = []
-    due = due_text(deadline.due_at, schedule.timezone)
     pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if pending and now < deadline.due_at and waiting:
         hours = min(pending)  # a run that missed an earlier reminder sends only the most urgent one
@@ -391,16 +392,16 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
             out: Path) -> list[Done] | None:
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
+    from ..mail.notices import held_for_review
     from ..mail.outbox import queue
+    from ..render.history import outcome_report, recipients
     from ..store import cycle
     from ..store.games import lock_game
-    from ..store.schedule import hold, schedule_for
-    from ..mail.notices import held_for_review
-    from ..render.history import outcome_report, recipients
+    from ..store.schedule import hold, required_schedule
     from .reports import campaign_templates, write_report
     from .texts import turn_summary
 
-    schedule = schedule_for(session, game)
+    schedule = required_schedule(session, game)
     if deadline.held_at is not None:
         expires = hold_expires(schedule, deadline.held_at)
         return None if expires is not None and now >= expires else []
@@ -459,12 +460,12 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
     from ..store import cycle
     from ..store.controls import paused
     from ..store.games import current_state
-    from ..store.schedule import deadline_of, schedule_for, scheduled_games
+    from ..store.schedule import deadline_of, required_schedule, scheduled_games
     now = clock(ctx)
-    rows = []
+    rows: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as store, store.session() as session:
         for game in scheduled_games(session):
-            schedule = schedule_for(session, game)
+            schedule = required_schedule(session, game)
             state = current_state(session, game)
             turn = cycle.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None

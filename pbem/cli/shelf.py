@@ -12,7 +12,6 @@ import tempfile
 from functools import cached_property
 from pathlib import Path
 
-
 PACKAGE = Path(__file__).resolve().parent.parent
 
 

@@ -1,7 +1,7 @@
 """`pbem turn …`: deal, submit, check, status, process, rollback."""
 from __future__ import annotations
 
-from dataclasses import asdict, replace, fields
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import List, Optional
 

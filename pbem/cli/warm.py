@@ -49,7 +49,7 @@ def warm_command() -> None:
 
     with progress() as bar:
         task = bar.add_task("compiling the solvers", total=len(SOLVERS))
-        for name, (module, words, _) in SOLVERS.items():
+        for module, words, _ in SOLVERS.values():
             bar.update(task, description=f"compiling {words}")
             importlib.import_module(module).warm_up()
             bar.advance(task)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 
@@ -69,8 +70,8 @@ class Setup:
             elif option.choices:
                 values[name] = self.choice(name, default, option.choices)
             elif option.read is not None and name in self.config.options:
-                read = option.read
-                values[name] = self.checked(f"options.{name}", lambda: read(self.config.options[name], default), default)
+                read = partial(option.read, self.config.options[name], default)
+                values[name] = self.checked(f"options.{name}", read, default)
             else:
                 values[name] = self.config.options.get(name, default)
         return values
@@ -87,7 +88,7 @@ class Setup:
         if self.config.variant is not None:
             self.problem("variant", f"{title} has no variants, not {self.config.variant!r}")
 
-    def choice(self, name: str, default: Any, allowed: tuple) -> Any:
+    def choice(self, name: str, default: Any, allowed: tuple[Any, ...]) -> Any:
         value = self.config.options.get(name, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
             self.problem(f"options.{name}", f"must be one of {', '.join(map(str, allowed))}, not {value!r}")

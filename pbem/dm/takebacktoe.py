@@ -169,7 +169,8 @@ class TakeBackToe(TurnGame):
             if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
                 return rolled
             return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
-        return super().apply(state, action)
+        after: State = super().apply(state, action)  # the base game's states are untyped (Any)
+        return after
 
     def _awaiting_roll(self, state: State) -> bool:
         """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline

@@ -95,7 +95,7 @@ class RobotView(TypedDict):
 class GyulbotView(TypedDict):
     rows: int
     cols: int
-    walls: list[list]  # [row, column, side]: each wall once
+    walls: list[list[int | str]]  # [row, column, side]: each wall once
     robots: list[RobotView]
     goal: GoalView
     round: int

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 from .cards import Card
 from .context import TurnContext
-from .deal import Deck, Dealt, can_use, deal_preset, deal_shuffled, free_registers
+from .deal import Dealt, Deck, can_use, deal_preset, deal_shuffled, free_registers
 from .elements import new_board
 from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled

@@ -11,8 +11,17 @@ from typing import Mapping, Sequence
 
 from .cards import Card
 from .deal import fused_count
-from .events import (DamageAbsorbed, Damaged, Destroyed, ElementChanged, Event, OptionSacrificed, RegisterFused,
-                     RegisterUnfused, SwitchFlipped)
+from .events import (
+    DamageAbsorbed,
+    Damaged,
+    Destroyed,
+    ElementChanged,
+    Event,
+    OptionSacrificed,
+    RegisterFused,
+    RegisterUnfused,
+    SwitchFlipped,
+)
 from .geometry import Square
 from .index import RoomIndex
 from .options import option_effect
@@ -21,7 +30,6 @@ from .room import Element
 from .ruleset import Ruleset
 from .state import Board, Robot
 from .vocabulary import Mode
-
 
 
 def _name(robot: Robot) -> str:

@@ -305,8 +305,8 @@ def quick_init(cls: type) -> None:
     params = ", ".join(f.name + (f"=_{f.name}" if f"_{f.name}" in defaults else "") for f in fields)
     lines = "".join(f"\n    d[{f.name!r}] = {f.name}" for f in fields)
     namespace = dict(defaults)
-    exec(f"def __init__(self, {params}):\n    d = self.__dict__{lines}", namespace)  # noqa: S102
-    setattr(cls, "__init__", namespace["__init__"])
+    exec(f"def __init__(self, {params}):\n    d = self.__dict__{lines}", namespace)
+    setattr(cls, "__init__", namespace["__init__"])  # noqa: B010 - mypy refuses assigning to __init__
 
 
 for _cls in list(EVENT_TYPES.values()):

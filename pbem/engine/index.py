@@ -82,7 +82,7 @@ class RoomIndex:
                         edge_hooks[hook][(square.step(side), side.opposite)].append((mech, element))
                 else:
                     square_hooks[hook][element.at].append((mech, element))
-        order = lambda entry: entry[0].enter_order  # noqa: E731
+        order = lambda entry: entry[0].enter_order
         self.enter = {sq: sorted(v, key=order) for sq, v in square_hooks["on_enter"].items()}
         self.square_block = dict(square_hooks["blocks_step"])
         self.edge_block = dict(edge_hooks["blocks_step"])

@@ -19,7 +19,8 @@ from .movement import play_card
 from .options import option_effect
 from .room import Element
 from .state import Robot
-from .vocabulary import Mode, PhaseName as P
+from .vocabulary import Mode
+from .vocabulary import PhaseName as P
 
 StepFn = Callable[[TurnContext, str], None]
 

@@ -24,8 +24,8 @@ from .goals import player_cost
 from .orders import Checked, Submission, check_programs
 from .ruleset import Ruleset
 from .stage import play_stage
-from .turn import last_stage, register_sequence, register_sequences
 from .state import Board
+from .turn import last_stage, register_sequence, register_sequences
 
 WIDTH = 4          # boards kept per register
 BUDGET = 700       # simulated stages per plan

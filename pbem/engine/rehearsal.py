@@ -17,8 +17,8 @@ from typing import Callable
 
 from .campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn
 from .deal import Deck
-from .elements import initial_states
 from .distance import distances, square_goals
+from .elements import initial_states
 from .events import Destroyed
 from .geometry import Dir, Square
 from .planner import plan

@@ -13,7 +13,6 @@ from .geometry import Dir, Square
 from .room import Room
 from .vocabulary import Mode, parse_word
 
-
 _OFF_BOARD = (Mode.DESTROYED, Mode.IN_TRANSIT)
 _CONTAINERS = ("registers", "upgrades", "options", "armouries", "charges")  # the fields a copy must not share
 

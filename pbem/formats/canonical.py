@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Callable
 
-
 _FROZEN: dict[int, tuple[Any, Any]] = {}  # id -> (frozen dataclass, its data); the object is kept alive
 _FROZEN_MAX = 4096
 
@@ -142,7 +141,7 @@ class _Reader:
                 object.__setattr__(obj, name, value)
         return obj
 
-    def _union(self, options: tuple, data: Any) -> Any:
+    def _union(self, options: tuple[Any, ...], data: Any) -> Any:
         if data is None and type(None) in options:
             return None
         errors = []
@@ -155,7 +154,7 @@ class _Reader:
                 errors.append(err)
         raise ValueError(f"{data!r} fits none of {options}: {errors}")
 
-    def _generic(self, origin: Any, args: tuple, data: Any) -> Any:
+    def _generic(self, origin: Any, args: tuple[Any, ...], data: Any) -> Any:
         if origin in (dict, Mapping):
             key_hint, value_hint = args or (Any, Any)
             built = {self.read(key_hint, _key_value(key_hint, k)): self.read(value_hint, v) for k, v in data.items()}
@@ -189,7 +188,7 @@ def _plain(data: Any) -> Any:
 
 
 @lru_cache(maxsize=None)
-def _stored_fields(cls: type) -> tuple[dataclasses.Field, ...]:
+def _stored_fields(cls: type) -> tuple[dataclasses.Field[Any], ...]:
     return tuple(f for f in dataclasses.fields(cls) if f.metadata.get("canonical", True))
 
 
@@ -198,5 +197,5 @@ def _field_hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _field(cls: type, name: str) -> dataclasses.Field:
+def _field(cls: type, name: str) -> dataclasses.Field[Any]:
     return next(f for f in dataclasses.fields(cls) if f.name == name)

@@ -7,11 +7,11 @@ Every word enters here: a misspelt kind or policy names the field and the words 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
-import re
 
 import yaml
 

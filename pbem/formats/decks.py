@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..engine.cards import Card
 from ..engine.deal import Deck
@@ -15,7 +16,7 @@ def read_deck(path: str | Path) -> Deck:
     return parse_deck(read_yaml_file(path), str(path))
 
 
-def parse_deck(document, source: str) -> Deck:
+def parse_deck(document: Any, source: str) -> Deck:
     """A Deck from a parsed deck file; FormatError lists every problem with its line."""
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(source, None, "", "a deck file is a mapping with order and cards")])

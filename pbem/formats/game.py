@@ -31,15 +31,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
-from .schedule import Schedule, ScheduleError, parse_schedule
 from .names import NAME_RULE, address_problem, valid_name
-from .schedule import zone_problem
+from .problems import Complain
+from .schedule import Schedule, ScheduleError, parse_schedule, zone_problem
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",
@@ -92,7 +92,7 @@ def read_description(path: str | Path) -> GameDescription:
     document = read_yaml_file(path)
     problems: list[Problem] = []
 
-    def problem(container, key, name: str, message: str) -> None:
+    def problem(container: Any, key: Any, name: str, message: str) -> None:
         problems.append(Problem(source, line_of(container, key), name, message))
 
     if not isinstance(document, LinedDict):
@@ -137,7 +137,7 @@ def read_description(path: str | Path) -> GameDescription:
                            created_at, schedule)
 
 
-def _schedule(document: LinedDict, problem) -> Schedule | None:
+def _schedule(document: LinedDict, problem: Complain) -> Schedule | None:
     """The `schedule:` mapping (as `Schedule.to_data` writes it), checked as `pbem game set` checks it."""
     given = document.get("schedule")
     if given is None:
@@ -166,7 +166,7 @@ def _schedule(document: LinedDict, problem) -> Schedule | None:
     return None
 
 
-def _time(container: Any, key: str, problem) -> datetime | None:
+def _time(container: Any, key: str, problem: Complain) -> datetime | None:
     """An ISO 8601 time with its zone (export writes them quoted), or None when absent."""
     value = container.get(key)
     if value is None:
@@ -196,7 +196,7 @@ def read_manifest(folder: Path) -> TurnManifest | None:
     document = read_yaml_file(path)
     problems: list[Problem] = []
 
-    def problem(container, key, name: str, message: str) -> None:
+    def problem(container: Any, key: Any, name: str, message: str) -> None:
         problems.append(Problem(str(path), line_of(container, key), name, message))
 
     if not isinstance(document, LinedDict) or not isinstance(document.get("submissions", []), list):
@@ -226,7 +226,7 @@ def manifest_text(manifest: TurnManifest) -> str:
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
-def _room_files(value, base: Path, problem) -> list[SourceFile]:
+def _room_files(value: Any, base: Path, problem: Callable[[str], None]) -> list[SourceFile]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
@@ -239,7 +239,7 @@ def _room_files(value, base: Path, problem) -> list[SourceFile]:
         return []
 
 
-def _read_source(value, base: Path, problem) -> SourceFile | None:
+def _read_source(value: Any, base: Path, problem: Callable[[str], None]) -> SourceFile | None:
     if not isinstance(value, str):
         problem("must name a deck file")
         return None
@@ -268,7 +268,7 @@ def data_files(entries: list[str], folder: str, base: Path | None = None) -> lis
     return files
 
 
-def _players(value, problem, document) -> list[PlayerEntry]:
+def _players(value: Any, problem: Complain, document: LinedDict) -> list[PlayerEntry]:
     if not isinstance(value, LinedList) or not value:
         problem(document, "players", "players", "must list the players")
         return []
@@ -288,8 +288,9 @@ def _players(value, problem, document) -> list[PlayerEntry]:
         elif name in seen:
             problem(entry, "name", f"{where}.name", f"{name} is listed twice")
         seen.add(name)
-        if address_problem(email):
-            problem(entry, "email", f"{where}.email", address_problem(email))
+        wrong = address_problem(email)
+        if wrong:
+            problem(entry, "email", f"{where}.email", wrong)
         if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
             problem(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..dm.gyulbot.board import LETTERS, Puzzle
 from ..engine.geometry import Dir, Square
@@ -128,7 +128,7 @@ def parse_puzzle(data: Any, source: str = "<puzzle>") -> Puzzle:
     return Puzzle.build(rows, cols, walls, robots, goal_at, goal_colour)
 
 
-def _size(value: Any, complain) -> tuple[int, int]:
+def _size(value: Any, complain: Callable[[str], None]) -> tuple[int, int]:
     if isinstance(value, int) and not isinstance(value, bool):
         rows = cols = value
     else:

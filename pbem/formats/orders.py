@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 import yaml
 
@@ -116,7 +116,11 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
                      None if secret is None else str(secret), tuple(problems), no_cards, preview)
 
 
-def _programs(document: LinedDict, problem) -> dict[str, list]:
+class _Complain(Protocol):
+    def __call__(self, field: str, message: str, container: Any = ..., key: Any = ...) -> None: ...
+
+
+def _programs(document: LinedDict, problem: _Complain) -> dict[str, list[Any]]:
     if "robots" not in document:
         problem("robots", "missing")
         return {}
@@ -126,7 +130,7 @@ def _programs(document: LinedDict, problem) -> dict[str, list]:
     if not isinstance(robots, LinedDict):
         problem("robots", "must map each robot's name to {program: [cards]}")
         return {}
-    programs: dict[str, list] = {}
+    programs: dict[str, list[Any]] = {}
     for name, entry in robots.items():
         field = f"robots.{name}"
         if entry is None:
@@ -158,7 +162,7 @@ def _from_game_line(text: str) -> str:
     return "\n" * text.count("\n", 0, start) + text[start:end]
 
 
-def line_for(document: Any, path: tuple) -> int | None:
+def line_for(document: Any, path: tuple[Any, ...]) -> int | None:
     """The line of the deepest part of `path` found in the document."""
     line, node = getattr(document, "line", None), document
     for part in path:
@@ -171,7 +175,7 @@ def line_for(document: Any, path: tuple) -> int | None:
     return line
 
 
-def _field_name(path: tuple) -> str:
+def _field_name(path: tuple[Any, ...]) -> str:
     """A problem's field as the player sees it: registers and list items counted from 1, as on the turn sheet
     (`robots.Zapper register 1`, `reboot item 2`)."""
     text = ""
@@ -201,7 +205,7 @@ def order_template(game: str, turn: int, player: str, robots: list[str], *,
     return "\n".join(lines) + "\n"
 
 
-def order_text(game: str, turn: int, player: str, programs: dict[str, list], reboot: Sequence[str] = (),
+def order_text(game: str, turn: int, player: str, programs: dict[str, list[Any]], reboot: Sequence[str] = (),
                option_hp: int | None = None) -> str:
     """An order file with the programs written out as `KIND#NUMBER` (the robot pilot's, the sample's)."""
     document: dict[str, Any] = {"game": game, "turn": turn, "player": player,

@@ -4,7 +4,7 @@ settings that came from no file (`pbem run` without a mail config) does not impo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 
 @dataclass(frozen=True)
@@ -21,17 +21,17 @@ class Problem:
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
 
 
-class LinedDict(dict):
+class LinedDict(dict[Any, Any]):
     line: int | None = None
-    lines: dict
+    lines: dict[Any, int | None]
 
     def line_of(self, key: Any) -> int | None:
         return self.lines.get(key, self.line)
 
 
-class LinedList(list):
+class LinedList(list[Any]):
     line: int | None = None
-    lines: list
+    lines: list[int | None]
 
     def line_of(self, index: int) -> int | None:
         return self.lines[index] if 0 <= index < len(self.lines) else self.line
@@ -50,3 +50,7 @@ class FormatError(Exception):
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+# A reader's way of noting a problem: (the mapping or list, the key in it whose line is meant, the field, why).
+Complain = Callable[[Any, Any, str, str], None]

@@ -19,7 +19,7 @@ import yaml
 from ..engine.geometry import Dir, Square
 from ..engine.mechanism import mechanism
 from ..engine.room import Element, Room
-from .roommap import EDGE_TYPES, FLOOR, LEGEND, SIDE_TYPES, STRIDE
+from .roommap import EDGE_TYPES, FLOOR, LEGEND, SIDE_TYPES
 
 _EDGE_MARK = {kind: mark for mark, kind in EDGE_TYPES.items()}
 _SIDE_MARK = {kind: mark for mark, kind in SIDE_TYPES.items()}

@@ -89,7 +89,7 @@ class MapReading:
     starts: list[tuple[int, Square, int | None, str]] = field(default_factory=list)  # number, square, line, name
 
 
-def read_map(data: dict, source: str, size: Size | None, problems: list[Problem]) -> MapReading | None:
+def read_map(data: dict[str, Any], source: str, size: Size | None, problems: list[Problem]) -> MapReading | None:
     """The map of a room mapping `data` (None when it has none or it cannot be read); `size` the room's own
     `size:`, if given, which the map must agree with. Every problem names its line and square."""
     rows = _rows(data["map"], line_of(data, "map"))
@@ -139,12 +139,12 @@ def _read_cells(rows: list[tuple[str, int | None]], reading: MapReading, source:
     for r, (raw, line) in enumerate(rows, start=1):
         text = raw.ljust(width)
 
-        def bad(col: int, square: Square, message: str) -> None:
-            problems.append(Problem(source, line, f"map {square}", f"column {col + 1}: {message}"))
+        def bad(col: int, square: Square, message: str) -> None:  # bad() and add() run within this row's loop
+            problems.append(Problem(source, line, f"map {square}", f"column {col + 1}: {message}"))  # noqa: B023
 
         def add(type_name: str, square: Square, fields: dict[str, Any]) -> None:
             item = LinedDict(type=type_name, at=str(square), **fields)
-            item.line, item.lines = line, {}
+            item.line, item.lines = line, {}  # noqa: B023
             reading.items.append(item)
             reading.names.append(f"map {square}")
 

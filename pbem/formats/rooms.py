@@ -35,9 +35,10 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..engine.geometry import Dir, Size, Square
-from ..engine.mechanism import MECHANISMS, known_types, mechanism
+from ..engine.mechanism import MECHANISMS, Mechanism, known_types, mechanism
 from ..engine.room import Element, Room
 from ..engine.ruleset import BOTWARS
+from .problems import Complain
 from .roommap import EDGE_TYPES, MapReading, read_map
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, read_yaml_file
 
@@ -113,7 +114,7 @@ class _Entry(NamedTuple):
     field: str
 
 
-def _starts(data: dict, reading: MapReading | None, size: Size | None, problem) -> list[_Entry]:
+def _starts(data: dict[str, Any], reading: MapReading | None, size: Size | None, problem: Complain) -> list[_Entry]:
     if reading is not None and reading.starts:
         if "starts" in data:
             problem(data, "starts", "starts", "given twice: as numbers on the map and as this list")
@@ -139,7 +140,7 @@ def _starts(data: dict, reading: MapReading | None, size: Size | None, problem) 
     return starts
 
 
-def _map_starts(reading: MapReading, problem) -> list[_Entry]:
+def _map_starts(reading: MapReading, problem: Complain) -> list[_Entry]:
     """The map's numbered starts in their order: 1, 2, 3 … each once."""
     starts: list[_Entry] = []
     for number, square, line, field in sorted(reading.starts, key=lambda start: start[0]):
@@ -165,7 +166,7 @@ class _Entries(LinedList):
     fields: list[str]
 
 
-def _entries(data: dict, reading: MapReading | None, problem) -> _Entries:
+def _entries(data: dict[str, Any], reading: MapReading | None, problem: Complain) -> _Entries:
     """The element entries: the listed ones, each completed by the map's element of its type on its square
     (the listed fields win), then the map's other elements. Each knows its line and its `field`."""
     raw = data.get("elements", [])
@@ -174,7 +175,7 @@ def _entries(data: dict, reading: MapReading | None, problem) -> _Entries:
         raw = []
     entries = _Entries()
     entries.line, entries.lines, entries.fields = line_of(data, "elements"), [], []
-    drawn: dict[tuple | None, tuple[LinedDict, str]] = {}
+    drawn: dict[tuple[Any, ...] | None, tuple[LinedDict, str]] = {}
     for item, name in zip(reading.items, reading.names) if reading else ():
         drawn.setdefault(_merge_key(item), (item, name))
     for i, item in enumerate(raw):
@@ -191,7 +192,7 @@ def _entries(data: dict, reading: MapReading | None, problem) -> _Entries:
     return entries
 
 
-def _merge_key(item: dict) -> tuple | None:
+def _merge_key(item: dict[str, Any]) -> tuple[Any, ...] | None:
     """An entry's type and square, and for an edge element its edge (as seen from either side)."""
     try:
         square = Square.parse(item["at"])
@@ -203,13 +204,13 @@ def _merge_key(item: dict) -> tuple | None:
     return item["type"], frozenset({(square, side), (square.step(side), side.opposite)})
 
 
-def _merged(drawn: LinedDict, listed: dict) -> LinedDict:
+def _merged(drawn: LinedDict, listed: dict[str, Any]) -> LinedDict:
     merged = LinedDict({**drawn, **listed})
     merged.line, merged.lines = getattr(listed, "line", None), dict(getattr(listed, "lines", {}))
     return merged
 
 
-def _elements(entries: _Entries, size: Size | None, problem) -> dict[int, Element]:
+def _elements(entries: _Entries, size: Size | None, problem: Complain) -> dict[int, Element]:
     """The valid elements, by their index in `entries`."""
     known = known_types()
     elements = {}
@@ -243,7 +244,7 @@ def _elements(entries: _Entries, size: Size | None, problem) -> dict[int, Elemen
     return elements
 
 
-def plain_keys(item: dict) -> dict:
+def plain_keys(item: dict[str, Any]) -> dict[str, Any]:
     """YAML 1.1 reads a bare `on:` key as true; room files mean the field `on` (and `off`)."""
     if not any(isinstance(key, bool) for key in item):
         return item
@@ -256,12 +257,12 @@ def plain_keys(item: dict) -> dict:
     return fixed
 
 
-def state_word(value) -> str:
+def state_word(value: Any) -> str:
     """An element state word as written (`on`/`off` arrive from YAML 1.1 as true/false)."""
     return {True: "on", False: "off"}.get(value, str(value)) if isinstance(value, bool) else str(value)
 
 
-def _fields(item: dict, mech, where: str, problem) -> dict | None:
+def _fields(item: dict[str, Any], mech: Mechanism, where: str, problem: Complain) -> dict[str, Any] | None:
     attrs: dict[str, Any] = {}
     ok = True
     for key in item:
@@ -285,7 +286,8 @@ def _fields(item: dict, mech, where: str, problem) -> dict | None:
     return attrs if ok else None
 
 
-def _room_rules(room: Room, entries: _Entries, index_of: dict[int, int], starts: list[_Entry], problem) -> None:
+def _room_rules(room: Room, entries: _Entries, index_of: dict[int, int], starts: list[_Entry],
+               problem: Complain) -> None:
     field_of = {key: entries.fields[i] for key, i in index_of.items()}
     ids: dict[str, Element] = {}
     for element in room.elements:

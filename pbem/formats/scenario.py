@@ -48,11 +48,13 @@ import yaml
 
 from ..engine.cards import Card, standard_cards, upgrade_cards
 from ..engine.elements import new_board
+from ..engine.events import Event
 from ..engine.geometry import Dir, Square
+from ..engine.room import Room
 from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import Board, Robot
-from ..engine.vocabulary import Mode, parse_word
 from ..engine.turn import TurnResult, hand_size, resolve_apart
+from ..engine.vocabulary import Mode, parse_word
 from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
@@ -84,7 +86,7 @@ class ScenarioResult:
     copies: dict[str, TurnResult]
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[Event]:
         return [event for result in self.copies.values() for event in result.events]
 
     @property
@@ -237,7 +239,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
                     expect_robots, expect_elements, expect_elements_of)
 
 
-def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
+def _ruleset(data: dict[str, Any], out: _Collector) -> Ruleset | None:
     """`ruleset: NAME` with top-level `ruleset_options`, or `ruleset: {name: NAME, ruleset_options: {...}}`."""
     spec = data.get("ruleset", "botwars")
     container, key = data, "ruleset_options"
@@ -264,7 +266,7 @@ def _ruleset(data: dict, out: _Collector) -> Ruleset | None:
     return None if refused else preset.with_options(options)
 
 
-def _room(data: dict, folder: Path, out: _Collector):
+def _room(data: dict[str, Any], folder: Path, out: _Collector) -> Room | None:
     raw = data.get("room")
     if raw is None:
         out.add(data, None, "room", "missing (a room mapping or a room file path)")
@@ -286,7 +288,7 @@ def _room(data: dict, folder: Path, out: _Collector):
     return room
 
 
-def _robots(data: dict, room, ruleset: Ruleset | None, out: _Collector) -> dict[str, Robot]:
+def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: _Collector) -> dict[str, Robot]:
     raw = data.get("robots")
     if not isinstance(raw, list) or not raw:
         out.add(data, "robots", "robots", "must be a list of robots, each {name, at, facing, ...}")
@@ -322,7 +324,7 @@ def _robots(data: dict, room, ruleset: Ruleset | None, out: _Collector) -> dict[
     return robots
 
 
-def _programs(data: dict, robots: dict[str, Robot], out: _Collector) -> dict[str, list[Card]]:
+def _programs(data: dict[str, Any], robots: dict[str, Robot], out: _Collector) -> dict[str, list[Card]]:
     raw = data.get("programs", {}) or {}
     if not isinstance(raw, dict):
         out.add(data, "programs", "programs", "must map robot names to lists of cards")
@@ -340,7 +342,8 @@ def _programs(data: dict, robots: dict[str, Robot], out: _Collector) -> dict[str
     return programs
 
 
-def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict, dict, dict]:
+def _expect(data: dict[str, Any], robots: dict[str, Robot],
+            out: _Collector) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     raw = data.get("expect")
     if not isinstance(raw, dict):
         out.add(data, "expect", "expect", "missing (expect: {robots: ..., elements: ...})")
@@ -383,7 +386,7 @@ def _expect(data: dict, robots: dict[str, Robot], out: _Collector) -> tuple[dict
     return expect_robots, elements, elements_of
 
 
-def _states(container: dict, key: Any, where: str, out: _Collector) -> dict[str, str]:
+def _states(container: dict[str, Any], key: Any, where: str, out: _Collector) -> dict[str, str]:
     states = container.get(key) or {}
     if not isinstance(states, dict):
         out.add(container, key, where, "must map element ids or keys to state words")
@@ -391,7 +394,7 @@ def _states(container: dict, key: Any, where: str, out: _Collector) -> dict[str,
     return {str(k): state_word(v) for k, v in states.items()}
 
 
-def _initial_elements(data: dict, board: Board, out: _Collector) -> None:
+def _initial_elements(data: dict[str, Any], board: Board, out: _Collector) -> None:
     raw = data.get("elements") or {}
     if not isinstance(raw, dict):
         out.add(data, "elements", "elements", "must map element ids or keys to state words")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta, timezone
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 PROCESS = ("all-in", "deadline")
@@ -42,7 +43,7 @@ class Schedule:
     review: bool = False  # a due turn is previewed to the GM and held until `pbem turn approve`
     hold_hours: int | None = None  # …or until this many hours have passed (None: until approved)
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         return {"deadline": self.deadline, "timezone": self.timezone, "remind": list(self.remind),
                 "process": self.process, "review": self.review, "hold_hours": self.hold_hours}
 
@@ -83,7 +84,7 @@ def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, .
     return Schedule(text, zone, hours, process, review, hold_hours)
 
 
-def schedule_of(data: dict) -> Schedule:
+def schedule_of(data: dict[str, Any]) -> Schedule:
     return parse_schedule(data["deadline"], data["timezone"], data["remind"], data["process"],
                           data.get("review", False), data.get("hold_hours"))
 

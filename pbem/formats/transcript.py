@@ -18,6 +18,7 @@ import yaml
 from ..dm.base import Action, Config, SetupError, get_game
 from ..dm.clock import GM
 from .dmpuzzles import puzzle_documents, read_puzzles
+from .problems import Complain
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, load_yaml, read_yaml_file
 
 HEADER_KEYS = ("name", "notes", "game", "variant", "options", "players", "seed", "puzzles", "actions")
@@ -100,7 +101,7 @@ def _unknown_game(name: str) -> str:
     try:
         get_game(name)
     except KeyError as err:
-        return err.args[0]
+        return str(err.args[0])
     return ""
 
 
@@ -132,7 +133,7 @@ def _placed(problem: Problem, document: Any, source: str) -> Problem:
     return Problem(source, line, field, problem.message)
 
 
-def _actions(document: Any, players: list, problem) -> tuple[list[Action], list[int | None]]:
+def _actions(document: Any, players: list[str], problem: Complain) -> tuple[list[Action], list[int | None]]:
     entries = document.get("actions", [])
     if not isinstance(entries, list):
         problem(document, "actions", "actions", "must be a list of {player, at?, ...payload}")

@@ -15,7 +15,11 @@ from typing import Any
 
 import yaml
 
-from .problems import FormatError, LinedDict, LinedList, Problem, line_of  # noqa: F401  (readers import them here)
+from .problems import FormatError as FormatError  # readers import these from here
+from .problems import LinedDict as LinedDict
+from .problems import LinedList as LinedList
+from .problems import Problem as Problem
+from .problems import line_of as line_of
 from .yaml_words import in_words
 
 MAX_BYTES = 1_000_000
@@ -97,7 +101,7 @@ def _refuse_unsafe(event: yaml.Event, source: str) -> None:
         raise FormatError([Problem(source, line, "", f"YAML tags are not accepted ({tag})")])
 
 
-def _build(node: yaml.Node, loader, source: str, problems: list[Problem]) -> Any:
+def _build(node: yaml.Node, loader: Any, source: str, problems: list[Problem]) -> Any:
     """The node as Lined containers; a bad or repeated key goes to `problems` (every one is reported)."""
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):

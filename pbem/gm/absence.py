@@ -7,7 +7,8 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from ..formats.controls import Absence as Policy, Control
+from ..formats.controls import Absence as Policy
+from ..formats.controls import Control
 from ..formats.schedule import due_text
 from ..store import cycle
 from ..store.controls import Absence, absences, history, paused, record

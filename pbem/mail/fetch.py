@@ -13,9 +13,9 @@ from __future__ import annotations
 import hmac
 import json
 import re
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 import yaml
@@ -23,7 +23,8 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..dm.base import Action, get_game as get_dm_game
+from ..dm.base import Action
+from ..dm.base import get_game as get_dm_game
 from ..dm.clock import when
 from ..formats.orders import parse_orders
 from ..formats.transcript import plain
@@ -35,9 +36,8 @@ from ..store.games import Refused, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.tables import Game, Player
 from .ack import acknowledgement, explained
+from .config import MailConfig, Server
 from .dmpost import match_mail, queue_match_news
-from .config import MailConfig
-from .config import Server
 from .inbox import Incoming, archive, imap_messages, maildir_messages, mbox_messages
 from .letters import Letter, clean, letter_key, read_letter
 from .order_help import order_help
@@ -136,7 +136,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
         letter = read_letter(incoming.data, config.max_bytes, read_at)
         handled.sender, handled.kind = letter.sender, letter.kind
         store_orders = _judge(session, letter, handled, commands)
-    except Exception as err:  # noqa: BLE001 - one message that breaks something must not block the inbox
+    except Exception as err:  # one message that breaks something must not block the inbox
         session.rollback()
         store_orders, handled.outcome, handled.understood = None, "refused", []
         handled.reasons = [f"pbem could not read this message ({type(err).__name__}: {clean(str(err), 160)}); "
@@ -164,7 +164,7 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     is never answered unless the config asks for it: a forged From would turn replies into backscatter."""
     session.add(MailReceived(key=handled.key, message_id=letter.message_id if letter else None,
                              received_at=letter.received_at if letter else read_at, read_at=read_at,
-                             origin=incoming.origin, archived=handled.archived, sender=handled.sender or "",
+                             origin=incoming.origin, archived=handled.archived or "", sender=handled.sender or "",
                              size=len(incoming.data), outcome=handled.outcome, kind=handled.kind,
                              game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
@@ -191,6 +191,8 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
 def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
                       lines: list[str], now: datetime) -> None:
     """A death match's acknowledgement and the notices to the other players, each with the position."""
+    if handled.position is None or letter.sender is None or handled.game is None or handled.player is None:
+        raise ValueError("a death match's mail needs its position, sender, match and player")
     match_config, state = handled.position
     body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
             f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
@@ -271,8 +273,15 @@ def authenticate(letter: Letter, name: str, email: str, secret: str, given: Any,
     return reasons
 
 
+def _order_text(letter: Letter) -> str:
+    if letter.orders is None:  # read_letter gives every letter it finds no problem with its orders
+        raise FormatError([Problem(letter.source, None, "", "no orders found")])
+    return letter.orders
+
+
 def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], Any] | None:
-    order = parse_orders(letter.orders, letter.source)
+    text = _order_text(letter)
+    order = parse_orders(text, letter.source)
     handled.game, handled.player = order.game, order.player
     game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
@@ -283,7 +292,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> Callable[[], 
                                     order.data.line_of("secret"))
     if handled.reasons:
         return None
-    files = [(letter.source, letter.orders.encode("utf-8"))]
+    files = [(letter.source, text.encode("utf-8"))]
     result = cycle.submit(session, game.name, files, store=False, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
@@ -311,7 +320,7 @@ def _store(session: Session, game: str, files: list[tuple[str, bytes]], at: date
 
 
 def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
-    document = load_yaml(letter.orders, letter.source)
+    document = load_yaml(_order_text(letter), letter.source)
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(letter.source, None, "", "an action is a mapping: match, player, secret, action")])
     problems = [Problem(letter.source, document.line_of(key), str(key), f"unknown field (expected {', '.join(DM_FIELDS[:4])})")

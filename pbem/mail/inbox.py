@@ -14,8 +14,9 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass
-from email.parser import BytesHeaderParser
 from email import policy
+from email.parser import BytesHeaderParser
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -30,7 +31,7 @@ _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 class Incoming:
     origin: str
     data: bytes
-    done: Callable[[], None] = lambda: None
+    done: Callable[[], object] = lambda: None  # marks it read where it came from
     seen: str | None = None  # the key of a message handled before, known without downloading it
 
 
@@ -56,7 +57,11 @@ def maildir_messages(folder: Path) -> Iterator[Incoming]:
         except FileNotFoundError:  # moved meanwhile (by a mail client): it is found again next time
             continue
         yield Incoming(f"maildir {folder}", data,
-                       (lambda p=path: _mark_seen(p)) if sub == "new" else (lambda: None))
+                       partial(_mark_seen, path) if sub == "new" else _nothing)
+
+
+def _nothing() -> None:
+    pass
 
 
 def _mark_seen(path: Path) -> None:
@@ -89,7 +94,7 @@ def imap_messages(server: Server, known: Callable[[str, int], bool]) -> Iterator
             message_id = _message_id(header)
             seen = message_id if message_id and size and known(message_id, int(size.group(1))) else None
             data = b"" if seen else _fetched(connection, uid, "(BODY.PEEK[])")[1]
-            yield Incoming(origin, data, lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"), seen)
+            yield Incoming(origin, data, partial(connection.uid, "STORE", uid.decode(), "+FLAGS", "(\\Seen)"), seen)
     finally:
         try:
             connection.logout()
@@ -111,13 +116,13 @@ def _ok(reply: tuple, what: str) -> list:
 def _message_id(header: bytes) -> str | None:
     try:
         return parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(header).get("Message-ID"))
-    except Exception:  # noqa: BLE001 - unreadable: the message is downloaded and judged like any other
+    except Exception:  # unreadable: the message is downloaded and judged like any other
         return None
 
 
 def _fetched(connection: imaplib.IMAP4, uid: bytes, items: str) -> tuple[bytes, bytes]:
     """The FETCH response's item line and its literal (the requested bytes)."""
-    for part in _ok(connection.uid("FETCH", uid, items), f"cannot fetch message {uid.decode()}"):
+    for part in _ok(connection.uid("FETCH", uid.decode(), items), f"cannot fetch message {uid.decode()}"):
         if isinstance(part, tuple):
             return part[0], part[1]
     raise imaplib.IMAP4.error(f"message {uid.decode()} came back empty")

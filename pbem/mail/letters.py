@@ -105,7 +105,7 @@ def letter_key(data: bytes) -> str:
     Message-ID for a new message does not make it a duplicate."""
     try:
         message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(data).get("Message-ID"))
-    except Exception:  # noqa: BLE001 - a header too broken to read: the bytes alone identify the message
+    except Exception:  # a header too broken to read: the bytes alone identify the message
         message_id = None
     if message_id is None:
         return message_key(None, data)
@@ -132,7 +132,7 @@ def received_time(message: EmailMessage, read_at: datetime) -> datetime:
 def _header(message: EmailMessage, name: str) -> str:
     try:
         return str(message.get(name) or "")
-    except Exception:  # noqa: BLE001 - a header too broken to parse reads as absent
+    except Exception:  # a header too broken to parse reads as absent
         return ""
 
 

@@ -27,9 +27,10 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, parseaddr
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
-from sqlmodel import Session, select, update
+from sqlalchemy import CursorResult
+from sqlmodel import Session, col, select, update
 
 from ..render.message import message_bytes
 from ..store.mail import PENDING, REFUSED, SENDING, SENT, SET_ASIDE, MailOutgoing
@@ -56,12 +57,13 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
 
 def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
     """The messages not sent (pending, or refused by the server), or every message; oldest first."""
-    query = select(MailOutgoing).order_by(MailOutgoing.id)
+    query = select(MailOutgoing).order_by(col(MailOutgoing.id))
     return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
 
 
 def pending(session: Session) -> list[MailOutgoing]:
-    return list(session.exec(select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(MailOutgoing.id)).all())
+    query = select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(col(MailOutgoing.id))
+    return list(session.exec(query).all())
 
 
 class Transport(Protocol):
@@ -90,7 +92,7 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
     with `dry_run`); `at` is the time of sending (the CLI's clock), for the Date header and the record. The
     caller holds the run lock (pbem.store.runlock), so a message still marked sending was left by a crash."""
     if not dry_run:
-        session.execute(update(MailOutgoing).where(MailOutgoing.state == SENDING).values(state=PENDING))
+        session.execute(update(MailOutgoing).where(col(MailOutgoing.state) == SENDING).values(state=PENDING))
         session.commit()
     results = []
     for row in pending(session):
@@ -105,7 +107,7 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
             state, error = SET_ASIDE, str(err)
         except (smtplib.SMTPException, OSError) as err:
             state, error = PENDING, clean(f"{type(err).__name__}: {err}", 300)
-        except Exception as err:  # noqa: BLE001 - whatever breaks on one message must not block those behind it
+        except Exception as err:
             state, error = SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
         results.append(Delivery(row.message_id, row.recipient, row.subject, state, error))
         if dry_run:
@@ -122,11 +124,12 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
 def claim(session: Session, row: MailOutgoing) -> bool:
     """Mark one pending message as being sent, committed before it goes out; False when it is no longer pending
     (another sender claimed or sent it meanwhile)."""
-    taken = session.execute(update(MailOutgoing).where(MailOutgoing.id == row.id, MailOutgoing.state == PENDING)
+    taken = session.execute(update(MailOutgoing)
+                            .where(col(MailOutgoing.id) == row.id, col(MailOutgoing.state) == PENDING)
                             .values(state=SENDING).execution_options(synchronize_session=False))
     session.commit()
     session.expire(row, ["state"])  # read again when next used (the store's sessions keep objects on commit)
-    return taken.rowcount == 1
+    return cast(CursorResult[Any], taken).rowcount == 1  # an UPDATE's result counts its rows
 
 
 def with_date(data: bytes, at: datetime) -> bytes:

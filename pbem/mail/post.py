@@ -8,6 +8,7 @@ nothing new, while a turn reprocessed with other orders makes new reports.
 from __future__ import annotations
 
 from datetime import datetime
+from email.message import EmailMessage
 from typing import Sequence
 
 from sqlmodel import Session
@@ -24,7 +25,7 @@ from .outbox import queue
 def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = ()) -> int:
     """Queue the game's reports and turn sheets (not committed); how many were new."""
     game = get_game(session, name)
-    messages: list[tuple[str, object]] = []
+    messages: list[tuple[str, EmailMessage | bytes]] = []
     turns = processed_turns(session, game)
     if turns:
         report = stored_turn_report(session, game, turns[-1].number)

@@ -15,17 +15,17 @@ from typing import Any, Mapping, Sequence
 
 from PIL import Image, ImageChops, ImageDraw
 
-from ..engine.events import Event
+from ..engine.events import ElementChanged, Event, SwitchFlipped
 from ..engine.room import Room
 from . import style as s
 from .board import Box, draw_floor, draw_robots
-from .static import room_layer
 from .model import Position
+from .static import room_layer
 
-# Events that change where a robot is or where it faces: (square field, facing field)
-MOVES = {"Moved": ("to_sq", None), "Pushed": ("to_sq", None), "Teleported": ("to_sq", None),
-         "Conveyed": ("to_sq", None), "PushedByPusher": ("to_sq", None), "Turned": (None, "to_facing"),
-         "Rotated": (None, "to_facing")}
+# Events that change where a robot is or where it faces: (the robot's field, the event's field with its new value)
+MOVES = {"Moved": ("at", "to_sq"), "Pushed": ("at", "to_sq"), "Teleported": ("at", "to_sq"),
+         "Conveyed": ("at", "to_sq"), "PushedByPusher": ("at", "to_sq"), "Turned": ("facing", "to_facing"),
+         "Rotated": ("facing", "to_facing")}
 PUSHING = ("pushing",)  # a card's step whose pushes are recorded and whose own move is still to come
 FRAME_MS, PAUSE_MS = 350, 900  # a step; the first frame of a stage and the end are held longer
 
@@ -47,14 +47,14 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
         elements = dict(position.elements)
         step: tuple | None = None  # the step the frame being gathered shows
 
-        def flush() -> None:
-            if step is not None:
-                shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))
+        def flush() -> None:  # called only within this stage's iteration, so its variables are this stage's
+            if step is not None:  # noqa: B023
+                shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))  # noqa: B023
 
         for event in by_stage.get(number, []):
             kind = type(event).__name__
             robot = robots.get(event.robot) if event.robot else None
-            if kind in ("ElementChanged", "SwitchFlipped"):
+            if isinstance(event, (ElementChanged, SwitchFlipped)):
                 elements[event.source] = event.state
             elif robot is not None and kind in ("Destroyed", "Fell", "Crushed"):
                 robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
@@ -74,9 +74,8 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
                     if key is None or key != step:
                         flush()
                         step = key if key is not None else ("card", id(event))
-                square, facing = MOVES[kind]
-                changes = {"at": getattr(event, square)} if square else {"facing": getattr(event, facing)}
-                robots[robot.name] = dataclasses.replace(robot, **changes)
+                changed, value = MOVES[kind]
+                robots[robot.name] = dataclasses.replace(robot, **{changed: getattr(event, value)})
         flush()
     shown.append(("end of turn", Position.of(room, snapshots[-1]), PAUSE_MS * 2))
     return shown

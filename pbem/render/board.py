@@ -32,7 +32,7 @@ def _sprite(k: int) -> tuple[Image.Image, ImageDraw.ImageDraw, Pen]:
 
 
 def _finish(canvas: Image.Image, cell: int = s.CELL) -> Image.Image:
-    return canvas.resize((cell, cell), Image.LANCZOS)
+    return canvas.resize((cell, cell), Image.Resampling.LANCZOS)
 
 
 def _square_picture(layer: RoomLayer, square: Square, states: tuple[str, ...]) -> Image.Image:
@@ -145,7 +145,8 @@ def _draw_robots(image: Image.Image, robots: list[Robot], colours: dict[str, s.C
     boxes: list[Box] = []
     by_square: dict[Square, list[Robot]] = {}
     for robot in sorted(robots, key=lambda r: r.name):
-        by_square.setdefault(robot.at, []).append(robot)
+        if robot.at is not None:
+            by_square.setdefault(robot.at, []).append(robot)
     for square, here in sorted(by_square.items()):
         x, y = origin(square, scale)
         cell = scale.cell

@@ -6,7 +6,7 @@ a writer turns it into plain text for the mail body and the terminal.
 from __future__ import annotations
 
 import io
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import yaml
 from PIL import Image
@@ -37,19 +37,19 @@ def writer(game: str) -> Callable[[Writer], Writer]:
     return register
 
 
-def write(game: str, render_data: dict[str, Any]) -> str:
+def write(game: str, render_data: Mapping[str, Any]) -> str:
     """The position as text; a game without a writer gets its render data as YAML."""
     from . import dm_drawers  # noqa: F401  (importing registers every bundled drawer and writer)
 
     if game in WRITERS:
-        return WRITERS[game](render_data)
-    return yaml.safe_dump(render_data, sort_keys=True, allow_unicode=True)
+        return WRITERS[game](dict(render_data))
+    return yaml.safe_dump(dict(render_data), sort_keys=True, allow_unicode=True)
 
 
-def draw(game: str, render_data: dict[str, Any]) -> Image.Image:
+def draw(game: str, render_data: Mapping[str, Any]) -> Image.Image:
     from . import dm_drawers  # noqa: F401  (importing registers every bundled drawer)
 
-    return DRAWERS[game](render_data)
+    return DRAWERS[game](dict(render_data))
 
 
 def png_bytes(image: Image.Image, compress_level: int = 9) -> bytes:

@@ -6,7 +6,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import style
-
 from .dm import drawer, writer
 from .dm_clock import clock_line
 

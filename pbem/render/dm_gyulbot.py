@@ -8,9 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from . import style
-
 from ..dm.clock import when
+from . import style
 from .dm import drawer, writer
 
 CELL = 36
@@ -35,7 +34,8 @@ def colour_rgb(name: str | None) -> tuple[int, int, int]:
     if name.lower() in NAMED:
         return NAMED[name.lower()]
     digest = hashlib.blake2b(name.lower().encode(), digest_size=3).digest()
-    return tuple(64 + b // 2 for b in digest)
+    red, green, blue = (64 + b // 2 for b in digest)
+    return (red, green, blue)
 
 
 @drawer("gyulbot")

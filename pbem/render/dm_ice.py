@@ -10,7 +10,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import style
-
 from .dm import drawer, writer
 
 CELL = 32

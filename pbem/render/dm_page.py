@@ -50,7 +50,6 @@ def match_page(match: str, config: Config, state: Any, actions: Sequence[dict[st
     """The files of the match's page: `index.html` and, for a game with a drawer, its picture."""
     rules = get_game(config.game)
     data = rules.render_data(state)
-    result = rules.result(state)
     files: dict[str, bytes | str] = {}
     try:
         image = draw(config.game, data)

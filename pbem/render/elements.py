@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..engine.geometry import Dir
 from ..engine.mechanism import mechanism
@@ -29,7 +29,7 @@ class Looks:
     label: str = ""  # drawbridge: its switch's square; start: its number
 
 
-def state_of(element: Element, states: dict[str, str]) -> str:
+def state_of(element: Element, states: Mapping[str, str]) -> str:
     """An element's state word: the board's, else the one the engine starts it in ("" when stateless)."""
     if element.key in states:
         return states[element.key]

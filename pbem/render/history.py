@@ -8,6 +8,7 @@ on to the next room is shown in the room the turn was played in, with the robots
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Mapping
 
 from sqlmodel import Session
@@ -16,10 +17,17 @@ from ..engine.campaign import missed_orders, result, standings  # also registers
 from ..engine.events import Event
 from ..engine.state import Board
 from ..engine.turn import Snapshot
-from ..store.games import (final_boards, get_game, players_of, processed_turns, read_state, snapshot,
-                           stage_snapshots, turn_events)
 from ..formats.controls import Control
 from ..store.controls import history
+from ..store.games import (
+    final_boards,
+    get_game,
+    players_of,
+    processed_turns,
+    stage_snapshots,
+    stored_state,
+    turn_events,
+)
 from ..store.tables import Game
 from .ending import done_note, ending_lines
 from .site import GameHistory, StoredTurn
@@ -56,8 +64,8 @@ def outcome_report(game: str, before, outcome, players: list[str], used: Mapping
 
 
 def stored_turn_report(session: Session, game: Game, turn: int) -> TurnReport:
-    before = read_state(game, snapshot(session, game, turn, "before").state)
-    after = read_state(game, snapshot(session, game, turn, "after").state)
+    before = stored_state(session, game, turn, "before")
+    after = stored_state(session, game, turn, "after")
     record = next(t for t in processed_turns(session, game) if t.number == turn)
     return turn_report(game.name, turn, before, after, final_boards(session, game, turn),
                        stage_snapshots(session, game, turn), turn_events(session, game, turn),
@@ -74,10 +82,11 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
     game = get_game(session, name)
     done = processed_turns(session, game)
     players = [p.name for p in players_of(session, game)]
-    turns = [StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
-                        lambda number=t.number: stored_turn_report(session, game, number),
-                        f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}") for t in done]
-    state = read_state(game, snapshot(session, game, done[-1].number, "after").state) if done else None
+    turns: list[TurnReport | StoredTurn] = [
+        StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
+                   partial(stored_turn_report, session, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
+        for t in done]
+    state = stored_state(session, game, done[-1].number, "after") if done else None
     ended = result(state) if state else None
     return GameHistory(game.name, turns, standings(state) if state else [],
                        recipients(session, game) if with_mail else [], ending_lines(ended) if ended else [],

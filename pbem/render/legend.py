@@ -80,7 +80,7 @@ def _square(what: object, state: str, looks: Looks) -> Image.Image:
         edge(pen.turned(Dir.E), fence=what == "fence")
     elif what == "start":
         start_square(pen, "1")
-    small = canvas.resize((s.CELL, s.CELL), Image.LANCZOS)
+    small = canvas.resize((s.CELL, s.CELL), Image.Resampling.LANCZOS)
     if what in ("real", "virtual", "rebooting", "destroyed"):
         small.alpha_composite(robot_sprite(s.OWNER_PALETTE[0], Dir.E, str(what)))
     return small

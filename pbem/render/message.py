@@ -10,9 +10,9 @@ import hashlib
 import io
 import re
 from email.generator import BytesGenerator
-from functools import lru_cache
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.policy import SMTP, EmailPolicy
+from functools import lru_cache
 from typing import Mapping
 
 import css_inline
@@ -58,7 +58,7 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     _headers(message, sender, recipient, subject, token)
     message.set_content(text)
     message.add_alternative(_INLINER.inline(html), subtype="html")
-    html_part = message.get_payload()[1]
+    _, html_part = message.iter_parts()  # the text and the HTML alternatives
     if images:
         html_part.make_related()
     for name in sorted(images):
@@ -66,8 +66,8 @@ def report_message(*, sender: str, recipient: str, subject: str, text: str, html
     for name, page in sorted(attachments.items()):
         subtype = "calendar" if name.endswith(".ics") else "html"
         message.add_attachment(page.encode("utf-8"), maintype="text", subtype=subtype, filename=name)
-    for i, part in enumerate(p for p in message.walk() if p.is_multipart()):
-        part.set_boundary(f"=_pbem_{token}_{i}")
+    for i, multipart in enumerate(p for p in message.walk() if p.is_multipart()):
+        multipart.set_boundary(f"=_pbem_{token}_{i}")
     return message
 
 
@@ -99,15 +99,16 @@ class _Generator(BytesGenerator):
     carry the same pictures: base64 line by line for each of eight players was most of the time), and a body's
     line ends are changed in one pass rather than one write per line (the same bytes: ~40,000 writes a turn)."""
 
-    def _write(self, msg) -> None:
+    # The generator's internals (_write, _fp, _NL) are not in its published types.
+    def _write(self, msg: Message) -> None:
         if isinstance(msg, _Picture) and msg.wire:
-            self._fp.write(msg.wire)
+            self._fp.write(msg.wire)  # type: ignore[attr-defined]
         else:
-            super()._write(msg)
+            super()._write(msg)  # type: ignore[misc]
 
     def _write_lines(self, lines: str) -> None:
         if lines:
-            self.write(_LINE_END.sub(self._NL, lines))
+            self.write(_LINE_END.sub(self._NL, lines))  # type: ignore[attr-defined]
 
 
 class _Folding(EmailPolicy):
@@ -137,7 +138,10 @@ def message_bytes(message: EmailMessage) -> bytes:
 def readdressed(message: EmailMessage, body: bytes, recipient: str, subject: str) -> bytes:
     """`message_bytes` of `message` sent to `recipient` under `subject` instead, without serialising
     the body again: `body` is what follows the header block in `message_bytes(message)`."""
-    token = message.get_boundary().split("_")[2]  # the body's content hash (see report_message)
+    boundary = message.get_boundary()
+    if boundary is None:
+        raise ValueError("not a message of report_message: it has no boundary")
+    token = boundary.split("_")[2]  # the body's content hash (see report_message)
     head = EmailMessage(policy=SMTP)
     _headers(head, message["From"], recipient, subject, token)
     for name, value in message.items():

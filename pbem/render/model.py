@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from functools import singledispatch
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import AbstractSet, Any, Callable, Iterable, Mapping, Sequence
 
-from ..engine import campaign, events as ev
+from ..engine import campaign
+from ..engine import events as ev
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
@@ -275,11 +276,10 @@ def _lines(events: list[Event]) -> list[str]:
     lines: list[str] = []
     last: Event | None = None
     for event in events:
-        kind = type(event).__name__
-        if (kind == "Moved" and last is not None and type(last).__name__ == "Moved"
+        if (isinstance(event, ev.Moved) and isinstance(last, ev.Moved)
                 and last.card == event.card and last.to_sq == event.from_sq):
             lines[-1] = f"{lines[-1].split(' → ')[0]} → {event.to_sq}"
-        elif kind == "RegisterUnfused" and last is not None and type(last).__name__ == "RegisterUnfused":
+        elif isinstance(event, ev.RegisterUnfused) and isinstance(last, ev.RegisterUnfused):
             registers = lines[-1].removeprefix("registers ").removeprefix("register ").removesuffix(" unfused")
             lines[-1] = f"registers {registers}, {event.register} unfused"
         else:
@@ -289,7 +289,7 @@ def _lines(events: list[Event]) -> list[str]:
 
 
 def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = None,
-           exclude: set[str] = frozenset()) -> list[list[str]]:
+           exclude: AbstractSet[str] = frozenset()) -> list[list[str]]:
     chosen: dict[str, list[Event]] = {name: [] for name in robots}
     for event in events:
         kind = type(event).__name__
@@ -371,16 +371,16 @@ def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
     (B12: repairs, reinstatement, reboots), so the stage's own events are applied to its start."""
     robots = {r.name: r for r in start.robots}
     for event in events:
-        robot, kind = robots.get(event.robot), type(event).__name__
+        robot = robots.get(event.robot) if event.robot else None
         if robot is None:
             continue
-        if kind == "Damaged":
+        if isinstance(event, ev.Damaged):
             robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
-        elif kind == "Destroyed":
+        elif isinstance(event, ev.Destroyed):
             robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
-        elif kind == "BecameReal":
+        elif isinstance(event, ev.BecameReal):
             robots[robot.name] = dataclasses.replace(robot, mode="real")
-        elif kind == "LeftRoom":
+        elif isinstance(event, ev.LeftRoom):
             robots[robot.name] = dataclasses.replace(robot, at=None)
     return Position(start.room, tuple(robots.values()), start.elements)
 
@@ -395,11 +395,12 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     by_stage: dict[int, list[Event]] = {}
     for event in events:
         by_stage.setdefault(event.stage, []).append(event)
-    positions, wrecks = [], {}
+    positions: list[Position] = []
+    wrecks: dict[str, Square] = {}
     for number, snap in enumerate(snapshots, start=1):
         positions.append(Position.of(room, snap).with_wrecks(wrecks))
         wrecks.update({e.robot: e.at for e in by_stage.get(number, [])
-                       if type(e).__name__ == "Destroyed" and e.at is not None})
+                       if isinstance(e, ev.Destroyed) and e.robot and e.at is not None})
     ends = positions[1:]
     if ends:  # the last stage ends before the end-of-turn snapshot
         ends[-1] = _last_stage_end(positions[-2], by_stage.get(len(ends), []))

@@ -23,7 +23,6 @@ from .static import image_size
 from .text import fitted
 from .turn import slug
 
-
 NO_ORDERS_NEEDED = ("None of your robots gets cards this turn, so you need send no orders (RULES B4.7); "
                     "send the order file only to declare a reboot.")
 SHEET_WIDTH = 72  # the text sheet's lines: a reply quoting it ("> " and a client's wrap at 76) stays unbroken

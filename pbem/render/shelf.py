@@ -48,7 +48,7 @@ def kept(identity: str, make: Callable[[], T], encode: Callable[[T], bytes], dec
     if data is not None:
         try:
             return decode(data)
-        except Exception:  # noqa: BLE001 - any unreadable entry is simply drawn again
+        except Exception:  # any unreadable entry is simply drawn again
             pass
     value = make()
     _shelf.put(key, encode(value))

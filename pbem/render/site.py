@@ -152,10 +152,10 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
     written: list[Path] = []
     entries = []
     for game in games:
-        folder = slug(game.name)
-        written += write_game(out_dir / folder, game, templates, version, progress)
+        name = slug(game.name)
+        written += write_game(out_dir / name, game, templates, version, progress)
         winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
-        entries.append({"name": game.name, "href": f"{folder}/index.html", "turns": len(game.turns),
+        entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns),
                         "winners": winners})
     for match in matches:
         folder = out_dir / "matches" / slug(match.name)

@@ -17,9 +17,9 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from ..engine.geometry import Dir, Square
+from ..engine.queries import has_state
 from ..engine.room import Element, Room
 from ..formats.canonical import canonical_json
-from ..engine.queries import has_state
 from . import style as s
 from .elements import EDGE_TYPES, Looks, as_dir, draw_element, edge, floor, mount, start_square
 from .pen import Pen
@@ -137,7 +137,7 @@ def _pen(draw: ImageDraw.ImageDraw, square: Square, scale: Scale) -> Pen:
 
 
 def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return canvas.resize(size, Image.LANCZOS)
+    return canvas.resize(size, Image.Resampling.LANCZOS)
 
 
 def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:

@@ -22,10 +22,10 @@ from . import html
 from .animation import SCALE, turn_gif
 from .board import position_png
 from .legend import legend_png
-from .static import image_size
-from .shelf import kept
 from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
+from .shelf import kept
+from .static import image_size
 from .style import owner_colours
 from .text import turn_text
 

@@ -15,15 +15,34 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from ..formats.game import (DESCRIPTION, MANIFEST, GameDescription, TurnManifest, description_text, manifest_text,
-                            read_description, read_manifest, turn_folder_name, turn_folders)
 from ..formats.controls import CONTROLS, ControlEntry, controls_text, read_controls
+from ..formats.game import (
+    DESCRIPTION,
+    MANIFEST,
+    GameDescription,
+    TurnManifest,
+    description_text,
+    manifest_text,
+    read_description,
+    read_manifest,
+    turn_folder_name,
+    turn_folders,
+)
 from ..formats.yamlfile import decode, read_limited
 from .controls import history, restore
-from .schedule import schedule_for, set_schedule
 from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
-from .games import (Refused, Store, create_game, current_state, delete_game, description_of, get_game,
-                    order_versions, processed_turns)
+from .games import (
+    Refused,
+    Store,
+    create_game,
+    current_state,
+    delete_game,
+    description_of,
+    get_game,
+    order_versions,
+    processed_turns,
+)
+from .schedule import schedule_for, set_schedule
 
 
 @dataclass
@@ -71,12 +90,13 @@ def _play_turns(store: Store, folder: Path, description: GameDescription, on_tur
                 turns: int | None, at: datetime) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
-    last = description.turns if description.open_turn else max([description.turns or 0, *folders])
+    last = max([description.turns or 0, *([] if description.open_turn else folders)])
     last = min(last, turns if turns is not None else last)
     for number in range(1, last + 1):
         with store.session() as session:
             manifest = _deal_and_submit(session, description, folders.get(number), on_deal, at)
-            result = process(session, description.name, turn=number, at=manifest.processed_at if manifest else at)
+            played_at = manifest.processed_at if manifest and manifest.processed_at else at
+            result = process(session, description.name, turn=number, at=played_at)
         imported.turns.append(result)
         if on_turn:
             on_turn(result)
@@ -93,10 +113,12 @@ def _deal_and_submit(session, description: GameDescription, turn_folder: Path | 
     if on_deal:
         on_deal(sheets)
     manifest = read_manifest(turn_folder) if turn_folder else None
-    if manifest is not None:
+    if turn_folder is None:
+        listed = []
+    elif manifest is not None:
         listed = [(turn_folder / name, source, at) for name, source, at in manifest.submissions]
     else:
-        listed = [(path, None, now) for path in sorted(turn_folder.glob("*.yaml"))] if turn_folder else []
+        listed = [(path, None, now) for path in sorted(turn_folder.glob("*.yaml"))]
     for path, source, at in listed:
         name = source or str(path)  # the name it was first sent under, as the original database has it
         refused = [r for r in submit(session, description.name, [(name, read_limited(path))], store=True, at=at or now)
@@ -138,8 +160,8 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     write(deck_path, description.deck.text)
     description.turns = len(processed)
     description.open_turn = open_turn if open_turn is not None and open_turn not in processed else None
-    for player in description.players:
-        player.secret = player.secret if secrets else None
+    for entry in description.players:
+        entry.secret = entry.secret if secrets else None
     write(DESCRIPTION, description_text(description, room_paths, deck_path))
     if controls:
         write(CONTROLS, controls_text(controls))

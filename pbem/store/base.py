@@ -6,7 +6,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from .db import open_database
 from .tables import Game, Player
@@ -41,4 +41,4 @@ def list_games(session: Session) -> list[Game]:
 
 
 def players_of(session: Session, game: Game) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(Player.position)).all())
+    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all())

@@ -12,10 +12,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import Column, Text
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from ..formats.controls import Control, ControlEntry
-from .tables import Game
+from .tables import Game, key
 
 
 class GmEvent(SQLModel, table=True):
@@ -53,7 +53,7 @@ class Absence:
 def record(session: Session, game: Game, kind: Control, at: datetime, player: str | None = None,
            **data: Any) -> Entry:
     """Add a control to the game's history (not committed); its id names the mail it sends."""
-    row = GmEvent(game_id=game.id, at=at, kind=str(kind), player=player, data=json.dumps(data, sort_keys=True))
+    row = GmEvent(game_id=key(game), at=at, kind=str(kind), player=player, data=json.dumps(data, sort_keys=True))
     session.add(row)
     session.flush()
     return Entry(at, kind, player, data, row.id or 0)
@@ -61,9 +61,9 @@ def record(session: Session, game: Game, kind: Control, at: datetime, player: st
 
 def history(session: Session, game: Game, *kinds: Control) -> list[Entry]:
     """The game's controls in the order they were made (only `kinds`, when given)."""
-    query = select(GmEvent).where(GmEvent.game_id == game.id).order_by(GmEvent.id)
+    query = select(GmEvent).where(GmEvent.game_id == game.id).order_by(col(GmEvent.id))
     if kinds:
-        query = query.where(GmEvent.kind.in_([str(k) for k in kinds]))  # type: ignore[attr-defined]
+        query = query.where(col(GmEvent.kind).in_([str(k) for k in kinds]))
     return [Entry(_utc(row.at), Control(row.kind), row.player, json.loads(row.data), row.id or 0)
             for row in session.exec(query).all()]
 

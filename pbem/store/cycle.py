@@ -19,14 +19,24 @@ from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.deal import can_use, free_registers
 from ..engine.orders import Checked, Submission
 from ..engine.state import Board
-from ..formats.schedule import due_text
 from ..formats.canonical import dumps, state_hash, to_data
 from ..formats.orders import OrderFile, order_template, parse_orders
+from ..formats.schedule import due_text
 from ..formats.yamlfile import FormatError, Problem
-from .games import (Refused, current_state, first_state, get_game, lock_game, order_versions, players_of,
-                    processed_turns, read_state, save_snapshot, snapshot)
-from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn
-
+from .games import (
+    Refused,
+    current_state,
+    first_state,
+    get_game,
+    lock_game,
+    order_versions,
+    players_of,
+    processed_turns,
+    save_snapshot,
+    snapshot,
+    stored_state,
+)
+from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn, key
 
 # --- turn sheets -----------------------------------------------------------------------------
 
@@ -80,7 +90,7 @@ def deal(session: Session, name: str, *, commit: bool = True) -> tuple[int, list
     if not dealt(session, game, state.turn):
         holders = sorted(state.hands) or [""]
         for holder in holders:
-            session.add(DealtHand(game_id=game.id, turn=state.turn, holder=holder,
+            session.add(DealtHand(game_id=key(game), turn=state.turn, holder=holder,
                                   cards=dumps([str(c) for c in state.hands.get(holder, [])])))
         session.commit() if commit else session.flush()
     return state.turn, turn_sheets(session, game, state)
@@ -203,7 +213,7 @@ def _store_version(session: Session, game: Game, player: Player, turn: int, orde
         OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == player.id)
         .order_by(col(OrderVersion.version).desc())).first()
     version = (latest or 0) + 1
-    session.add(OrderVersion(game_id=game.id, turn=turn, player_id=player.id, version=version, source=order.source,
+    session.add(OrderVersion(game_id=key(game), turn=turn, player_id=key(player), version=version, source=order.source,
                              text=order.text, submission=_submission_json(checked), submitted_at=at))
     session.flush()
     return version
@@ -251,7 +261,7 @@ def status(session: Session, name: str) -> TurnStatus:
     for player in players_of(session, game):
         versions = session.exec(select(OrderVersion).where(
             OrderVersion.game_id == game.id, OrderVersion.turn == state.turn, OrderVersion.player_id == player.id)
-            .order_by(OrderVersion.version)).all()
+            .order_by(col(OrderVersion.version))).all()
         latest = versions[-1] if versions else None
         rows.append(PlayerStatus(player.name, player.email, state.owes_orders(player.name), len(versions),
                                  latest.version if latest else None,
@@ -347,9 +357,9 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
     for board, final in outcome.finals.items():  # each board as the turn left it, before any room change
         save_snapshot(session, game, number, "final", final, board=board)
     for seq, (board, event) in enumerate(outcome.events):
-        session.add(EventRecord(game_id=game.id, turn=number, seq=seq, board=board, stage=event.stage,
+        session.add(EventRecord(game_id=key(game), turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
-    session.add(Turn(game_id=game.id, number=number, seed=game.seed, before_hash=before, after_hash=after,
+    session.add(Turn(game_id=key(game), number=number, seed=game.seed, before_hash=before, after_hash=after,
                      events_hash=events_hash, orders=dumps(used), processed_at=at, over=outcome.state.is_over))
 
 
@@ -365,7 +375,7 @@ def _hash_events(entries: list[list[Any]]) -> str:
 def _recorded_events_hash(session: Session, game: Game, turn: int) -> str:
     """The hash of the events stored for a turn (the rows reports and the site read)."""
     rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
-                        .order_by(EventRecord.seq)).all()
+                        .order_by(col(EventRecord.seq))).all()
     return _hash_events([[row.board, row.kind, json.loads(row.data)] for row in rows])
 
 
@@ -378,12 +388,12 @@ def rollback(session: Session, name: str, to: int) -> int:
     if to < 1 or to not in numbers:
         done = f"turns 1–{max(numbers)}" if numbers else "no turn"
         raise Refused([f"cannot roll {name} back to turn {to}: {done} processed"])
-    for table, turn_column in ((Turn, Turn.number), (EventRecord, EventRecord.turn)):
-        session.exec(delete(table).where(table.game_id == game.id, turn_column >= to))
-    session.exec(delete(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn >= to,
-                                             StateSnapshot.kind != "before"))
-    session.exec(delete(StateSnapshot).where(StateSnapshot.game_id == game.id, StateSnapshot.turn > to))
-    session.exec(delete(DealtHand).where(DealtHand.game_id == game.id, DealtHand.turn > to))
+    for table, turn_column in ((Turn, col(Turn.number)), (EventRecord, col(EventRecord.turn))):
+        session.exec(delete(table).where(col(table.game_id) == game.id, turn_column >= to))
+    session.exec(delete(StateSnapshot).where(col(StateSnapshot.game_id) == game.id, col(StateSnapshot.turn) >= to,
+                                             col(StateSnapshot.kind) != "before"))
+    session.exec(delete(StateSnapshot).where(col(StateSnapshot.game_id) == game.id, col(StateSnapshot.turn) > to))
+    session.exec(delete(DealtHand).where(col(DealtHand.game_id) == game.id, col(DealtHand.turn) > to))
     session.commit()
     return len([n for n in numbers if n >= to])
 
@@ -422,7 +432,7 @@ def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, T
     row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == turn)).first()
     if row is None:
         raise Refused([f"turn {turn} of {name} has not been processed"])
-    before = read_state(game, snapshot(session, game, turn, "before").state)
+    before = stored_state(session, game, turn, "before")
     players = {p.name: p.id for p in players_of(session, game)}
     orders = {}
     for player, version in json.loads(row.orders).items():

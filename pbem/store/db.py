@@ -53,7 +53,8 @@ def open_database(url: str) -> Engine:
 def head_revision() -> str:
     """The newest migration: the one revision no other names as its `down_revision` (read from the files,
     as Alembic would, without importing it)."""
-    revisions, parents = set(), set()
+    revisions: set[str] = set()
+    parents: set[str] = set()
     for path in (MIGRATIONS / "versions").glob("*.py"):
         for key, value in REVISION.findall(path.read_text(encoding="utf-8")):
             (revisions if key == "revision" else parents).add(value)

@@ -12,12 +12,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import Column, DateTime, UniqueConstraint, update
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from ..dm import clock
 from ..dm.base import Action, Config, get_game, replay
 from ..formats.dmpuzzles import puzzle_documents, read_puzzles
 from ..formats.yamlfile import FormatError
+from .tables import key
 
 
 class DmMatch(SQLModel, table=True):
@@ -82,7 +83,7 @@ def record_action(session: Session, match: DmMatch, action: Action, reason: str 
     """Keep a submission: accepted when `reason` is None, else refused with it."""
     count = len(session.exec(select(DmAction.id).where(DmAction.match_id == match.id)).all())
     at = action.at.astimezone(timezone.utc) if action.at else None
-    row = DmAction(match_id=match.id, seq=count + 1, player=action.player, at=at,
+    row = DmAction(match_id=key(match), seq=count + 1, player=action.player, at=at,
                    payload=canonical(dict(action.payload)), accepted=reason is None, reason=reason)
     session.add(row)
     session.flush()
@@ -91,7 +92,7 @@ def record_action(session: Session, match: DmMatch, action: Action, reason: str 
 
 def submissions(session: Session, match: DmMatch) -> list[DmAction]:
     """Every submission to the match, in arrival order."""
-    return list(session.exec(select(DmAction).where(DmAction.match_id == match.id).order_by(DmAction.seq)).all())
+    return list(session.exec(select(DmAction).where(DmAction.match_id == match.id).order_by(col(DmAction.seq))).all())
 
 
 def action_of(row: DmAction) -> Action:
@@ -110,7 +111,7 @@ def lock_match(session: Session, match: DmMatch) -> None:
     """Take the match's write lock until this transaction ends (a no-op UPDATE of its row, as the transaction's
     first write): two writers of one match — two `pbem run`, a mail fetch — judge one after the other, each on
     the position the other left, so a deadline is applied once and actions are numbered in arrival order."""
-    session.execute(update(DmMatch).where(DmMatch.id == match.id).values(name=DmMatch.name))
+    session.execute(update(DmMatch).where(col(DmMatch.id) == match.id).values(name=DmMatch.name))
     session.expire_all()
 
 

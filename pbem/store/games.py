@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import lru_cache
 
 from sqlalchemy import update
@@ -23,8 +23,7 @@ from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, load_yaml
 from .base import Refused, Store, list_games, players_of  # noqa: F401  (the cycle, archive and CLI import them here)
-from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
-
+from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn, key
 
 # --- games -------------------------------------------------------------------------------------
 
@@ -32,7 +31,7 @@ def lock_game(session: Session, name: str) -> None:
     """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
     first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
     game (an order being stored, a turn being processed) run one after the other, each seeing the other's work."""
-    session.execute(update(Game).where(Game.name == name).values(name=Game.name))
+    session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
     session.expire_all()  # whatever was read before the lock is read again under it
 
 
@@ -92,12 +91,12 @@ def create_game(session: Session, description: GameDescription, at: datetime) ->
     session.add(game)
     session.flush()
     for position, entry in enumerate(description.players):
-        player = Player(game_id=game.id, position=position, name=entry.name, email=entry.email,
+        player = Player(game_id=key(game), position=position, name=entry.name, email=entry.email,
                         secret=entry.secret or secrets.token_hex(8), timezone=entry.timezone)
         session.add(player)
         session.flush()
         for index, robot in enumerate(entry.robots):
-            session.add(Robot(game_id=game.id, player_id=player.id, position=index, name=robot))
+            session.add(Robot(game_id=key(game), player_id=key(player), position=index, name=robot))
     save_snapshot(session, game, 1, "before", state)
     return game, state
 
@@ -105,7 +104,7 @@ def create_game(session: Session, description: GameDescription, at: datetime) ->
 def delete_game(session: Session, game: Game) -> None:
     """Remove a game and everything stored for it (an import that was refused half-way)."""
     for table in (EventRecord, StateSnapshot, DealtHand, OrderVersion, Turn, Robot, Player):
-        session.exec(delete(table).where(table.game_id == game.id))
+        session.exec(delete(table).where(col(table.game_id) == game.id))
     session.delete(game)
 
 
@@ -155,7 +154,7 @@ def order_versions(session: Session, game: Game) -> dict[tuple[int, str, int], O
 
 
 def processed_turns(session: Session, game: Game) -> list[Turn]:
-    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(Turn.number)).all())
+    return list(session.exec(select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))).all())
 
 
 def turn_processed(session: Session, game: Game, number: int) -> bool:
@@ -168,7 +167,7 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, 
                   stage: int = 0) -> str:
     text = dumps(to_data(value))
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    session.add(StateSnapshot(game_id=game.id, turn=turn, kind=kind, board=board, stage=stage, state=text,
+    session.add(StateSnapshot(game_id=key(game), turn=turn, kind=kind, board=board, stage=stage, state=text,
                               hash=digest))
     return digest
 
@@ -237,9 +236,16 @@ def set_missing_orders(session: Session, name: str, policy: str) -> None:
 def current_state(session: Session, game: Game) -> GameState:
     """The state before the next turn: after the last processed turn, else before turn 1."""
     last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
-    row = snapshot(session, game, last, "after") if last else snapshot(session, game, 1, "before")
-    return read_state(game, row.state)
+    return stored_state(session, game, last, "after") if last else first_state(session, game)
 
 
 def first_state(session: Session, game: Game) -> GameState:
-    return read_state(game, snapshot(session, game, 1, "before").state)
+    return stored_state(session, game, 1, "before")
+
+
+def stored_state(session: Session, game: Game, turn: int, kind: str) -> GameState:
+    """The game's state `kind` ("before"/"after") turn `turn`, which the store must hold."""
+    row = snapshot(session, game, turn, kind)
+    if row is None:
+        raise Refused([f"the state {kind} turn {turn} of {game.name} is missing from the store"])
+    return read_state(game, row.state)

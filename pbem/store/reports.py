@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Column, Text, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, delete, select
+from sqlmodel import Field, Session, SQLModel, col, delete, select
 
 
 class ReportOwed(SQLModel, table=True):
@@ -32,13 +32,13 @@ def owe(session: Session, game: str, turn: int, folder: str, at: datetime) -> No
 
 
 def owed(session: Session) -> list[ReportOwed]:
-    return list(session.exec(select(ReportOwed).order_by(ReportOwed.since, ReportOwed.id)).all())
+    return list(session.exec(select(ReportOwed).order_by(col(ReportOwed.since), col(ReportOwed.id))).all())
 
 
 def settle(session: Session, game: str, turn: int, folder: str | None = None) -> None:
     """The turn's reports are written (into `folder`, or nowhere is owed any more); not committed."""
-    query = delete(ReportOwed).where(ReportOwed.game == game, ReportOwed.turn == turn)
-    session.execute(query if folder is None else query.where(ReportOwed.folder == folder))
+    query = delete(ReportOwed).where(col(ReportOwed.game) == game, col(ReportOwed.turn) == turn)
+    session.execute(query if folder is None else query.where(col(ReportOwed.folder) == folder))
 
 
 def failed(session: Session, row: ReportOwed, error: str) -> None:

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import Column, Text, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from ..formats.schedule import Schedule, due_after, schedule_of
 from .base import Refused
-from .tables import Game
+from .tables import Game, key
 
 
 class GameSchedule(SQLModel, table=True):
@@ -60,7 +60,7 @@ def set_schedule(session: Session, name: str, schedule: Schedule) -> None:
 
     game = get_game(session, name)
     row = session.exec(select(GameSchedule).where(GameSchedule.game_id == game.id)).first() \
-        or GameSchedule(game_id=game.id, schedule="")
+        or GameSchedule(game_id=key(game), schedule="")
     row.schedule = json.dumps(schedule.to_data(), sort_keys=True)
     session.add(row)
 
@@ -70,15 +70,25 @@ def schedule_for(session: Session, game: Game) -> Schedule | None:
     return schedule_of(json.loads(row.schedule)) if row else None
 
 
+def required_schedule(session: Session, game: Game) -> Schedule:
+    """The schedule of a game that runs by the clock (refused for a game without one)."""
+    schedule = schedule_for(session, game)
+    if schedule is None:
+        raise Refused([f"{game.name} has no schedule: pbem game set {game.name} --deadline 5d"])
+    return schedule
+
+
 def scheduled_games(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).join(GameSchedule, GameSchedule.game_id == Game.id)
+    return list(session.exec(select(Game).join(GameSchedule, col(GameSchedule.game_id) == Game.id)
                              .order_by(Game.name)).all())
 
 
 def deadline_of(session: Session, game: Game, turn: int) -> Deadline | None:
     row = _row(session, game, turn)
-    if row is None:
-        return None
+    return None if row is None else _deadline(row)
+
+
+def _deadline(row: TurnDeadline) -> Deadline:
     return Deadline(row.turn, utc(row.dealt_at), utc(row.due_at), tuple(json.loads(row.reminded)),
                     utc(row.held_at) if row.held_at else None, row.held_hash, row.approved)
 
@@ -88,9 +98,8 @@ def start_clock(session: Session, game: Game, turn: int, dealt_at: datetime) -> 
     found = deadline_of(session, game, turn)
     if found is not None:
         return found
-    schedule = schedule_for(session, game)
-    due = due_after(schedule, dealt_at)
-    session.add(TurnDeadline(game_id=game.id, turn=turn, dealt_at=dealt_at, due_at=due))
+    due = due_after(required_schedule(session, game), dealt_at)
+    session.add(TurnDeadline(game_id=key(game), turn=turn, dealt_at=dealt_at, due_at=due))
     session.flush()
     return Deadline(turn, dealt_at, due, ())
 
@@ -98,7 +107,7 @@ def start_clock(session: Session, game: Game, turn: int, dealt_at: datetime) -> 
 def hold(session: Session, game: Game, turn: int, at: datetime | None, after_hash: str | None) -> None:
     """The review hold: the turn's preview went to the GM at `at`; nothing is stored until it is approved
     (None, None: the hold is lifted, and the next run previews the turn again)."""
-    row = _row(session, game, turn)
+    row = _existing_row(session, game, turn)
     row.held_at, row.held_hash = at, after_hash
     row.approved = row.approved and at is not None
     session.add(row)
@@ -110,7 +119,7 @@ def approve(session: Session, game: Game, turn: int) -> Deadline:
         raise Refused([f"turn {turn} of {game.name} is not held for review"])
     row.approved = True
     session.add(row)
-    return deadline_of(session, game, turn)
+    return _deadline(row)
 
 
 def move_deadline(session: Session, game: Game, turn: int, due_at: datetime, now: datetime) -> Deadline:
@@ -123,11 +132,11 @@ def move_deadline(session: Session, game: Game, turn: int, due_at: datetime, now
     row.reminded = json.dumps([h for h in json.loads(row.reminded) if now >= due_at - timedelta(hours=h)])
     session.add(row)
     session.flush()
-    return deadline_of(session, game, turn)
+    return _deadline(row)
 
 
 def mark_reminded(session: Session, game: Game, turn: int, hours: int) -> None:
-    row = _row(session, game, turn)
+    row = _existing_row(session, game, turn)
     row.reminded = json.dumps(sorted({*json.loads(row.reminded), hours}, reverse=True))
     session.add(row)
 
@@ -135,3 +144,10 @@ def mark_reminded(session: Session, game: Game, turn: int, hours: int) -> None:
 def _row(session: Session, game: Game, turn: int) -> TurnDeadline | None:
     return session.exec(select(TurnDeadline).where(TurnDeadline.game_id == game.id,
                                                    TurnDeadline.turn == turn)).first()
+
+
+def _existing_row(session: Session, game: Game, turn: int) -> TurnDeadline:
+    row = _row(session, game, turn)
+    if row is None:
+        raise Refused([f"turn {turn} of {game.name} has no deadline"])
+    return row

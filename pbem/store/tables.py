@@ -7,9 +7,21 @@ start of every stage, so reports and replays need nothing else.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+
+class _Stored(Protocol):
+    id: int | None
+
+
+def key(row: _Stored) -> int:
+    """A row's primary key, for the rows that refer to it: the database gives it when the row is flushed."""
+    if row.id is None:
+        raise ValueError(f"{type(row).__name__} has no key before it is flushed")
+    return row.id
 
 
 class Game(SQLModel, table=True):

@@ -31,6 +31,7 @@ OLD_SECRET = '{secret}   # proves these orders are yours: keep it, share it with
 def sheets() -> dict[str, str]:
     """The real turn sheets (text) of the halls game, turn 1."""
     from mail_fixtures import new_campaign
+
     from pbem.render import turn_sheet_text
     from pbem.store import cycle
     from pbem.store.games import Store, current_state, get_game

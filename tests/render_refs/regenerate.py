@@ -9,11 +9,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import tempfile  # noqa: E402
+import tempfile
 
-from pbem.render.board import position_png  # noqa: E402
-from tests.render_browser import Browser, serve  # noqa: E402
-from tests.render_support import GOLDEN_CASES, REFS, SCREENSHOT_PAGES, write_screenshot_pages  # noqa: E402
+from pbem.render.board import position_png
+from tests.render_browser import Browser, serve
+from tests.render_support import GOLDEN_CASES, REFS, SCREENSHOT_PAGES, write_screenshot_pages
 
 if __name__ == "__main__":
     for name, case in GOLDEN_CASES.items():

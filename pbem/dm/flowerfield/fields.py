@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
-from typing import Callable
+from typing import Callable, Iterable, TypeVar
 
 from ..cells import cell_name
 
@@ -30,9 +30,12 @@ SYMMETRIES: tuple[Callable[[int, int], tuple[int, int]], ...] = (
 )
 
 Shape = tuple[tuple[int, int], ...]
+Kinds = Callable[[str], tuple[str, ...]]  # board -> the kinds on some cells, in some order
+FieldKey = tuple[Shape, tuple[str, ...]]
+T = TypeVar("T")
 
 
-def normalised(cells) -> Shape:
+def normalised(cells: Iterable[tuple[int, int]]) -> Shape:
     """Cells shifted to touch row 0 and column 0, sorted."""
     cells = list(cells)
     top = min(r for r, _ in cells)
@@ -45,8 +48,8 @@ class Placement:
     cells: tuple[int, ...]  # board indices, ascending
     names: tuple[str, ...]  # cell names, sorted
     shape: Shape  # canonical (smallest) orientation of the free tetromino
-    cell_getter: Callable  # board -> the kinds of `cells`
-    orders: tuple[Callable, ...]  # board -> kinds in canonical-shape order, one per symmetry reaching it
+    cell_getter: Kinds  # board -> the kinds of `cells`
+    orders: tuple[Kinds, ...]  # board -> kinds in canonical-shape order, one per symmetry reaching it
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class Geometry:
     rows: int
     cols: int
     placements: tuple[Placement, ...]
-    by_cells: dict  # frozenset of indices -> position in `placements`
+    by_cells: dict[frozenset[int], int]  # frozenset of indices -> position in `placements`
 
 
 @lru_cache(maxsize=None)
@@ -89,7 +92,7 @@ def _placement(coords: list[tuple[int, int]], cols: int) -> Placement:
     return Placement(cells, names, canonical, itemgetter(*cells), tuple(itemgetter(*o) for o in orders))
 
 
-def field_key(placement: Placement, board: str) -> tuple:
+def field_key(placement: Placement, board: str) -> FieldKey:
     """What two duplicate fields share: the free shape and the kinds read in canonical order."""
     return placement.shape, min(order(board) for order in placement.orders)
 
@@ -113,14 +116,14 @@ def named_pairs(board: str, rows: int = 7, cols: int = 7) -> list[tuple[tuple[st
     return _pairs(board, rows, cols, lambda placement: placement.names)
 
 
-def _pairs(board: str, rows: int, cols: int, project: Callable) -> list[tuple]:
+def _pairs(board: str, rows: int, cols: int, project: Callable[[Placement], T]) -> list[tuple[T, T]]:
     present = fields(board, rows, cols)
     keys = [field_key(p, board) for p in present]
-    groups: dict[tuple, list] = {}
+    groups: dict[FieldKey, list[T]] = {}
     for key, placement in zip(keys, present):
         groups.setdefault(key, []).append(project(placement))
-    seen: dict[tuple, int] = {}
-    pairs: list[tuple] = []
+    seen: dict[FieldKey, int] = {}
+    pairs: list[tuple[T, T]] = []
     for key, placement in zip(keys, present):  # placements come in name order, and so do their groups
         position = seen[key] = seen.get(key, -1) + 1
         pairs.extend(zip(repeat(project(placement)), groups[key][position + 1:]))

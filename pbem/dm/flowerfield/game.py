@@ -17,9 +17,9 @@ from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import CLOCK_ABOUT, Clock, Deadline, TimeControl, control_text, start
 from ..turngame import TurnGame
+from ..views import FlowerFieldView, MissedView
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
 from .variants import Variant, variant
-from ..views import FlowerFieldView, MissedView
 
 SIZE = 7
 CENTRE = 3 * SIZE + 3  # D4

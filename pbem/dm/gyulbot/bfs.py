@@ -36,9 +36,10 @@ def bfs_solve(puzzle: Puzzle, max_moves: int, max_nodes: int | None = None,
     return None
 
 
-def _path(parents, position) -> list[tuple[int, Dir]]:
+def _path(parents: dict[Position, tuple[Position, tuple[int, Dir]] | None],
+          position: Position) -> list[tuple[int, Dir]]:
     moves = []
-    while parents[position] is not None:
-        position, step = parents[position]
+    while (parent := parents[position]) is not None:
+        position, step = parent
         moves.append(step)
     return moves[::-1]

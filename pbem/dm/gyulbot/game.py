@@ -25,8 +25,8 @@ from ...engine.rng import derive_rng
 from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent, register
 from ..clock import GM, Deadline, utc
-from .board import Puzzle, parse_solution, solved_after
 from ..views import GyulbotView
+from .board import Puzzle, parse_solution, solved_after
 
 OPTIONS = {
     "rounds": Option(5, whole=True, unit="rounds", about="D1.4: rounds in the match (5, 9 or 10)"),

@@ -26,9 +26,9 @@ from ...engine.geometry import Size
 from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
 from ..clock import GM, Deadline, utc
+from ..views import IceView
 from .generate import generate
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
-from ..views import IceView
 
 OPTIONS = {
     "target": Option(7, whole=True, unit="points", about="D2.3: the points that win"),

@@ -20,9 +20,13 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..limits import UNLIMITED, NoProof, stop_flag
 from .maze import DELTAS, MAX_ORDERS, ORDERS, Maze
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_CELLS = 512  # the compiled search codes a locked snom as cell + 512
 UNREACHABLE = 127
@@ -41,7 +45,8 @@ class Solution:
         return None if self.orders is None else len(self.orders)
 
 
-def solve(maze: Maze, limit: int = MAX_ORDERS, max_nodes: int | None = None, stop=None) -> Solution:
+def solve(maze: Maze, limit: int = MAX_ORDERS, max_nodes: int | None = None,
+          stop: np.ndarray | None = None) -> Solution:
     """A shortest solution of at most `limit` orders, or proof that there is none; NoProof when `max_nodes`
     positions are stored, or `stop` (limits.stop_flag) is set, first."""
     start = maze.start()

@@ -7,7 +7,6 @@ from ..movement import Arrival, arrive
 from ..room import Room
 from .base import Controlled, controlled_fields
 
-
 TELEPORT = "teleport"  # how a robot arrives on the destination square
 
 

@@ -18,5 +18,8 @@ def run(connection) -> None:
 if "connection" in config.attributes:
     run(config.attributes["connection"])
 else:
-    with create_engine(config.get_main_option("sqlalchemy.url")).begin() as connection:
+    url = config.get_main_option("sqlalchemy.url")
+    if url is None:
+        raise SystemExit("alembic.ini: no sqlalchemy.url to migrate")
+    with create_engine(url).begin() as connection:
         run(connection)

@@ -7,10 +7,9 @@ Create Date: 2026-11-22 07:09:55.857251
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-import sqlmodel
-
+import sqlmodel.sql.sqltypes
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0001'

@@ -10,10 +10,9 @@ Create Date: 2026-11-22 07:36:38.428932
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-import sqlmodel
-
+import sqlmodel.sql.sqltypes
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0002'

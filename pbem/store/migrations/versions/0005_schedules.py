@@ -5,9 +5,9 @@ Revises: 0004
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
+from alembic import op
 
 revision: str = '0005'
 down_revision: Union[str, Sequence[str], None] = '0004'

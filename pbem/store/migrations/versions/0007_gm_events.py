@@ -6,9 +6,9 @@ Revises: 0006
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
-import sqlmodel
+import sqlmodel.sql.sqltypes
+from alembic import op
 
 revision: str = '0007'
 down_revision: Union[str, Sequence[str], None] = '0006'

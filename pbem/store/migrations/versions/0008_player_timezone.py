@@ -5,8 +5,8 @@ Revises: 0007
 """
 from typing import Sequence, Union
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
 revision: str = '0008'
 down_revision: Union[str, Sequence[str], None] = '0007'
