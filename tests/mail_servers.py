@@ -55,10 +55,13 @@ def certificate(folder: Path) -> tuple[Path, Path]:
 _RESERVED: dict[int, socket.socket] = {}
 
 
-def reserved_port() -> int:
-    """A port bound by this process (kept until a server here listens on it): connections are refused until then."""
+def reserved_port(port: int = 0) -> int:
+    """A port bound by this process (kept until a server here listens on it): connections are refused until then.
+    `port`: that one again, after its server stopped (connections it closed may linger there, so reuse it)."""
     held = socket.socket()
-    held.bind((HOST, 0))
+    if port:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    held.bind((HOST, port))
     port = held.getsockname()[1]
     _RESERVED[port] = held
     return port
@@ -177,7 +180,9 @@ class ImapServer:
         finally:
             connection.logout()
 
-    def stop(self) -> None:
+    def stop(self, keep_port: bool = False) -> None:
+        """The server ends; `keep_port`: its port stays reserved, refusing connections, until a server comes back
+        on it (`ImapServer(cert, key, port=…)`, with an empty mailbox: a server down, then up)."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -186,6 +191,8 @@ class ImapServer:
                 self.process.kill()
                 self.process.wait(timeout=5)
         self.process.stderr.close()
+        if keep_port:
+            reserved_port(self.port)
 
 
 class TlsTunnel:

@@ -22,6 +22,7 @@ from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.render.ending import done_note
 from pbem.store.mail import MailOutgoing
 
 RUNNER = CliRunner()
@@ -130,6 +131,18 @@ def test_a_player_out_of_lives_is_told_and_at_the_end_everyone_gets_the_result(g
     page = (tmp_path / "site" / "stand" / "index.html").read_text()
     assert result in page and "not yet" not in page
     assert result in (tmp_path / "site" / "stand" / "turn-002" / "index.html").read_text()
+
+
+def test_a_player_out_of_lives_is_told_press_is_still_open_when_the_game_relays_it(gm):
+    """#22: the mail to a player with no more turns says what they may still do: watch (the reports) and, when
+    the game's press policy relays press, send it; with press off it says nothing of press."""
+    pbem, url = gm
+    assert "press" not in done_note("out of lives")[-1]
+    assert pbem(at(0), "game", "policy", "stand", "--press", "anonymous").exit_code == 0
+    run(pbem, at(0))
+    assert ("told", 1, "ann: out of lives") in run(pbem, at(1))
+    told = mails(url, "out")["ann@example.org"]
+    assert "You will keep receiving each turn's report" in told and "You may still send press" in told
 
 
 def test_by_hand_mail_send_tells_the_end(gm, tmp_path):

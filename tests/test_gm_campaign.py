@@ -1,11 +1,25 @@
-"""Issue #22's done-when, as far as the GM's controls go: a four-week campaign left to `pbem run` every six
-hours over the real loopback SMTP and IMAP servers, with a pause and resume, an extension, a replacement, an
-address change by mail, an absence played by the robot pilot, press both ways, a broadcast and an observer.
+"""Issue #22's done-when: a four-week BotWars campaign left to `pbem run` every six hours over the real loopback
+SMTP and IMAP servers, three runs started together on every tick, with an IMAP outage across a deadline, a late
+mail, a robot with no cards, a pause and resume, an extension, a replacement, an address change by mail, an
+absence played by the robot pilot, press both ways, a broadcast, an observer, an elimination and the end.
 
-The campaign is a timetable (`HAPPENINGS`: what the GM and the players do, and when) and a list of checks run on
-everything the SMTP server received and the database kept; the other parts of issue #22 (overlapping runs, an IMAP
-outage across a deadline, a late mail, a robot with no cards, an elimination and the end) add their happenings and
-checks the same way.
+The campaign is a timetable (`HAPPENINGS`: what the GM, the players and the mail servers do, and when) and a list
+of checks (`CHECKS`) run on everything the SMTP server received and the database kept.
+
+The room is built so that the cards never matter (as in test_cycle_ending), and the outcome is hand-computed:
+
+- alice's Axle (r2c2) and bob's Bolt (r4c4) each stand in a cell walled N, E and S with a laser on its W wall
+  (B6.1: a turret's wall is a wall): no card moves them, walls do no damage, and no robot laser leaves its cell.
+  Every turn has 5 stages (B4.5 botwars: a program fills the free registers; B7.3: fused ones run too), and each
+  laser hits its robot once a stage (B6b.5): 5 damage a turn, until the robot is destroyed at 0 HP (B2.1, B8.1).
+  `lives: 5`, `reinstate_damage: 4`: a destroyed robot comes back on its square with 6 HP (B8.2).
+- Axle: turn 1 HP 10 -> 5; turn 2 -> 0, destroyed (4 lives left), back with 6; turn 3 6 -> 1: damage 9 has fused
+  all five registers (B7.1, register 5 at damage 5 … register 1 at 9), so turn 4 deals it no cards (B4.1: 9 - 9)
+  and alice's order is `Axle: {program: []}` (B4.7 ruling); it dies in stage 1 of turn 4, and so on: no cards on
+  turns 4, 6, 8 and 10, and the fifth death, in turn 10, is its last life: alice is out (B8.2).
+- Bolt ends each turn on a wrench (B12: +1 HP): turn 1 10 -> 5 -> 6; turn 2 6 -> 1 -> 2; turn 3 2 -> 0 in stage
+  2, destroyed, back with 6; … it dies in turns 3, 5, 7, 9 and 11. After turn 11 every robot is out of lives:
+  the game is over, and bob, who touched flag 1 on his square (B5.9), wins.
 """
 from __future__ import annotations
 
@@ -15,11 +29,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Callable
 
 import pytest
 from cycle_fixtures import order
-from mail_fixtures import mail, new_campaign
+from forked_pbem import ForkedPbem
+from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
@@ -31,6 +47,37 @@ RUNNER = CliRunner()
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # a Tuesday
 DAYS = 28
 TICK = timedelta(hours=6)
+RUNS = 3  # `pbem run`s started together on every tick
+GAME = "cells"
+ROOM = """name: Two Cells
+size: 5x5
+starts: [r2c2, r4c4]
+elements:
+  - {type: wall, at: r2c2, side: N}
+  - {type: wall, at: r2c2, side: E}
+  - {type: wall, at: r2c2, side: S}
+  - {type: laser, at: r2c2, wall: W}
+  - {type: wall, at: r4c4, side: N}
+  - {type: wall, at: r4c4, side: E}
+  - {type: wall, at: r4c4, side: S}
+  - {type: laser, at: r4c4, wall: W}
+  - {type: wrench, at: r4c4}
+  - {type: flag, at: r4c4, number: 1}
+  - {type: flag, at: r1c5, number: 2}
+"""
+DESCRIPTION = f"""name: {GAME}
+ruleset: botwars
+ruleset_options: {{lives: 5, reinstate_damage: 4}}
+seed: 7
+rooms: [cells.yaml]
+deck: decks/standard.yaml
+players:
+  - {{name: alice, email: alice@example.org, robots: [Axle], secret: s-alice}}
+  - {{name: bob, email: bob@example.org, robots: [Bolt], secret: s-bob}}
+"""
+NO_CARDS = {4, 6, 8, 10}  # the turns Axle starts with every register fused (hand-computed above)
+OUT, LAST = 10, 11  # the turn alice loses her last life, the turn the game ends
+WINNER = "The game is over: bob wins"
 
 
 def day(n: float) -> datetime:
@@ -42,17 +89,38 @@ def stamp(moment: datetime) -> str:
 
 
 @dataclass
+class Sent:
+    """An order mail a player sent: for which turn and seat, its Message-ID, when, and the programs in it."""
+
+    turn: int
+    seat: str
+    message_id: str
+    at: datetime
+    programs: dict[str, list[str]]
+
+
+@dataclass
 class World:
-    """The people of the campaign as they are at a moment: each seat's address and secret, who is silent."""
+    """The campaign as it is at a moment: the mail servers, each seat's address and secret, who is silent, and
+    everything sent to the GM."""
 
     url: str
-    imap: ImapServer
+    folder: Path
+    runs: ForkedPbem
+    tls: tuple[Path, Path]  # the servers' certificate and key
+    imap: ImapServer | None
+    imap_port: int
     address: dict[str, str] = field(default_factory=lambda: {"alice": "alice@example.org", "bob": "bob@example.org"})
     secret: dict[str, str] = field(default_factory=lambda: {"alice": "s-alice", "bob": "s-bob"})
     silent: set[str] = field(default_factory=set)
     answered: dict[tuple[int, str], datetime] = field(default_factory=dict)  # (turn, seat) -> when it was sent
+    orders: list[Sent] = field(default_factory=list)  # every order mail, in time or late
+    no_cards: set[int] = field(default_factory=set)  # the turns alice's sheet dealt her robot no cards
     mailed: list[tuple[str, str]] = field(default_factory=list)  # (sender, Message-ID) of every mail sent to the GM
+    held: list[bytes] = field(default_factory=list)  # mail the GM's mail exchanger keeps while the inbox is down
     paused: list[tuple[datetime, datetime]] = field(default_factory=list)
+    outages: list[tuple[datetime, datetime | None]] = field(default_factory=list)
+    done: list[tuple[datetime, dict]] = field(default_factory=list)  # what every run did, when
 
     def pbem(self, now: datetime, *args: object, code: int | None = 0, input: str | None = None):
         result = RUNNER.invoke(app, ["--db", self.url, "--now", now.isoformat(), *map(str, args)], input=input)
@@ -60,43 +128,75 @@ class World:
         assert code is None or result.exit_code == code, result.output
         return result
 
+    def run(self, now: datetime) -> None:
+        """RUNS `pbem run`s started together, as cron ticks overlapping a slow run would: each does its share, or
+        waits for the other and finds it done; while the inbox is down every one of them says so and waits."""
+        down = self.imap is None
+        answers = self.runs.together(*[["--db", self.url, "--now", now.isoformat(), "run", "--json"]] * RUNS)
+        for code, out, err in answers:
+            assert code == (1 if down else 0), (now, code, out, err)
+            done = json.loads(out)["done"]
+            assert down == any(d["what"] == "problem" and "cannot read the inbox" in d["detail"] for d in done), done
+            self.done += [(now, d) for d in done]
+
+    def status(self, now: datetime) -> dict:
+        return json.loads(self.pbem(now, "status", "--json").stdout)["games"][0]
+
     def send(self, now: datetime, sender: str, text: str, message_id: str) -> None:
-        """A mail to the GM, received by the server a minute later (its `Received:` stamp), fetched by the next run."""
-        data = mail(sender, text, message_id)
-        self.imap.deliver(f"Received: from mx by imap.gm; {stamp(now + timedelta(minutes=1))}\r\n".encode() + data)
+        """A mail to the GM, received by the GM's mail exchanger a minute later (its `Received:` stamp, RULES D5),
+        in the inbox at once or, while the inbox is down, once it is back; fetched by the next run."""
+        data = f"Received: from mx by imap.gm; {stamp(now + timedelta(minutes=1))}\r\n".encode() \
+            + mail(sender, text, message_id)
+        if self.imap is None:
+            self.held.append(data)
+        else:
+            self.imap.deliver(data)
         self.mailed.append((sender, message_id))
 
     def command(self, now: datetime, seat: str, body: str, tag: str) -> None:
-        self.send(now, self.address[seat], f"game: halls\nplayer: {seat}\nsecret: {self.secret[seat]}\n{body}\n",
+        self.send(now, self.address[seat], f"game: {GAME}\nplayer: {seat}\nsecret: {self.secret[seat]}\n{body}\n",
                   f"<{tag}@{seat}>")
 
-    def answer_sheets(self, now: datetime) -> None:
+    def sheets(self, now: datetime) -> list[dict]:
+        return json.loads(self.pbem(now, "turn", "deal", GAME, "--json").stdout)["sheets"]
+
+    def answer(self, now: datetime, sheet: dict) -> Sent:
+        """The seat's orders for the sheet's turn: every free register filled from the hand (B4.5), a robot that
+        gets no cards given an empty program (B4.7 ruling)."""
+        seat, turn = sheet["player"], sheet["turn"]
+        programs = {r["name"]: sheet["hands"][r["name"]][:r["free_registers"]] if r["receives_cards"] else []
+                    for r in sheet["robots"]}
+        if seat == "alice" and not any(r["receives_cards"] for r in sheet["robots"]):
+            self.no_cards.add(turn)
+        text = order(GAME, turn, seat, programs).decode().replace("robots:", f"secret: {self.secret[seat]}\nrobots:")
+        sent = Sent(turn, seat, f"<{GAME}.{turn}.{seat}.{len(self.mailed)}@x>", now, programs)
+        self.send(now, self.address[seat], text, sent.message_id)
+        self.orders.append(sent)
+        return sent
+
+    def answer_sheets(self, now: datetime, turn: int) -> None:
         """Each seat that is not silent answers its sheet of the dealt turn, once."""
-        for sheet in json.loads(self.pbem(now, "turn", "deal", "halls", "--json").stdout)["sheets"]:
-            seat, turn = sheet["player"], sheet["turn"]
-            if (turn, seat) in self.answered or seat in self.silent:
-                continue
-            hand = sheet["hands"][seat]
-            programs = {r["name"]: hand[i:i + 1] if r["receives_cards"] else [] for i, r in enumerate(sheet["robots"])}
-            text = order("halls", turn, seat, programs).decode().replace("robots:", f"secret: {self.secret[seat]}\n"
-                                                                                     "robots:")
-            self.send(now, self.address[seat], text, f"<halls.{turn}.{seat}.{len(self.mailed)}@x>")
-            self.answered[turn, seat] = now
+        if all((turn, seat) in self.answered or seat in self.silent for seat in self.address):
+            return  # nothing to answer: no sheets asked for (they are drawn each time)
+        for sheet in self.sheets(now):
+            if (sheet["turn"], sheet["player"]) not in self.answered and sheet["player"] not in self.silent:
+                self.answer(now, sheet)
+                self.answered[sheet["turn"], sheet["player"]] = now
 
 
 def pause(w: World, now: datetime) -> None:
-    w.pbem(now, "game", "pause", "halls")
+    w.pbem(now, "game", "pause", GAME)
     w.paused.append((now, day(5)))
 
 
 def extend(w: World, now: datetime) -> None:
-    due = json.loads(w.pbem(now, "status", "--json").stdout)["games"][0]["due"]
-    w.pbem(now, "turn", "extend", "halls", "--to", (datetime.fromisoformat(due) + timedelta(days=1)).isoformat())
+    due = w.status(now)["due"]
+    w.pbem(now, "turn", "extend", GAME, "--to", (datetime.fromisoformat(due) + timedelta(days=1)).isoformat())
 
 
 def replace(w: World, now: datetime) -> None:
-    w.pbem(now, "game", "replace", "halls", "bob", "carol:carol@example.net", "--secret", "s-carol")
-    w.send(now, "bob@example.org", "game: halls\nplayer: bob\nsecret: s-bob\ncommand: status\n", "<gone@bob>")
+    w.pbem(now, "game", "replace", GAME, "bob", "carol:carol@example.net", "--secret", "s-carol")
+    w.send(now, "bob@example.org", f"game: {GAME}\nplayer: bob\nsecret: s-bob\ncommand: status\n", "<gone@bob>")
     w.address["bob"], w.secret["bob"] = "carol@example.net", "s-carol"
 
 
@@ -109,16 +209,46 @@ def moved(w: World, now: datetime) -> None:
 
 
 def away(w: World, now: datetime) -> None:
-    w.pbem(now, "game", "away", "halls", "bob", "--from", day(14).isoformat(), "--to", day(18).isoformat())
+    w.pbem(now, "game", "away", GAME, "bob", "--from", day(14).isoformat(), "--to", day(18).isoformat())
     w.silent.add("bob")
 
 
+def inbox_down(w: World, now: datetime) -> None:
+    """The GM's IMAP server stops (connections to its port refused); mail sent meanwhile waits at the mail
+    exchanger."""
+    assert w.imap is not None
+    w.imap.stop(keep_port=True)
+    w.imap = None
+    w.outages.append((now, None))
+
+
+def inbox_up(w: World, now: datetime) -> None:
+    """The IMAP server is back on its port, with the mail that came in while it was down."""
+    w.imap = ImapServer(*w.tls, port=w.imap_port)
+    w.imap.deliver(*w.held)
+    w.held.clear()
+    w.outages[-1] = (w.outages[-1][0], now)
+
+
+def carol_answers_while_the_inbox_is_down(w: World, now: datetime) -> None:
+    """In time for turn 9 (due day 21), into a mail exchanger that cannot hand it on yet: it must count."""
+    (sheet,) = [s for s in w.sheets(now) if s["player"] == "bob"]
+    w.answer(now, sheet)
+    w.answered[sheet["turn"], "bob"] = now
+
+
+def alice_answers_late(w: World, now: datetime) -> None:
+    """Half an hour after turn 9's deadline, while the turn still waits for the inbox: refused (B4.7)."""
+    (sheet,) = [s for s in w.sheets(now) if s["player"] == "alice"]
+    w.answer(now, sheet)
+
+
 HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
-    (day(0), lambda w, now: w.pbem(now, "game", "set", "halls", "--deadline", "2d", "--remind", "12")),
-    (day(0), lambda w, now: w.pbem(now, "game", "policy", "halls", "--press", "signed", "--absence", "pilot")),
-    (day(0), lambda w, now: w.pbem(now, "game", "observe", "halls", "watcher@example.net")),
+    (day(0), lambda w, now: w.pbem(now, "game", "set", GAME, "--deadline", "2d", "--remind", "12")),
+    (day(0), lambda w, now: w.pbem(now, "game", "policy", GAME, "--press", "signed", "--absence", "pilot")),
+    (day(0), lambda w, now: w.pbem(now, "game", "observe", GAME, "watcher@example.net")),
     (day(3), pause),
-    (day(5), lambda w, now: w.pbem(now, "game", "resume", "halls")),
+    (day(5), lambda w, now: w.pbem(now, "game", "resume", GAME)),
     (day(6), lambda w, now: w.silent.add("bob")),
     (day(6.25), extend),
     (day(8.25), lambda w, now: w.silent.discard("bob")),  # after the old deadline, before the extended one
@@ -132,35 +262,53 @@ HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
     (day(19), lambda w, now: w.command(now, "bob", "command: resend", "resend")),
     (day(19), lambda w, now: w.command(now, "bob", "command: status", "status")),
     (day(19), lambda w, now: w.command(now, "alice", "command: help", "help")),
-    (day(20), lambda w, now: w.pbem(now, "mail", "broadcast", "halls", "-", input="Half-time: well played.")),
+    (day(19), lambda w, now: w.silent.update({"alice", "bob"})),  # turn 9, dealt now, is answered below
+    (day(20), lambda w, now: w.pbem(now, "mail", "broadcast", GAME, "-", input="Half-time: well played.")),
+    (day(20.8), inbox_down),
+    (day(20.9), carol_answers_while_the_inbox_is_down),
+    (day(21) + timedelta(minutes=30), alice_answers_late),
+    (day(21.25), inbox_up),
+    (day(21.25), lambda w, now: w.silent.clear()),
 ]
 
 
 @pytest.mark.slow
 def test_four_weeks_of_a_campaign_with_every_gm_control(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    url, _ = new_campaign(tmp_path)
+    (tmp_path / GAME).mkdir()
+    (tmp_path / GAME / "cells.yaml").write_text(ROOM)
+    (tmp_path / GAME / "game.yaml").write_text(DESCRIPTION)
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
-    world = World(url, imap)
+    use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
+    world = World(url, tmp_path, ForkedPbem(tmp_path, tmp_path / "runs"), (cert, key), imap, imap.port)
     try:
-        use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
+        world.pbem(T0, "game", "import", tmp_path / GAME)
         happenings = sorted(HAPPENINGS, key=lambda h: h[0])
         moment = T0
         while moment <= day(DAYS):
             for _, happen in [h for h in happenings if h[0] == moment]:
                 happen(world, moment)
-            result = world.pbem(moment, "run", "--json", code=None)
-            assert result.exit_code == 0, result.output
-            world.answer_sheets(moment)
-            due = datetime.fromisoformat(json.loads(world.pbem(moment, "status", "--json").stdout)["games"][0]["due"])
-            moment = min(moment + TICK, *(t for t in [due, *(h[0] for h in happenings)] if t > moment))
+            world.run(moment)
+            status = world.status(moment)
+            if not status["over"]:
+                world.answer_sheets(moment, status["turn"])
+            due = [datetime.fromisoformat(status["due"])] if status["due"] else []
+            moment = min([moment + TICK, *(t for t in [*due, *(h[0] for h in happenings)] if t > moment)])
     finally:
-        imap.stop()
+        world.runs.close()
+        if world.imap is not None:
+            world.imap.stop()
         smtp.stop()
     delivered = [message_from_bytes(data, policy=policy.default) for _, _, data in smtp.messages]
+    broken = []  # every check runs: one campaign shows every promise it broke
     for check in CHECKS:
-        check(world, delivered)
+        try:
+            check(world, delivered)
+        except Exception as err:
+            broken.append(f"{check.__name__}: {err}")
+    assert not broken, "\n".join(broken)
 
 
 # --- the checks ---------------------------------------------------------------------------------------------
@@ -169,9 +317,14 @@ def got(delivered: list[EmailMessage], to: str, subject: str) -> int:
     return sum(1 for m in delivered if m["To"] == to and m["Subject"] == subject)
 
 
+def text(message: EmailMessage) -> str:
+    return message.get_body(("plain",)).get_content()
+
+
 def every_message_once(w: World, delivered: list[EmailMessage]) -> None:
     ids = Counter(m["Message-ID"] for m in delivered)
     assert max(ids.values()) == 1, [i for i, n in ids.items() if n > 1]
+    assert sum(d["what"] == "sent" for _, d in w.done) == len(delivered)  # and each sent by one run only
 
 
 def every_mail_answered_once(w: World, delivered: list[EmailMessage]) -> None:
@@ -182,87 +335,168 @@ def every_mail_answered_once(w: World, delivered: list[EmailMessage]) -> None:
             (sender, message_id)
 
 
-def turns(w: World) -> tuple[list[Turn], dict[int, str]]:
+@dataclass
+class Kept:
+    """What the database kept: the processed turns, and each stored order version by (turn, seat)."""
+
+    turns: dict[int, Turn]
+    versions: dict[tuple[int, str], list[OrderVersion]]
+
+    def used(self, turn: int, seat: str) -> OrderVersion | None:
+        number = json.loads(self.turns[turn].orders).get(seat)
+        return next((v for v in self.versions.get((turn, seat), []) if v.version == number), None)
+
+    def processed(self, turn: int) -> datetime:
+        return self.turns[turn].processed_at.replace(tzinfo=timezone.utc)
+
+
+def kept(w: World) -> Kept:
     engine = create_engine(w.url)
     with Session(engine) as session:
-        done = list(session.exec(select(Turn).order_by(Turn.number)).all())
-        sources = {v.id: v.source for v in session.exec(select(OrderVersion)).all()}
-        by_turn = {}
-        for turn in done:
-            bob = json.loads(turn.orders).get("bob")
-            rows = session.exec(select(OrderVersion).join(Player, Player.id == OrderVersion.player_id)
-                                .where(OrderVersion.turn == turn.number, Player.name == "bob",
-                                       OrderVersion.version == bob)).all() if bob else []
-            by_turn[turn.number] = rows[0].source if rows else ""
+        turns = {t.number: t for t in session.exec(select(Turn)).all()}
+        versions: dict[tuple[int, str], list[OrderVersion]] = {}
+        for version, name in session.exec(select(OrderVersion, Player.name)
+                                          .join(Player, Player.id == OrderVersion.player_id)
+                                          .order_by(OrderVersion.version)).all():
+            versions.setdefault((version.turn, name), []).append(version)
     engine.dispose()
-    assert sources
-    return done, by_turn
+    return Kept(turns, versions)
 
 
 def no_order_lost_or_used_late(w: World, delivered: list[EmailMessage]) -> None:
-    done, _ = turns(w)
-    assert len(done) >= 10
-    processed = {t.number: t.processed_at.replace(tzinfo=timezone.utc) for t in done}
-    for (turn, seat), sent in w.answered.items():
-        if turn in processed:
-            used = json.loads(next(t for t in done if t.number == turn).orders)[seat]
-            assert used is not None and sent < processed[turn], (turn, seat)
-    assert RUNNER.invoke(app, ["--db", w.url, "replay", "halls", "--verify"]).exit_code == 0
+    """Each order mail sent before its turn's deadline is stored once, as sent (three runs or not), and is the
+    turn's; the late one is refused naming the deadline, stored as nothing and used for nothing."""
+    db = kept(w)
+    assert sorted(db.turns) == list(range(1, LAST + 1))
+    for sent in w.orders:
+        if (sent.turn, sent.seat) not in w.answered:
+            continue  # the late one, below
+        (stored,) = [v for v in db.versions.get((sent.turn, sent.seat), []) if not v.source.startswith("pilot/")]
+        assert json.loads(stored.submission)["programs"] == sent.programs, (sent, stored)
+        used = db.used(sent.turn, sent.seat)
+        assert used is not None and used.id == stored.id and sent.at < db.processed(sent.turn), sent
+    late = [s for s in w.orders if (s.turn, s.seat) not in w.answered]
+    assert [(s.turn, s.seat) for s in late] == [(9, "alice")]
+    assert (9, "alice") not in db.versions and db.used(9, "alice") is None
+    (refusal,) = [m for m in delivered if m["In-Reply-To"] == late[0].message_id]
+    assert "late" in text(refusal) and "22 December" in text(refusal), text(refusal)  # turn 9 was due day 21
+    assert RUNNER.invoke(app, ["--db", w.url, "replay", GAME, "--verify"]).exit_code == 0
+
+
+def the_outage_held_the_deadline(w: World, delivered: list[EmailMessage]) -> None:
+    """Turn 9 fell due at day 21 with the inbox down: nothing was processed until it was back (day 21.25), and
+    then with carol's orders that had waited in it."""
+    db = kept(w)
+    assert w.outages == [(day(20.8), day(21.25))]
+    assert db.processed(9) == day(21.25)
+    assert [d["what"] for at, d in w.done if at == day(21)].count("waiting") == RUNS  # each run said why
+    assert [d for at, d in w.done if day(20.8) <= at < day(21.25) and d["what"] in ("processed", "dealt")] == []
+    assert db.used(9, "bob") is not None and db.used(9, "bob").submitted_at.replace(tzinfo=timezone.utc) < day(21)
+
+
+def the_robot_with_no_cards_was_ordered_as_its_sheet_shows(w: World, delivered: list[EmailMessage]) -> None:
+    db = kept(w)
+    assert w.no_cards == NO_CARDS
+    for turn in NO_CARDS:
+        (sheet,) = [m for m in delivered if m["Subject"] == f"{GAME}: turn {turn} cards for alice"]
+        assert "all registers fused" in text(sheet) and "Axle: {program: []}" in text(sheet), text(sheet)
+        used = db.used(turn, "alice")
+        assert used is not None and json.loads(used.submission)  # alice's empty program was her order, used
+
+
+def the_elimination_and_the_end_were_told(w: World, delivered: list[EmailMessage]) -> None:
+    db = kept(w)
+    assert got(delivered, "alice@home.example", f"{GAME}: you have no more turns") == 1
+    assert not [m for m in delivered if "no more turns" in m["Subject"] and m["To"] != "alice@home.example"]
+    (out,) = [m for m in delivered if "no more turns" in m["Subject"]]
+    ends = [m for m in delivered if m["Subject"] == f"{GAME}: the game is over"]
+    assert sorted(m["To"] for m in ends) == ["alice@home.example", "carol@example.net", "watcher@example.net"]
+    assert all(WINNER in text(m) for m in ends)
+    assert max(db.turns) == LAST and all(db.processed(t) < db.processed(LAST) for t in db.turns if t != LAST)
+    told = {(d["turn"], d["detail"]) for _, d in w.done if d["what"] == "told"}
+    assert told == {(OUT, "alice: out of lives"), (LAST, "alice: the result"), (LAST, "bob: the result"),
+                    (LAST, "observer: the result")}, told
+    assert "keep receiving each turn's report" in text(out) and "You may still send press" in text(out)
+
+
+def each_seat_got_each_turn_once(w: World, delivered: list[EmailMessage]) -> None:
+    """Every processed turn's report reached each seat once (at its address of the time) and the observer once;
+    each dealt turn's sheet reached each seat still playing once, besides the newcomer's copy of the running turn
+    and the sheet carol asked for again."""
+    seats = {"alice": {"alice@example.org", "alice@home.example"}, "bob": {"bob@example.org", "carol@example.net"}}
+
+    def sent(subject: str) -> list[str]:
+        return [m["To"] for m in delivered if m["Subject"] == subject]
+    for turn in range(1, LAST + 1):
+        assert sent(f"{GAME}: turn {turn} report") == ["watcher@example.net"], turn
+        for seat, addresses in seats.items():
+            reports = sent(f"{GAME}: turn {turn} report for {seat}")
+            assert len(reports) == 1 and set(reports) <= addresses, (turn, seat, reports)
+            assert set(sent(f"{GAME}: turn {turn} cards for {seat}")) <= addresses
+        assert len(sent(f"{GAME}: turn {turn} cards for alice")) == (turn <= OUT)  # none once she is out
+    bob = [len(sent(f"{GAME}: turn {turn} cards for bob")) for turn in range(1, LAST + 1)]
+    assert min(bob) == 1 and sum(bob) == LAST + 2, bob
 
 
 def nothing_processed_while_paused(w: World, delivered: list[EmailMessage]) -> None:
-    done, _ = turns(w)
+    db = kept(w)
     for start, end in w.paused:
-        assert not [t.number for t in done if start < t.processed_at.replace(tzinfo=timezone.utc) < end]
+        assert not [n for n in db.turns if start < db.processed(n) < end]
     for to in ("alice@example.org", "bob@example.org", "watcher@example.net"):
-        assert got(delivered, to, "halls: paused") == 1 and got(delivered, to, "halls: resumed") == 1
+        assert got(delivered, to, f"{GAME}: paused") == 1 and got(delivered, to, f"{GAME}: resumed") == 1
 
 
 def the_extension_was_told_and_counted(w: World, delivered: list[EmailMessage]) -> None:
-    extended = [m for m in delivered if m["Subject"].startswith("halls: turn") and "extended" in m["Subject"]]
+    extended = [m for m in delivered if m["Subject"].startswith(f"{GAME}: turn") and "extended" in m["Subject"]]
     assert sorted(m["To"] for m in extended) == ["alice@example.org", "bob@example.org"]
     turn = int(extended[0]["Subject"].split()[2])
     assert (turn, "bob") in w.answered and w.answered[turn, "bob"] >= day(8.25)  # sent after the old deadline
 
 
 def the_replacement_was_told_and_plays(w: World, delivered: list[EmailMessage]) -> None:
-    assert got(delivered, "carol@example.net", "halls: you take over bob") == 1
-    assert got(delivered, "bob@example.org", "halls: carol takes over your seat") == 1
-    assert got(delivered, "alice@example.org", "halls: carol takes over bob") == 1
+    assert got(delivered, "carol@example.net", f"{GAME}: you take over bob") == 1
+    assert got(delivered, "bob@example.org", f"{GAME}: carol takes over your seat") == 1
+    assert got(delivered, "alice@example.org", f"{GAME}: carol takes over bob") == 1
     sheets = [m for m in delivered if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"]]
-    assert sheets and 's-carol' in sheets[0].get_body(("plain",)).get_content()
+    assert sheets and 's-carol' in text(sheets[0])
     assert not [m for m in delivered if m["To"] == "bob@example.org" and "cards for bob" in m["Subject"]
-                and "s-carol" in m.get_body(("plain",)).get_content()]
+                and "s-carol" in text(m)]
 
 
 def the_address_change_was_told_to_both(w: World, delivered: list[EmailMessage]) -> None:
     for to in ("alice@example.org", "alice@home.example"):
-        assert got(delivered, to, "halls: address changed") == 1
+        assert got(delivered, to, f"{GAME}: address changed") == 1
     assert any(m["To"] == "alice@home.example" and "report for alice" in m["Subject"] for m in delivered)
 
 
 def the_absence_was_played_by_the_pilot(w: World, delivered: list[EmailMessage]) -> None:
     for to in ("alice@home.example", "carol@example.net"):
-        assert got(delivered, to, "halls: bob is away") == 1
-    done, bob_source = turns(w)
-    away = [t.number for t in done if day(14) <= t.processed_at.replace(tzinfo=timezone.utc) < day(18)
-            and (t.number, "bob") not in w.answered]  # carol sent nothing for them: the pilot did
-    assert away and all(bob_source[n] == "pilot/bob.yaml" for n in away)
-    assert all(bob_source[n] != "pilot/bob.yaml" for n in bob_source if n not in away)
+        assert got(delivered, to, f"{GAME}: bob is away") == 1
+    db = kept(w)
+    away = [n for n in db.turns if day(14) <= db.processed(n) < day(18) and (n, "bob") not in w.answered]
+    piloted = {n for n in db.turns if (db.used(n, "bob") or OrderVersion(source="")).source == "pilot/bob.yaml"}
+    assert away and piloted == set(away)  # carol sent nothing for them: the pilot did, and never otherwise
 
 
 def press_went_both_ways(w: World, delivered: list[EmailMessage]) -> None:
-    assert got(delivered, "carol@example.net", "halls: press from alice") == 1
-    assert got(delivered, "alice@home.example", "halls: press from bob") == 1
-    relayed = [m for m in delivered if m["Subject"] == "halls: press from alice"][0]
-    assert "Truce on the east conveyor?" in relayed.get_body(("plain",)).get_content()
+    assert got(delivered, "carol@example.net", f"{GAME}: press from alice") == 1
+    assert got(delivered, "alice@home.example", f"{GAME}: press from bob") == 1
+    relayed = [m for m in delivered if m["Subject"] == f"{GAME}: press from alice"][0]
+    assert "Truce on the east conveyor?" in text(relayed)
+
+
+def the_press_and_the_winner_are_on_the_site(w: World, delivered: list[EmailMessage]) -> None:
+    """The game over, its page shows the result and the press that went between the players (#22)."""
+    w.pbem(day(DAYS), "site", GAME, "--out", w.folder / "site")
+    page = (w.folder / "site" / GAME / "index.html").read_text()
+    assert WINNER in page and "Truce on the east conveyor?" in page and "No truce." in page
 
 
 def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> None:
     def reply(tag: str) -> str:
         found = [m for m in delivered if m["In-Reply-To"] == tag]
         assert len(found) == 1, tag
-        return found[0].get_body(("plain",)).get_content()
+        return text(found[0])
     assert "comes again" in reply("<resend@bob>") and "Orders in:" in reply("<status@bob>")
     assert "command: resend" in reply("<help@alice>") and "press: signed" in reply("<help@alice>")
     sheets = Counter(m["Subject"] for m in delivered
@@ -272,20 +506,22 @@ def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> 
 
 def the_broadcast_reached_everyone(w: World, delivered: list[EmailMessage]) -> None:
     for to in ("alice@home.example", "carol@example.net", "watcher@example.net"):
-        assert got(delivered, to, "halls: from the game master") == 1
+        assert got(delivered, to, f"{GAME}: from the game master") == 1
 
 
-def the_observer_saw_reports_never_sheets(w: World, delivered: list[EmailMessage]) -> None:
+def the_observer_saw_reports_and_the_end_never_sheets(w: World, delivered: list[EmailMessage]) -> None:
     watched = [m["Subject"] for m in delivered if m["To"] == "watcher@example.net"]
-    done, _ = turns(w)
-    assert sum("report" in s for s in watched) == len(done)
-    assert not any("cards for" in s for s in watched)
+    assert sum("report" in s for s in watched) == LAST and watched.count(f"{GAME}: the game is over") == 1
+    assert not any("cards for" in s or "no more turns" in s for s in watched)
     assert not any("s-alice" in m.as_string() or "s-carol" in m.as_string() for m in delivered
                    if m["To"] == "watcher@example.net")
 
 
-CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_late, nothing_processed_while_paused,
-          the_extension_was_told_and_counted, the_replacement_was_told_and_plays, the_address_change_was_told_to_both,
-          the_absence_was_played_by_the_pilot, press_went_both_ways, the_mail_commands_were_answered,
-          the_broadcast_reached_everyone,
-          the_observer_saw_reports_never_sheets]
+CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_late, the_outage_held_the_deadline,
+          the_robot_with_no_cards_was_ordered_as_its_sheet_shows, the_elimination_and_the_end_were_told,
+          each_seat_got_each_turn_once,
+          nothing_processed_while_paused, the_extension_was_told_and_counted, the_replacement_was_told_and_plays,
+          the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot, press_went_both_ways,
+          the_press_and_the_winner_are_on_the_site,
+          the_mail_commands_were_answered, the_broadcast_reached_everyone,
+          the_observer_saw_reports_and_the_end_never_sheets]

@@ -10,6 +10,7 @@ from typing import Sequence
 from sqlmodel import Session
 
 from ..engine.campaign import result
+from ..formats.controls import Press
 from ..mail.notices import game_over, no_more_turns
 from ..mail.outbox import queue
 from ..mail.post import queue_game_mail
@@ -18,6 +19,7 @@ from ..render.turn import Recipient
 from ..store.controls import observers
 from ..store.games import current_state, get_game, players_of
 from ..store.tables import Game
+from .policy import press as press_policy
 
 
 def audience(session: Session, game: Game) -> list[Recipient]:
@@ -40,10 +42,11 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
             if queue(session, game_over(sender, name, recipient.player, recipient.address, lines), "end", at):
                 told.append(f"{recipient.player}: the result")
         return told
+    relays_press = press_policy(session, game) is not Press.OFF
     for player in players_of(session, game):
         reason = state.done_playing(player.name)
-        if reason and queue(session, no_more_turns(sender, name, player.name, player.email, done_note(reason)),
-                            "out", at):
+        if reason and queue(session, no_more_turns(sender, name, player.name, player.email,
+                                                   done_note(reason, press=relays_press)), "out", at):
             told.append(f"{player.name}: {reason}")
     return told
 
