@@ -179,7 +179,8 @@ def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(desk):
     assert final["over"] and final["winner"] == "bob" and final["scores"] == {"ann": 0, "bob": 1}
     mails = desk.new_mail()
     refusal = mails[0][2]
-    assert "too late: at 2026-12-01 20:02:00 UTC ann did not present 2 orders: bob scores." in refusal
+    assert "too late: at 2026-12-01 20:02:00 UTC ann did not present 2 orders: bob scores." in " ".join(
+        refusal.split())  # the text part is wrapped at 78 columns
     assert "Your action was recorded as refused" in refusal
     assert [to for to, *_ in mails] == ["ann@example.org", "bob@example.org"]  # bob hears that the deadline passed
     for _, _, text, pictures in mails:
