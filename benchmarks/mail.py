@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from mail_fixtures import mail, new_campaign, order_mail
 
+from pbem.gm.intake import fetch
 from pbem.mail.config import MailConfig
-from pbem.mail.fetch import fetch
 from pbem.mail.inbox import maildir_messages
 from pbem.mail.letters import read_letter
 from pbem.mail.outbox import FolderTransport, deliver
@@ -51,11 +51,11 @@ def one_run(count: int) -> dict[str, float]:
         timings = {}
         with store.session() as session:
             start = time.perf_counter()
-            handled = fetch(session, maildir_messages(folder / "inbox"), config, AT)
+            handled = fetch(session, maildir_messages(folder / "inbox", config.max_bytes), config, AT)
             timings["fetch_ms_per_message"] = (time.perf_counter() - start) * 1000 / count
             assert sum(h.outcome == "accepted" for h in handled) == count // 2
             start = time.perf_counter()
-            again = fetch(session, maildir_messages(folder / "inbox"), config, AT)
+            again = fetch(session, maildir_messages(folder / "inbox", config.max_bytes), config, AT)
             timings["refetch_ms_per_message"] = (time.perf_counter() - start) * 1000 / count
             assert {h.outcome for h in again} == {"duplicate"}
             start = time.perf_counter()

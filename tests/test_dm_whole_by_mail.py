@@ -44,6 +44,10 @@ class Match:
     def last(self, player: str) -> str:
         return self.inbox[player][-1]
 
+    def said(self, player: str) -> str:
+        """The last mail's words, read across the text part's 78-column wrap."""
+        return " ".join(self.last(player).split())
+
     def send(self, player: str, body: str, received: str) -> None:
         self.desk.send(player, body, received)
         action = next(line for line in body.splitlines() if line.startswith("action: "))[len("action: "):]
@@ -171,7 +175,7 @@ def test_ice_by_mail_a_gm_timeout_and_a_late_presentation(desk):
     m.send("bob", reply(m.last("bob"), f'{{solution: "{ice_solution(m.last("bob"))}"}}'), "20:04:10")  # late
     desk.run("20:04:30")
     m.read()
-    assert "too late: at 2026-12-01 20:04:00 UTC bob did not present 2 orders: ann scores." in m.last("bob")
+    assert "too late: at 2026-12-01 20:04:00 UTC bob did not present 2 orders: ann scores." in m.said("bob")
     final = desk.position("i1")
     assert final["over"] and final["winner"] == "ann" and final["scores"] == {"ann": 2, "bob": 0}
     replayed = m.replayed(header)
@@ -212,7 +216,7 @@ def test_take_back_toe_by_mail_with_the_gms_dice(desk):
     m.read()
     final = desk.position("t1")
     assert final["over"] and final["winner"] == "ann"
-    assert "too late: at 2026-12-01 19:21:00 UTC bob runs out of time; ann wins" in m.last("bob")
+    assert "too late: at 2026-12-01 19:21:00 UTC bob runs out of time; ann wins" in m.said("bob")
     assert "Nothing to send now: the match is over." in m.last("ann")
     replayed = m.replayed(header)
     assert replayed["winner"] == final["winner"] and replayed["scores"] == final["scores"]
