@@ -49,7 +49,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ENVIRONMENT["PBEM_CACHE_DIR"] = str(folder / "cache")
-        for name in ("pbem", "rooms", "decks", "templates", "turns"):
+        for name in ("pbem", "rooms", "decks", "templates", "turns", "docs"):
             shutil.copytree(HERE.parent / name, folder / "code" / name, ignore=shutil.ignore_patterns("__pycache__"))
         ENVIRONMENT["PYTHONPATH"] = str(folder / "code")
         store = Store(f"sqlite:///{folder}/bench.db")
