@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -50,6 +50,18 @@ class BoardTurn:
 class Recipient:
     player: str
     address: str
+
+
+class Addressed(Protocol):
+    """A player with their address (a store's player row)."""
+
+    name: str
+    email: str
+
+
+def recipients(players: Iterable[Addressed]) -> list[Recipient]:
+    """Who gets a turn's report: each player at their address, in the order given."""
+    return [Recipient(p.name, p.email) for p in players]
 
 
 @dataclass
