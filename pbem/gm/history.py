@@ -45,7 +45,7 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
                        press_shown(session, game) if state is not None and state.is_over else [])
 
 
-def press_shown(session: Session, game: Game) -> list[dict]:
+def press_shown(session: Session, game: Game) -> list[dict[str, str | None]]:
     """The players' press as the site shows it once the game is over (an anonymous author stays anonymous)."""
     return [{"at": f"{e.at:%Y-%m-%d %H:%M} UTC", "by": e.player if e.data.get("policy") == "signed" else "a player",
              "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in history(session, game, Control.PRESS)]
