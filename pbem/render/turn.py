@@ -131,7 +131,7 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
                       missed_policy: str = "fill", done: Mapping[str, Sequence[str]] | None = None,
                       ending: Sequence[str] = ()) -> TurnReport:
-    """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)
+    """`missed`: the players whose orders were missing, with what was played for them (`TurnOutcome.missed`)
     under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
     `ending`: the result and final standings, when the game ended with this turn."""
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
