@@ -117,3 +117,10 @@ def test_export_then_import_keeps_the_missed_orders_decisions(store, tmp_path):
     finally:
         copy.close()
     assert [number for number, missed in sorted(decisions(store)) if missed != "{}"] == [3]
+
+
+def test_a_turn_not_processed_is_refused_with_its_number(store):
+    from pbem.store.games import Refused
+
+    with store.session() as session, pytest.raises(Refused, match="turn 5 of botwars-demo has not been processed"):
+        played_turn(session, get_game(session, "botwars-demo"), 5)
