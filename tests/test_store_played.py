@@ -68,6 +68,20 @@ def test_b4_6_the_missing_player_is_told_what_was_played_for_them(store):
     assert line.split() == ["Widget:", *map(str, program)]
 
 
+def test_b4_6_the_report_of_the_turn_played_again_tells_the_same(store):
+    """`pbem report` and a `--preview` draw the outcome just played; the mail and the site, the one read back."""
+    from pbem.render.history import outcome_report
+    from pbem.store.cycle import processed_turn
+
+    with store.session() as session:
+        game = get_game(session, "botwars-demo")
+        before, outcome = processed_turn(session, game.name, 3)
+        fresh = outcome_report(game.name, before, outcome, ["ann", "ben", "cy", "dee"])
+        stored = stored_report(session, game, 3)
+    assert fresh.notices == stored.notices and "dee" in fresh.notices
+    assert fresh.images == stored.images
+
+
 def test_a_turn_stored_before_revision_0010_has_the_same_report(store):
     """An old database upgraded: its turns have no recorded decisions (NULL); the store asks the engine once, and
     the report (the missing player's notice, every table and picture) is the one a recorded turn gets."""
