@@ -67,7 +67,7 @@ def content(url: str) -> dict:
             "players": sorted((games[p.game_id].name, p.position, p.name, p.email, p.secret) for p in rows(Player)),
             "robots": sorted((games[r.game_id].name, players[r.player_id], r.position, r.name) for r in rows(Robot)),
             "turns": sorted((games[t.game_id].name, t.number, t.seed, t.before_hash, t.after_hash, t.events_hash,
-                             t.orders, utc(t.processed_at)) for t in rows(Turn)),
+                             t.orders, t.missed, utc(t.processed_at)) for t in rows(Turn)),
             "orders": sorted((games[v.game_id].name, v.turn, players[v.player_id], v.version, v.source, v.text,
                               v.submission, utc(v.submitted_at)) for v in rows(OrderVersion)),
             "hands": sorted((games[h.game_id].name, h.turn, h.holder, h.cards) for h in rows(DealtHand)),

@@ -96,6 +96,7 @@ def test_b4_6_geeko_missing_orders_idle_and_the_turn_counts():
     assert outcome.state.turn == 2
     assert [str(r.at) for r in outcome.state.boards["alice"].robots.values()] == ["r3c1", "r3c3"]
     assert not any(type(e).__name__ == "CardPlayed" for _, e in outcome.events)
+    assert outcome.missed == {"alice": {}}  # recorded with the turn: alice owed orders, her robots idled
 
 
 def test_b4_6_bot_policy_the_pilot_plays_a_missing_geeko_player_the_same_way_every_time():
@@ -109,6 +110,9 @@ def test_b4_6_bot_policy_the_pilot_plays_a_missing_geeko_player_the_same_way_eve
     played = missed_orders(state, {})["alice"]
     assert played and len(played["Zapper"]) == len(played["Spanner"])  # B4.5 as for a player
     assert missed_orders(state, {}) == missed_orders(state, {})  # deterministic: a replay plays the same
+    assert outcome.missed == {"alice": played}  # the turn records what the pilot played
+    first = {e.robot: e.card for _, e in outcome.events if type(e).__name__ == "CardPlayed" and e.stage == 1}
+    assert first == {robot: program[0] for robot, program in played.items()}
 
 
 def test_b4_6_geeko_fill_plays_the_players_shared_hand_robot_by_robot():
@@ -124,6 +128,7 @@ def test_b4_6_geeko_fill_plays_the_players_shared_hand_robot_by_robot():
     outcome = play_turn(state, {}, "5")
     first = [(e.robot, e.card) for _, e in outcome.events if type(e).__name__ == "CardPlayed" and e.stage == 1]
     assert sorted(first) == sorted([("Zapper", basic[0]), ("Spanner", basic[9])])  # the robots do not idle
+    assert outcome.missed == {"alice": {"Zapper": basic[:9], "Spanner": basic[9:18]}}  # recorded with the turn
 
 
 def botwars_game():
@@ -141,6 +146,15 @@ def test_b4_6_botwars_missing_orders_fill_the_registers_from_the_top_of_the_hand
     outcome = play_turn(state, {}, "9")
     played = [e.card for key, e in outcome.events if type(e).__name__ == "CardPlayed" and e.robot == "Blue"]
     assert played == hand[:5]
+    assert outcome.missed["ben"] == {"Blue": hand[:5]}  # recorded with the turn: five registers (B4.5)
+
+
+def test_b4_6_only_players_who_owed_orders_and_sent_none_that_counted_are_recorded_as_missed():
+    """ann's orders count; ben and cy sent none (fill: the top five cards of each robot's hand, B4.6)."""
+    state = botwars_game()
+    hands = {robot: list(state.hands[robot]) for robot in ("Blue", "Green")}
+    outcome = play_turn(state, {"ann": Checked(programs={"Red": cards("FWD1#500")})}, "9")
+    assert outcome.missed == {"ben": {"Blue": hands["Blue"][:5]}, "cy": {"Green": hands["Green"][:5]}}
 
 
 def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():

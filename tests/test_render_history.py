@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from pbem.render.history import game_history, stored_turn_report
+from pbem.gm.history import game_history, stored_report
 from pbem.store.games import Store, get_game
 
 
@@ -26,7 +26,7 @@ def cells(table) -> dict[str, dict[str, list[str]]]:
 def test_render_history_turn_report_has_a_board_per_geeko_player(store):
     """G2: each player plays alone, in their own copy of the room, and gets only their board."""
     with store.session() as session:
-        report = stored_turn_report(session, get_game(session, "geeko-demo"), 1)
+        report = stored_report(session, get_game(session, "geeko-demo"), 1)
     assert [r.title.split(" — ")[0] for r in report.reports] == ["alice", "bob"]
     assert report.players == [("alice",), ("bob",)]
     for board in report.reports:
@@ -75,10 +75,10 @@ def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
     with store.session() as session:
         game = get_game(session, "geeko-demo")
         before = read_state(game, snapshot(session, game, 3, "before").state)
-        orders, used, _ = cycle.turn_orders(session, game, before)
+        orders, _, _ = cycle.turn_orders(session, game, before)
         fresh = outcome_report(game.name, before, play_turn(before, orders, game.seed),
-                               [p.name for p in players_of(session, game)], used)
-        stored = stored_turn_report(session, game, 3)
+                               [p.name for p in players_of(session, game)])
+        stored = stored_report(session, game, 3)
     assert fresh.images == stored.images
     assert [r.stages[0].table for r in fresh.reports] == [r.stages[0].table for r in stored.reports]
     assert [r.end_of_turn for r in fresh.reports] == [r.end_of_turn for r in stored.reports]
@@ -111,7 +111,7 @@ def test_render_history_end_of_turn_is_the_room_left_not_the_next_one():
     outcome = play_turn(before, {"alice": Checked(programs=programs)}, "5")
     assert outcome.state.boards["alice"].room.name == works.name  # both robots are out: room 2 is open
 
-    report = outcome_report("t", before, outcome, ["alice"], {"alice": 1})
+    report = outcome_report("t", before, outcome, ["alice"])
     (board,) = report.reports
     assert board.final.room.name == intake.name
     assert [row.label for row in board.end_of_turn.rows] == ["MODE", "REINSTATE", "UPGRADES", "OPTIONS", "REBOOT/HP"]
@@ -125,7 +125,7 @@ def test_render_history_robots_out_of_the_room_and_what_they_did_at_the_end_of_t
     stages say they have left (not "real" with no cards), and the end-of-turn table says which room
     each completed, so the player sees why the picture is empty."""
     with store.session() as session:
-        report = stored_turn_report(session, get_game(session, "geeko-demo"), 2)
+        report = stored_report(session, get_game(session, "geeko-demo"), 2)
     alice = report.reports[0]
     mode = {s.number: cells(s.table)["MODE"] for s in alice.stages}
     assert mode[1] == {"Spanner": ["left the room"], "Zapper": ["real"]}
@@ -138,7 +138,7 @@ def test_render_history_fused_register_filled_at_the_end_of_turn_is_reported(sto
     """B7.2: Spanner takes one hit in turn 1, so register 9 fuses empty and is filled from the deck:
     the end-of-turn table says so (the card is also in the fused-register table)."""
     with store.session() as session:
-        report = stored_turn_report(session, get_game(session, "geeko-demo"), 1)
+        report = stored_report(session, get_game(session, "geeko-demo"), 1)
     alice = report.reports[0]
     end = cells(alice.end_of_turn)["REBOOT/HP"]
     card = alice.fused.rows[0].cells[0][0]
@@ -160,7 +160,7 @@ def test_render_history_last_stage_shows_hp_and_mode_before_the_end_of_turn(stor
     (the last) still shows Spanner real with HP 9 as the stage ended; only the end-of-turn table shows
     it rebooting with its HP restored."""
     with store.session() as session:
-        report = stored_turn_report(session, get_game(session, "geeko-demo"), 4)
+        report = stored_report(session, get_game(session, "geeko-demo"), 4)
     alice = report.reports[0]
     rows = cells(alice.stages[-1].table)
     assert (rows["MODE"]["Spanner"], rows["HP"]["Spanner"]) == (["real"], ["9"])

@@ -9,7 +9,7 @@ import shutil
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.render.history import game_history
+from pbem.gm.history import game_history
 from pbem.render.site import MANIFEST, write_site
 from pbem.store.games import Store
 

@@ -52,8 +52,8 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
     """Let robot pilots play some or all players through the real turn cycle: deal, orders, process, reports."""
     from ..engine.campaign import standings
     from ..formats.game import turn_folder_name
-    from ..render.history import recipients as recipients_of
-    from ..store.games import current_state, get_game
+    from ..render.turn import recipients as recipients_of
+    from ..store.games import current_state, get_game, players_of
     from .gm import progress
     from .reports import campaign_templates, write_reports
     from .texts import turn_summary
@@ -70,9 +70,8 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
                 break
             result, playing = autoplay_turn(session, game, players, clock(ctx))
             if not no_reports and out is not None:
-                recipients = recipients_of(session, get_game(session, game))
-                write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
-                              campaign_templates())
+                recipients = recipients_of(players_of(session, get_game(session, game)))
+                write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates())
                 (out / game / turn_folder_name(result.turn) / "summary.txt").write_text(turn_summary(result),
                                                                                         encoding="utf-8")
             played.append({"turn": result.turn, "bots": playing, "state": result.after_hash, "over": result.over})

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.game import turn_folder_name
-from ..render.history import game_history
+from ..gm.history import game_history
 from ..render.site import write_site
 from ..resources import resource_dir
 from ..store import cycle

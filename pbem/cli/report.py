@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..formats.game import turn_folder_name
-from ..render.history import game_history
+from ..gm.history import game_history
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns

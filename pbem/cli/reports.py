@@ -44,12 +44,12 @@ def campaign_templates() -> tuple[str, ...]:
 
 
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
-                  recipients: list[Recipient], used: dict[str, int | None],
-                  templates: tuple[str, ...] = (), summary: str | None = None) -> list[Path]:
+                  recipients: list[Recipient], templates: tuple[str, ...] = (),
+                  summary: str | None = None) -> list[Path]:
     """OUT/GAME/turn-NNN/: the stage pages, pictures and each player's email (.eml), `summary` as summary.txt when
-    given; `used`: the order version each player's turn used (None: their orders were missing, and their mail says
-    what was played for them). OSError when the folder could not be written whole."""
-    return write_report(out, outcome_report(game, before, outcome, list(before.players), used), recipients,
+    given (a player whose orders were missing is told what was played for them: the outcome's `missed`). OSError
+    when the folder could not be written whole."""
+    return write_report(out, outcome_report(game, before, outcome, list(before.players)), recipients,
                         templates, summary)
 
 
@@ -63,14 +63,14 @@ def write_report(out: Path, report: TurnReport, recipients: list[Recipient], tem
 def write_stored_report(session: Session, game: Game, turn: int, folder: Path, sender: str,
                         templates: tuple[str, ...] = ()) -> list[Path]:
     """A processed turn's report folder written again from the store, summary.txt included."""
-    from ..render.history import recipients, stored_turn_report
-    from ..render.turn import write_turn_report
+    from ..gm.history import stored_report
+    from ..render.turn import recipients, write_turn_report
     from ..store.cycle import processed_result
+    from ..store.games import players_of
     from .texts import turn_summary
 
-    report = stored_turn_report(session, game, turn)
-    return complete_folder(folder, lambda at: write_turn_report(at, report, recipients(session, game), sender,
-                                                                templates=templates),
+    report, readers = stored_report(session, game, turn), recipients(players_of(session, game))
+    return complete_folder(folder, lambda at: write_turn_report(at, report, readers, sender, templates=templates),
                            turn_summary(processed_result(session, game.name, turn)))
 
 

@@ -322,7 +322,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         return [Done(name, state.turn - 1, "told", who) for who in told]
     if paused(session, game) is not None:  # a paused game's clock stands still
         return []
-    from ..render.history import recipients
+    from ..render.turn import recipients
     from ..store.reports import owe, settle
     from .reports import campaign_templates, not_written, write_reports
     from .texts import turn_summary
@@ -380,8 +380,8 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         owe(session, name, result.turn, str(out), now)
         session.commit()
         try:
-            write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game),
-                          result.orders, campaign_templates(), turn_summary(result))
+            write_reports(out, name, result.turn, result.before, result.outcome, recipients(players_of(session, game)),
+                          campaign_templates(), turn_summary(result))
         except OSError as err:
             return done + [Done(name, result.turn, "problem", not_written(name, result.turn, out, err))]
         settle(session, name, result.turn, str(out))
@@ -395,9 +395,10 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     until it is approved or the hold expires. None: go on and process it."""
     from ..mail.notices import held_for_review
     from ..mail.outbox import queue
-    from ..render.history import outcome_report, recipients
+    from ..render.history import outcome_report
+    from ..render.turn import recipients
     from ..store import cycle
-    from ..store.games import lock_game
+    from ..store.games import lock_game, players_of
     from ..store.schedule import hold, required_schedule
     from .reports import campaign_templates, write_report
     from .texts import turn_summary
@@ -409,9 +410,8 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
     session.commit()  # a preview rolls its session back: keep what this run did so far
     preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
     folder = out / "previews"
-    report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players),
-                            preview.orders)
-    write_report(folder, report, recipients(session, game), campaign_templates())
+    report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players))
+    write_report(folder, report, recipients(players_of(session, game)), campaign_templates())
     lock_game(session, game.name)
     queue(session, held_for_review(config.sender, game.name, turn, report, turn_summary(preview),
                                    _hold_text(game.name, schedule, now), campaign_templates()), "review", now)

@@ -131,9 +131,9 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
-    from ..render.history import recipients as recipients_of
+    from ..render.turn import recipients as recipients_of
     from ..store import cycle
-    from ..store.games import get_game
+    from ..store.games import get_game, players_of
     from ..store.reports import owe, settle
     from .reports import campaign_templates, not_written, write_reports
     from .texts import turn_summary
@@ -141,15 +141,15 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     out = out if out is not None or preview else Path("reports")
     with open_store(ctx) as store, store.session() as session:
         result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx), commit=False)
-        recipients = recipients_of(session, get_game(session, game))
+        recipients = recipients_of(players_of(session, get_game(session, game)))
         if not preview:
             owe(session, game, result.turn, str(out), clock(ctx))  # with the turn: a crash leaves them owed
             session.commit()
         summary = turn_summary(result)
         if out is not None:
             try:
-                write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
-                              campaign_templates(), summary)
+                write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates(),
+                              summary)
             except OSError as err:
                 refuse([f"{not_written(game, result.turn, out, err)}" if not preview else
                         f"turn {result.turn} of {game} is not stored (preview), and its reports could not be "

@@ -174,6 +174,9 @@ class TurnOutcome:
     events: list[tuple[str, Event]]  # (board key, event), in order
     stages: dict[str, list[Snapshot]]  # board key -> the board at the start of each stage, then at the end
     finals: dict[str, Board] = field(default_factory=dict)  # board key -> the board the turn ended on
+    # B4.6, as the turn applied it: each player who owed orders and had none that counted -> robot -> the cards
+    # played for it under the game's missed-orders policy (none: it idled)
+    missed: dict[str, dict[str, list[Card]]] = field(default_factory=dict)
 
 
 # --- events the campaign adds --------------------------------------------------------------
@@ -354,7 +357,8 @@ def _filled(board: Board, programmed: list[str], hands: dict[str, list[Card]], r
 
 def missed_orders(state: GameState, used: Mapping[str, int | None]) -> dict[str, dict[str, list[Card]]]:
     """The players who owed orders this turn and had none that counted (`used`: player -> order version used),
-    each with what B4.6 played for them (no cards at all: their robots idled)."""
+    each with what B4.6 played for them (no cards at all: their robots idled): `TurnOutcome.missed` again, for a
+    turn stored before the outcome recorded it."""
     return {player: missing_programs(state, player) for player in state.players
             if state.owes_orders(player) and used.get(player) is None}
 
@@ -368,6 +372,7 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
     new = GameState(state.setup, turn + 1, {k: replace(p, robots=list(p.robots)) for k, p in state.players.items()},
                     {}, {}, dict(state.transit), list(state.completions), list(state.winners))
     programs: dict[str, list[Card]] = {}
+    missed: dict[str, dict[str, list[Card]]] = {}
     reboots: set[str] = set()
     for player in new.players.values():
         checked = orders.get(player.name)
@@ -377,7 +382,10 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
             if checked.option_hp is not None:
                 player.option_hp = checked.option_hp
         else:
-            programs.update(missing_programs(state, player.name))
+            played = missing_programs(state, player.name)
+            programs.update(played)
+            if state.owes_orders(player.name):
+                missed[player.name] = played
     option_hp = {name: p.option_hp if p.option_hp is not None else rules.option_hp
                  for p in new.players.values() for name in p.robots}
     events: list[tuple[str, Event]] = []
@@ -400,7 +408,7 @@ def play_turn(state: GameState, orders: Mapping[str, Checked], seed: str | int) 
     else:
         _flags(new, events)
     _deal(new, rules, events)
-    return TurnOutcome(new, events, stages, finals)
+    return TurnOutcome(new, events, stages, finals, missed)
 
 
 def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:

@@ -13,12 +13,13 @@ from typing import Sequence
 
 from sqlmodel import Session
 
-from ..render.history import recipients, stored_turn_report
+from ..render.history import outcome_report
 from ..render.sheet import turn_sheet_message
-from ..render.turn import eml_files, observer_message
+from ..render.turn import eml_files, observer_message, recipients
 from ..store import cycle
 from ..store.controls import observers
-from ..store.games import current_state, get_game, processed_turns
+from ..store.games import current_state, get_game, players_of, processed_turns
+from ..store.played import played_turn
 from .outbox import queue
 
 
@@ -28,8 +29,8 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
     messages: list[tuple[str, EmailMessage | bytes]] = []
     turns = processed_turns(session, game)
     if turns:
-        report = stored_turn_report(session, game, turns[-1].number)
-        messages += [("report", data) for data in eml_files(report, recipients(session, game), sender,
+        report = outcome_report(game.name, *played_turn(session, game, turns[-1].number))
+        messages += [("report", data) for data in eml_files(report, recipients(players_of(session, game)), sender,
                                                               templates).values()]
         messages += [("report", observer_message(report, address, sender, templates))
                      for address in observers(session, game)]

@@ -6,7 +6,8 @@ Entry points for the turn cycle and the command line:
   player's room, or the shared BotWars board) made from the engine's `TurnResult`:
   `BoardTurn(title, room, result.snapshots, result.events, result.board, players=(...))`.
   Draws every picture once (the room's floor is cached per room).
-- `write_turn_report(out_dir, report, recipients=[Recipient(player, address)], sender=...)`:
+- `write_turn_report(out_dir, report, recipients=[Recipient(player, address)], sender=...)`
+  (`recipients(players)` makes them from the store's player rows):
   the turn's folder — `index.html` (every stage), `stage-N.html`, `final.html`, the PNGs,
   `legend.png`, and `mail/<player>.eml` per recipient.
 - `player_message(report, recipient, sender)` → `email.message.EmailMessage` (for the mail sender);
@@ -15,11 +16,10 @@ Entry points for the turn cycle and the command line:
   cycle's `TurnSheet` (HP, fused registers, hands, pre-filled order file) as a page, text, email.
 - `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=campaign.standings(state))])`: the static site;
   with `version=…`, only what changed since the last run (`StoredTurn`s are loaded only when written).
-- From the turn cycle (`history.py`): `outcome_report(game, state_before, outcome, players, used)` for a turn
-  just played by `campaign.play_turn` (stored or a `--preview`); `stored_turn_report(session, game, n)`
-  and `game_history(session, name, with_mail=False)` rebuild reports from the store;
-  `recipients(session, game)` lists the players' addresses. `pbem report`, `pbem site` and
-  `pbem demo` use these.
+- From the turn cycle (`history.py`): `outcome_report(game, state_before, outcome, players)` for a turn played
+  by `campaign.play_turn`, just now (a `--preview` too) or read back from the store (`pbem.store.played`); the
+  outcome carries what B4.6 played for missing orders. Render reads no database and never runs the rules again:
+  `pbem.gm.history` hands it a game's stored turns (`pbem report`, `pbem site`, `pbem demo`).
 - `draw_board(board)`, `draw_position(position)`, `position_png(position)`: single pictures;
   `draw_legend()`: every element with its name.
 
@@ -38,7 +38,7 @@ _MODULES = {
     "turn_sheet_html": "sheet", "turn_sheet_message": "sheet", "turn_sheet_text": "sheet",
     "GameHistory": "site", "write_site": "site",
     "BoardTurn": "turn", "Recipient": "turn", "TurnReport": "turn", "build_turn_report": "turn",
-    "player_message": "turn", "write_turn_report": "turn",
+    "player_message": "turn", "recipients": "turn", "write_turn_report": "turn",
 }
 __all__ = sorted(_MODULES)
 

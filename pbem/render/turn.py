@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -50,6 +50,18 @@ class BoardTurn:
 class Recipient:
     player: str
     address: str
+
+
+class Addressed(Protocol):
+    """A player with their address (a store's player row)."""
+
+    name: str
+    email: str
+
+
+def recipients(players: Iterable[Addressed]) -> list[Recipient]:
+    """Who gets a turn's report: each player at their address, in the order given."""
+    return [Recipient(p.name, p.email) for p in players]
 
 
 @dataclass
@@ -119,7 +131,7 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
                       missed_policy: str = "fill", done: Mapping[str, Sequence[str]] | None = None,
                       ending: Sequence[str] = ()) -> TurnReport:
-    """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)
+    """`missed`: the players whose orders were missing, with what was played for them (`TurnOutcome.missed`)
     under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
     `ending`: the result and final standings, when the game ended with this turn."""
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])

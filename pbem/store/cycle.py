@@ -366,7 +366,8 @@ def _store_turn(session: Session, game: Game, state: GameState, outcome: TurnOut
         session.add(EventRecord(game_id=key(game), turn=number, seq=seq, board=board, stage=event.stage,
                                 kind=type(event).__name__, data=dumps(to_data(event))))
     session.add(Turn(game_id=key(game), number=number, seed=game.seed, before_hash=before, after_hash=after,
-                     events_hash=events_hash, orders=dumps(used), processed_at=at, over=outcome.state.is_over))
+                     events_hash=events_hash, orders=dumps(used), processed_at=at, over=outcome.state.is_over,
+                     missed=dumps(to_data(outcome.missed))))
 
 
 def _events_hash(outcome: TurnOutcome) -> str:

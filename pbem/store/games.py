@@ -198,14 +198,11 @@ def stage_snapshots(session: Session, game: Game, turn: int) -> dict[str, list[S
     return {board: [snap for _, snap in sorted(items, key=lambda item: item[0])] for board, items in boards.items()}
 
 
-def turn_events(session: Session, game: Game, turn: int) -> dict[str, list[Event]]:
-    """Each board's events of a processed turn, in the order they happened."""
+def turn_events(session: Session, game: Game, turn: int) -> list[tuple[str, Event]]:
+    """A processed turn's events as its outcome had them: (board key, event), in the order they happened."""
     rows = session.exec(select(EventRecord).where(EventRecord.game_id == game.id, EventRecord.turn == turn)
                         .order_by(col(EventRecord.seq))).all()
-    events: dict[str, list[Event]] = {}
-    for row in rows:
-        events.setdefault(row.board, []).append(from_data(EVENT_TYPES[row.kind], json.loads(row.data)))
-    return events
+    return [(row.board, from_data(EVENT_TYPES[row.kind], json.loads(row.data))) for row in rows]
 
 
 def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
