@@ -10,6 +10,7 @@ import pytest
 
 from pbem.dm import clock
 from pbem.dm.base import GAMES, Action, Config, SetupError, get_game, replay
+from pbem.engine.vocabulary import Termination
 from pbem.formats.gyulbot import parse_puzzle
 from pbem.formats.icemaze import parse_maze
 from pbem.formats.transcript import dump_transcript, load_transcript
@@ -47,7 +48,7 @@ def playout(name: str, seed: int) -> tuple[list[Action], object]:
         legal = game.legal_actions(state)
         assert legal, f"{name}: not over, but nothing is legal"
         action = rng.choice(legal)
-        assert game.check(state, action) is None
+        assert game.check(state, action) is None and game.result(state).termination is None
         state = game.apply(state, action)
         played.append(action)
     return played, state
@@ -59,6 +60,7 @@ def test_random_playouts_reach_the_end_and_replay_from_their_transcript(name, se
     game = get_game(name)
     played, state = playout(name, seed)
     assert game.is_over(state) and game.result(state).over
+    assert isinstance(game.result(state).termination, Termination)  # every ending says why
     transcript = load_transcript(dump_transcript(CONFIGS[name], played))
     again = replay(transcript.config, list(transcript.actions))
     assert again.errors == [] and again.result == game.result(state)

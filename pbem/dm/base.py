@@ -14,6 +14,8 @@ from datetime import datetime
 from functools import partial
 from typing import Any, Callable, ClassVar, Iterable, Mapping
 
+from ..engine.vocabulary import Termination
+
 
 class SetupError(ValueError):
     """A game refusing its set-up, with every (field, message) problem at once.
@@ -138,10 +140,14 @@ class Action:
 
 @dataclass(frozen=True)
 class Result:
+    """A match's outcome: whether it is over, who won (None: a draw, or still running), the tally, and why it
+    ended (`termination`, None while it runs)."""
+
     over: bool
     winner: str | None
     scores: Mapping[str, int] | None = None
     lives: Mapping[str, int] | None = None
+    termination: Termination | None = None
 
 
 class Game(ABC):
