@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from .base import Action, Game
+
+S = TypeVar("S")
 
 GM = "GM"
 CLOCK_ABOUT = ("off, or {turn, reserve, step, bonus}: the seconds of a turn, the reserve spent beyond it in steps "
@@ -192,7 +194,7 @@ def remaining(deadline: datetime, now: datetime) -> str:
     return f"{hours} h {text}" if hours else text
 
 
-def advance(game: Game, state: Any, at: datetime | None) -> tuple[Any, list[Deadline]]:
+def advance(game: Game[S, Action], state: S, at: datetime | None) -> tuple[S, list[Deadline]]:
     """The state at `at`: every deadline that passed before it has had its effect (in order), and those deadlines."""
     passed: list[Deadline] = []
     at = utc(at)
@@ -205,7 +207,7 @@ def advance(game: Game, state: Any, at: datetime | None) -> tuple[Any, list[Dead
     return state, passed
 
 
-def judge_clock(game: Game, state: Any, action: Action) -> tuple[str | None, Any]:
+def judge_clock(game: Game[S, Action], state: S, action: Action) -> tuple[str | None, S]:
     """The GM's `extend`/`timeout` and a player's `timeout` claim, the same in every game."""
     payload, at = action.payload, utc(action.at)
     if len(payload) != 1 or not set(payload) <= set(CLOCK_KEYS):
@@ -253,7 +255,7 @@ class Record:
     clock: bool = False
 
 
-def submit(game: Game, state: Any, action: Action) -> tuple[list[Record], Any]:
+def submit(game: Game[S, Action], state: S, action: Action) -> tuple[list[Record], S]:
     """What one submission records, and the state after it (D5 ruling).
 
     A deadline that passed before a player's action is recorded first, as the

@@ -97,7 +97,7 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
 
 
 @register
-class TakeBackToe(TurnGame):
+class TakeBackToe(TurnGame[State]):
     name = "takebacktoe"
     title = "Take-Back-Toe"
     options = OPTIONS
@@ -171,8 +171,7 @@ class TakeBackToe(TurnGame):
             if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
                 return rolled
             return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
-        after: State = super().apply(state, action)  # the base game's states are untyped (Any)
-        return after
+        return super().apply(state, action)
 
     def _awaiting_roll(self, state: State) -> bool:
         """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline

@@ -92,7 +92,7 @@ def settings_of(config: Config) -> Settings:
     return Settings(chosen, **values)
 
 
-class FlowerField(TurnGame):
+class FlowerField(TurnGame[State]):
     name = "flowerfield"
     title = "Flower Field"
     options = OPTIONS

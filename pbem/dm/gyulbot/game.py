@@ -94,7 +94,7 @@ class State:
         return self.demonstrator, self.demo_moves
 
 @register
-class Gyulbot(JudgedGame):
+class Gyulbot(JudgedGame[State, Action]):
     name = "gyulbot"
     title = "Gyulbot"
     options = OPTIONS

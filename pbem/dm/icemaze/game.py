@@ -105,7 +105,7 @@ class IceMatch:
 
 
 @register
-class IceMaze(JudgedGame):
+class IceMaze(JudgedGame[IceMatch, Action]):
     name = "ice"
     title = "Ice maze"
     options = OPTIONS
