@@ -1,19 +1,28 @@
-"""One conformance suite over every registered death-match game (in the spirit of OpenSpiel's generic tests):
-random playouts to the end, check/apply agreement, hostile payloads, transcript round trips and time stamps
-out of order."""
+"""One conformance suite over every game `pbem.games` lists (in the spirit of OpenSpiel's generic tests): every
+entry's parts resolve; random playouts through `dm.base.Game` (BotWars and Geek-o through their adapter, a few
+turns each), check/apply agreement, hostile payloads, transcript round trips, deadlines and time stamps out of
+order."""
 from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta, timezone
+from functools import cache
 
 import pytest
 
+from pbem import games
 from pbem.dm import clock
-from pbem.dm.base import GAMES, Action, Config, SetupError, get_game, replay
+from pbem.dm.base import Action, Config, SetupError, get_game, replay
+from pbem.dm.campaign import Orders
+from pbem.engine.orders import Submission
 from pbem.engine.vocabulary import Termination
+from pbem.formats.game import DESCRIPTION, read_description
 from pbem.formats.gyulbot import parse_puzzle
 from pbem.formats.icemaze import parse_maze
+from pbem.formats.schedule import due_after, parse_schedule
 from pbem.formats.transcript import dump_transcript, load_transcript
+from pbem.resources import resource_dir
+from pbem.store.games import load_setup, setup_document
 
 PUZZLE = parse_puzzle({"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]},
                        "goal": {"at": "r1c4", "colour": "red"}})
@@ -24,17 +33,65 @@ CONFIGS = {
     "gyulbot": Config("gyulbot", ("Ann", "Bob"), options={"rounds": 3}, puzzles=(PUZZLE,) * 4),
     "ice": Config("ice", ("Ann", "Bob"), options={"target": 2, "max_rounds": 4}, puzzles=(MAZE,) * 4),
 }
+MATCHES = games.names(games.Kind.MATCH)
+CAMPAIGNS = games.names(games.Kind.CAMPAIGN)
+CAMPAIGN_TURNS = 6  # a campaign's random playout: enough turns to deal, play, miss and time out, kept short
 HOSTILE = [{}, {"nonsense": 1}, {"claim": "many"}, {"claim": -3}, {"claim": True}, {"move": None},
            {"move": "Z9-Q1"}, {"plant": 5}, {"plant": [["deep"]]}, {"challenge": [[1]]}, {"challenge": "x"},
            {"solution": 123}, {"solution": ["R"]}, {"roll": True}, {"roll": 99}, {"timeout": "yes"},
            {"extend": -1}, {"extend": 10 ** 30}, {"give_up": "no"}, {"pass": 0}, {"skip": None},
            {"undercut": 2.5}, {"claim": 1, "skip": True}, {"move": "B1-B2" * 1000}]
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
+SCHEDULE = parse_schedule("2d")
 
 
-def test_every_registered_game_is_covered():
-    get_game("ice")  # importing registers the bundled games
-    assert sorted(GAMES) == sorted(CONFIGS)
+@cache
+def campaign_config(name: str) -> Config:
+    """The bundled sample game of `name` (turns/NAME/game.yaml): its description is the campaign's set-up."""
+    setup = load_setup(setup_document(read_description(resource_dir("turns") / name / DESCRIPTION)))
+    return Config(name, tuple(p.name for p in setup.players), puzzles=(setup,))
+
+
+def config_of(name: str) -> Config:
+    return campaign_config(name) if name in CAMPAIGNS else CONFIGS[name]
+
+
+def test_every_listed_game_is_covered_and_its_parts_resolve():
+    assert games.names() == ("botwars", "geeko", "gyulbot", "ice", "takebacktoe", "flowerfield")
+    assert sorted(MATCHES) == sorted(CONFIGS)
+    for entry in games.GAMES:
+        rules = games.part(entry.rules)()
+        assert rules.name == entry.name and rules.title == entry.title
+        for path in (*entry.formats, entry.picture, entry.text, entry.mail):
+            assert path is not None and games.part(path) is not None
+    assert [get_game(name).name for name in MATCHES] == list(MATCHES)
+    with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield"):
+        get_game("botwars")  # `pbem dm` plays death matches only
+
+
+def campaign_playout(name: str, seed: int) -> tuple[list[Orders], object]:
+    """A campaign's first turns, each player sending one of the legal orders the adapter lists (the random card
+    programs of a player's hand), some players missing some turns; the schedule's deadline plays a turn that
+    waits for a missing player (B4.6)."""
+    game, rng = games.part(games.entry(name).rules)(), random.Random(seed)
+    state = game.new_state(campaign_config(name))
+    played, dealt = [], T0
+    while state.game.turn <= CAMPAIGN_TURNS and not game.is_over(state):
+        turn = state.game.turn
+        state = game.scheduled(state, due_after(SCHEDULE, dealt))
+        legal = game.legal_actions(state)
+        assert all(game.check(state, action) is None for action in legal)
+        for player in sorted({action.player for action in legal}):
+            if rng.random() < 0.2:
+                continue  # this player misses the turn
+            action = rng.choice([a for a in legal if a.player == player])
+            state = game.apply(state, action)
+            played.append(action)
+        if state.game.turn == turn:
+            dealt = game.deadline(state).at + timedelta(seconds=1)
+            state, passed = clock.advance(game, state, dealt)
+            assert len(passed) == 1 and state.game.turn == turn + 1
+    return played, state
 
 
 def playout(name: str, seed: int) -> tuple[list[Action], object]:
@@ -54,7 +111,54 @@ def playout(name: str, seed: int) -> tuple[list[Action], object]:
     return played, state
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", CAMPAIGNS)
+@pytest.mark.parametrize("seed", range(2))
+def test_campaign_playouts_play_every_turn_through_the_one_interface(name, seed):
+    game = games.part(games.entry(name).rules)()
+    played, state = campaign_playout(name, seed)
+    assert state.game.turn > CAMPAIGN_TURNS or game.is_over(state)
+    result = game.result(state)
+    assert result.over == game.is_over(state) and (result.termination is None) == (not result.over)
+    again, _ = campaign_playout(name, seed)  # B13: the same orders play the same game
+    assert again == played
+
+
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_campaign_orders_after_the_deadline_are_refused_and_the_turn_is_played_without_them(name):
+    game = games.part(games.entry(name).rules)()
+    state = game.scheduled(game.new_state(campaign_config(name)), T0)
+    first = game.legal_actions(state)[0]
+    late = Orders(first.player, 1, first.submission, T0 + timedelta(seconds=1))
+    assert "too late" in game.check(state, late)
+    records, after = clock.submit(game, state, late)
+    assert [r.clock for r in records] == [True, False] and "too late" in records[-1].reason
+    assert "turn 1, and turn 2 is being played" in records[-1].reason
+    assert after.game.turn == 2 and game.deadline(after) is None  # played; the next deadline is the schedule's
+    extended = game.extend(state, 90, T0)
+    assert game.deadline(extended).at == T0 + timedelta(seconds=90) and game.check(extended, late) is None
+
+
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_campaign_hostile_orders_are_refused_with_a_reason_and_never_raise(name):
+    game = games.part(games.entry(name).rules)()
+    state = game.new_state(campaign_config(name))
+    player = state.game.setup.players[0]
+    robot = player.robots[0]
+    garbage = [Submission({robot: ["XYZ", None, True, 10 ** 30]}), Submission({"Nobody": [1]}),
+               Submission({robot: [[1]]}), Submission({robot: []}, reboot=["Nobody"]),
+               Submission({robot: ["FWD1"] * 50}), "FWD1 FWD2", None]
+    for who in (player.name, "nobody"):
+        for submission in garbage:
+            orders = Orders(who, 1, submission)  # hostile on purpose: not always a Submission
+            reason = game.check(state, orders)
+            assert isinstance(reason, str) and reason
+            with pytest.raises(ValueError):
+                game.apply(state, orders)
+    with pytest.raises(SetupError):
+        game.new_state(Config(name, ("x", "y")))
+
+
+@pytest.mark.parametrize("name", MATCHES)
 @pytest.mark.parametrize("seed", range(3))
 def test_random_playouts_reach_the_end_and_replay_from_their_transcript(name, seed):
     game = get_game(name)
@@ -67,7 +171,7 @@ def test_random_playouts_reach_the_end_and_replay_from_their_transcript(name, se
     assert game.render_data(again.state) == game.render_data(state)
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", MATCHES)
 def test_hostile_payloads_are_refused_with_a_reason_and_never_raise(name):
     game = get_game(name)
     played, _ = playout(name, 7)
@@ -86,7 +190,7 @@ def test_hostile_payloads_are_refused_with_a_reason_and_never_raise(name):
         state = game.apply(state, action)
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", MATCHES)
 def test_time_stamps_out_of_order_are_refused_cleanly(name):
     game = get_game(name)
     played, _ = playout(name, 3)
@@ -98,7 +202,7 @@ def test_time_stamps_out_of_order_are_refused_cleanly(name):
     assert "earlier than the previous" in game.check(state, earlier)
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", MATCHES)
 def test_the_gm_extends_and_closes_deadlines_in_every_game(name):
     """The one clock: once a timed action starts a deadline, the GM's extension moves it by exactly that much,
     and the GM's timeout closes it at once, with the effect the game gives it."""
@@ -115,7 +219,7 @@ def test_the_gm_extends_and_closes_deadlines_in_every_game(name):
     assert game.deadline(closed) is None or game.deadline(closed) != game.deadline(extended)
 
 
-@pytest.mark.parametrize("name", sorted(CONFIGS))
+@pytest.mark.parametrize("name", MATCHES)
 def test_every_declared_option_refuses_a_bad_value_naming_what_it_may_be(name):
     """Options are declared as data per game and read once; a wrong value is refused with the allowed ones, and an
     unknown option with the known ones."""

@@ -1,4 +1,4 @@
 """Death-match games (RULES Part D): pure rules, solvers and generators."""
-from .base import Action, Config, Game, Replay, Result, get_game, register, replay
+from .base import Action, Config, Game, Replay, Result, get_game, replay
 
-__all__ = ["Action", "Config", "Game", "Replay", "Result", "get_game", "register", "replay"]
+__all__ = ["Action", "Config", "Game", "Replay", "Result", "get_game", "replay"]

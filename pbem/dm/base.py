@@ -1,6 +1,6 @@
 """One interface for every death-match game, in the spirit of OpenSpiel.
 
-A game is a stateless object registered by name; its states are plain data.
+A game is a stateless object listed by name in `pbem.games`; its states are plain data.
 Every action is checked first (`check` returns the reason it is illegal) and
 only a legal action is applied, so an illegal one changes nothing. All of it
 is pure: time stamps come in with the actions, dice from the seeded RNG
@@ -252,23 +252,16 @@ def opponent(players: tuple[str, ...], player: str) -> str:
 
 
 AnyGame = Game[Any, Action]  # a death match whose state type the caller does not know
-G = TypeVar("G", bound=AnyGame)
-GAMES: dict[str, AnyGame] = {}
-
-
-def register(game_class: type[G]) -> type[G]:
-    """Class decorator: make a game available by its `name`."""
-    GAMES[game_class.name] = game_class()
-    return game_class
+GAMES: dict[str, AnyGame] = {}  # each death match's rules object, made once when first asked for
 
 
 def get_game(name: str) -> AnyGame:
-    from . import games  # noqa: F401  (importing registers every bundled game)
+    """The rules of the death match `name`, as `pbem.games` lists it; KeyError naming the known ones."""
+    from .. import games
 
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+    if name not in GAMES:
+        GAMES[name] = games.part(games.entry(name, games.Kind.MATCH).rules)()
+    return GAMES[name]
 
 
 @dataclass

@@ -19,7 +19,7 @@ from typing import Any
 from ..engine.rng import derive_rng
 from ..engine.vocabulary import Termination
 from . import clock as clocks
-from .base import Action, Config, Option, Result, Setup, opponent, register
+from .base import Action, Config, Option, Result, Setup, opponent
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 from .views import TakeBackToeView
@@ -96,7 +96,6 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
     return any(s >= roll for s in stacks)
 
 
-@register
 class TakeBackToe(TurnGame[State]):
     name = "takebacktoe"
     title = "Take-Back-Toe"

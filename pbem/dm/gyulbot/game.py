@@ -24,7 +24,7 @@ from typing import Any
 from ...engine.rng import derive_rng
 from ...engine.vocabulary import Termination
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent
 from ..clock import GM, Deadline, utc
 from ..views import GyulbotView
 from .board import Puzzle, parse_solution, solved_after
@@ -93,7 +93,6 @@ class State:
         assert self.demonstrator is not None and self.demo_moves is not None, self.phase
         return self.demonstrator, self.demo_moves
 
-@register
 class Gyulbot(JudgedGame[State, Action]):
     name = "gyulbot"
     title = "Gyulbot"

@@ -25,7 +25,7 @@ from typing import Any
 from ...engine.geometry import Size
 from ...engine.vocabulary import Termination
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup
 from ..clock import GM, Deadline, utc
 from ..views import IceView
 from .generate import generate
@@ -104,7 +104,6 @@ class IceMatch:
         return self.termination is not None
 
 
-@register
 class IceMaze(JudgedGame[IceMatch, Action]):
     name = "ice"
     title = "Ice maze"
