@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from functools import cache
 
 import pytest
+from sqlmodel import select
 
 from pbem import games
 from pbem.dm import clock
@@ -27,6 +28,7 @@ from pbem.resources import resource_dir
 from pbem.store import cycle
 from pbem.store.archive import export_game, import_game
 from pbem.store.games import Store, create_game, load_setup, setup_document
+from pbem.store.tables import OrderVersion
 
 PUZZLE = parse_puzzle({"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]},
                        "goal": {"at": "r1c4", "colour": "red"}})
@@ -163,6 +165,35 @@ def test_campaign_turn_cycle_plays_as_the_adapter_and_its_export_imports_the_sam
         assert imported.turns[-1].after_hash == state_hash(state.game)
     finally:
         again.close()
+
+
+GARBAGE_FILES = [b"", b"\x00\xff\xfe" * 50, b"game: [", b"- just\n- a list\n", b"game: x\nturn: 1\n",
+                 b"game: GAME\nturn: one\nplayer: 7\nrobots: {}\n", b"game: GAME\nturn: 1\nplayer: nobody\n",
+                 b"game: GAME\nturn: 1\nplayer: PLAYER\nrobots: {ROBOT: {program: [XYZ, 10e99, null]}}\n",
+                 b"game: GAME\nturn: 1\nplayer: PLAYER\nrobots: {ROBOT: {program: {a: 1}}}\nreboot: 5\n",
+                 b"game: GAME\nturn: 1\nplayer: PLAYER\nrobots:\n" + b"  - x\n" * 2000, b"&a [*a, *a]"]
+
+
+@pytest.mark.parametrize("name", CAMPAIGNS)
+def test_campaign_order_files_of_garbage_are_refused_naming_the_file_and_store_nothing(name, tmp_path):
+    """Hostile order files through the turn cycle's door (`pbem turn submit`, mail): each refused with its
+    problems, none raising, none stored."""
+    setup = campaign_config(name).puzzles[0]
+    player, robot = setup.players[0].name, setup.players[0].robots[0]
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    try:
+        with store.session() as session:
+            create_game(session, read_description(resource_dir("turns") / name / DESCRIPTION), T0)
+            session.commit()
+            cycle.deal(session, setup.name)
+            files = [(f"bad-{i}.yaml", data.replace(b"GAME", setup.name.encode()).replace(b"PLAYER", player.encode())
+                      .replace(b"ROBOT", robot.encode())) for i, data in enumerate(GARBAGE_FILES)]
+            results = cycle.submit(session, setup.name, files, store=True, at=T0)
+            assert [r.source for r in results] == [source for source, _ in files]
+            assert all(not r.accepted and r.problems for r in results), [r for r in results if r.accepted]
+            assert session.exec(select(OrderVersion)).all() == []
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize("name", CAMPAIGNS)
