@@ -29,15 +29,14 @@ class Entry:
     kind: Kind
     rules: str  # the `dm.base.Game` playing it
     formats: tuple[str, ...]  # the readers and writers of its files
-    picture: str | None  # draws a position (death matches: render data -> image); None: YAML only
-    text: str | None  # writes a position as plain text (death matches: render data -> str)
+    picture: str | None  # death matches: render data -> image; campaigns: their stage reports' module
+    text: str | None  # death matches: render data -> text board (None: YAML); campaigns: their turn sheets'
     mail: str  # builds its mails
 
 
 _CAMPAIGN_FORMATS = ("pbem.formats.game", "pbem.formats.orders", "pbem.formats.rooms", "pbem.formats.roommap",
                      "pbem.formats.decks", "pbem.formats.scenario", "pbem.formats.schedule")
-_CAMPAIGN_RENDER = dict(picture="pbem.render.turn:build_turn_report", text="pbem.render.sheet:turn_sheet_text",
-                        mail="pbem.mail.post")
+_CAMPAIGN_RENDER = dict(picture="pbem.render.turn", text="pbem.render.sheet", mail="pbem.mail.post")
 
 GAMES: tuple[Entry, ...] = (
     Entry("botwars", "BotWars", Kind.CAMPAIGN, "pbem.dm.campaign:BotWars", _CAMPAIGN_FORMATS, **_CAMPAIGN_RENDER),

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from pbem import games
 from pbem.dm import clock
-from pbem.dm.base import Action, Config, SetupError, get_game, replay
+from pbem.dm.base import Action, Config, Result, SetupError, get_game, replay
 from pbem.dm.campaign import Orders
 from pbem.engine.orders import Submission
 from pbem.engine.vocabulary import Termination
@@ -165,6 +165,18 @@ def test_campaign_turn_cycle_plays_as_the_adapter_and_its_export_imports_the_sam
         assert imported.turns[-1].after_hash == state_hash(state.game)
     finally:
         again.close()
+
+
+def test_a_campaigns_result_is_the_engines_outcome_with_its_reason():
+    """BotWars (B12): the first robot through the last flag wins its player the game, placed first."""
+    game = games.part(games.entry("botwars").rules)()
+    state = game.new_state(campaign_config("botwars"))
+    assert game.result(state) == Result(False, None)
+    second = state.game.setup.players[1]
+    state.game.winners.append(second.robots[0])  # as `play_turn` records a robot touching the last flag
+    result = game.result(state)
+    assert result.over and result.winner == second.name and result.termination == Termination.LAST_FLAG
+    assert result.places[second.name] == 1 and sorted(result.places.values())[1] == 2
 
 
 GARBAGE_FILES = [b"", b"\x00\xff\xfe" * 50, b"game: [", b"- just\n- a list\n", b"game: x\nturn: 1\n",

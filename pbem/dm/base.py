@@ -1,4 +1,5 @@
-"""One interface for every death-match game, in the spirit of OpenSpiel.
+"""One interface for every game, in the spirit of OpenSpiel: the death matches, and BotWars/Geek-o through
+their adapter (`campaign.py`).
 
 A game is a stateless object listed by name in `pbem.games`; its states are plain data.
 Every action is checked first (`check` returns the reason it is illegal) and
@@ -143,7 +144,8 @@ class Action:
 
 @dataclass(frozen=True)
 class Result:
-    """A match's outcome: whether it is over, who won (None: a draw, or still running), the tally, and why it
+    """A game's outcome: whether it is over, who won (None: a draw, a shared first place, or still running), the
+    tally (scores or lives), each player's place where the game ranks them (1 first, a tie sharing one), and why it
     ended (`termination`, None while it runs)."""
 
     over: bool
@@ -151,6 +153,7 @@ class Result:
     scores: Mapping[str, int] | None = None
     lives: Mapping[str, int] | None = None
     termination: Termination | None = None
+    places: Mapping[str, int] | None = None
 
 
 S = TypeVar("S")  # a game's state: plain, frozen data

@@ -118,7 +118,7 @@ class CampaignGame(Game[Campaign, Orders]):
             return Result(False, None)
         places = {row["player"]: row["place"] for row in ended.standings}
         winner = ended.winners[0] if len(ended.winners) == 1 else None  # a shared first place: no sole winner
-        return Result(True, winner, scores=places, termination=ended.termination)
+        return Result(True, winner, termination=ended.termination, places=places)
 
     def candidates(self, state: Campaign) -> list[Orders]:
         """Orders worth trying for each player the turn waits for: a legal program from the hand (as an
