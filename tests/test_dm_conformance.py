@@ -4,7 +4,10 @@ turns each, and through the store's turn cycle), check/apply agreement, hostile 
 (campaigns: export and import), deadlines and time stamps out of order."""
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from datetime import datetime, timedelta, timezone
 from functools import cache
 
@@ -73,6 +76,15 @@ def test_every_listed_game_is_covered_and_its_parts_resolve():
     assert [get_game(name).name for name in MATCHES] == list(MATCHES)
     with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield"):
         get_game("botwars")  # `pbem dm` plays death matches only
+
+
+def test_the_rules_found_through_the_list_import_no_layer_above_them():
+    """`pbem.games` names render and mail parts as paths: asking it for every game's rules imports only the pure
+    layers (engine, dm), never formats, store, render or mail."""
+    code = ("import json, sys; from pbem import games; [games.part(e.rules) for e in games.GAMES]; "
+            "print(json.dumps(sorted({m.split('.')[1] for m in sys.modules if m.startswith('pbem.')})))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert set(json.loads(found)) <= {"dm", "engine", "games"}, found
 
 
 def campaign_playout(name: str, seed: int) -> tuple[list[Orders], object]:
