@@ -251,8 +251,11 @@ def test_campaign_hostile_orders_are_refused_with_a_reason_and_never_raise(name)
             assert isinstance(reason, str) and reason
             with pytest.raises(ValueError):
                 game.apply(state, orders)
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError, match="set up from one game description"):
         game.new_state(Config(name, ("x", "y")))
+    other = campaign_config("geeko" if name == "botwars" else "botwars")
+    with pytest.raises(SetupError, match=f"game, not {name}"):
+        game.new_state(other)
 
 
 @pytest.mark.parametrize("name", MATCHES)

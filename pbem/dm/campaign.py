@@ -132,12 +132,6 @@ class CampaignGame(Game[Campaign, Orders]):
                                                         for robot, cards in turned.items()})))
         return found
 
-    def hints(self, state: Campaign, player: str) -> list[str]:
-        if player not in state.waiting_for():
-            return []
-        example = {robot: [str(card) for card in cards] for robot, cards in example_orders(state.game, player).items()}
-        return [f"{{robots: {example}}}  a program for each robot from your hand"]
-
     def render_data(self, state: Campaign) -> Mapping[str, Any]:
         return {"game": state.game.setup.name, "turn": state.game.turn, "waiting": state.waiting_for(),
                 "due": state.due.isoformat() if state.due else None}
