@@ -67,31 +67,36 @@ class CampaignGame(Game[Campaign, Orders]):
         return replace(state, due=utc(due))
 
     def check(self, state: Campaign, action: Orders) -> str | None:
-        game = state.game
-        if game.is_over:
-            return "the game is over"
-        if action.player not in game.players:
-            return f"{action.player!r} does not play in this game ({', '.join(game.players)})"
-        at = utc(action.at)
-        if at is not None and state.due is not None and at > state.due:
-            return f"too late: turn {game.turn}'s orders were due by {state.due.isoformat()}"
-        if action.turn != game.turn:
-            return f"these orders are for turn {action.turn}, and turn {game.turn} is being played"
-        if not game.owes_orders(action.player):
-            return f"no orders are due from {action.player} in turn {game.turn}"
-        if not isinstance(action.submission, Submission):
-            return f"orders are a submission of programs, not {type(action.submission).__name__}"
-        checked = check_orders(game, action.player, action.submission)
-        return "; ".join(problem.message for problem in checked.problems) or None
+        return self._judge(state, action)[0]
 
     def apply(self, state: Campaign, action: Orders) -> Campaign:
-        reason = self.check(state, action)
-        if reason is not None:
+        reason, checked = self._judge(state, action)
+        if checked is None:
             raise ValueError(reason)
-        checked = check_orders(state.game, action.player, action.submission)
         orders = tuple((p, c) for p, c in state.orders if p != action.player) + ((action.player, checked),)
         after = replace(state, orders=orders)
         return self._played(after) if not after.waiting_for() else after
+
+    def _judge(self, state: Campaign, action: Orders) -> tuple[str | None, Checked | None]:
+        """(why the orders are refused, None) or (None, the orders checked against the player's hand)."""
+        game = state.game
+        if game.is_over:
+            return "the game is over", None
+        if action.player not in game.players:
+            return f"{action.player!r} does not play in this game ({', '.join(game.players)})", None
+        at = utc(action.at)
+        if at is not None and state.due is not None and at > state.due:
+            return f"too late: turn {game.turn}'s orders were due by {state.due.isoformat()}", None
+        if action.turn != game.turn:
+            return f"these orders are for turn {action.turn}, and turn {game.turn} is being played", None
+        if not game.owes_orders(action.player):
+            return f"no orders are due from {action.player} in turn {game.turn}", None
+        if not isinstance(action.submission, Submission):
+            return f"orders are a submission of programs, not {type(action.submission).__name__}", None
+        checked = check_orders(game, action.player, action.submission)
+        if checked.problems:
+            return "; ".join(problem.message for problem in checked.problems), None
+        return None, checked
 
     def _played(self, state: Campaign) -> Campaign:
         """The turn played with the orders in; the next turn has no deadline until the schedule sets it."""
@@ -126,10 +131,10 @@ class CampaignGame(Game[Campaign, Orders]):
         found = []
         for player in state.waiting_for():
             hands = state.game.hands_of(player)
-            for turn in range(max((len(cards) for cards in hands.values()), default=0)):
-                turned = _turned(state.game, player, turn)
-                found.append(Orders(player, state.game.turn, Submission({robot: [card.number for card in cards]
-                                                        for robot, cards in turned.items()})))
+            for by in range(max((len(cards) for cards in hands.values()), default=0)):
+                programs = {robot: [card.number for card in cards]
+                            for robot, cards in _turned(state.game, player, by).items()}
+                found.append(Orders(player, state.game.turn, Submission(programs)))
         return found
 
     def render_data(self, state: Campaign) -> Mapping[str, Any]:
