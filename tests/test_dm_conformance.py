@@ -12,6 +12,8 @@ from datetime import datetime, timedelta, timezone
 from functools import cache
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlmodel import select
 
 from pbem import games
@@ -189,6 +191,29 @@ def test_a_campaigns_result_is_the_engines_outcome_with_its_reason():
     result = game.result(state)
     assert result.over and result.winner == second.name and result.termination == Termination.LAST_FLAG
     assert result.places[second.name] == 1 and sorted(result.places.values())[1] == 2
+
+
+TOKENS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12),
+                   st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(CAMPAIGNS), robot=st.sampled_from([0, 1, None]),
+       program=st.lists(TOKENS, max_size=12), reboot=st.lists(st.text(max_size=8), max_size=2),
+       option_hp=st.one_of(st.none(), st.integers(), st.text(max_size=3)))
+def test_campaign_orders_of_any_shape_are_judged_without_raising(name, robot, program, reboot, option_hp):
+    """Whatever the tokens, `check` answers (a reason or None) and `apply` agrees with it."""
+    game = games.part(games.entry(name).rules)()
+    state = game.new_state(campaign_config(name))
+    player = state.game.setup.players[0]
+    key = player.robots[robot % len(player.robots)] if robot is not None else "Nobody"
+    orders = Orders(player.name, 1, Submission({key: program}, reboot=reboot, option_hp=option_hp))
+    reason = game.check(state, orders)
+    if reason is None:
+        game.apply(state, orders)
+    else:
+        with pytest.raises(ValueError):
+            game.apply(state, orders)
 
 
 GARBAGE_FILES = [b"", b"\x00\xff\xfe" * 50, b"game: [", b"- just\n- a list\n", b"game: x\nturn: 1\n",
