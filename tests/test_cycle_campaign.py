@@ -15,6 +15,7 @@ from pbem.engine.campaign import (
 )
 from pbem.engine.cards import Card
 from pbem.engine.orders import Checked, Submission
+from pbem.engine.vocabulary import Termination
 from pbem.formats.decks import read_deck
 from pbem.formats.rooms import load_room
 
@@ -168,7 +169,7 @@ def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():
     assert [(row["player"], row["won"], row["flags"], row["place"]) for row in standings(outcome.state)] == [
         ("ann", 1, 2, 1), ("ben", None, 0, 2), ("cy", None, 0, 2)]
     ended = result(outcome.state)
-    assert ended is not None and (ended.winners, ended.ending) == (("ann",), "last flag")
+    assert ended is not None and (ended.winners, ended.termination) == (("ann",), Termination.LAST_FLAG)
 
 
 def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():

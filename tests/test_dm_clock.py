@@ -7,6 +7,7 @@ import pytest
 
 from pbem.dm import Action, Config, get_game, replay
 from pbem.dm import clock as clocks
+from pbem.engine.vocabulary import Termination
 
 T0 = datetime(2021, 6, 1, 20, 0, tzinfo=timezone.utc)
 GRUNKLE = clocks.TimeControl(turn=60, reserve=300, step=30, bonus={"challenge": 60})
@@ -100,6 +101,7 @@ def test_a_move_after_the_bank_is_gone_loses_on_time():
     config, actions = tbt(("Red", {"roll": 1, "move": "B1-B2"}, 0), ("Green", {"roll": 1, "move": "B3-B4"}, 10, 361))
     outcome = replay(config, actions)
     assert outcome.result.winner == "Red" and "Green ran out of time" in outcome.state.ending
+    assert outcome.result.termination == Termination.OUT_OF_TIME
     assert outcome.state.stacks[6:8] == (10, 10)  # the late move itself had no effect
 
 

@@ -6,6 +6,7 @@ import pytest
 from pbem.dm import Action, Config, get_game, replay
 from pbem.dm.cells import cell_name
 from pbem.dm.flowerfield import missed_duplicates
+from pbem.engine.vocabulary import Termination
 
 GAME = get_game("flowerfield")
 SEED_EXAMPLE = [  # Ann's last move, B2 and F3, makes D2-D3-E3-F3 a duplicate of D3-E3-E4-E5 (seed 004)
@@ -190,7 +191,7 @@ def test_acting_out_of_turn_is_refused():
 def test_d4_5_no_lives_left_loses():
     outcome = play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 3)
     assert outcome.result.over and outcome.result.winner == "Ann"
-    assert outcome.result.lives == {"Ann": 3, "Bob": 0}
+    assert outcome.result.lives == {"Ann": 3, "Bob": 0} and outcome.result.termination == Termination.NO_LIVES
     assert play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 4).errors == [(4, "the game is over")]
 
 
@@ -218,6 +219,7 @@ def test_d4_5_full_board_pass_with_equal_lives_goes_to_the_last_planter():
     outcome = play(fill() + [("Ann", {"pass": True})], variant="classic")
     assert outcome.errors == []
     assert outcome.result.over and outcome.result.winner == "Bob"
+    assert outcome.result.termination == Termination.BOARD_FULL
 
 
 def test_d4_5_full_board_plant_is_refused():
@@ -236,7 +238,7 @@ def test_d4_5_full_board_failed_challenge_ends_the_game():
     outcome = play(fill() + [("Ann", {"challenge": [["A2", "A3", "A4", "A5"], ["A3", "A4", "A5", "A6"]]})],
                    variant="classic")
     assert outcome.result.over and outcome.result.winner == "Bob"
-    assert outcome.result.lives == {"Ann": 2, "Bob": 3}
+    assert outcome.result.lives == {"Ann": 2, "Bob": 3} and outcome.result.termination == Termination.BOARD_FULL
 
 
 def test_d4_5_full_board_successful_challenge_undoes_and_play_goes_on():

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.dm.base import Action, Config, SetupError, get_game, replay
+from pbem.engine.vocabulary import Termination
 from pbem.formats.gyulbot import parse_puzzle
 from pbem.formats.transcript import load_transcript
 from pbem.formats.yamlfile import FormatError
@@ -142,7 +143,7 @@ def test_d1_4_most_points_after_five_rounds_wins():
                     act(who, t + 2, solution=GOOD)]
     r = run(actions, rounds=5)
     assert r.errors == [] and r.result.over and r.result.winner == "ann"
-    assert r.result.scores == {"ann": 3, "bob": 2}
+    assert r.result.scores == {"ann": 3, "bob": 2} and r.result.termination == Termination.ROUNDS_PLAYED
 
 
 def tie_then(tiebreak, extra):
@@ -155,13 +156,14 @@ def tie_then(tiebreak, extra):
 def test_d1_4_tie_goes_to_designated_opponent():
     r = tie_then("opponent", [])
     assert r.result.over and r.result.winner == "ann" and r.result.scores == {"ann": 1, "bob": 1}
+    assert r.result.termination == Termination.TIEBREAK
 
 
 def test_d1_4_tiebreak_round_then_opponent():
     r = tie_then("round", [])
     assert not r.result.over and r.state.round == 3
     won = tie_then("round", [act("bob", 20, claim=2), act("ann", 21, skip=True), act("bob", 22, solution=GOOD)])
-    assert won.result.over and won.result.winner == "bob"
+    assert won.result.over and won.result.winner == "bob" and won.result.termination == Termination.TIEBREAK
     # nobody claims in the tiebreak round either: the opponent wins
     # (round 3 opened at 12 s; its 10 minutes end at 612 s and bob's late skip is refused)
     still_tied = tie_then("round", [act("bob", 20 + 601, skip=True)])

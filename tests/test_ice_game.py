@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pbem.dm.base import Action, Config, SetupError, get_game, replay
 from pbem.dm.icemaze import Maze, solve
+from pbem.engine.vocabulary import Termination
 from pbem.formats.icemaze import parse_maze
 from pbem.formats.transcript import load_transcript
 from pbem.formats.yamlfile import FormatError
@@ -168,6 +169,7 @@ def test_d2_3_first_to_seven_wins():
                     passes("ann", 10 * round_ + 6)]
     run = play(*actions, act("ann", 100, claim=2))
     assert run.result.over and run.result.winner == "bob" and scores(run) == (0, 7)
+    assert run.result.termination == Termination.TARGET_SCORE
     assert run.errors == [(21, "the match is over")]
 
 
@@ -176,13 +178,15 @@ def test_d2_3_after_twenty_rounds_the_leader_wins():
     first = [act("ann", 0, claim=2), act("ann", 10, solution="RD"), passes("bob", 15)]
     run = play(*first, act("bob", 15 + 19 * 600 + 1, claim=3))
     assert run.state.rounds == 20 and run.result.over and run.result.winner == "ann"
+    assert run.result.termination == Termination.ROUNDS_PLAYED
     unfinished = play(*first, act("bob", 15 + 18 * 600 + 1, claim=3))
-    assert unfinished.state.rounds == 19 and not unfinished.result.over
+    assert unfinished.state.rounds == 19 and not unfinished.result.over and unfinished.result.termination is None
 
 
 def test_d2_3_level_after_the_last_round_is_a_draw():
     run = play(act("bob", 3 * 600 + 1, claim=3), start=T0, max_rounds=3)
     assert run.result.over and run.result.winner is None and scores(run) == (0, 0)
+    assert run.result.termination == Termination.ROUNDS_PLAYED
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from pbem.dm import Action, Config, get_game, replay
+from pbem.engine.vocabulary import Termination
 from pbem.formats.transcript import load_transcript, read_transcript
 
 GAME = get_game("takebacktoe")
@@ -35,7 +36,7 @@ def test_d3_5_seed_example_game():
     assert outcome.errors == []
     assert grid(outcome.state) == [[3, 1, 3, 3], [10, 6, 7, 1], [0, 0, 0, 6]]
     assert outcome.result.over and outcome.result.winner == "Red"
-    assert outcome.result.scores == {"Red": 10, "Green": 6}
+    assert outcome.result.scores == {"Red": 10, "Green": 6} and outcome.result.termination == Termination.THREE_STACKS
     assert [t.player for t in outcome.state.turns].count("Red") == 3  # Red's third turn
 
 
@@ -214,7 +215,7 @@ def test_d3_4_more_pieces_at_home_wins_at_the_limit():
     config, actions = gm(*_shuttle(79), ("Green", 1, "B3-C3"))
     outcome = replay(config, actions)
     assert outcome.result.winner == "Green" and outcome.result.scores == {"Red": 0, "Green": 1}
-    assert "turn limit" in outcome.state.ending
+    assert "turn limit" in outcome.state.ending and outcome.result.termination == Termination.TURN_LIMIT
 
 
 def test_d3_4_no_action_after_the_end():

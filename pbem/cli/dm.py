@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import typer
 
+from .. import games
 from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
 from ..dm.flowerfield.fields import named_pairs
@@ -167,7 +168,7 @@ def _open_match(ctx: typer.Context, name: str) -> tuple[Session, DmMatch]:
     return session, match
 
 
-GAME_NAMES = ("gyulbot", "ice", "takebacktoe", "flowerfield")
+GAME_NAMES = games.names(games.Kind.MATCH)
 
 
 def game_options(game: str) -> list[dict[str, Any]]:

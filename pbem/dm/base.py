@@ -1,6 +1,7 @@
-"""One interface for every death-match game, in the spirit of OpenSpiel.
+"""One interface for every game, in the spirit of OpenSpiel: the death matches, and BotWars/Geek-o through
+their adapter (`campaign.py`).
 
-A game is a stateless object registered by name; its states are plain data.
+A game is a stateless object listed by name in `pbem.games`; its states are plain data.
 Every action is checked first (`check` returns the reason it is illegal) and
 only a legal action is applied, so an illegal one changes nothing. All of it
 is pure: time stamps come in with the actions, dice from the seeded RNG
@@ -12,7 +13,12 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
+
+from ..engine.vocabulary import Termination
+
+if TYPE_CHECKING:
+    from .clock import Deadline
 
 
 class SetupError(ValueError):
@@ -138,94 +144,104 @@ class Action:
 
 @dataclass(frozen=True)
 class Result:
+    """A game's outcome: whether it is over, who won (None: a draw, a shared first place, or still running), the
+    tally (scores or lives), each player's place where the game ranks them (1 first, a tie sharing one), and why it
+    ended (`termination`, None while it runs)."""
+
     over: bool
     winner: str | None
     scores: Mapping[str, int] | None = None
     lives: Mapping[str, int] | None = None
+    termination: Termination | None = None
+    places: Mapping[str, int] | None = None
 
 
-class Game(ABC):
-    """The rules of one death-match game."""
+S = TypeVar("S")  # a game's state: plain, frozen data
+A = TypeVar("A")  # a game's action: what one player submits (the death matches: `Action`)
+
+
+class Game(ABC, Generic[S, A]):
+    """The rules of one game, over its own state type `S` and action type `A`."""
 
     name: ClassVar[str]
     title: ClassVar[str] = ""  # as players read it ("Take-Back-Toe")
     options: ClassVar[Mapping[str, "Option"]] = {}  # its set-up options, declared as data
 
     @abstractmethod
-    def new_state(self, config: Config) -> Any:
+    def new_state(self, config: Config) -> S:
         """The position before the first action."""
 
     @abstractmethod
-    def check(self, state: Any, action: Action) -> str | None:
+    def check(self, state: S, action: A) -> str | None:
         """Why `action` is illegal in `state`, or None when it is legal."""
 
     @abstractmethod
-    def apply(self, state: Any, action: Action) -> Any:
+    def apply(self, state: S, action: A) -> S:
         """The state after a legal `action`; `state` itself is left unchanged."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: S) -> bool: ...
 
     @abstractmethod
-    def result(self, state: Any) -> Result: ...
+    def result(self, state: S) -> Result: ...
 
     @abstractmethod
-    def render_data(self, state: Any) -> Mapping[str, Any]:
+    def render_data(self, state: S) -> Mapping[str, Any]:
         """What a renderer needs to draw the position (plain data, no rules): the game's view in `views.py`."""
 
-    def candidates(self, state: Any) -> list[Action]:
+    def candidates(self, state: S) -> list[A]:
         """Untimed actions worth trying now, a superset of the legal ones that matter for play (a game whose
         answers are free text lists the short ones); `legal_actions` keeps those `check` accepts."""
         return []
 
-    def legal_actions(self, state: Any) -> list[Action]:
+    def legal_actions(self, state: S) -> list[A]:
         """The legal actions among `candidates`, for random playouts and bots; empty once the game is over."""
         return [] if self.is_over(state) else [a for a in self.candidates(state) if self.check(state, a) is None]
 
-    def hints(self, state: Any, player: str) -> list[str]:
+    def hints(self, state: S, player: str) -> list[str]:
         """What `player` may send now, as example payloads with a word on each (empty: nothing, wait)."""
         return []
 
-    def news(self, before: Any, after: Any) -> list[str]:
+    def news(self, before: S, after: S) -> list[str]:
         """What happened between two states, in the words of the match's own record (an ack's headline)."""
         return []
 
-    def rules_text(self, state: Any) -> str:
+    def rules_text(self, state: S) -> str:
         """This game's rules in a short paragraph with the match's option values (the opening mail's)."""
         return ""
 
-    def waiting(self, state: Any, player: str) -> str | None:
+    def waiting(self, state: S, player: str) -> str | None:
         """What `player`, with nothing to send, waits for when it is not the opponent (e.g. the GM's roll)."""
         return None
 
-    def transcript_options(self, options: dict[str, Any], actions: list[Action]) -> dict[str, Any]:
+    def transcript_options(self, options: dict[str, Any], actions: list[A]) -> dict[str, Any]:
         """The options a transcript's history implies where its header is silent (DESIGN: written rolls)."""
         return options
 
-    def deadline(self, state: Any) -> Any:
+    def deadline(self, state: S) -> Deadline | None:
         """The running `clock.Deadline`, or None (untimed, not started, or over)."""
         return None
 
-    def expire(self, state: Any, deadline: Any) -> Any:
+    def expire(self, state: S, deadline: Deadline) -> S:
         """The state once `deadline` (the running one, perhaps moved earlier by the GM) has passed."""
         raise NotImplementedError(f"{self.name} has no deadlines")
 
-    def extend(self, state: Any, seconds: int, at: datetime | None) -> Any:
+    def extend(self, state: S, seconds: int, at: datetime | None) -> S:
         """The state with the running deadline `seconds` later (a GM extension made `at`, recorded)."""
         raise NotImplementedError(f"{self.name} has no deadlines")
 
 
-class JudgedGame(Game):
+class JudgedGame(Game[S, A]):
     """A game whose rules are one function judging an action: its `check` and `apply` both come from `judge`."""
 
     @abstractmethod
-    def judge(self, state: Any, action: Action) -> tuple[str | None, Any]:
+    def judge(self, state: S, action: A) -> tuple[str | None, S]:
         """(why `action` is illegal, `state`) or (None, the state after it)."""
 
-    def check(self, state: Any, action: Action) -> str | None:
+    def check(self, state: S, action: A) -> str | None:
         return self.judge(state, action)[0]
 
-    def apply(self, state: Any, action: Action) -> Any:
+    def apply(self, state: S, action: A) -> S:
         reason, after = self.judge(state, action)
         if reason is not None:
             raise ValueError(reason)
@@ -238,22 +254,17 @@ def opponent(players: tuple[str, ...], player: str) -> str:
     return second if player == first else first
 
 
-GAMES: dict[str, Game] = {}
+AnyGame = Game[Any, Action]  # a death match whose state type the caller does not know
+GAMES: dict[str, AnyGame] = {}  # each death match's rules object, made once when first asked for
 
 
-def register(game_class: type[Game]) -> type[Game]:
-    """Class decorator: make a game available by its `name`."""
-    GAMES[game_class.name] = game_class()
-    return game_class
+def get_game(name: str) -> AnyGame:
+    """The rules of the death match `name`, as `pbem.games` lists it; KeyError naming the known ones."""
+    from .. import games
 
-
-def get_game(name: str) -> Game:
-    from . import games  # noqa: F401  (importing registers every bundled game)
-
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise KeyError(f"unknown game {name!r}; known: {', '.join(sorted(GAMES))}") from None
+    if name not in GAMES:
+        GAMES[name] = games.part(games.entry(name, games.Kind.MATCH).rules)()
+    return GAMES[name]
 
 
 @dataclass

@@ -22,9 +22,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping
+from typing import Any, Generic, Mapping, Protocol, TypeVar
 
 from .base import Action, Game
+
+S = TypeVar("S")
+
+
+class Stamped(Protocol):
+    """What the clock reads of any game's action: when it was sent (None: untimed)."""
+
+    @property
+    def at(self) -> datetime | None: ...
+
+
+A = TypeVar("A", bound=Stamped)
 
 GM = "GM"
 CLOCK_ABOUT = ("off, or {turn, reserve, step, bonus}: the seconds of a turn, the reserve spent beyond it in steps "
@@ -192,7 +204,7 @@ def remaining(deadline: datetime, now: datetime) -> str:
     return f"{hours} h {text}" if hours else text
 
 
-def advance(game: Game, state: Any, at: datetime | None) -> tuple[Any, list[Deadline]]:
+def advance(game: Game[S, Any], state: S, at: datetime | None) -> tuple[S, list[Deadline]]:
     """The state at `at`: every deadline that passed before it has had its effect (in order), and those deadlines."""
     passed: list[Deadline] = []
     at = utc(at)
@@ -205,7 +217,7 @@ def advance(game: Game, state: Any, at: datetime | None) -> tuple[Any, list[Dead
     return state, passed
 
 
-def judge_clock(game: Game, state: Any, action: Action) -> tuple[str | None, Any]:
+def judge_clock(game: Game[S, Action], state: S, action: Action) -> tuple[str | None, S]:
     """The GM's `extend`/`timeout` and a player's `timeout` claim, the same in every game."""
     payload, at = action.payload, utc(action.at)
     if len(payload) != 1 or not set(payload) <= set(CLOCK_KEYS):
@@ -240,27 +252,28 @@ def judge_clock(game: Game, state: Any, action: Action) -> tuple[str | None, Any
     return None, game.expire(state, replace(running, at=at))  # the GM closes the running deadline now
 
 
-def is_clock_action(action: Action) -> bool:
-    return any(key in action.payload for key in CLOCK_KEYS)
+def is_clock_action(action: object) -> bool:
+    """The GM's `extend`/`timeout` or a player's `timeout` claim (a campaign's orders never are)."""
+    return isinstance(action, Action) and any(key in action.payload for key in CLOCK_KEYS)
 
 
 @dataclass(frozen=True)
-class Record:
+class Record(Generic[A]):
     """One action to keep: accepted when `reason` is None; `clock` marks the clock's own action."""
 
-    action: Action
+    action: A | Action
     reason: str | None
     clock: bool = False
 
 
-def submit(game: Game, state: Any, action: Action) -> tuple[list[Record], Any]:
+def submit(game: Game[S, A], state: S, action: A) -> tuple[list[Record[A]], S]:
     """What one submission records, and the state after it (D5 ruling).
 
     A deadline that passed before a player's action is recorded first, as the
     clock's own `{timeout: true}` at the action's time, so it takes effect even
     when the late action is then refused; the refusal says so.
     """
-    records: list[Record] = []
+    records: list[Record[A]] = []
     passed: list[Deadline] = []
     if not is_clock_action(action):
         state, passed = advance(game, state, action.at)

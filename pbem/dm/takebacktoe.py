@@ -17,8 +17,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.rng import derive_rng
+from ..engine.vocabulary import Termination
 from . import clock as clocks
-from .base import Action, Config, Option, Result, Setup, opponent, register
+from .base import Action, Config, Option, Result, Setup, opponent
 from .cells import cell_name, neighbours, parse_cell
 from .turngame import TurnGame
 from .views import TakeBackToeView
@@ -65,6 +66,7 @@ class State:
     roll: int | None = None  # engine dice: the roll the player to move must use
     winner: str | None = None
     ending: str = ""
+    termination: Termination | None = None
     clock: clocks.Clock | None = None
 
     @property
@@ -94,8 +96,7 @@ def can_move(stacks: tuple[int, ...], roll: int) -> bool:
     return any(s >= roll for s in stacks)
 
 
-@register
-class TakeBackToe(TurnGame):
+class TakeBackToe(TurnGame[State]):
     name = "takebacktoe"
     title = "Take-Back-Toe"
     options = OPTIONS
@@ -169,8 +170,7 @@ class TakeBackToe(TurnGame):
             if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
                 return rolled
             return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
-        after: State = super().apply(state, action)  # the base game's states are untyped (Any)
-        return after
+        return super().apply(state, action)
 
     def _awaiting_roll(self, state: State) -> bool:
         """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline
@@ -250,7 +250,7 @@ class TakeBackToe(TurnGame):
 
     def lose_on_time(self, state: State, player: str) -> State:
         other = opponent(state.players, player)
-        return replace(state, winner=other, ending=f"{player} ran out of time")
+        return replace(state, winner=other, ending=f"{player} ran out of time", termination=Termination.OUT_OF_TIME)
 
     def _after_turn(self, state: State, turn: Turn, stacks: tuple[int, ...]) -> State:
         """D3.3 win check after every turn, then the D3.4 limit, then the next roll."""
@@ -260,15 +260,17 @@ class TakeBackToe(TurnGame):
         if len(qualified) == 2:
             both_win = state.settings.both_win
             winner = mover if both_win == "mover" else other
-            return replace(state, winner=winner, ending="both have three equal stacks (D3.3 ruling)")
+            return replace(state, winner=winner, ending="both have three equal stacks (D3.3 ruling)",
+                           termination=Termination.THREE_STACKS)
         if qualified:
-            return replace(state, winner=qualified[0], ending="three equal stacks at home")
+            return replace(state, winner=qualified[0], ending="three equal stacks at home",
+                           termination=Termination.THREE_STACKS)
         if len(state.turns) >= 2 * state.settings.turns:
             first, second = state.players
             pieces = {p: home_pieces(stacks, self._home(state, p)) for p in state.players}
             winner = second if pieces[second] > pieces[first] else first
             how = "tie goes to the starting player" if pieces[first] == pieces[second] else "more pieces at home"
-            return replace(state, winner=winner, ending=f"turn limit: {how}")
+            return replace(state, winner=winner, ending=f"turn limit: {how}", termination=Termination.TURN_LIMIT)
         return self._next_roll(state)
 
     def _next_roll(self, state: State) -> State:
@@ -283,7 +285,7 @@ class TakeBackToe(TurnGame):
 
     def result(self, state: State) -> Result:
         scores = {p: home_pieces(state.stacks, self._home(state, p)) for p in state.players}
-        return Result(state.over, state.winner, scores=scores)
+        return Result(state.over, state.winner, scores=scores, termination=state.termination)
 
     def render_data(self, state: State) -> TakeBackToeView:
         last = state.turns[-1] if state.turns else None

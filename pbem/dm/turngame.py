@@ -9,38 +9,57 @@ action into a loss on time, and charges the mover's reserve. States are frozen d
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import replace
-from typing import Any
+from dataclasses import Field, replace
+from datetime import datetime
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from . import clock as clocks
 from .base import Action, Game
 from .views import ClockView
 
 
-class TurnGame(Game):
+class TurnState(Protocol):
+    """What this class reads of a turn game's state: a frozen dataclass whose clock starts with the match."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def clock(self) -> clocks.Clock | None: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def to_move(self) -> str: ...
+
+
+T = TypeVar("T", bound=TurnState)
+
+
+class TurnGame(Game[T, Action]):
     @abstractmethod
-    def time_control(self, state: Any) -> clocks.TimeControl: ...
+    def time_control(self, state: T) -> clocks.TimeControl: ...
 
     @abstractmethod
-    def check_move(self, state: Any, action: Action) -> str | None:
+    def check_move(self, state: T, action: Action) -> str | None:
         """Why the mover's own action is illegal, or None."""
 
     @abstractmethod
-    def apply_move(self, state: Any, action: Action) -> Any:
+    def apply_move(self, state: T, action: Action) -> T:
         """The state after a legal move (the clock is charged afterwards)."""
 
     @abstractmethod
-    def lose_on_time(self, state: Any, player: str) -> Any:
+    def lose_on_time(self, state: T, player: str) -> T:
         """The state once `player` has run out of time."""
 
     def action_kind(self, action: Action) -> str | None:
         """The kind of action for time bonuses (e.g. "challenge"); None for none."""
         return None
 
-    def check(self, state: Any, action: Action) -> str | None:
+    def check(self, state: T, action: Action) -> str | None:
         if state.over:
             return "the game is over"
-        at, started = clocks.utc(action.at), state.clock.started if state.clock else None
+        at, started = clocks.utc(action.at), _clock(state).started
         if at is not None and started is not None and at < started:
             return f"time stamp {at.isoformat()} is earlier than the previous action's ({started.isoformat()})"
         if clocks.is_clock_action(action):
@@ -51,7 +70,7 @@ class TurnGame(Game):
             return None  # legal: its effect is the loss on time
         return self.check_move(state, action)
 
-    def apply(self, state: Any, action: Action) -> Any:
+    def apply(self, state: T, action: Action) -> T:
         """The state after `action`; ValueError with the reason when it is illegal (as `check` says)."""
         reason = self.check(state, action)
         if reason is not None:
@@ -61,33 +80,39 @@ class TurnGame(Game):
         if self._late(state, action):
             return self.lose_on_time(state, state.to_move)
         moved = self.apply_move(state, action)
-        clock = clocks.charge(self.time_control(state), state.clock, action.player, action.at, self.action_kind(action))
+        clock = clocks.charge(self.time_control(state), _clock(state), action.player, action.at, self.action_kind(action))
         return replace(moved, clock=clock)
 
-    def deadline(self, state: Any) -> clocks.Deadline | None:
+    def deadline(self, state: T) -> clocks.Deadline | None:
         if state.over:
             return None
-        at = clocks.turn_deadline(self.time_control(state), state.clock, state.to_move)
+        at = clocks.turn_deadline(self.time_control(state), _clock(state), state.to_move)
         if at is None:
             return None
-        other = next(player for player, _ in state.clock.reserves if player != state.to_move)
+        other = next(player for player, _ in _clock(state).reserves if player != state.to_move)
         return clocks.Deadline(at, state.to_move, f"{state.to_move} runs out of time; {other} wins")
 
-    def expire(self, state: Any, deadline: clocks.Deadline) -> Any:
+    def expire(self, state: T, deadline: clocks.Deadline) -> T:
         return self.lose_on_time(state, state.to_move)
 
-    def extend(self, state: Any, seconds: int, at: Any) -> Any:
-        return replace(state, clock=clocks.extend(state.clock, state.to_move, seconds, at))
+    def extend(self, state: T, seconds: int, at: datetime | None) -> T:
+        return replace(state, clock=clocks.extend(_clock(state), state.to_move, seconds, at))
 
-    def clock_data(self, state: Any) -> ClockView | None:
+    def clock_data(self, state: T) -> ClockView | None:
         """What players see of the clock: the turn limit and each reserve (None when untimed)."""
         control = self.time_control(state)
         if control.turn is None:
             return None
-        extra = state.clock.extra if not state.over else 0  # this turn's extension only: an old one is spent
-        return {"turn": control.turn, "bonus": dict(control.bonus or {}), "reserve": dict(state.clock.reserves),
+        extra = _clock(state).extra if not state.over else 0  # this turn's extension only: an old one is spent
+        return {"turn": control.turn, "bonus": dict(control.bonus or {}), "reserve": dict(_clock(state).reserves),
                 "extended": [{"player": state.to_move, "seconds": extra}] if extra else []}
 
-    def _late(self, state: Any, action: Action) -> bool:
+    def _late(self, state: T, action: Action) -> bool:
         control = self.time_control(state)
-        return clocks.out_of_time(control, state.clock, action.player, action.at, self.action_kind(action))
+        return clocks.out_of_time(control, _clock(state), action.player, action.at, self.action_kind(action))
+
+
+def _clock(state: TurnState) -> clocks.Clock:
+    """The match's clock: a turn game starts it with the match (`clock.start`), untimed or not."""
+    assert state.clock is not None, "a turn game's state has a clock"
+    return state.clock

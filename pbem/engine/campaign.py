@@ -28,7 +28,7 @@ from .room import Room
 from .ruleset import Ruleset, get_ruleset
 from .state import Board, Robot
 from .turn import Snapshot, receives_cards, resolve_turn
-from .vocabulary import DeckOrder, MissingOrders, Mode, PhaseName
+from .vocabulary import DeckOrder, MissingOrders, Mode, PhaseName, Termination
 
 SHARED_BOARD = "board"  # the key of the one BotWars board
 
@@ -245,11 +245,10 @@ def standings(state: GameState) -> list[dict]:
 @dataclass(frozen=True)
 class GameResult:
     """How a game that is over ended: `winners`, the players placed first by `standings` (a tie shares it), and
-    `ending`: `last flag` (BotWars: a robot touched it), `out of lives` (BotWars: every robot lost its last life)
-    or `all through` (Geek-o G1: every player's robots left the last room)."""
+    why it ended (`termination`: the last flag touched, every robot out of lives, or Geek-o's G1 all through)."""
 
     winners: tuple[str, ...]
-    ending: str
+    termination: Termination
     standings: tuple[dict, ...]
 
 
@@ -258,7 +257,8 @@ def result(state: GameState) -> GameResult | None:
     if not state.is_over:
         return None
     rows = standings(state)
-    ending = "all through" if state.geeko else ("last flag" if state.winners else "out of lives")
+    ending = (Termination.ALL_THROUGH if state.geeko
+              else Termination.LAST_FLAG if state.winners else Termination.ALL_OUT)
     return GameResult(tuple(row["player"] for row in rows if row["place"] == 1), ending, tuple(rows))
 
 

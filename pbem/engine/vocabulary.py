@@ -65,3 +65,20 @@ def parse_word(kind: type[W], value: object, what: str) -> W:
         if member.value == value:
             return member
     raise ValueError(f"{what} must be one of {', '.join(m.value for m in kind)}, not {value!r}")
+
+
+class Termination(StrEnum):
+    """Why a game ended, as its outcome says (`campaign.result`, `dm.base.Result`): the rule that ended it. Who won
+    is the outcome's own field: a match may end in a draw for any of these."""
+
+    LAST_FLAG = "last flag"  # BotWars (B12): a robot touched the last flag
+    ALL_OUT = "out of lives"  # BotWars (B8): every robot lost its last life; the standings decide
+    ALL_THROUGH = "all through"  # Geek-o (G1): every player's robots left the last room
+    ROUNDS_PLAYED = "rounds played"  # Gyulbot (D1.4), Ice maze (D2.3): the last round was played
+    TIEBREAK = "tiebreak"  # Gyulbot (D1.4): a tie after the last round, settled by a round or the designated opponent
+    TARGET_SCORE = "target score"  # Ice maze (D2.3): a player reached the points to win
+    THREE_STACKS = "three equal stacks"  # Take-Back-Toe (D3.3)
+    TURN_LIMIT = "turn limit"  # Take-Back-Toe (D3.4): every turn played, the home pieces decide
+    NO_LIVES = "no lives left"  # Flower Field (D4.5): a player lost their last life
+    BOARD_FULL = "board full"  # Flower Field (D4.5): the board is full, the lives decide
+    OUT_OF_TIME = "out of time"  # D5: a player's clock ran out

@@ -6,7 +6,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import style
-from .dm import drawer, writer
 from .dm_clock import clock_line
 
 CELL, MARGIN, HEADER = 64, 36, 64
@@ -27,7 +26,6 @@ def _status(data: dict[str, Any]) -> str:
 MISSED_SHOWN = 10  # a finished game can have thousands of missed pairs: the text shows the first few
 
 
-@writer("flowerfield")
 def text(data: dict[str, Any]) -> str:
     last = set(data["last"]["cells"]) if data["last"] else set()
     lines = ["   " + "".join(f" {c} " for c in range(1, 8))]
@@ -54,7 +52,6 @@ def text(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@drawer("flowerfield")
 def picture(data: dict[str, Any]) -> Image.Image:
     legend_height = 26 * len(data["kinds"]) + 16
     width = MARGIN * 2 + CELL * 7

@@ -10,7 +10,6 @@ from PIL import Image, ImageDraw
 
 from ..dm.clock import when
 from . import style
-from .dm import drawer, writer
 
 CELL = 36
 MARGIN = 12
@@ -38,7 +37,6 @@ def colour_rgb(name: str | None) -> tuple[int, int, int]:
     return (red, green, blue)
 
 
-@drawer("gyulbot")
 def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
     rows, cols = data["rows"], data["cols"]
     font, small = style.font(14), style.font(11)
@@ -136,7 +134,6 @@ def _gyulbot_grid(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-@writer("gyulbot")
 def gyulbot_text(data: dict[str, Any]) -> str:
     goal = data["goal"]
     robots = ", ".join(f"{robot['colour'][:1].upper()} {robot['colour']} at "

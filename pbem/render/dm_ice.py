@@ -10,7 +10,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import style
-from .dm import drawer, writer
 
 CELL = 32
 MARGIN = 12
@@ -22,7 +21,6 @@ ICE, ROCK, GOAL, SNOM, RING, GRID, TEXT, PAPER = (
 )
 
 
-@drawer("ice")
 def draw_ice(data: dict[str, Any]) -> Image.Image:
     rows: list[str] = data["rows"]
     lines = [data.get("title", "Ice maze"), *data.get("lines", [])]
@@ -53,7 +51,6 @@ def draw_ice(data: dict[str, Any]) -> Image.Image:
     return image
 
 
-@writer("ice")
 def ice_text(data: dict[str, Any]) -> str:
     rows: list[str] = data["rows"]
     cols = len(rows[0]) if rows else 0

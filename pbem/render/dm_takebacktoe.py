@@ -6,7 +6,6 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import style
-from .dm import drawer, writer
 from .dm_clock import clock_line
 
 CELL, MARGIN, HEADER, FOOTER = 110, 40, 56, 40
@@ -45,7 +44,6 @@ def _last(data: dict[str, Any]) -> str:
     return f"Last: {last['player']} rolled {last['roll']} and moved {last['move'][0]}-{last['move'][1]}."
 
 
-@writer("takebacktoe")
 def text(data: dict[str, Any]) -> str:
     lines = ["     1   2   3   4"]
     for name, row in zip(ROWS, data["rows"]):
@@ -57,7 +55,6 @@ def text(data: dict[str, Any]) -> str:
                      + ([clock] if clock else [])) + "\n"
 
 
-@drawer("takebacktoe")
 def picture(data: dict[str, Any]) -> Image.Image:
     width = MARGIN * 2 + CELL * 4 + 150
     height = HEADER + MARGIN + CELL * 3 + FOOTER

@@ -3,11 +3,14 @@ is told. The facts come from the engine (`campaign.result`, `GameState.done_play
 shared by the last turn's report, the site's game page and the mails that tell the end."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
-_ENDINGS = {"last flag": "first robot through the last flag",
-            "out of lives": "every robot is out of lives, and the standings decide",
-            "all through": "every player is through all rooms, and the fewest turns win (G1)"}
+from ..engine.campaign import GameResult
+from ..engine.vocabulary import Termination
+
+_ENDINGS = {Termination.LAST_FLAG: "first robot through the last flag",
+            Termination.ALL_OUT: "every robot is out of lives, and the standings decide",
+            Termination.ALL_THROUGH: "every player is through all rooms, and the fewest turns win (G1)"}
 _ORDINAL = {1: "st", 2: "nd", 3: "rd"}
 
 
@@ -15,11 +18,11 @@ def names(players: Sequence[str]) -> str:
     return " and ".join(players) if len(players) < 3 else ", ".join(players[:-1]) + " and " + players[-1]
 
 
-def result_line(result: Any) -> str:
+def result_line(result: GameResult) -> str:
     """'The game is over: alice wins (first robot through the last flag).'"""
     who = (f"{result.winners[0]} wins" if len(result.winners) == 1
            else f"{names(result.winners)} share first place" if result.winners else "nobody wins")
-    return f"The game is over: {who} ({_ENDINGS.get(result.ending, result.ending)})."
+    return f"The game is over: {who} ({_ENDINGS[result.termination]})."
 
 
 def standing_line(row: dict) -> str:
@@ -31,7 +34,7 @@ def standing_line(row: dict) -> str:
     return f"{row['place']}. {row['player']}: {row['flags']} flags touched, {row['lives']} lives left{through}"
 
 
-def ending_lines(result: Any) -> list[str]:
+def ending_lines(result: GameResult) -> list[str]:
     """What everyone is told when the game is over: the result, then the final standings."""
     return [result_line(result), "Final standings:", *(f"  {standing_line(row)}" for row in result.standings)]
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
+from ...engine.vocabulary import Termination
 from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
 from ..clock import CLOCK_ABOUT, Clock, Deadline, TimeControl, control_text, start
@@ -68,6 +69,7 @@ class State:
     event: str = ""  # what the last action did, for the players
     winner: str | None = None
     ending: str = ""
+    termination: Termination | None = None
     clock: Clock | None = None
     undone: bool = False  # the turn just before was a successful challenge: no plant is open to challenge (D4.4)
 
@@ -90,7 +92,7 @@ def settings_of(config: Config) -> Settings:
     return Settings(chosen, **values)
 
 
-class FlowerField(TurnGame):
+class FlowerField(TurnGame[State]):
     name = "flowerfield"
     title = "Flower Field"
     options = OPTIONS
@@ -262,7 +264,8 @@ class FlowerField(TurnGame):
         lives = tuple((p, n - 1 if p == player else n) for p, n in state.lives)
         state = replace(state, lives=lives, event=event)
         if dict(lives)[player] == 0:
-            return replace(state, winner=opponent(state.config.players, player), ending=f"{player} has no lives left")
+            return replace(state, winner=opponent(state.config.players, player), ending=f"{player} has no lives left",
+                           termination=Termination.NO_LIVES)
         return state
 
     def end_by_lives(self, state: State) -> State:
@@ -270,12 +273,15 @@ class FlowerField(TurnGame):
         (first, a), (second, b) = state.lives
         placer = state.plants[-1].player if state.plants else state.to_move
         if a == b:
-            return replace(state, winner=placer, ending="board full, equal lives: the last planter wins")
-        return replace(state, winner=first if a > b else second, ending="board full: more lives")
+            return replace(state, winner=placer, ending="board full, equal lives: the last planter wins",
+                           termination=Termination.BOARD_FULL)
+        return replace(state, winner=first if a > b else second, ending="board full: more lives",
+                       termination=Termination.BOARD_FULL)
 
     def lose_on_time(self, state: State, player: str) -> State:
         ending = f"{player} ran out of time"
-        return replace(state, winner=opponent(state.config.players, player), ending=ending, event=ending)
+        return replace(state, winner=opponent(state.config.players, player), ending=ending, event=ending,
+                       termination=Termination.OUT_OF_TIME)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -330,7 +336,7 @@ class FlowerField(TurnGame):
         return state.over
 
     def result(self, state: State) -> Result:
-        return Result(state.over, state.winner, lives=dict(state.lives))
+        return Result(state.over, state.winner, lives=dict(state.lives), termination=state.termination)
 
     def render_data(self, state: State) -> FlowerFieldView:
         chosen = state.settings.variant

@@ -22,8 +22,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.rng import derive_rng
+from ...engine.vocabulary import Termination
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent
 from ..clock import GM, Deadline, utc
 from ..views import GyulbotView
 from .board import Puzzle, parse_solution, solved_after
@@ -78,6 +79,7 @@ class State:
     last_at: datetime | None = None
     winner: str | None = None
     ending: str = ""  # how a match won on the tiebreak was won
+    termination: Termination | None = None
     extended: tuple[datetime, int] | None = None  # (the deadline the GM extended, by how many seconds in all)
 
 
@@ -91,8 +93,7 @@ class State:
         assert self.demonstrator is not None and self.demo_moves is not None, self.phase
         return self.demonstrator, self.demo_moves
 
-@register
-class Gyulbot(JudgedGame):
+class Gyulbot(JudgedGame[State, Action]):
     name = "gyulbot"
     title = "Gyulbot"
     options = OPTIONS
@@ -204,7 +205,8 @@ class Gyulbot(JudgedGame):
         return state.phase == "over"
 
     def result(self, state: State) -> Result:
-        return Result(state.phase == "over", state.winner, scores=dict(zip(state.settings.players, state.scores)))
+        return Result(state.phase == "over", state.winner, scores=dict(zip(state.settings.players, state.scores)),
+                      termination=state.termination)
 
     def render_data(self, state: State) -> GyulbotView:
         puzzle, running = state.puzzle, self.deadline(state)
@@ -380,8 +382,9 @@ def _end_round(state: State, scorer: str | None, what: str, at: datetime | None)
         if leader or state.round > settings.rounds or settings.tiebreak == "opponent":
             tie = (f"tied {scores[0]}-{scores[1]}: {settings.opponent} wins as the designated opponent" if not leader
                    else f"{leader} won the tiebreak round" if state.round > settings.rounds else "")
+            why = Termination.TIEBREAK if tie else Termination.ROUNDS_PLAYED
             return dataclasses.replace(fresh, phase="over", winner=leader or settings.opponent, ending=tie,
-                                       log=log + ((tie,) if tie else ()))
+                                       termination=why, log=log + ((tie,) if tie else ()))
     return dataclasses.replace(fresh, round=state.round + 1, puzzle=_puzzle(settings, state.round + 1))
 
 

@@ -23,8 +23,9 @@ from functools import lru_cache
 from typing import Any
 
 from ...engine.geometry import Size
+from ...engine.vocabulary import Termination
 from .. import clock as clocks
-from ..base import Action, Config, JudgedGame, Option, Result, Setup, register
+from ..base import Action, Config, JudgedGame, Option, Result, Setup
 from ..clock import GM, Deadline, utc
 from ..views import IceView
 from .generate import generate
@@ -95,12 +96,15 @@ class IceMatch:
     rounds: int = 0  # rounds finished, scored or junked
     skipped: tuple[bool, ...] = (False, False)
     now: datetime | None = None
-    over: bool = False
+    termination: Termination | None = None  # why the match ended; None while it runs
     history: tuple[str, ...] = ()
 
+    @property
+    def over(self) -> bool:
+        return self.termination is not None
 
-@register
-class IceMaze(JudgedGame):
+
+class IceMaze(JudgedGame[IceMatch, Action]):
     name = "ice"
     title = "Ice maze"
     options = OPTIONS
@@ -190,7 +194,8 @@ class IceMaze(JudgedGame):
         return state.over
 
     def result(self, state: IceMatch) -> Result:
-        return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)))
+        return Result(state.over, _winner(state) if state.over else None, dict(zip(state.players, state.scores)),
+                      termination=state.termination)
 
     def render_data(self, state: IceMatch) -> IceView:
         index = state.round.maze - state.over  # once the match is over, the last maze played
@@ -333,8 +338,10 @@ def _end_round(state: IceMatch, scorer: int | None, why: str, at: datetime | Non
     rounds = state.rounds + 1
     point = f"; {state.players[scorer]} scores" if scorer is not None else ""
     state = _note(state, f"round {rounds}: {why}{point}")
-    over = max(scores) >= state.rules.target or rounds >= state.rules.max_rounds
-    return replace(state, scores=scores, rounds=rounds, over=over, round=Round(state.round.maze + 1, at or state.now))
+    ended = (Termination.TARGET_SCORE if max(scores) >= state.rules.target
+             else Termination.ROUNDS_PLAYED if rounds >= state.rules.max_rounds else None)
+    return replace(state, scores=scores, rounds=rounds, termination=ended,
+                   round=Round(state.round.maze + 1, at or state.now))
 
 
 def _answerer(round_: Round) -> int | None:
