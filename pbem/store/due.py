@@ -20,7 +20,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..formats.schedule import Schedule, hold_expires, schedule_of
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from sqlmodel import Session
 
 Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,15 +84,23 @@ def quiet_status(url: str, now: datetime) -> tuple[list[GameTick], Inbox | None]
 
 
 def _quiet(url: str, now: datetime, outbox: bool) -> tuple[list[GameTick], Inbox | None] | None:
+    def read(rows: Rows) -> tuple[list[GameTick], Inbox | None] | None:
+        if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
+                "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
+            return None  # a match's deadlines only its rules know; owed reports are written by the full pass
+        ticks, inbox = game_ticks(rows), inbox_of(rows)
+        return None if any(tick.due(now) for tick in ticks) else (ticks, inbox)
+    return from_rows(url, read)
+
+
+def from_rows(url: str, read: Callable[[Rows], T | None]) -> T | None:
+    """`read(rows)` over the database at `url`; None also when the rows cannot be read (no such file, a schema not
+    migrated, a URL that does not open): the caller then takes its full path, which says why."""
     try:
         with RowReader(url) as rows:
-            if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
-                    "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
-                return None  # a match's deadlines only its rules know; owed reports are written by the full pass
-            ticks, inbox = game_ticks(rows), inbox_of(rows)
+            return read(rows)
     except Exception:
         return None
-    return None if any(tick.due(now) for tick in ticks) else (ticks, inbox)
 
 
 def game_ticks(rows: Rows) -> list[GameTick]:
