@@ -32,7 +32,12 @@ def campaign(tmp_path, monkeypatch):
     """The dealt halls game, scheduled: 2-day deadlines, reminders 24 h and 2 h before, processed when all are in."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
-    url, _ = new_campaign(tmp_path)
+    return scheduled(tmp_path)
+
+
+def scheduled(tmp_path, url: str | None = None):
+    """(pbem at a time, the database's URL): the campaign fixture's game, in `url` when given."""
+    url, _ = new_campaign(tmp_path, url)
     mailbox.Maildir(str(tmp_path / "empty"), create=True)  # an inbox with nothing new: forces the full pass
 
     def pbem(now: str, *args):
@@ -179,3 +184,30 @@ def test_a_quiet_status_shows_a_review_hold_a_pause_and_an_unreadable_inbox_and_
     assert pbem(at(51), "game", "pause", "halls").exit_code == 0
     assert "next: nothing: paused since 2026-12-03 23:00 UTC" in pbem(at(70), "status").stdout  # the hold expired
     assert light(imported_by("--db", url, "--now", at(70), "status", cwd=tmp_path, whole_names=True))
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_quiet_status_from_the_rows_is_the_orm_paths_on_both_databases(backend, request, tmp_path, monkeypatch):
+    """PostgreSQL gives the rows back typed (datetimes, booleans), SQLite as text and integers: the same status."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
+    pbem, url = scheduled(tmp_path, request.getfixturevalue("pg_server").new_database()
+                          if backend == "postgresql" else None)
+    assert pbem(at(), "game", "set", "halls", "--deadline", "2d", "--review", "--hold", "12").exit_code == 0
+    assert pbem(at(), "game", "away", "halls", "bob", "--from", at(100), "--to", at(110)).exit_code == 0
+    assert done(pbem(at(), "run", "--json")) == []
+    assert done(pbem(at(48), "run", "--json")) == [("held", 1)]
+    with Session(create_engine(url)) as session:
+        note_inbox(session, "imap://mail.example.org/INBOX", "connection refused", T0 + timedelta(hours=49))
+        session.commit()
+    for hours, action in ((50, None), (52, ("game", "pause", "halls")), (70, None)):
+        if action:
+            assert pbem(at(hours - 1), *action).exit_code == 0
+        assert quiet_status(url, T0 + timedelta(hours=hours)) is not None, hours
+        from_rows = json.loads(pbem(at(hours), "status", "--json").stdout)
+        with monkeypatch.context() as patch:
+            patch.setattr("pbem.cli.run.quiet_status", lambda *_: None)
+            assert json.loads(pbem(at(hours), "status", "--json").stdout) == from_rows, hours
+        game = from_rows["games"][0]
+        assert game["held_at"] == at(48) and from_rows["inbox"]["failed_since"] == at(49), hours
+        assert (game["paused"] is not None) == (hours > 50), hours

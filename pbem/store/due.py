@@ -47,7 +47,7 @@ class GameTick:
     paused: datetime | None = None  # since when the game is paused (pbem game pause), if it is
     held_at: datetime | None = None  # since when the turn is held for review (its preview sent to the GM)
     approved: bool = False  # the held turn was approved
-    away: tuple[str, ...] = ()  # the players with an absence recorded (the pilot may play for them at a deadline)
+    away: tuple[str, ...] = ()  # the players away at the deadline (pbem game away: the pilot may play for them)
 
     def due(self, now: datetime) -> bool:
         """Whether `pbem run` would do anything for this game at `now` (deal, start the clock, remind, process)."""
@@ -133,8 +133,8 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     pause = rows("SELECT kind, at FROM gm_events WHERE game_id = :game AND kind IN ('pause', 'resume') "
                  "ORDER BY id DESC LIMIT 1", game=game)
     paused = _utc(pause[0][1]) if pause and pause[0][0] == "pause" else None
-    away = tuple(p for p, in rows("SELECT DISTINCT player FROM gm_events WHERE game_id = :game AND kind = 'away' "
-                                  "ORDER BY player", game=game))
+    spans = rows("SELECT player, data FROM gm_events WHERE game_id = :game AND kind = 'away'", game=game)
+    away = tuple(sorted({player for player, data in spans if due_at and _during(json.loads(data), due_at)}))
     return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told, paused, held_at,
                     approved, away)
 
@@ -155,7 +155,8 @@ def stored_tick(session: Session, name: str) -> GameTick:
                     deadline.reminded if deadline else (), required_schedule(session, game), turn.waiting_for,
                     paused=pause.at if pause else None, held_at=deadline.held_at if deadline else None,
                     approved=deadline.approved if deadline else False,
-                    away=tuple(sorted({a.player for a in absences(session, game)})))
+                    away=tuple(sorted({a.player for a in absences(session, game)
+                                       if deadline and a.start <= deadline.due_at < a.end})))
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,11 @@ def inbox_of(rows: Rows) -> Inbox | None:
         return None
     origin, error, failed_since, checked_at = found[0]
     return Inbox(origin, error, _utc(failed_since) if failed_since else None, _utc(checked_at))
+
+
+def _during(absence: dict[str, str], moment: datetime) -> bool:
+    """Whether an absence's row (`from`, `to`: pbem.store.controls.absences) covers `moment`."""
+    return datetime.fromisoformat(absence["from"]) <= moment < datetime.fromisoformat(absence["to"])
 
 
 def _utc(value: Any) -> datetime:
