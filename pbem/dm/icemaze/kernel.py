@@ -5,7 +5,7 @@ LOCKED for a locked one. Positions live in one growing array, level after
 level, with a parent index and the order that led to each; an open-addressing
 hash table of indices into that array finds repeats.
 
-Written for a short first compile (about 4 s of CPU, was 12): `_search` is the
+Written for a short first compile (about 4 s of CPU, was 11): `_search` is the
 one compiled, cached entry with one signature, and the helpers are inlined
 into it rather than compiled and cached as functions of their own; copies and
 fills are loops, because numba's slice assignment and `np.full` compile code
