@@ -2,13 +2,13 @@
 
     python3 benchmarks/tick.py [--games 3] [--repeat 7] [--before CHECKOUT]
 
-Makes a database with `--games` scheduled Geek-o games (the bundled sample), each dealt with its clock started,
-then, at a time when nothing is due, runs each command in its own interpreter in turn, `--repeat` rounds
+Makes a database with `--games` scheduled Geek-o games (the bundled sample), each with its first turn processed
+(nobody's orders in) and the second dealt with its clock started, then, at a time when nothing is due, runs each command in its own interpreter in turn, `--repeat` rounds
 (alternating, so every command sees the same load), and prints one JSON document with each command's median CPU
 time (user + system of the child process, which other jobs on the machine sway far less than wall time) and its
-ratio to `python -c "import sqlmodel"` in the same rounds. Also timed: `pbem game list`, and the same rows read
-with the standard library's sqlite3 (no SQLAlchemy): what an ORM-free read path would cost. `--before` times the
-same commands of another checkout (e.g. `git archive main`) in the same rounds.
+ratio to `python -c "import sqlmodel"` in the same rounds. Also timed: `pbem game list` (its lines read with plain
+SQL), `pbem turn status` (the store and the engine: who is expected), and the tick's rows read with the standard library's sqlite3 in a bare interpreter (the floor). `--before`
+times `run`, `status` and `game list` of another checkout (e.g. `git archive main`) in the same rounds.
 """
 from __future__ import annotations
 
@@ -61,8 +61,14 @@ def setup(folder: Path, games: int) -> str:
                      ["--now", T0, "game", "set", f"g{n}", "--deadline", "2d", "--remind", "24"]):
             subprocess.run(pbem + args, cwd=folder, env={**ENVIRONMENT, "PYTHONPATH": str(ROOT)}, check=True,
                            capture_output=True)
-    subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env={**ENVIRONMENT, "PYTHONPATH": str(ROOT)}, check=True,
+    environment = {**ENVIRONMENT, "PYTHONPATH": str(ROOT)}
+    subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env=environment, check=True,
                    capture_output=True)  # deals every game and starts its clock
+    for n in range(games):  # turn 1 processed with nobody's orders (B4.6): a stored turn for `game list` to read
+        subprocess.run(pbem + ["--now", T0, "turn", "process", f"g{n}"], cwd=folder, env=environment, check=True,
+                       capture_output=True)
+    subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env=environment, check=True,
+                   capture_output=True)  # deals turn 2 and starts its clock
     return url
 
 
@@ -80,10 +86,11 @@ def main() -> None:
         pbem = python + ["-m", "pbem", "--db", url, "--now", QUIET]
         commands = {"import_sqlmodel": (python + ["-c", "import sqlmodel"], ROOT),
                     "run": (pbem + ["run"], ROOT), "status": (pbem + ["status"], ROOT),
-                    "game_list": (pbem + ["game", "list"], ROOT),
+                    "game_list": (pbem + ["game", "list"], ROOT), "turn_status": (pbem + ["turn", "status", "g0"], ROOT),
                     "sqlite3_rows": (python + ["-c", SQLITE_READ, str(folder / "tick.db")], ROOT)}
         if args.before:
-            commands |= {"before_run": (pbem + ["run"], args.before), "before_status": (pbem + ["status"], args.before)}
+            commands |= {"before_run": (pbem + ["run"], args.before), "before_status": (pbem + ["status"], args.before),
+                         "before_game_list": (pbem + ["game", "list"], args.before)}
         for command, source in commands.values():  # warm-up: bytecode written
             cpu(command, folder, source)
         times: dict[str, list[float]] = {key: [] for key in commands}

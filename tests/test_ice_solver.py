@@ -5,6 +5,8 @@ import pytest
 
 from pbem.dm.icemaze import ORDERS, Maze, slide, solve, solves
 from pbem.dm.icemaze.generate import generate
+from pbem.dm.icemaze.generate import random_maze as random_big_maze
+from pbem.engine.rng import derive_rng
 
 # a single snom needing 18 orders (the plain search below confirms it)
 EIGHTEEN = ["###..##", "......#", "..#...G", "#...#.#", "S####..", "..##...", "#....##"]
@@ -63,6 +65,27 @@ def test_d2_4_solver_agrees_with_plain_bfs_on_random_mazes():
             solvable += 1
             assert solves(maze, solution.orders)
     assert 50 < solvable < 300  # both kinds were exercised
+
+
+def test_d2_4_a_search_that_outgrows_its_first_arrays_still_finds_the_minimum():
+    """Over 16,384 positions: the arrays of positions grow, copied row by row."""
+    maze = random_big_maze(derive_rng(2026, 8, 23, "test"), 20, 20, 8)
+    solution = solve(maze)
+    assert solution.positions > 16_384
+    assert solution.moves == plain_bfs(maze, 15) == 13 and solves(maze, solution.orders)
+
+
+def test_the_compiled_search_is_one_entry_with_one_signature():
+    """What keeps the first compile short: the helpers are inlined, and every maze size uses one signature."""
+    from numba.core.registry import CPUDispatcher
+
+    from pbem.dm.icemaze import kernel
+
+    for rows in (["S...G"], ["SS..G", "....G"], ["S.S.S", "G.G.G", "S.S.S", "G.G.G"]):
+        solve(Maze.from_rows(rows))
+    compiled = {name: len(value.signatures) for name, value in vars(kernel).items()
+                if isinstance(value, CPUDispatcher) and value.signatures}
+    assert compiled == {"_search": 1}
 
 
 def test_d2_4_eighteen_orders_is_no_solution_within_15():

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import typer
 
 from ..formats.schedule import due_text, hold_expires, moment_text
-from ..store.due import quiet_ticks
+from ..store.due import GameTick, Inbox, RowReader, inbox_of, quiet_status, quiet_ticks
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say
 from .game import game_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
@@ -176,17 +176,44 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
 
-def _faults(session: Session) -> tuple[dict | None, list[dict]]:
-    """What the last runs could not do: read the inbox (its last attempt), write reports (those still owed)."""
-    from ..store.mail import inbox_state
+def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
+    """A scheduled game in `pbem status`: its turn, deadline, pause, review hold, who is missing, what comes next."""
+    schedule, due_at, held_at = tick.schedule, tick.due_at, tick.held_at
+    expires = hold_expires(schedule, held_at) if held_at else None
+    if tick.over:
+        nxt = "nothing: the game is over"
+    elif tick.paused is not None:
+        nxt = f"nothing: paused since {tick.paused:%Y-%m-%d %H:%M} UTC (pbem game resume {tick.game})"
+    elif not tick.dealt or due_at is None:
+        nxt = "deal the turn and start its clock"
+    elif held_at is not None and not tick.approved:
+        nxt = (f"held for review since {held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve {tick.game}"
+               + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires else " (no time limit)"))
+    elif now >= due_at or (schedule.process == "all-in" and not tick.waiting_for):
+        nxt = "process the turn"
+    else:
+        nxt = f"process at {due_at:%Y-%m-%d %H:%M} UTC"
+    return {"game": tick.game, "turn": tick.turn, "over": tick.over, "due": due_at.isoformat() if due_at else None,
+            "due_text": due_text(due_at, schedule.timezone) if due_at else None, "waiting_for": tick.waiting_for,
+            "next": nxt, "schedule": schedule.to_data(), "held_at": held_at.isoformat() if held_at else None,
+            "hold_expires": expires.isoformat() if expires else None,
+            "paused": tick.paused.isoformat() if tick.paused else None}
+
+
+def _inbox_row(inbox: Inbox | None) -> dict[str, Any] | None:
+    """The last attempt to read the inbox, in `pbem status --json`."""
+    return None if inbox is None else {
+        "origin": inbox.origin, "error": inbox.error,
+        "failed_since": inbox.failed_since.isoformat() if inbox.failed_since else None,
+        "checked_at": inbox.checked_at.isoformat()}
+
+
+def _reports_owed(session: Session) -> list[dict[str, Any]]:
+    """The turns whose reports an earlier run could not write (still owed)."""
     from ..store.reports import owed
 
-    row = inbox_state(session)
-    inbox = None if row is None else {"origin": row.origin, "error": row.error,
-                                      "failed_since": row.failed_since.isoformat() if row.failed_since else None,
-                                      "checked_at": row.checked_at.isoformat()}
-    return inbox, [{"game": r.game, "turn": r.turn, "folder": r.folder, "since": r.since.isoformat(),
-                    "error": r.error} for r in owed(session)]
+    return [{"game": r.game, "turn": r.turn, "folder": r.folder, "since": r.since.isoformat(), "error": r.error}
+            for r in owed(session)]
 
 
 def _match_rows(session: Session, now: datetime) -> list[dict]:
@@ -458,49 +485,26 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 @app.command("status")
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
-    from ..store import cycle
-    from ..store.controls import paused
-    from ..store.games import current_state
-    from ..store.schedule import deadline_of, required_schedule, scheduled_games
     now = clock(ctx)
-    rows: list[dict[str, Any]] = []
-    with open_store(ctx, read_only=True) as store, store.session() as session:
-        for game in scheduled_games(session):
-            schedule = required_schedule(session, game)
-            state = current_state(session, game)
-            turn = cycle.status(session, game.name)
-            deadline = deadline_of(session, game, state.turn) if turn.dealt else None
-            expires = hold_expires(schedule, deadline.held_at) if deadline and deadline.held_at else None
-            pause = paused(session, game)
-            if state.is_over:
-                nxt = "nothing: the game is over"
-            elif pause is not None:
-                nxt = f"nothing: paused since {pause.at:%Y-%m-%d %H:%M} UTC (pbem game resume {game.name})"
-            elif not turn.dealt or deadline is None:
-                nxt = "deal the turn and start its clock"
-            elif deadline.held_at is not None and not deadline.approved:
-                nxt = (f"held for review since {deadline.held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve "
-                       f"{game.name}" + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires
-                                         else " (no time limit)"))
-            elif now >= deadline.due_at or (schedule.process == "all-in" and not turn.waiting_for):
-                nxt = "process the turn"
-            else:
-                nxt = f"process at {deadline.due_at:%Y-%m-%d %H:%M} UTC"
-            rows.append({"game": game.name, "turn": state.turn, "over": state.is_over,
-                         "due": deadline.due_at.isoformat() if deadline else None,
-                         "due_text": due_text(deadline.due_at, schedule.timezone) if deadline else None,
-                         "waiting_for": turn.waiting_for, "next": nxt, "schedule": schedule.to_data(),
-                         "held_at": deadline.held_at.isoformat() if deadline and deadline.held_at else None,
-                         "hold_expires": expires.isoformat() if expires else None,
-                         "paused": pause.at.isoformat() if pause else None})
-        matches = _match_rows(session, now)
-        inbox, reports = _faults(session)
+    quiet = quiet_status(db_url(ctx), now)
+    if quiet is not None:  # nothing due: the stored rows tell it all (pbem.store.due); no match, no reports owed
+        (ticks, inbox), matches, reports = quiet, [], []
+    else:  # something due (or the rows cannot tell): the engine says who is expected
+        from ..store.due import stored_tick
+        from ..store.schedule import scheduled_games
+
+        with open_store(ctx, read_only=True) as store, store.session() as session:
+            ticks = [stored_tick(session, game.name) for game in scheduled_games(session)]
+            matches, reports = _match_rows(session, now), _reports_owed(session)
+        with RowReader(db_url(ctx)) as read:
+            inbox = inbox_of(read)
+    rows = [_status_row(tick, now) for tick in ticks]
     if as_json:
-        print_json({"now": now.isoformat(), "games": rows, "matches": matches, "inbox": inbox,
+        print_json({"now": now.isoformat(), "games": rows, "matches": matches, "inbox": _inbox_row(inbox),
                     "reports_owed": reports})
         return
-    if inbox and inbox["failed_since"]:
-        typer.echo(f"inbox {inbox['origin']}: cannot be read since {inbox['failed_since'][:16]} UTC ({inbox['error']});"
+    if inbox and inbox.failed_since:
+        typer.echo(f"inbox {inbox.origin}: cannot be read since {inbox.failed_since:%Y-%m-%dT%H:%M} UTC ({inbox.error});"
                    " due turns and match deadlines wait for it (pbem run --no-fetch goes on without it)")
     for owed in reports:
         typer.echo(owed["error"] or f"{owed['game']} turn {owed['turn']}: reports owed in {owed['folder']}; "

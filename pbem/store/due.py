@@ -10,7 +10,8 @@ not yet migrated), the tick counts as due and the full pass decides. "Due" may b
 miss.
 
 The rows are read with plain SQL: through the standard library's sqlite3 for a SQLite file (no SQLAlchemy, whose
-import alone costs more than the whole check), through SQLAlchemy for any other database.
+import alone costs more than the whole check), through SQLAlchemy for any other database. `pbem status` shows
+these ticks when nothing is due, and `stored_tick` reads the same through the store's ORM when something is.
 """
 from __future__ import annotations
 
@@ -19,11 +20,15 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ..formats.schedule import Schedule, schedule_of
+from ..formats.schedule import Schedule, hold_expires, schedule_of
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,10 @@ class GameTick:
     schedule: Schedule
     waiting_for: list[str]  # players expected to send orders for `turn` who have sent none
     told: bool = True  # a game over has had its end told (pbem.gm.ending: the "game is over" mail queued)
+    paused: datetime | None = None  # since when the game is paused (pbem game pause), if it is
+    held_at: datetime | None = None  # since when the turn is held for review (its preview sent to the GM)
+    approved: bool = False  # the held turn was approved
+    away: tuple[str, ...] = ()  # the players away at the deadline (pbem game away: the pilot may play for them)
 
     def due(self, now: datetime) -> bool:
         """Whether `pbem run` would do anything for this game at `now` (deal, start the clock, remind, process)."""
@@ -46,7 +55,14 @@ class GameTick:
             return True
         if self.over:
             return not self.told
-        if not self.dealt or self.due_at is None or now >= self.due_at:
+        if self.paused is not None:
+            return False  # a paused game's clock stands still
+        if not self.dealt or self.due_at is None:
+            return True
+        if self.held_at is not None and not self.approved:  # until approved, or the hold expires
+            expires = hold_expires(self.schedule, self.held_at)
+            return (expires is not None and now >= expires) or any(p in self.away for p in self.waiting_for)
+        if now >= self.due_at:
             return True
         if self.schedule.process == "all-in" and not self.waiting_for:
             return True
@@ -57,15 +73,34 @@ class GameTick:
 def quiet_ticks(url: str, now: datetime, *, outbox: bool) -> list[GameTick] | None:
     """Every scheduled game's tick when nothing is due at `now`, else None (also when the rows cannot tell).
     `outbox`: mail waiting in the outbox counts as due (the caller has a server to send it with)."""
+    quiet = _quiet(url, now, outbox)
+    return None if quiet is None else quiet[0]
+
+
+def quiet_status(url: str, now: datetime) -> tuple[list[GameTick], Inbox | None] | None:
+    """What `pbem status` shows when nothing is due at `now`: every scheduled game's tick and the inbox's last
+    read; None when something is due (or the rows cannot tell)."""
+    return _quiet(url, now, outbox=False)
+
+
+def _quiet(url: str, now: datetime, outbox: bool) -> tuple[list[GameTick], Inbox | None] | None:
+    def read(rows: Rows) -> tuple[list[GameTick], Inbox | None] | None:
+        if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
+                "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
+            return None  # a match's deadlines only its rules know; owed reports are written by the full pass
+        ticks, inbox = game_ticks(rows), inbox_of(rows)
+        return None if any(tick.due(now) for tick in ticks) else (ticks, inbox)
+    return from_rows(url, read)
+
+
+def from_rows(url: str, read: Callable[[Rows], T | None]) -> T | None:
+    """`read(rows)` over the database at `url`; None also when the rows cannot be read (no such file, a schema not
+    migrated, a URL that does not open): the caller then takes its full path, which says why."""
     try:
         with RowReader(url) as rows:
-            if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
-                    "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
-                return None  # a match's deadlines only its rules know; owed reports are written by the full pass
-            ticks = game_ticks(rows)
+            return read(rows)
     except Exception:
         return None
-    return None if any(tick.due(now) for tick in ticks) else ticks
 
 
 def game_ticks(rows: Rows) -> list[GameTick]:
@@ -87,12 +122,64 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     players = rows("SELECT id, name FROM players WHERE game_id = :game ORDER BY position", game=game)
     waiting = [player for player_id, player in players
                if (player in holders or any(owners.get(h) == player_id for h in holders)) and player_id not in sent]
-    deadline = rows("SELECT due_at, reminded FROM turn_deadlines WHERE game_id = :game AND turn = :turn",
-                    game=game, turn=turn) if hands else []
-    due_at, reminded = (_utc(deadline[0][0]), tuple(json.loads(deadline[0][1]))) if deadline else (None, ())
+    deadline = rows("SELECT due_at, reminded, held_at, approved FROM turn_deadlines "
+                    "WHERE game_id = :game AND turn = :turn", game=game, turn=turn) if hands else []
+    due_at, reminded, held_at, approved = (
+        (_utc(deadline[0][0]), tuple(json.loads(deadline[0][1])), _utc(deadline[0][2]) if deadline[0][2] else None,
+         bool(deadline[0][3])) if deadline else (None, (), None, False))
     told = not over or bool(rows("SELECT 1 FROM mail_outbox WHERE purpose = 'end' AND subject = :subject LIMIT 1",
                                  subject=f"{name}: the game is over"))
-    return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told)
+    # the kinds are pbem.formats.controls.Control's words (not imported here: it loads PyYAML)
+    pause = rows("SELECT kind, at FROM gm_events WHERE game_id = :game AND kind IN ('pause', 'resume') "
+                 "ORDER BY id DESC LIMIT 1", game=game)
+    paused = _utc(pause[0][1]) if pause and pause[0][0] == "pause" else None
+    spans = rows("SELECT player, data FROM gm_events WHERE game_id = :game AND kind = 'away'", game=game)
+    away = tuple(sorted({player for player, data in spans if due_at and _during(json.loads(data), due_at)}))
+    return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told, paused, held_at,
+                    approved, away)
+
+
+def stored_tick(session: Session, name: str) -> GameTick:
+    """A game's tick as the store tells it through the ORM and the engine (its state loaded: who is expected), for
+    `pbem status` when something is due; `told` is not read (only `pbem run` acts on it)."""
+    from . import cycle
+    from .controls import absences, paused
+    from .games import get_game
+    from .schedule import deadline_of, required_schedule
+
+    game = get_game(session, name)
+    turn = cycle.status(session, name)
+    deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
+    pause = paused(session, game)
+    return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,
+                    deadline.reminded if deadline else (), required_schedule(session, game), turn.waiting_for,
+                    paused=pause.at if pause else None, held_at=deadline.held_at if deadline else None,
+                    approved=deadline.approved if deadline else False,
+                    away=tuple(sorted({a.player for a in absences(session, game)
+                                       if deadline and a.start <= deadline.due_at < a.end})))
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """The last attempt to read the inbox (store.mail.MailInbox), as `pbem status` shows it; times in UTC."""
+
+    origin: str
+    error: str | None
+    failed_since: datetime | None
+    checked_at: datetime
+
+
+def inbox_of(rows: Rows) -> Inbox | None:
+    found = rows("SELECT origin, error, failed_since, checked_at FROM mail_inbox ORDER BY id LIMIT 1")
+    if not found:
+        return None
+    origin, error, failed_since, checked_at = found[0]
+    return Inbox(origin, error, _utc(failed_since) if failed_since else None, _utc(checked_at))
+
+
+def _during(absence: dict[str, str], moment: datetime) -> bool:
+    """Whether an absence's row (`from`, `to`: pbem.store.controls.absences) covers `moment`."""
+    return datetime.fromisoformat(absence["from"]) <= moment < datetime.fromisoformat(absence["to"])
 
 
 def _utc(value: Any) -> datetime:

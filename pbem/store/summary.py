@@ -4,16 +4,22 @@ Whether a game is over is the engine's answer (`GameState.is_over`); processing 
 (`turns.over`), so listing a game with turns reads that and the turn its latest state waits for, instead of
 loading the state with its rooms (~13 ms a game, and the engine's modules, ~60 ms, for the whole command). A game
 with no turn yet, or whose last turn was stored before that column existed, is asked of the engine as before.
+
+When every game's rows say enough, `listed` reads the same lines with plain SQL (pbem.store.due.RowReader: the
+standard library's sqlite3 on a SQLite file), so the command imports neither SQLAlchemy nor the tables.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from sqlmodel import Session, col, select
+from .due import Rows
 
-from .base import list_games, players_of
-from .tables import Game, StateSnapshot, Turn
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from .tables import Game
 
 
 @dataclass(frozen=True)
@@ -26,10 +32,33 @@ class GameSummary:
 
 
 def game_summaries(session: Session) -> list[GameSummary]:
+    from .base import list_games
+
     return [_summary(session, game) for game in list_games(session)]
 
 
+def listed(rows: Rows) -> list[GameSummary] | None:
+    """Every game's line read with plain SQL, as `game_summaries` reads it; None when a game's rows do not say
+    enough (no turn stored yet, or its last turn stored before `turns.over`): then ask `game_summaries`."""
+    summaries = []
+    for game, name, ruleset in rows("SELECT id, name, ruleset FROM games ORDER BY name"):
+        last = rows("SELECT number, over FROM turns WHERE game_id = :game ORDER BY number DESC LIMIT 1", game=game)
+        if not last or last[0][1] is None:
+            return None
+        (state,), = rows("SELECT state FROM state_snapshots WHERE game_id = :game AND turn = :turn AND kind = 'after'",
+                         game=game, turn=last[0][0])
+        players = [player for player, in rows("SELECT name FROM players WHERE game_id = :game ORDER BY position",
+                                              game=game)]
+        summaries.append(GameSummary(name, ruleset, json.loads(state)["turn"], bool(last[0][1]), players))
+    return summaries
+
+
 def _summary(session: Session, game: Game) -> GameSummary:
+    from sqlmodel import col, select
+
+    from .base import players_of
+    from .tables import StateSnapshot, Turn
+
     last = session.exec(select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
     if last is not None and last.over is not None:
         state = session.exec(select(StateSnapshot.state).where(

@@ -4,6 +4,12 @@ A position is a row of snom codes, sorted: a free snom's cell, or cell +
 LOCKED for a locked one. Positions live in one growing array, level after
 level, with a parent index and the order that led to each; an open-addressing
 hash table of indices into that array finds repeats.
+
+Written for a short first compile (about 4 s of CPU, was 11): `_search` is the
+one compiled, cached entry with one signature, and the helpers are inlined
+into it rather than compiled and cached as functions of their own; copies and
+fills are loops, because numba's slice assignment and `np.full` compile code
+for broadcasting and error messages that made up half of the compile.
 """
 from __future__ import annotations
 
@@ -27,7 +33,7 @@ def search(stops, is_goal, runs, start, cols: int, limit: int, max_nodes: int,
     return ([int(d) for d in path] if found else None), abs(int(positions)), positions < 0
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _move(codes, d, stops, is_goal, cols, out, order, front):
     """Apply order d to the position `codes` into `out` (unsorted); front snoms first.
 
@@ -73,7 +79,7 @@ def _move(codes, d, stops, is_goal, cols, out, order, front):
         out[i] = cell + LOCKED if is_goal[cell] else cell
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _sort_codes(row):
     for i in range(1, row.size):
         value = row[i]
@@ -84,7 +90,7 @@ def _sort_codes(row):
         row[j] = value
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _hash(row):
     h = np.uint64(14695981039346656037)
     for v in row:
@@ -102,8 +108,8 @@ def _search(stops, is_goal, runs, start, cols, limit, max_nodes, stop):
     parent = np.empty(capacity, dtype=np.int32)
     last = np.empty(capacity, dtype=np.int8)
     slots = 1 << 16
-    table = np.full(slots, -1, dtype=np.int32)
-    states[0] = start
+    table = _empty_table(slots)
+    _copy(start, states[0])
     _sort_codes(states[0])
     parent[0] = -1
     last[0] = -1
@@ -162,7 +168,7 @@ def _search(stops, is_goal, runs, start, cols, limit, max_nodes, stop):
                     states = _grow2(states, capacity)
                     parent = _grow1(parent, capacity)
                     last = _grow1(last, capacity)
-                states[count] = child
+                _copy(child, states[count])
                 parent[count] = s
                 last[count] = d
                 table[slot] = count
@@ -178,23 +184,38 @@ def _search(stops, is_goal, runs, start, cols, limit, max_nodes, stop):
     return False, np.empty(0, dtype=np.int8), count
 
 
-@njit(cache=True)
+@njit(inline="always")
+def _copy(source, target):
+    for i in range(source.size):
+        target[i] = source[i]
+
+
+@njit(inline="always")
+def _empty_table(slots):
+    table = np.empty(slots, dtype=np.int32)
+    for i in range(slots):
+        table[i] = -1
+    return table
+
+
+@njit(inline="always")
 def _grow1(array, capacity):
     bigger = np.empty(capacity, dtype=array.dtype)
-    bigger[: array.size] = array
+    _copy(array, bigger)
     return bigger
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _grow2(array, capacity):
     bigger = np.empty((capacity, array.shape[1]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
+    for row in range(array.shape[0]):
+        _copy(array[row], bigger[row])
     return bigger
 
 
-@njit(cache=True)
+@njit(inline="always")
 def _rehash(states, count, slots):
-    table = np.full(slots, -1, dtype=np.int32)
+    table = _empty_table(slots)
     mask = np.uint64(slots - 1)
     for s in range(count):
         slot = _hash(states[s]) & mask
