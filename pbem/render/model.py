@@ -22,7 +22,7 @@ from typing import AbstractSet, Any, Callable, Iterable, Mapping, Sequence
 
 from ..engine import campaign
 from ..engine import events as ev
-from ..engine.events import EVENT_TYPES, Event
+from ..engine.events import Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
@@ -31,15 +31,16 @@ NONE = "—"
 
 # Events that only happen after the robots have moved (B5 phases 2–9): the first one in a
 # stage ends the MOVE part of the table.
-_MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun", "BecameReal",
-                    "FlagTouched", "OptionGained", "UpgradeGained", "LeftRoom"}
+_MECHANISM_PHASE: frozenset[type[Event]] = frozenset({
+    ev.Conveyed, ev.Rotated, ev.PushedByPusher, ev.Crushed, ev.SawSpun, ev.BecameReal, ev.FlagTouched,
+    ev.OptionGained, ev.UpgradeGained, ev.LeftRoom})
 _MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
 # The DAMAGE row: hit points lost and what they cost (B7.1).
-_DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
+_DAMAGE: frozenset[type[Event]] = frozenset({ev.Damaged, ev.DamageAbsorbed, ev.OptionSacrificed, ev.RegisterFused})
 # End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
 # of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
-_END_RESULTS = {"RoomCompleted", "Won"}
-_END_REINSTATE = {"Reinstated", "InTransit"}
+_END_RESULTS: frozenset[type[Event]] = frozenset({campaign.RoomCompleted, campaign.Won})
+_END_REINSTATE: frozenset[type[Event]] = frozenset({ev.Reinstated, campaign.InTransit})
 
 
 @dataclass(frozen=True)
@@ -141,28 +142,28 @@ def _damage_source(cause: str, source: str | None) -> str:
 
 # One line of report text per event class whose text is its fields put in place (registered with `describe`).
 # The turn cycle's events (pbem.engine.campaign) come last.
-_TEXT = {
-    "Moved": "{from_sq} → {to_sq}",
-    "Pushed": "pushed by {by} {from_sq} → {to_sq}",
-    "DamageAbsorbed": "{option} absorbs {amount} ({left} left)",
-    "OptionSacrificed": "gives up {option}",
-    "Teleported": "teleports {source} {from_sq} → {target} {to_sq}",
-    "PushedByPusher": "pusher {from_sq} → {to_sq}",
-    "Crushed": "crushed at {at}",
-    "SawSpun": "the buzzsaw at {at} spins",
-    "FlagTouched": "touches flag {number}",
-    "OptionGained": "gains option {option}",
-    "BecameReal": "becomes real",
-    "LeftRoom": "leaves {room}",
-    "RegisterUnfused": "register {register} unfused",
-    "RegisterFilled": "register {register} filled with {card}",
-    "Repaired": "+{amount} HP (wrench)",
-    "RebootStarted": "rebooting next turn (HP {hp})",
-    "RebootEnded": "back online",
-    "RoomCompleted": "completes room {room} ({room_name})",
-    "RoomOpened": "room {room} opens: {room_name}",
-    "PlayerFinished": "{player} has finished, in {turns} turns",
-    "Won": "touches the last flag: place {place}",
+_TEXT: dict[type[Event], str] = {
+    ev.Moved: "{from_sq} → {to_sq}",
+    ev.Pushed: "pushed by {by} {from_sq} → {to_sq}",
+    ev.DamageAbsorbed: "{option} absorbs {amount} ({left} left)",
+    ev.OptionSacrificed: "gives up {option}",
+    ev.Teleported: "teleports {source} {from_sq} → {target} {to_sq}",
+    ev.PushedByPusher: "pusher {from_sq} → {to_sq}",
+    ev.Crushed: "crushed at {at}",
+    ev.SawSpun: "the buzzsaw at {at} spins",
+    ev.FlagTouched: "touches flag {number}",
+    ev.OptionGained: "gains option {option}",
+    ev.BecameReal: "becomes real",
+    ev.LeftRoom: "leaves {room}",
+    ev.RegisterUnfused: "register {register} unfused",
+    ev.RegisterFilled: "register {register} filled with {card}",
+    ev.Repaired: "+{amount} HP (wrench)",
+    ev.RebootStarted: "rebooting next turn (HP {hp})",
+    ev.RebootEnded: "back online",
+    campaign.RoomCompleted: "completes room {room} ({room_name})",
+    campaign.RoomOpened: "room {room} opens: {room_name}",
+    campaign.PlayerFinished: "{player} has finished, in {turns} turns",
+    campaign.Won: "touches the last flag: place {place}",
 }
 
 
@@ -179,8 +180,8 @@ def _field_text(template: str) -> Callable[[Event], str]:
     return lambda event: template.format(**vars(event))
 
 
-for _name, _template in _TEXT.items():
-    describe.register(EVENT_TYPES[_name], _field_text(_template))
+for _event_type, _template in _TEXT.items():
+    describe.register(_event_type, _field_text(_template))
 
 
 @describe.register
@@ -264,8 +265,7 @@ def _(e: campaign.InTransit) -> str:
 def _mechanism_start(events: Sequence[Event]) -> int:
     """Index of the first event of the stage that belongs to the mechanisms, not to the cards."""
     for i, event in enumerate(events):
-        kind = type(event).__name__
-        if kind in _MECHANISM_PHASE or getattr(event, "cause", None) in _MECHANISM_CAUSES:
+        if type(event) in _MECHANISM_PHASE or getattr(event, "cause", None) in _MECHANISM_CAUSES:
             return i
     return len(events)
 
@@ -288,11 +288,11 @@ def _lines(events: list[Event]) -> list[str]:
     return lines
 
 
-def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = None,
-           exclude: AbstractSet[str] = frozenset()) -> list[list[str]]:
+def _cells(robots: list[str], events: Iterable[Event], kinds: AbstractSet[type[Event]] | None = None,
+           exclude: AbstractSet[type[Event]] = frozenset()) -> list[list[str]]:
     chosen: dict[str, list[Event]] = {name: [] for name in robots}
     for event in events:
-        kind = type(event).__name__
+        kind = type(event)
         if event.robot in chosen and kind not in exclude and (kinds is None or kind in kinds):
             chosen[event.robot].append(event)
     return [_lines(chosen[name]) or [NONE] for name in robots]
@@ -325,8 +325,8 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
     moving, mechanisms = events[:split], events[split:]
     rows = [
         _robot_row("MODE", robots_after, mode),
-        Row("CARDS", _cells(names, moving, {"CardPlayed"})),
-        Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
+        Row("CARDS", _cells(names, moving, {ev.CardPlayed})),
+        Row("MOVE", _cells(names, moving, exclude={ev.CardPlayed, *_DAMAGE})),
         Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
         Row("DAMAGE", _cells(names, events, _DAMAGE)),
         _robot_row("HP", robots_after, lambda r: str(r.hp)),
