@@ -15,6 +15,7 @@ from .context import TurnContext
 from .events import BecameReal
 from .geometry import Dir, Square
 from .index import Occupancy
+from .mechanism import Mechanism
 from .movement import play_card
 from .options import option_effect
 from .room import Element
@@ -131,7 +132,7 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     beams += [(robot.square, direction, damage, "robot-laser", robot.name, robot)
               for robot in standing for direction, damage, _ in robot_beams(ctx, robot)]
     hits: list[tuple[Robot, int, str, str]] = []
-    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
+    eye_hits: dict[tuple[str, Square, Dir], tuple[Mechanism, Element, Square, Dir]] = {}
     for start, direction, damage, cause, source, shooter in beams:
         ray = ctx.index.ray(start, direction)
         if not ray.hooked and not occupancy.mask & (ray.mask if shooter is None else ray.past):

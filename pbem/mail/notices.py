@@ -13,7 +13,7 @@ from html import escape
 from typing import Sequence
 
 from ..engine.campaign import GameState, missing_programs
-from ..engine.ruleset import MissingOrders
+from ..engine.vocabulary import MissingOrders
 from ..render import html
 from ..render.message import message_id, report_message
 from ..render.model import fate_note

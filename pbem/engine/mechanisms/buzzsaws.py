@@ -1,8 +1,14 @@
 """Buzzsaws (RULES B6b.6): each stage each saw draws from the seeded RNG and may spin."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import SawSpun
 from ..mechanism import Mechanism, register
+from ..room import Element
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -11,7 +17,7 @@ class Buzzsaw(Mechanism):
     fields = {}
     phases = ("buzzsaws",)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             victims = ctx.robots_at(element.at)
             if not victims and not ctx.record:

@@ -1,8 +1,14 @@
 """Crushers (RULES B6b.4): in their printed stages they destroy a robot on the square and press it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import Crushed
 from ..mechanism import Field, Mechanism, register, stages
+from ..room import Element
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -11,7 +17,7 @@ class Crusher(Mechanism):
     fields = {"stages": Field(stages)}
     phases = ("crushers",)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             if ctx.stage not in element.get("stages"):
                 continue

@@ -1,8 +1,14 @@
 """Gears (RULES B6b.3): rotate the robots on them."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import Rotated
 from ..mechanism import Field, Mechanism, choice, register
+from ..room import Element
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 TURNS = {"left": -1, "right": 1, "half": 2}
 
@@ -14,7 +20,7 @@ class Gear(Mechanism):
     phases = ("gears",)
     robots_only = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             for robot in ctx.robots_at(element.at):
                 before = robot.facing
