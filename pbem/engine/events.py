@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import Card
 from .geometry import Dir, Square
+from .vocabulary import Mode
 
 EVENT_TYPES: dict[str, type["Event"]] = {}
 
@@ -277,7 +278,7 @@ class Reinstated(Event):
     """B8/G5: back on the board at the end of the turn."""
     at: Square
     facing: Dir
-    mode: str
+    mode: Mode
     hp: int
 
 
@@ -290,7 +291,7 @@ class RebootStarted(Event):
 @dataclass(frozen=True)
 class RebootEnded(Event):
     """B10: the robot is back online after a rebooting turn."""
-    mode: str
+    mode: Mode
 
 
 def quick_init(cls: type) -> None:

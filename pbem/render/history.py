@@ -49,7 +49,7 @@ def turn_report(game: str, turn: int, before, after, finals: dict[str, Board], s
     done = {player: done_note(reason) for player in after.players
             if not ended and (reason := after.done_playing(player)) and not before.done_playing(player)}
     return build_turn_report(game, turn, boards, missed_orders(before, used),
-                             str(before.setup.rules().missing_orders), done,
+                             before.setup.rules().missing_orders, done,
                              ending_lines(ended) if ended and not before.is_over else ())
 
 

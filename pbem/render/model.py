@@ -26,6 +26,7 @@ from ..engine.events import Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
+from ..engine.vocabulary import MissingOrders
 
 NONE = "—"
 
@@ -410,28 +411,28 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))
 
 
-def fate_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> list[str]:
+def fate_note(programs: Mapping[str, Sequence[Any]], policy: MissingOrders = MissingOrders.FILL) -> list[str]:
     """What will happen to a player's robots if their orders do not come (RULES B4.6), in words, from what the
     engine would play for them under the game's `missing_orders` policy (the bot's choice is not known yet)."""
     head = "If no orders come by then"
-    if policy == "bot":
+    if policy == MissingOrders.BOT:
         return [f"{head}, the robot pilot will choose a program for each of your robots from your hand."]
     played = {robot: cards for robot, cards in programs.items() if cards}
-    if policy == "idle" or not played:
+    if policy == MissingOrders.IDLE or not played:
         return [f"{head}, your robots will stand still this turn: they run no cards, but belts, pushers, lasers "
                 "and the other mechanisms still act on them."]
     return [f"{head}, each of your robots will run the first cards of its hand, in the order they were dealt:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]
 
 
-def missed_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> list[str]:
+def missed_note(programs: Mapping[str, Sequence[Any]], policy: MissingOrders = MissingOrders.FILL) -> list[str]:
     """What a player whose orders were missing is told (RULES B4.6), from what the engine played for them under
     the game's `missing_orders` policy."""
     head = "We had no orders from you that counted for this turn (RULES B4.6)"
     played = {robot: cards for robot, cards in programs.items() if cards}
     if not played:
         return [f"{head}: your robots idled (they ran no cards), and the turn still counts."]
-    how = ("your robots were played by the bot" if policy == "bot"
+    how = ("your robots were played by the bot" if policy == MissingOrders.BOT
            else "your registers were filled from the top of your hand")
     return [f"{head}: {how}:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]

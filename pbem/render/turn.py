@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
+from ..engine.vocabulary import MissingOrders
 from . import html
 from .animation import SCALE, turn_gif
 from .board import position_png
@@ -117,8 +118,8 @@ def animation_file(index: int) -> str:
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
-                      missed_policy: str = "fill", done: Mapping[str, Sequence[str]] | None = None,
-                      ending: Sequence[str] = ()) -> TurnReport:
+                      missed_policy: MissingOrders = MissingOrders.FILL,
+                      done: Mapping[str, Sequence[str]] | None = None, ending: Sequence[str] = ()) -> TurnReport:
     """`missed`: the players whose orders were missing, with what was played for them (`campaign.missed_orders`)
     under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
     `ending`: the result and final standings, when the game ended with this turn."""

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from ..formats.schedule import Schedule, schedule_of
+from ..formats.schedule import Process, Schedule, schedule_of
 
 Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
 
@@ -48,7 +48,7 @@ class GameTick:
             return not self.told
         if not self.dealt or self.due_at is None or now >= self.due_at:
             return True
-        if self.schedule.process == "all-in" and not self.waiting_for:
+        if self.schedule.process is Process.ALL_IN and not self.waiting_for:
             return True
         reminders = [h for h in self.schedule.remind if h not in self.reminded and now >= self.due_at - timedelta(hours=h)]
         return bool(reminders and self.waiting_for)

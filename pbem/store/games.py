@@ -23,7 +23,18 @@ from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, load_yaml
 from .base import Refused, Store, list_games, players_of  # noqa: F401  (the cycle, archive and CLI import them here)
-from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn, key
+from .tables import (
+    DealtHand,
+    EventRecord,
+    Game,
+    OrderVersion,
+    Player,
+    Robot,
+    SnapshotKind,
+    StateSnapshot,
+    Turn,
+    key,
+)
 
 # --- games -------------------------------------------------------------------------------------
 
@@ -163,7 +174,7 @@ def turn_processed(session: Session, game: Game, number: int) -> bool:
 
 # --- states ------------------------------------------------------------------------------------
 
-def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, board: str = "",
+def save_snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind, value, *, board: str = "",
                   stage: int = 0) -> str:
     text = dumps(to_data(value))
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -208,7 +219,7 @@ def turn_events(session: Session, game: Game, turn: int) -> dict[str, list[Event
     return events
 
 
-def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
+def snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind) -> StateSnapshot | None:
     return session.exec(select(StateSnapshot).where(
         StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind,
         StateSnapshot.board == "", StateSnapshot.stage == 0)).first()
@@ -243,7 +254,7 @@ def first_state(session: Session, game: Game) -> GameState:
     return stored_state(session, game, 1, "before")
 
 
-def stored_state(session: Session, game: Game, turn: int, kind: str) -> GameState:
+def stored_state(session: Session, game: Game, turn: int, kind: SnapshotKind) -> GameState:
     """The game's state `kind` ("before"/"after") turn `turn`, which the store must hold."""
     row = snapshot(session, game, turn, kind)
     if row is None:
