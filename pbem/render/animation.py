@@ -18,6 +18,7 @@ from PIL import Image, ImageChops, ImageDraw
 from ..engine import events as ev
 from ..engine.events import Event
 from ..engine.room import Room
+from ..engine.vocabulary import Mode
 from . import style as s
 from .board import Box, draw_floor, draw_robots
 from .model import Position
@@ -60,7 +61,7 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
             if isinstance(event, (ev.ElementChanged, ev.SwitchFlipped)):
                 elements[event.source] = event.state
             elif robot is not None and isinstance(event, (ev.Destroyed, ev.Fell, ev.Crushed)):
-                robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+                robots[robot.name] = dataclasses.replace(robot, mode=Mode.DESTROYED)
             elif robot is not None and isinstance(event, ev.LeftRoom):
                 robots[robot.name] = dataclasses.replace(robot, at=None)
             elif robot is not None and kind in MOVES:

@@ -26,7 +26,7 @@ from ..engine.events import Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
-from ..engine.vocabulary import MissingOrders
+from ..engine.vocabulary import MissingOrders, Mode
 
 NONE = "—"
 
@@ -42,6 +42,8 @@ _DAMAGE: frozenset[type[Event]] = frozenset({ev.Damaged, ev.DamageAbsorbed, ev.O
 # of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
 _END_RESULTS: frozenset[type[Event]] = frozenset({campaign.RoomCompleted, campaign.Won})
 _END_REINSTATE: frozenset[type[Event]] = frozenset({ev.Reinstated, campaign.InTransit})
+# A robot off the board in one of these modes went through a gate (G3).
+_STANDING = (Mode.REAL, Mode.VIRTUAL, Mode.REBOOTING)
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class Position:
     def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
         """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
         robots = tuple(dataclasses.replace(r, at=wrecks[r.name])
-                       if r.name in wrecks and r.at is None and r.mode == "destroyed" else r for r in self.robots)
+                       if r.name in wrecks and r.at is None and r.mode == Mode.DESTROYED else r for r in self.robots)
         return Position(self.room, robots, self.elements)
 
     def robot(self, name: str) -> Any:
@@ -316,7 +318,7 @@ def _notes(events: Iterable[Event]) -> list[str]:
 def mode(robot: Any) -> str:
     """The robot's mode as players read it: off the board and neither destroyed nor in transit means
     it went through a gate (G3)."""
-    return "left the room" if robot.at is None and robot.mode in ("real", "virtual", "rebooting") else robot.mode
+    return "left the room" if robot.at is None and robot.mode in _STANDING else str(robot.mode)
 
 
 def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
@@ -378,9 +380,9 @@ def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
         if isinstance(event, ev.Damaged):
             robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
         elif isinstance(event, ev.Destroyed):
-            robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+            robots[robot.name] = dataclasses.replace(robot, mode=Mode.DESTROYED)
         elif isinstance(event, ev.BecameReal):
-            robots[robot.name] = dataclasses.replace(robot, mode="real")
+            robots[robot.name] = dataclasses.replace(robot, mode=Mode.REAL)
         elif isinstance(event, ev.LeftRoom):
             robots[robot.name] = dataclasses.replace(robot, at=None)
     return Position(start.room, tuple(robots.values()), start.elements)
