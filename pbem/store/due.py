@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from ..formats.schedule import Process, Schedule, schedule_of
 
-Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
+Rows = Callable[..., list[tuple[Any, ...]]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     turn = number + 1
     hands = rows("SELECT holder, cards FROM dealt_hands WHERE game_id = :game AND turn = :turn", game=game, turn=turn)
     holders = {holder for holder, cards in hands if json.loads(cards)}
-    owners = dict(rows("SELECT name, player_id FROM robots WHERE game_id = :game", game=game))
+    owners: dict[str, int] = dict(rows("SELECT name, player_id FROM robots WHERE game_id = :game", game=game))
     sent = {player for player, in rows("SELECT player_id FROM order_versions WHERE game_id = :game AND turn = :turn",
                                        game=game, turn=turn)}
     players = rows("SELECT id, name FROM players WHERE game_id = :game ORDER BY position", game=game)
