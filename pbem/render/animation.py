@@ -49,7 +49,7 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
         shown.append((caption, position, PAUSE_MS))
         robots = {r.name: r for r in position.robots}
         elements = dict(position.elements)
-        step: tuple | None = None  # the step the frame being gathered shows
+        step: tuple[object, ...] | None = None  # the step the frame being gathered shows
 
         def flush() -> None:  # called only within this stage's iteration, so its variables are this stage's
             if step is not None:  # noqa: B023
@@ -103,8 +103,8 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     """The animated GIF of one board's turn (looping), at SCALE of the stage pictures, in COLOURS colours."""
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
-    floors: dict[tuple, Image.Image] = {}  # the room in each set of element states, drawn once
-    mapped: dict[tuple, Image.Image] = {}  # the same, scaled and in the palette
+    floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
+    mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
     pictures: list[Image.Image] = []
     palette_image: Image.Image | None = None
     durations = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from ..engine.geometry import Dir, Square
 from ..engine.queries import board_beams
@@ -85,7 +85,7 @@ def _drawn_robot(colour: s.Colour, facing: Dir, mode: str, cell: int) -> Image.I
     return sprite
 
 
-def _label_font(cell: int):
+def _label_font(cell: int) -> ImageFont.FreeTypeFont:
     return s.font(max(6, 10 * cell // s.CELL), bold=True)
 
 
@@ -106,7 +106,7 @@ def _label_sprite(names: str, cell: int = s.CELL) -> Image.Image:
     font = _label_font(cell)
     stroke = 2 if cell * 2 > s.CELL else 1
     left, top, right, bottom = font.getbbox(text, stroke_width=stroke, anchor="mm")
-    sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    sprite = Image.new("RGBA", (int(right - left), int(bottom - top)), (0, 0, 0, 0))  # FreeType: whole pixels
     ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=(255, 255, 255), anchor="mm",
                                 stroke_width=stroke, stroke_fill=s.INK)
     return sprite

@@ -301,7 +301,7 @@ def _cells(robots: list[str], events: Iterable[Event], kinds: AbstractSet[type[E
     return [_lines(chosen[name]) or [NONE] for name in robots]
 
 
-def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
+def _robot_row(label: str, robots: Sequence[Any], value: Callable[[Any], str]) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 

@@ -191,7 +191,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
     for all players who get the same boards and notices (on a shared board each player's own robots are marked,
     so each gets a body of their own). Players with no board this turn (done) get none."""
     files: dict[str, bytes] = {}
-    bodies: dict[tuple, tuple[EmailMessage, bytes]] = {}
+    # (boards shown, notices, the player where the board is shared) -> the mail they make
+    bodies: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[EmailMessage, bytes]] = {}
     for recipient in recipients:
         boards = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
         if not boards:
@@ -209,7 +210,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
     return files
 
 
-def _stage_links(report: TurnReport, position: int, up: str, before: str | None, after: str | None):
+def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
+                 after: str | None) -> list[tuple[str, str | None]]:
     """Previous/next links of the stage pages of one turn (`position` 0 = stage 1; the last is the end)."""
     pages = stage_pages(report)
     prev = pages[position - 1][1] if position > 0 else before
@@ -217,7 +219,10 @@ def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
     return [("← previous", prev), ("whole turn", up), ("next →", nxt), ("legend", "legend.png")]
 
 
-def stage_pages(report: TurnReport) -> list[tuple[int | None, str]]:
+StagePage = tuple[int | None, str]  # (stage number, or None for the end of the turn; its page's file name)
+
+
+def stage_pages(report: TurnReport) -> list[StagePage]:
     """(stage number or None for the end of turn, file name) of every stage page of the turn."""
     count = max((len(r.stages) for r in report.reports), default=0)
     return [(n, f"stage-{n}.html") for n in range(1, count + 1)] + [(None, "final.html")]
