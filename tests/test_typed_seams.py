@@ -12,11 +12,11 @@ from pbem.engine import events as ev
 from pbem.engine.cards import Card
 from pbem.engine.events import EVENT_TYPES, Event
 from pbem.engine.geometry import Dir, Square
-from pbem.engine.vocabulary import MissingOrders, Mode
+from pbem.engine.vocabulary import Cause, MissingOrders, Mode
 from pbem.formats.canonical import dumps, from_data, to_data
 from pbem.formats.schedule import Process, ScheduleError, parse_schedule, schedule_of
 from pbem.mail.letters import Letter, LetterKind
-from pbem.render.model import fate_note, stage_table
+from pbem.render.model import describe, fate_note, stage_table
 from tests.render_support import position, robot, room
 
 
@@ -28,6 +28,16 @@ def test_a_stored_event_s_mode_comes_back_as_the_enum_and_a_misspelt_one_is_refu
     assert from_data(ev.RebootEnded, {"stage": 0, "robot": "Zapper", "mode": "real"}).mode is Mode.REAL
     with pytest.raises(ValueError, match="virtul"):
         from_data(ev.Reinstated, {**data, "mode": "virtul"})
+
+
+def test_a_cause_is_stored_as_its_word_and_reads_the_same_back_from_the_store():
+    hit = ev.Damaged(1, "Rusty", 1, Cause.ROBOT_LASER, "Zapper", 9)  # B6b.5: a robot's own laser
+    blocked = ev.Obstacle(1, "Rusty", Square(2, 2), Dir.N, Cause.ROBOT, "Zapper")  # B6.3: a robot that cannot move
+    for event, text in [(hit, "-1 HP (Zapper's laser)"), (blocked, "obstacle: robot Zapper (N of r2c2)")]:
+        data = to_data(event)
+        assert type(data["cause"]) is str
+        stored = from_data(type(event), data)  # the store gives the cause back as plain text
+        assert describe(event) == describe(stored) == text
 
 
 def test_a_misspelt_process_is_refused_naming_the_option_and_its_words():

@@ -75,7 +75,8 @@ class Pushed(Event):
 @dataclass(frozen=True)
 class Obstacle(Event):
     """A step that did not happen (B6.1–B6.3, B6b): `cause` wall | fence | gate | drawbridge | robot | locked
-    | conveyor (belt conflict); `source` the element key or the blocking robot's name."""
+    | conveyor (belt conflict); `source` the element key or the blocking robot's name. Causes are `Cause` words
+    or element types (or a plug-in's word), kept as text."""
     at: Square
     direction: Dir
     cause: str

@@ -26,7 +26,7 @@ from ..engine.events import Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
-from ..engine.vocabulary import MissingOrders, Mode
+from ..engine.vocabulary import Cause, MissingOrders, Mode
 
 NONE = "—"
 
@@ -35,7 +35,7 @@ NONE = "—"
 _MECHANISM_PHASE: frozenset[type[Event]] = frozenset({
     ev.Conveyed, ev.Rotated, ev.PushedByPusher, ev.Crushed, ev.SawSpun, ev.BecameReal, ev.FlagTouched,
     ev.OptionGained, ev.UpgradeGained, ev.LeftRoom})
-_MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
+_MECHANISM_CAUSES = {Cause.LASER, Cause.ROBOT_LASER, Cause.SAW, Cause.CRUSHER}
 # The DAMAGE row: hit points lost and what they cost (B7.1).
 _DAMAGE: frozenset[type[Event]] = frozenset({ev.Damaged, ev.DamageAbsorbed, ev.OptionSacrificed, ev.RegisterFused})
 # End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
@@ -44,6 +44,8 @@ _END_RESULTS: frozenset[type[Event]] = frozenset({campaign.RoomCompleted, campai
 _END_REINSTATE: frozenset[type[Event]] = frozenset({ev.Reinstated, campaign.InTransit})
 # A robot off the board in one of these modes went through a gate (G3).
 _STANDING = (Mode.REAL, Mode.VIRTUAL, Mode.REBOOTING)
+# A switch flipped by a robot moving onto it: the robot presses it.
+_PRESSED_BY_MOVING = (Cause.CARD, Cause.PUSH, Cause.ROBOT, Cause.CONVEYOR, Cause.PUSHER, Cause.TELEPORT)
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ def _word(element_type: str) -> str:
 
 def _damage_source(cause: str, source: str | None) -> str:
     """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
-    if cause == "robot-laser" and source:
+    if cause == Cause.ROBOT_LASER and source:
         return f"{source}'s laser"
     if source and "@" in source:
         return f"{cause} {source.split('@')[1].split('/')[0]}"
@@ -199,7 +201,7 @@ def _(e: ev.Turned) -> str:
 
 @describe.register
 def _(e: ev.Obstacle) -> str:
-    what = e.cause + (f" {e.source}" if e.cause == "robot" and e.source else "")
+    what = e.cause + (f" {e.source}" if e.cause == Cause.ROBOT and e.source else "")
     return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
 
 
@@ -225,7 +227,7 @@ def _(e: ev.Rotated) -> str:
 
 @describe.register
 def _(e: ev.SwitchFlipped) -> str:
-    if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
+    if e.robot and e.cause in _PRESSED_BY_MOVING:
         return f"presses {e.source}: {e.state}"
     return f"{e.source} turns {e.state}" + (f" ({e.cause})" if e.cause else "")
 

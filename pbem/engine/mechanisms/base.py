@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..geometry import Dir, Square
 from ..mechanism import CONTROL, Block, Field, Mechanism, boolean
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -20,7 +21,7 @@ class Mounted(Mechanism):
 
     def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
                     direction: Dir) -> Block | None:
-        return Block("wall", element.key)
+        return Block(Cause.WALL, element.key)
 
     def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:
         return True

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ..events import SawSpun
 from ..mechanism import Mechanism, register
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -28,4 +29,4 @@ class Buzzsaw(Mechanism):
             ctx.emit(SawSpun(ctx.stage, victims[0].name if victims else None, element.at, element.key,
                              f"{draw:.4f}"))
             for robot in victims:
-                ctx.damage(robot, ctx.ruleset.buzzsaw_damage, "saw", element.key)
+                ctx.damage(robot, ctx.ruleset.buzzsaw_damage, Cause.SAW, element.key)

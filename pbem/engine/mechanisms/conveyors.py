@@ -7,6 +7,7 @@ from ..events import Conveyed, Obstacle, Rotated
 from ..mechanism import Field, Mechanism, choice, direction, register
 from ..movement import Arrival, arrive, blocked, conflicts, obstacle
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -44,7 +45,7 @@ class Conveyor(Mechanism):
         while cancel := conflicts(ctx, {n: [(m[0], m[1])] for n, m in movers.items() if ctx.solid(m[0])}):
             for name in [n for n in movers if n in cancel]:
                 robot, _, way = movers.pop(name)
-                ctx.emit(Obstacle(ctx.stage, name, robot.square, way, "robot", None))
+                ctx.emit(Obstacle(ctx.stage, name, robot.square, way, Cause.ROBOT, None))
         for name, (robot, target, way) in movers.items():
             frm, robot.at = robot.square, target
             ctx.emit(Conveyed(ctx.stage, name, frm, target, way, express))
@@ -53,5 +54,5 @@ class Conveyor(Mechanism):
             if landing is not None and landing.get("dir") in (way.turned(1), way.turned(-1)):
                 before = robot.facing
                 robot.facing = before.turned(1 if landing.get("dir") == way.turned(1) else -1)
-                ctx.emit(Rotated(ctx.stage, name, before, robot.facing, "conveyor", landing.key))
-        arrive(ctx, [Arrival(robot, way, "conveyor") for robot, _, way in movers.values()])
+                ctx.emit(Rotated(ctx.stage, name, before, robot.facing, Cause.CONVEYOR, landing.key))
+        arrive(ctx, [Arrival(robot, way, Cause.CONVEYOR) for robot, _, way in movers.values()])

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ..events import Crushed
 from ..mechanism import Field, Mechanism, register, stages
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -23,5 +24,5 @@ class Crusher(Mechanism):
                 continue
             for robot in ctx.robots_at(element.at):
                 ctx.emit(Crushed(ctx.stage, robot.name, element.at, element.key))
-                ctx.destroy(robot, "crusher")
-            ctx.press(element.at, "crusher", None)
+                ctx.destroy(robot, Cause.CRUSHER)
+            ctx.press(element.at, Cause.CRUSHER, None)

@@ -35,7 +35,7 @@ class Gate(Controlled):
     def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
                     direction: Dir) -> Block | None:
         if to == element.at and not self.is_set(ctx, element):
-            return Block("gate", element.key)
+            return Block(self.type, element.key)
         return None
 
     def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:

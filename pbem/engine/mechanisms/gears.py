@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ..events import Rotated
 from ..mechanism import Field, Mechanism, choice, register
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -25,4 +26,4 @@ class Gear(Mechanism):
             for robot in ctx.robots_at(element.at):
                 before = robot.facing
                 robot.facing = before.turned(TURNS[element.get("turn")])
-                ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, "gear", element.key))
+                ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, Cause.GEAR, element.key))

@@ -77,7 +77,7 @@ class Drawbridge(Mechanism):
     def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
                     direction: Dir) -> Block | None:
         if to == element.at and direction.opposite == element.get("bridge") and self.raised(ctx, element):
-            return Block("drawbridge", element.key)
+            return Block(self.type, element.key)
         return None
 
     def on_enter(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, direction: Dir, how: str) -> bool:

@@ -8,6 +8,7 @@ from ..geometry import Square
 from ..mechanism import Field, direction, register, stages
 from ..movement import Arrival, arrive, blocked, chain_ahead, chain_blocked, conflicts, obstacle
 from ..room import Element
+from ..vocabulary import Cause
 from .base import Mounted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,15 +63,15 @@ class Pusher(Mounted):
                 elif culprit is not None:
                     chain_blocked(ctx, robot, way, culprit, chain_block)
                 else:
-                    ctx.emit(Obstacle(ctx.stage, name, robot.square, way, "robot", None))
+                    ctx.emit(Obstacle(ctx.stage, name, robot.square, way, Cause.ROBOT, None))
         arrivals = []
         for name, (robot, way, element) in movers.items():  # all at once: the chains are disjoint
             for other, to in reversed(chains.get(name, [(robot, robot.square.step(way))])):
                 start, other.at = other.square, to
                 if other is robot:
                     ctx.emit(PushedByPusher(ctx.stage, name, start, to, way, element.key))
-                    arrivals.append(Arrival(robot, way, "pusher"))
+                    arrivals.append(Arrival(robot, way, Cause.PUSHER))
                 else:
                     ctx.emit(Pushed(ctx.stage, other.name, name, start, to, way))
-                    arrivals.append(Arrival(other, way, "push"))
+                    arrivals.append(Arrival(other, way, Cause.PUSH))
         arrive(ctx, arrivals)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ..geometry import Dir, Square
 from ..mechanism import Field, Mechanism, boolean, choice, direction, register, text
 from ..room import Element
+from ..vocabulary import Cause
 from .base import Mounted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,4 +54,4 @@ class Eye(Mounted, Control):
 
     def on_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> None:
         if square == element.at and direction == element.get("wall"):
-            self.toggle(ctx, element, "laser", None)
+            self.toggle(ctx, element, Cause.LASER, None)

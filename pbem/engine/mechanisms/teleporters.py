@@ -8,13 +8,13 @@ from ..geometry import Dir, Square
 from ..mechanism import Field, register, word
 from ..movement import Arrival, arrive
 from ..room import Element, Room
+from ..vocabulary import Cause
 from .base import Controlled, controlled_fields
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
     from ..state import Robot
 
-TELEPORT = "teleport"  # how a robot arrives on the destination square
 
 
 @register
@@ -38,7 +38,7 @@ class Teleporter(Controlled):
         """B6.9: on to the next active teleporter; a real robot skips those a real robot holds (B9: virtual ones
         never block), a virtual robot goes to the next active one whoever stands there. Arriving is moving into that square for its other elements (B6.7: a switch is pressed, a pit or open
         trap door drops the robot) but not for its teleporter: arriving by teleport does not teleport again."""
-        if how == TELEPORT or not self.is_set(ctx, element):
+        if how == Cause.TELEPORT or not self.is_set(ctx, element):
             return False
         ring = sorted(ctx.index.by_type[self.type], key=lambda e: str(e.get("colour")).lower())
         start = ring.index(element)
@@ -48,5 +48,5 @@ class Teleporter(Controlled):
                 robot.at = target.at
                 ctx.emit(Teleported(ctx.stage, robot.name, element.at, target.at,
                                     str(element.get("colour")), str(target.get("colour"))))
-                return bool(arrive(ctx, [Arrival(robot, direction, TELEPORT)]))
+                return bool(arrive(ctx, [Arrival(robot, direction, Cause.TELEPORT)]))
         return False

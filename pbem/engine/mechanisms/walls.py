@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 from ..geometry import Dir, Square
 from ..mechanism import Block, Field, Mechanism, direction, register
 from ..room import Element
+from ..vocabulary import Cause
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import TurnContext
@@ -29,7 +30,7 @@ class Wall(Mechanism):
 
     def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
                     direction: Dir) -> Block | None:
-        return Block("wall", element.key)
+        return Block(Cause.WALL, element.key)
 
     def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:
         return True
@@ -43,4 +44,4 @@ class Fence(Wall):
 
     def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
                     direction: Dir) -> Block | None:
-        return Block("fence", element.key, ctx.ruleset.fence_damage)
+        return Block(Cause.FENCE, element.key, ctx.ruleset.fence_damage)
