@@ -23,7 +23,8 @@ from . import html
 from .animation import SCALE, turn_gif
 from .board import position_png
 from .legend import legend_png
-from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
+from .message import DEFAULT_SENDER as DEFAULT_SENDER  # the CLI imports it from here
+from .message import body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
 from .shelf import kept
 from .static import image_size
