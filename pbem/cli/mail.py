@@ -48,10 +48,10 @@ def fetch(
     import imaplib
     from dataclasses import replace
 
-    from ..gm.intake import UNKNOWN
     from ..gm.intake import fetch as fetch_messages
     from ..gm.mailcommands import reader
     from ..mail.fetch import messages_from
+    from ..store.mail import Outcome
     from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
@@ -71,19 +71,19 @@ def fetch(
         print_json([h.document() for h in handled])
     else:
         for h in handled:
-            if h.outcome == "duplicate":
+            if h.outcome is Outcome.DUPLICATE:
                 say(f"{'DUPLICATE':<9} {h.key} (handled before: not stored or answered again)")
                 continue
             who = f"{h.player} ({h.game})" if h.player else ""
             say(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}".rstrip())
             for reason in h.reasons:
                 say(f"  {reason}")
-        seen = sum(h.outcome == "duplicate" for h in handled)
-        strangers = sum(h.outcome == UNKNOWN for h in handled)
+        seen = sum(h.outcome is Outcome.DUPLICATE for h in handled)
+        strangers = sum(h.outcome is Outcome.UNKNOWN for h in handled)
         typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before"
                    + (f"; {strangers} from unknown senders, not answered (pbem mail unknown)" if strangers else ""),
                    err=True)
-    raise typer.Exit(EXIT_REFUSED if any(h.outcome == "refused" for h in handled) else EXIT_OK)
+    raise typer.Exit(EXIT_REFUSED if any(h.outcome is Outcome.REFUSED for h in handled) else EXIT_OK)
 
 
 @mail_app.command("unknown")
@@ -92,11 +92,10 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     (unless the config says `answer_unknown: true`). Newest last."""
     from sqlmodel import col, select
 
-    from ..gm.intake import UNKNOWN
-    from ..store.mail import MailReceived
+    from ..store.mail import MailReceived, Outcome
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        rows = session.exec(select(MailReceived).where(MailReceived.outcome == UNKNOWN)
+        rows = session.exec(select(MailReceived).where(MailReceived.outcome == Outcome.UNKNOWN.value)
                             .order_by(col(MailReceived.received_at), col(MailReceived.id))).all()
         found: list[dict[str, Any]] = [
             {"received_at": row.received_at.isoformat(), "sender": row.sender or None, "size": row.size,

@@ -46,8 +46,10 @@ def changed_schedule(current: Any, deadline: Optional[str], zone: Optional[str],
 
 def schedule_text(game: str, schedule: Any) -> str:
     """One line saying when the game's turns are due and processed, and whether the GM reviews them first."""
+    from ..formats.schedule import Process
+
     reminders = ", ".join(f"{h} h" for h in schedule.remind) or "none"
-    processed = "the deadline" if schedule.process == "deadline" else "the deadline or when all orders are in"
+    processed = "the deadline" if schedule.process is Process.DEADLINE else "the deadline or when all orders are in"
     review = "off" if not schedule.review else "on, held until pbem turn approve" + (
         f" or {schedule.hold_hours} h" if schedule.hold_hours is not None else "")
     return (f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders {reminders} before, processed at "

@@ -31,6 +31,7 @@ from .turn import Snapshot, receives_cards, resolve_turn
 from .vocabulary import DeckOrder, MissingOrders, Mode, PhaseName, Termination
 
 SHARED_BOARD = "board"  # the key of the one BotWars board
+Standing = dict[str, Any]  # a player's row of `standings`: player, place, and turns/rooms_done or flags/lives/won
 
 
 @dataclass(frozen=True)
@@ -219,13 +220,13 @@ class Won(Event):
     place: int
 
 
-def standings(state: GameState) -> list[dict]:
+def standings(state: GameState) -> list[Standing]:
     """Places, ties sharing one. Geek-o (G1): fewest turns through all rooms, then unfinished players by
     rooms done. BotWars: the winners in the order they got through, then by flags touched and lives left."""
     if state.geeko:
         rows = [{"player": p.name, "turns": p.finished, "rooms_done": p.room - 1} for p in state.players.values()]
 
-        def rank(row: dict) -> tuple:
+        def rank(row: Standing) -> tuple[int, ...]:
             return (row["turns"] is None, row["turns"] or 0, -row["rooms_done"])
     else:
         board = state.boards[SHARED_BOARD]
@@ -234,7 +235,7 @@ def standings(state: GameState) -> list[dict]:
                  "won": state.winners.index(p.robots[0]) + 1 if p.robots[0] in state.winners else None}
                 for p in state.players.values()]
 
-        def rank(row: dict) -> tuple:
+        def rank(row: Standing) -> tuple[int, ...]:
             return (row["won"] is None, row["won"] or 0, -row["flags"], -row["lives"])
     rows.sort(key=lambda row: (rank(row), row["player"]))
     for index, row in enumerate(rows):
@@ -249,7 +250,7 @@ class GameResult:
 
     winners: tuple[str, ...]
     termination: Termination
-    standings: tuple[dict, ...]
+    standings: tuple[Standing, ...]
 
 
 def result(state: GameState) -> GameResult | None:
@@ -447,7 +448,7 @@ def _put_on_start(ctx: TurnContext, robot: Robot, player: PlayerState) -> None:
     put_back(ctx, robot, square, Dir.N)
 
 
-def _room_exits(state: GameState, turn: int, events: list) -> None:
+def _room_exits(state: GameState, turn: int, events: list[tuple[str, Event]]) -> None:
     """G3/G4: record robots that left their room; when all a player's robots are out, open the next room."""
     rooms = state.setup.rooms
     for player in _by_name(state.players):
@@ -477,7 +478,7 @@ def _by_name(players: dict[str, PlayerState]) -> list[PlayerState]:
     return [players[name] for name in sorted(players)]
 
 
-def _flags(state: GameState, events: list) -> None:
+def _flags(state: GameState, events: list[tuple[str, Event]]) -> None:
     """BotWars: a robot past the last flag has won (places in the order they got there)."""
     board = state.boards[SHARED_BOARD]
     last = max((int(e.get("number", 0)) for e in board.room.of_type("flag")), default=0)
@@ -487,7 +488,7 @@ def _flags(state: GameState, events: list) -> None:
             events.append((SHARED_BOARD, Won(0, robot.name, len(state.winners))))
 
 
-def _deal(state: GameState, rules: Ruleset, events: list) -> None:
+def _deal(state: GameState, rules: Ruleset, events: list[tuple[str, Event]]) -> None:
     """B12's last step: fill fused empty registers and deal the hands for `state.turn`."""
     state.hands = {}
     if state.is_over:
@@ -509,7 +510,7 @@ def _deal(state: GameState, rules: Ruleset, events: list) -> None:
         _apply(state, SHARED_BOARD, dealt, "random", events)
 
 
-def _apply(state: GameState, key: str, dealt: Dealt, source: str, events: list) -> None:
+def _apply(state: GameState, key: str, dealt: Dealt, source: str, events: list[tuple[str, Event]]) -> None:
     for name, fills in dealt.fills.items():
         robot = state.boards[key].robots[name]
         for number, card in sorted(fills.items()):

@@ -29,7 +29,7 @@ from .rng import derive_rng
 from .room import Element
 from .ruleset import Ruleset
 from .state import Board, Robot
-from .vocabulary import Mode
+from .vocabulary import Cause, Mode
 
 
 def _name(robot: Robot) -> str:
@@ -168,7 +168,7 @@ class TurnContext:
                 robot.hp = max(0, robot.hp - points)
                 self.emit(Damaged(self.stage, robot.name, points, cause, source, robot.hp))
                 if robot.hp <= 0:
-                    self.destroy(robot, "damage")  # B8.1: no registers fuse on a robot that is gone
+                    self.destroy(robot, Cause.DAMAGE)  # B8.1: no registers fuse on a robot that is gone
                     return
                 self.refuse(robot, before)
 

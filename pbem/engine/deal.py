@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from .cards import Card
+from .ruleset import Ruleset
 from .state import Robot
 
 
@@ -31,37 +32,37 @@ class Dealt:
     cursor: int = 0  # preset decks: where the player's cursor stands afterwards
 
 
-def damage(robot: Robot, ruleset) -> int:
+def damage(robot: Robot, ruleset: Ruleset) -> int:
     return max(0, ruleset.max_hp - robot.hp)
 
 
-def hand_size(robot: Robot, ruleset) -> int:
+def hand_size(robot: Robot, ruleset: Ruleset) -> int:
     """B4.1: registers_max − damage."""
     return max(0, ruleset.registers_max - damage(robot, ruleset))
 
 
-def fused_count(hp: int, ruleset) -> int:
+def fused_count(hp: int, ruleset: Ruleset) -> int:
     """B7.1: how many registers, from the top, are fused at this HP."""
     return min(ruleset.registers, max(0, ruleset.max_hp - hp - ruleset.fuse_from_damage + 1))
 
 
-def fused_registers(robot: Robot, ruleset) -> list[int]:
+def fused_registers(robot: Robot, ruleset: Ruleset) -> list[int]:
     """B7.1: the fused register numbers for the robot's damage, highest register fusing first."""
     count = fused_count(robot.hp, ruleset)
     return list(range(ruleset.registers - count + 1, ruleset.registers + 1))
 
 
-def free_registers(robot: Robot, ruleset) -> int:
+def free_registers(robot: Robot, ruleset: Ruleset) -> int:
     """How many registers a program may fill (B4.5)."""
     return ruleset.registers - len(fused_registers(robot, ruleset))
 
 
-def empty_fused(robot: Robot, ruleset) -> list[int]:
+def empty_fused(robot: Robot, ruleset: Ruleset) -> list[int]:
     """Fused registers holding no card: B7.2 fills them."""
     return [n for n in fused_registers(robot, ruleset) if robot.registers.get(n) is None]
 
 
-def usable_sets(robot: Robot, ruleset) -> set[str]:
+def usable_sets(robot: Robot, ruleset: Ruleset) -> set[str]:
     """G7: the card sets the robot has from computer squares in `upgrade_rooms` different rooms.
 
     An upgrade is recorded as `SET@ROOM NAME`.
@@ -73,7 +74,7 @@ def usable_sets(robot: Robot, ruleset) -> set[str]:
     return {card_set for card_set, where in rooms.items() if len(where) >= ruleset.upgrade_rooms}
 
 
-def can_use(robot: Robot, card: Card, ruleset) -> bool:
+def can_use(robot: Robot, card: Card, ruleset: Ruleset) -> bool:
     """A basic card always; an upgrade card once the robot has its set (G7)."""
     return card.card_set is None or card.card_set in usable_sets(robot, ruleset)
 
@@ -82,7 +83,7 @@ def cards_in_registers(robots: Iterable[Robot]) -> set[Card]:
     return {card for robot in robots for card in robot.registers.values() if card is not None}
 
 
-def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[str], ruleset, *,
+def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[str], ruleset: Ruleset, *,
                 player: str) -> Dealt:
     """B4.3 (Geek-o): one shared hand for the player from their cursor into the pre-set sequence.
 
@@ -104,7 +105,8 @@ def deal_preset(deck: Deck, cursor: int, robots: list[Robot], receiving: list[st
     return dealt
 
 
-def deal_shuffled(deck: Deck, robots: list[Robot], receiving: list[str], ruleset, rng: random.Random) -> Dealt:
+def deal_shuffled(deck: Deck, robots: list[Robot], receiving: list[str], ruleset: Ruleset,
+                  rng: random.Random) -> Dealt:
     """B4.2 (BotWars): shuffle once, fill fused empty registers with random cards, then deal per robot in name order."""
     taken = cards_in_registers(robots)
     pool = [card for card in deck.cards if card not in taken]
@@ -119,12 +121,12 @@ def deal_shuffled(deck: Deck, robots: list[Robot], receiving: list[str], ruleset
     return dealt
 
 
-def _usable_by(robot: Robot, ruleset) -> Callable[[Card], bool]:
+def _usable_by(robot: Robot, ruleset: Ruleset) -> Callable[[Card], bool]:
     """Whether a card can go to `robot` (B4.2)."""
     return lambda card: can_use(robot, card, ruleset)
 
 
-def _fill_fused(dealt: Dealt, robots: list[Robot], ruleset,
+def _fill_fused(dealt: Dealt, robots: list[Robot], ruleset: Ruleset,
                 take: Callable[[Callable[[Card], bool]], Card | None]) -> None:
     """B7.2: each robot's fused empty registers, in robot order, get the next card `take` finds it can use."""
     for robot in robots:

@@ -19,8 +19,8 @@ from .roomcache import RoomCache
 from .ruleset import Ruleset
 
 UNREACHABLE = 99  # a finite stand-in so that positions without a path still compare
-_fields = RoomCache()
-_graphs = RoomCache()
+_fields: RoomCache[dict[Node, int]] = RoomCache()
+_graphs: RoomCache[_Graph] = RoomCache()
 
 
 class _Graph(NamedTuple):

@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import Card
 from .geometry import Dir, Square
+from .vocabulary import Mode
 
 EVENT_TYPES: dict[str, type["Event"]] = {}
 
@@ -74,7 +75,8 @@ class Pushed(Event):
 @dataclass(frozen=True)
 class Obstacle(Event):
     """A step that did not happen (B6.1–B6.3, B6b): `cause` wall | fence | gate | drawbridge | robot | locked
-    | conveyor (belt conflict); `source` the element key or the blocking robot's name."""
+    | conveyor (belt conflict); `source` the element key or the blocking robot's name. Causes are `Cause` words
+    or element types (or a plug-in's word), kept as text."""
     at: Square
     direction: Dir
     cause: str
@@ -277,7 +279,7 @@ class Reinstated(Event):
     """B8/G5: back on the board at the end of the turn."""
     at: Square
     facing: Dir
-    mode: str
+    mode: Mode
     hp: int
 
 
@@ -290,7 +292,7 @@ class RebootStarted(Event):
 @dataclass(frozen=True)
 class RebootEnded(Event):
     """B10: the robot is back online after a rebooting turn."""
-    mode: str
+    mode: Mode
 
 
 def quick_init(cls: type) -> None:

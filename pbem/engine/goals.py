@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .distance import UNREACHABLE, Node, distances, square_goals
+from .distance import UNREACHABLE, distances, square_goals
 from .geometry import Dir, Square
-from .mechanism import mechanism
-from .probes import steps
+from .mechanism import Mechanism, mechanism
+from .probes import Node, steps
 from .room import Element
 from .ruleset import Ruleset
 from .state import Board, Robot
@@ -75,7 +75,7 @@ def _gate_cost(board: Board, robots: list[Robot], ruleset: Ruleset) -> float:
     return CLOSED + best
 
 
-def _opening_cost(board: Board, shut: list[Element], robot: Robot, ruleset: Ruleset, gate) -> float:
+def _opening_cost(board: Board, shut: list[Element], robot: Robot, ruleset: Ruleset, gate: Mechanism) -> float:
     """Cards for `robot` to reach a position that flips a control opening one of the shut gates."""
     best: float = UNREACHABLE
     for element in shut:
@@ -94,7 +94,7 @@ def _opening_cost(board: Board, shut: list[Element], robot: Robot, ruleset: Rule
     return best
 
 
-def _control(board: Board, name) -> Element | None:
+def _control(board: Board, name: object) -> Element | None:
     if name is None:
         return None
     return next((e for e in board.room.elements if e.get("id") is not None and str(e.get("id")) == str(name)),

@@ -16,6 +16,7 @@ from .events import CardPlayed, Event, Moved, Obstacle, Pushed, Turned
 from .geometry import Dir, Square
 from .mechanism import Block
 from .state import Robot
+from .vocabulary import Cause
 
 MOVED, BLOCKED, STOPPED = "moved", "blocked", "stopped"  # STOPPED: moved, but its movement ends there
 
@@ -30,7 +31,7 @@ def blocked(ctx: TurnContext, robot: Robot, frm: Square, direction: Dir) -> Bloc
     to = frm.step(direction)
     index = ctx.index
     if not (0 < to.row <= index.rows and 0 < to.col <= index.cols):  # `index.inside`, without the call
-        return Block("fence", "perimeter", ctx.ruleset.fence_damage)
+        return Block(Cause.FENCE, "perimeter", ctx.ruleset.fence_damage)
     edge, square = index.edge_block.get((frm, direction)), index.square_block.get(to)
     if not edge and not square:  # the hot path: open floor
         return None
@@ -71,7 +72,7 @@ def chain_ahead(ctx: TurnContext, robot: Robot, direction: Dir,
 
 def chain_blocked(ctx: TurnContext, robot: Robot, direction: Dir, culprit: Robot, block: Block | None) -> None:
     """The events of a push that cannot happen: the mover meets a robot; a fence hurts the one that would cross."""
-    ctx.emit(Obstacle(ctx.stage, robot.name, robot.square, direction, "robot", culprit.name))
+    ctx.emit(Obstacle(ctx.stage, robot.name, robot.square, direction, Cause.ROBOT, culprit.name))
     if block is not None:
         obstacle(ctx, culprit, direction, block)
 
@@ -103,7 +104,7 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
     """Move `robot` one square (pushing any chain of real robots ahead of it); MOVED, BLOCKED or STOPPED."""
     frm = robot.square
     if ctx.locked(robot):
-        ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, "locked", None))
+        ctx.emit(Obstacle(ctx.stage, robot.name, frm, direction, Cause.LOCKED, None))
         return BLOCKED
     block = blocked(ctx, robot, frm, direction)
     if block:
@@ -119,7 +120,7 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
     robot.at = frm.step(direction)
     ctx.emit(report(frm, robot.at))
-    arrivals = [Arrival(other, direction, "push") for other in chain]
+    arrivals = [Arrival(other, direction, Cause.PUSH) for other in chain]
     arrivals.append(Arrival(robot, direction, how))
     for stopped in arrive(ctx, arrivals):
         if stopped is robot:
@@ -191,5 +192,5 @@ def play_card(ctx: TurnContext, robot: Robot, card: Card, register: int) -> None
         return Moved(ctx.stage, robot.name, card, frm, to, direction)
 
     for _ in range(steps):
-        if step(ctx, robot, direction, "card", report) != MOVED:
+        if step(ctx, robot, direction, Cause.CARD, report) != MOVED:
             return

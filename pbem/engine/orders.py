@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 from .cards import KINDS, Card
 from .deal import can_use, free_registers
+from .ruleset import Ruleset
 from .state import Robot
 
 _TOKEN = re.compile(r"^(?:([A-Z0-9]{4})#)?(\d{1,18})$|^([A-Z0-9]{4})$")
 
 
+_RegisterPath = tuple[str, str, str, int]  # ("robots", NAME, "program", INDEX)
+
+
 @dataclass(frozen=True)
 class OrderProblem:
-    path: tuple
+    path: tuple[str | int, ...]  # ("robots", NAME, "program", INDEX), ("reboot", INDEX), ("option_hp",)
     message: str
 
 
@@ -40,13 +45,13 @@ class Checked:
 class Submission:
     """What a player sent, still as text: robot -> card tokens, in the order given."""
 
-    programs: dict[str, list]
+    programs: Mapping[str, Sequence[object]]  # card tokens as read: KIND, NUMBER or KIND#NUMBER (unchecked)
     reboot: list[str] = field(default_factory=list)
     option_hp: int | None = None
 
 
 def check_programs(submission: Submission, robots: list[Robot], receiving: list[str],
-                   hands: dict[str, list[Card]], ruleset, *, shared_hand: str | None = None) -> Checked:
+                   hands: dict[str, list[Card]], ruleset: Ruleset, *, shared_hand: str | None = None) -> Checked:
     """Validate one player's submission.
 
     `robots` are the player's robots in robot order; `receiving` those dealt cards
@@ -62,7 +67,7 @@ def check_programs(submission: Submission, robots: list[Robot], receiving: list[
         elif name not in receiving and submission.programs[name]:
             problems.append(OrderProblem(("robots", name, "program"),
                                          f"{name} receives no cards this turn ({own[name].mode}); leave its program empty"))
-    claimed: dict[Card, tuple] = {}
+    claimed: dict[Card, _RegisterPath] = {}
     resolved: dict[str, list[Card | None]] = {}
     pending: list[tuple[str, int, str]] = []
     for robot in robots:
@@ -118,7 +123,7 @@ def check_programs(submission: Submission, robots: list[Robot], receiving: list[
     return checked
 
 
-def _parse_token(token) -> tuple[str | None, int | None, str | None]:
+def _parse_token(token: object) -> tuple[str | None, int | None, str | None]:
     """(kind, number, problem) for `FWD2`, `540` or `FWD1#500`."""
     if isinstance(token, bool) or not isinstance(token, (int, str)):
         return None, None, f"not a card: {token!r} (write KIND, NUMBER or KIND#NUMBER)"
@@ -131,7 +136,7 @@ def _parse_token(token) -> tuple[str | None, int | None, str | None]:
     return kind, int(match[2]) if match[2] else None, None
 
 
-def _check_length(robot: Robot, length: int, ruleset, problems: list) -> None:
+def _check_length(robot: Robot, length: int, ruleset: Ruleset, problems: list[OrderProblem]) -> None:
     free = free_registers(robot, ruleset)
     path = ("robots", robot.name, "program")
     if length > free:
@@ -140,7 +145,8 @@ def _check_length(robot: Robot, length: int, ruleset, problems: list) -> None:
         problems.append(OrderProblem(path, f"{robot.name} must fill all {free} free registers, got {length} cards (B4.5)"))
 
 
-def _check_equal_lengths(robots: list[Robot], receiving: list[str], resolved: dict, ruleset, problems: list) -> None:
+def _check_equal_lengths(robots: list[Robot], receiving: list[str], resolved: dict[str, list[Card | None]],
+                         ruleset: Ruleset, problems: list[OrderProblem]) -> None:
     """B4.5 (Geek-o): programs of equal length when every robot gets cards (one whose every register is fused
     gets none, B4.7)."""
     programmed = {robot.name for robot in robots if free_registers(robot, ruleset) > 0}
@@ -157,7 +163,7 @@ def _check_equal_lengths(robots: list[Robot], receiving: list[str], resolved: di
                                              "must have the same length (B4.5)"))
 
 
-def _check_reboot(names, own: dict[str, Robot], problems: list) -> list[str]:
+def _check_reboot(names: list[str] | None, own: dict[str, Robot], problems: list[OrderProblem]) -> list[str]:
     seen: list[str] = []
     for index, name in enumerate(names or []):
         if name not in own:
@@ -169,7 +175,7 @@ def _check_reboot(names, own: dict[str, Robot], problems: list) -> list[str]:
     return [name for name in own if name in seen]
 
 
-def _check_option_hp(option_hp, ruleset, problems: list) -> None:
+def _check_option_hp(option_hp: object, ruleset: Ruleset, problems: list[OrderProblem]) -> None:
     if option_hp is None:
         return
     if not ruleset.options_absorb_damage:
@@ -178,11 +184,11 @@ def _check_option_hp(option_hp, ruleset, problems: list) -> None:
         problems.append(OrderProblem(("option_hp",), f"must be a whole number from 1 to {ruleset.max_hp}"))
 
 
-def _where(path: tuple) -> str:
+def _where(path: _RegisterPath) -> str:
     return f"{path[1]}'s register {path[3] + 1}"
 
 
-def example_programs(robots: list[Robot], receiving: list[str], hands: dict[str, list[Card]], ruleset, *,
+def example_programs(robots: list[Robot], receiving: list[str], hands: dict[str, list[Card]], ruleset: Ruleset, *,
                      shared_hand: str | None = None) -> dict[str, list[Card]]:
     """A legal program per receiving robot from its hand, cards in hand order (B4.4–B4.5, G7): what an
     acknowledgement shows a player as a right line. Every free register where BotWars asks for all of them,

@@ -15,11 +15,12 @@ from .context import TurnContext
 from .events import BecameReal
 from .geometry import Dir, Square
 from .index import Occupancy
+from .mechanism import Mechanism
 from .movement import play_card
 from .options import option_effect
 from .room import Element
 from .state import Robot
-from .vocabulary import Mode
+from .vocabulary import Cause, Mode
 from .vocabulary import PhaseName as P
 
 StepFn = Callable[[TurnContext, str], None]
@@ -126,12 +127,12 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     standing = [robot for robot in ctx.robots_in_order if robot.on_board]
     occupancy = Occupancy(ctx.index, standing)
     beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
-        (start, direction, damage, "laser", element.key, None)
+        (start, direction, damage, Cause.LASER, element.key, None)
         for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
-    beams += [(robot.square, direction, damage, "robot-laser", robot.name, robot)
+    beams += [(robot.square, direction, damage, Cause.ROBOT_LASER, robot.name, robot)
               for robot in standing for direction, damage, _ in robot_beams(ctx, robot)]
     hits: list[tuple[Robot, int, str, str]] = []
-    eye_hits: dict[tuple[str, Square, Dir], tuple] = {}
+    eye_hits: dict[tuple[str, Square, Dir], tuple[Mechanism, Element, Square, Dir]] = {}
     for start, direction, damage, cause, source, shooter in beams:
         ray = ctx.index.ray(start, direction)
         if not ray.hooked and not occupancy.mask & (ray.mask if shooter is None else ray.past):

@@ -68,7 +68,7 @@ class _Done(NamedTuple):
 class _Search:
     def __init__(self, board: Board, player: Sequence[str], receiving: Sequence[str],
                  hands: Mapping[str, list[Card]], ruleset: Ruleset, shared_hand: str | None,
-                 seed, turn: int, budget: int, stop: Callable[[], bool] | None):
+                 seed: int | str, turn: int, budget: int, stop: Callable[[], bool] | None):
         self.board, self.player, self.receiving, self.ruleset = board, list(player), list(receiving), ruleset
         self.hands = [hands.get(shared_hand or name, []) for name in receiving]
         self.seed, self.turn, self.budget, self.stop = seed, turn, budget, stop
@@ -84,7 +84,7 @@ class _Search:
     def cost(self, board: Board) -> float:
         return player_cost(board, self.player, self.ruleset)
 
-    def sequences(self, programs: Sequence[Sequence[Card]]) -> dict:
+    def sequences(self, programs: Sequence[Sequence[Card]]) -> dict[str, list[Card | None]]:
         """Every robot's register sequence, fixed on the turn's first board (the others' worked out once)."""
         named = dict(zip(self.receiving, programs))
         return {name: register_sequence(self.board.robots[name], named[name], self.ruleset) if name in named
@@ -137,7 +137,7 @@ class _Search:
 
     def expand(self, beam: list[_Node], index: int, stage: int) -> list[_Node]:
         last = index == max(i for i, limit in enumerate(self.limits) if limit >= stage)
-        children: dict[tuple, _Node] = {}
+        children: dict[_Signature, _Node] = {}
         for node in beam:
             for card in self.choices(node, index):
                 programs = tuple(p + (card,) if i == index else p for i, p in enumerate(node.programs))
@@ -156,14 +156,17 @@ class _Search:
         return ranked
 
 
-def _signature(board: Board) -> tuple:
+_Signature = tuple[tuple[tuple[object, ...], ...], tuple[tuple[str, str], ...]]  # the robots, the element states
+
+
+def _signature(board: Board) -> _Signature:
     robots = tuple((r.name, r.at, r.facing, r.hp, r.mode, r.left_room, tuple(r.options))
                    for r in board.robots.values())
     return robots, tuple(sorted(board.elements.items()))
 
 
 def plan(board: Board, player: Sequence[str], receiving: Sequence[str], hands: Mapping[str, list[Card]],
-         ruleset: Ruleset, *, seed, turn: int, shared_hand: str | None = None, budget: int = BUDGET,
+         ruleset: Ruleset, *, seed: int | str, turn: int, shared_hand: str | None = None, budget: int = BUDGET,
          stop: Callable[[], bool] | None = None) -> Plan:
     """A legal program for `player`'s robots (robot names in robot order; `receiving` those dealt cards) from
     `hands`, keyed as `check_programs` wants them (robot name, or `shared_hand` for one shared hand)."""
@@ -181,7 +184,7 @@ def plan(board: Board, player: Sequence[str], receiving: Sequence[str], hands: M
     return Plan(chosen, reboot, cost, search.simulated, checked)
 
 
-def _filled(search: _Search, node: _Node) -> tuple:
+def _filled(search: _Search, node: _Node) -> tuple[tuple[Card, ...], ...]:
     programs, used = [list(p) for p in node.programs], set(node.used)
     for index, limit in enumerate(search.limits):
         robot = search.board.robots[search.receiving[index]]

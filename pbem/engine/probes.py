@@ -29,8 +29,9 @@ Outcome = tuple[tuple[tuple[str, str | None], ...], Square | None]  # the states
 _MOVE_ONLY = [p for p in PHASES if p.name == PhaseName.ROBOTS_MOVE]
 _PROBE_CARD = Card(490, "FWD1")
 _DELTAS = [(facing, facing.delta) for facing in Dir]
-_tables = RoomCache()    # (room, states, ruleset) -> the step table
-_outcomes = RoomCache()  # (room, ruleset) -> (row, col, facing) -> the outcomes probed so far
+_tables: RoomCache[dict[Node, Square | None]] = RoomCache()  # (room, states, ruleset) -> the step table
+# (room, ruleset) -> (row, col, facing) -> the outcomes probed so far
+_outcomes: RoomCache[dict[tuple[int, int, Dir], list[Outcome]]] = RoomCache()
 
 
 def squares(room: Room) -> Iterable[Square]:
@@ -100,7 +101,7 @@ def _probe(room: Room, elements: "_Watched", ruleset: Ruleset, square: Square, f
     return robot.at if robot.mode != Mode.DESTROYED else None
 
 
-class _Watched(MutableMapping):
+class _Watched(MutableMapping[str, str]):
     """A probe's copy of the element states that notes every name looked up (a lookup, `get` or `in`);
     going through them all (iteration, copies, comparison) counts as reading them all."""
 

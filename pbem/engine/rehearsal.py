@@ -13,7 +13,7 @@ import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 from .campaign import GameSetup, PlayerSetup, check_orders, new_game, play_turn
 from .deal import Deck
@@ -40,7 +40,7 @@ class Analysis:
     room: Room
     mode: str  # geeko | botwars | none
     runs: list[Run]
-    visits: Counter  # square -> robot-stages spent there
+    visits: Counter[Square]  # square -> robot-stages spent there
     reason: str = ""  # why it is not passable (empty when every run passed)
 
     @property
@@ -52,7 +52,7 @@ class Analysis:
         return bool(self.runs) and len(self.passed) == len(self.runs)
 
     @property
-    def deaths(self) -> Counter:
+    def deaths(self) -> Counter[tuple[Square, str]]:
         return Counter(death for run in self.runs for death in run.deaths)
 
     @property
@@ -63,7 +63,7 @@ class Analysis:
             return f"passable in {len(self.passed)} of {len(self.runs)} seeds: {self.reason}"
         return f"not passable: {self.reason}"
 
-    def figures(self) -> dict:
+    def figures(self) -> dict[str, Any]:
         passed = self.passed
         return {"room": self.room.name, "mode": self.mode, "passable": self.passable, "verdict": self.verdict,
                 "seeds": len(self.runs), "passed": len(passed), "turns": [run.turns for run in self.runs],
@@ -79,7 +79,7 @@ def analyse(room: Room, deck: Deck, seeds: int = 5, turn_limit: int = TURN_LIMIT
     mode = "geeko" if room.of_type("gate") else "botwars" if room.of_type("flag") else "none"
     if mode == "none":
         return Analysis(room, mode, [], Counter(), "the room has no gate to leave by and no flag to reach")
-    visits: Counter = Counter()
+    visits: Counter[Square] = Counter()
     runs = []
     for seed in range(1, seeds + 1):
         runs.append(_run(room, deck, mode, seed, turn_limit, visits))
@@ -101,7 +101,7 @@ def _setup(room: Room, deck: Deck, mode: str, seed: int) -> GameSetup:
     return GameSetup(room.name, "botwars", str(seed), (room,), replace(deck, order="shuffled"), players)
 
 
-def _run(room: Room, deck: Deck, mode: str, seed: int, turn_limit: int, visits: Counter) -> Run:
+def _run(room: Room, deck: Deck, mode: str, seed: int, turn_limit: int, visits: Counter[Square]) -> Run:
     setup = _setup(room, deck, mode, seed)
     rules = setup.rules()
     state = new_game(setup)

@@ -19,7 +19,7 @@ from .state import Board
 from .turn import last_stage, playing_copy
 
 
-def play_stage(board: Board, sequences: Mapping[str, Sequence[Card | None]], ruleset: Ruleset, *, seed,
+def play_stage(board: Board, sequences: Mapping[str, Sequence[Card | None]], ruleset: Ruleset, *, seed: int | str,
                turn: int, stage: int, phases: Sequence[Phase] = PHASES) -> Board:
     """The board after stage `stage` of a turn whose earlier stages led to `board` (the input is not
     mutated); `sequences` as `register_sequences` gave them on the turn's first board."""

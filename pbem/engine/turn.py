@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Collection, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from . import deal
 from .cards import Card
@@ -133,7 +133,7 @@ def copies_by_owner(board: Board) -> dict[str, Board]:
             for owner in owners}
 
 
-def resolve_apart(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, **options
+def resolve_apart(board: Board, programs: Mapping[str, Sequence[Card]], ruleset: Ruleset, **options: Any
                   ) -> dict[str, TurnResult]:
     """G2: every player's robots resolved in their own copy of the board (`resolve_turn`'s keyword arguments
     apply to each), owner -> result. Where players share the board (`own_boards` false) there is one copy."""

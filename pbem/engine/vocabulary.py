@@ -59,6 +59,28 @@ class PhaseName(StrEnum):
     REBOOTS = "reboots"
 
 
+class Cause(StrEnum):
+    """The engine's own words for how a robot moved, what stopped, pressed, hurt or destroyed it (the events'
+    `cause`, a mechanism hook's `how`). Not closed: an element acting stands for itself by its type (a `pit`,
+    a `trapdoor`), and a plug-in mechanism may bring its own word (RULES G9), so the events keep `cause: str`."""
+
+    CARD = "card"  # the robot's own program card
+    PUSH = "push"  # pushed by a robot (B6.3)
+    PUSHER = "pusher"  # B6b.2
+    CONVEYOR = "conveyor"  # B6b.1
+    TELEPORT = "teleport"  # B6.9: arriving on the far teleporter
+    GEAR = "gear"  # B6b.3
+    ROBOT = "robot"  # blocked by a robot that cannot move (B6.3, B6b.1)
+    LOCKED = "locked"  # held in a gate (G3)
+    WALL = "wall"  # B6.1, and every wall-mounted device
+    FENCE = "fence"  # B6.2, the board's edge included
+    LASER = "laser"  # a board laser (B6b.5), or a beam into an eye (B6.8)
+    ROBOT_LASER = "robot-laser"  # a robot's own laser (B6b.5)
+    SAW = "saw"  # B6b.6
+    CRUSHER = "crusher"  # B6b.4
+    DAMAGE = "damage"  # destroyed by losing its last HP (B8.1)
+
+
 def parse_word(kind: type[W], value: object, what: str) -> W:
     """`value` as a member of `kind`, or ValueError naming `what` and the allowed words."""
     for member in kind:

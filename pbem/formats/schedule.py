@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta, timezone
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-PROCESS = ("all-in", "deadline")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAYS = re.compile(r"(\d{1,2})d(?:\s+(\d{1,2}):(\d{2}))?")
 _WEEKDAY = re.compile(r"([a-z]{3})[a-z]*\s+(\d{1,2}):(\d{2})")
@@ -34,22 +34,29 @@ class ScheduleError(ValueError):
         super().__init__(f"{option}: {message}")
 
 
+class Process(StrEnum):
+    """When a due turn is processed: as soon as every expected player has orders, or at the deadline."""
+
+    ALL_IN = "all-in"
+    DEADLINE = "deadline"
+
+
 @dataclass(frozen=True)
 class Schedule:
     deadline: str = "5d"
     timezone: str = "UTC"
     remind: tuple[int, ...] = field(default=(24,))
-    process: str = "deadline"
+    process: Process = Process.DEADLINE
     review: bool = False  # a due turn is previewed to the GM and held until `pbem turn approve`
     hold_hours: int | None = None  # …or until this many hours have passed (None: until approved)
 
     def to_data(self) -> dict[str, Any]:
         return {"deadline": self.deadline, "timezone": self.timezone, "remind": list(self.remind),
-                "process": self.process, "review": self.review, "hold_hours": self.hold_hours}
+                "process": self.process.value, "review": self.review, "hold_hours": self.hold_hours}
 
 
 def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, ...] | list[int] = (24,),
-                   process: str = "deadline", review: bool = False, hold_hours: int | None = None) -> Schedule:
+                   process: str = Process.DEADLINE, review: bool = False, hold_hours: int | None = None) -> Schedule:
     """A checked schedule; ScheduleError names the first option refused."""
     text = " ".join(str(deadline).strip().lower().split())
     days = _DAYS.fullmatch(text)
@@ -77,11 +84,11 @@ def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, .
     if hours and hours[0] > longest:
         raise ScheduleError("--remind", f"{hours[0]} hours before the deadline is before the cards go out "
                                         f"(a turn lasts at least {longest} hours)")
-    if process not in PROCESS:
-        raise ScheduleError("--process", f"{process!r}: one of {', '.join(PROCESS)}")
+    if process not in tuple(Process):
+        raise ScheduleError("--process", f"{process!r}: one of {', '.join(Process)}")
     if hold_hours is not None and (not review or not 1 <= hold_hours <= 24 * 14):
         raise ScheduleError("--hold", "hours (1 to 336) that a reviewed turn waits for the GM; needs --review")
-    return Schedule(text, zone, hours, process, review, hold_hours)
+    return Schedule(text, zone, hours, Process(process), review, hold_hours)
 
 
 def schedule_of(data: dict[str, Any]) -> Schedule:

@@ -35,7 +35,7 @@ from ..mail.ack import acknowledgement, explained
 from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.inbox import Incoming, archive
-from ..mail.letters import Letter, clean, letter_key, read_letter, stub
+from ..mail.letters import Letter, LetterKind, clean, letter_key, read_letter, stub
 from ..mail.order_help import order_help
 from ..mail.outbox import queue
 from ..mail.preview import rehearsal_lines
@@ -43,13 +43,10 @@ from ..render.message import message_id
 from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
-from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
+from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
 
-UNKNOWN = "unknown"
-OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
-PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller
 # (`gm.mailcommands.reader`): it fills in the Handled and may return what stores the command's effect, which is
@@ -65,8 +62,8 @@ class Handled:
     origin: str
     key: str
     sender: str | None
-    outcome: str  # accepted | refused | previewed | unknown (sender not on file) | own (pbem's own mail) | duplicate
-    kind: str = ""
+    outcome: Outcome
+    kind: LetterKind = LetterKind.NONE
     game: str | None = None
     player: str | None = None
     reasons: list[str] = field(default_factory=list)
@@ -111,12 +108,12 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     as refused with the reason, like any other, so it never stops the messages behind it nor comes back on the
     next fetch."""
     if incoming.seen is not None:
-        return Handled(incoming.origin, incoming.seen, None, "duplicate")
+        return Handled(incoming.origin, incoming.seen, None, Outcome.DUPLICATE)
     key = incoming.key or letter_key(incoming.data)
     if is_known(session, key):
-        return Handled(incoming.origin, key, None, "duplicate")
+        return Handled(incoming.origin, key, None, Outcome.DUPLICATE)
     kept = incoming.data if incoming.whole else stub(incoming.data, incoming.size)
-    handled = Handled(incoming.origin, key, None, "refused", archived=archive(config.archive, kept))
+    handled = Handled(incoming.origin, key, None, Outcome.REFUSED, archived=archive(config.archive, kept))
     letter = None
     try:
         letter = read_letter(incoming.data, config.max_bytes, read_at, incoming.size)
@@ -125,7 +122,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
         _judge(session, letter, handled, commands)
     except Exception as err:
         session.rollback()  # whatever the judging stored goes, with the game's lock
-        handled.outcome, handled.understood, handled.recorded, handled.position = "refused", [], False, None
+        handled.outcome, handled.understood, handled.recorded, handled.position = Outcome.REFUSED, [], False, None
         handled.reasons = [f"pbem could not read this message ({type(err).__name__}: {clean(str(err), 160)}); "
                            "it is kept in the archive for the game master"]
     try:
@@ -133,7 +130,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
         session.commit()  # the outcome, the orders (or action) and the acknowledgement, together
     except IntegrityError:  # another `mail fetch` running at the same time recorded it first
         session.rollback()
-        return Handled(incoming.origin, key, handled.sender, "duplicate", archived=handled.archived)
+        return Handled(incoming.origin, key, handled.sender, Outcome.DUPLICATE, archived=handled.archived)
     return handled
 
 
@@ -144,18 +141,18 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     session.add(MailReceived(key=handled.key, message_id=letter.message_id if letter else None,
                              received_at=letter.received_at if letter else read_at, read_at=read_at,
                              origin=incoming.origin, archived=handled.archived or "", sender=handled.sender or "",
-                             size=incoming.size, outcome=handled.outcome, kind=handled.kind,
+                             size=incoming.size, outcome=str(handled.outcome), kind=str(handled.kind),
                              game=handled.game, player=handled.player,
                              detail=json.dumps(handled.reasons or handled.understood, ensure_ascii=False)))
     session.flush()  # a message recorded meanwhile by another run stops here
-    if letter is None or letter.sender is None or letter.automatic or handled.outcome == OWN:
+    if letter is None or letter.sender is None or letter.automatic or handled.outcome is Outcome.OWN:
         return
-    if handled.outcome == UNKNOWN and not config.answer_unknown:
+    if handled.outcome is Outcome.UNKNOWN and not config.answer_unknown:
         return
-    kinds = {'orders': 'orders', 'dm': 'action', 'command': 'command'}
+    kinds = {LetterKind.ORDERS: "orders", LetterKind.DM: "action", LetterKind.COMMAND: "command"}
     verdict = f"{kinds.get(handled.kind, 'message')} {handled.outcome}"
-    help = order_help(session, handled.game, handled.player, read_at) if handled.kind == "orders" else None
-    if handled.outcome in ("accepted", PREVIEWED):
+    help = order_help(session, handled.game, handled.player, read_at) if handled.kind is LetterKind.ORDERS else None
+    if handled.outcome in (Outcome.ACCEPTED, Outcome.PREVIEWED):
         lines = list(handled.understood)
     else:
         lines = [handled.nothing_stored, "Every problem found:", "",
@@ -179,7 +176,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
             *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
                      config=match_config, state=state, now=now,
-                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome == "accepted"
+                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
@@ -191,7 +188,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     ack["Auto-Submitted"] = "auto-replied"
     queue(session, ack, "ack", now)
     if handled.notified:
-        news = f"{handled.player} has acted" if handled.outcome == "accepted" else "a deadline has passed"
+        news = f"{handled.player} has acted" if handled.outcome is Outcome.ACCEPTED else "a deadline has passed"
         queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
                          only=[other for other, _ in handled.notified])
 
@@ -200,27 +197,27 @@ def _judge(session: Session, letter: Letter, handled: Handled, commands: Command
     """Fill in `handled`; accepted orders, actions or commands are stored in the session (not committed)."""
     if letter.message_id and session.exec(select(MailOutgoing.id).where(
             MailOutgoing.message_id == letter.message_id)).first() is not None:
-        handled.outcome, handled.reasons = OWN, ["a message pbem sent (its Message-ID is in the outbox)"]
+        handled.outcome, handled.reasons = Outcome.OWN, ["a message pbem sent (its Message-ID is in the outbox)"]
     elif letter.sender is None:
-        handled.outcome, handled.reasons = UNKNOWN, ["no single valid From address"]
+        handled.outcome, handled.reasons = Outcome.UNKNOWN, ["no single valid From address"]
     elif not _known_sender(session, letter.sender):
-        handled.outcome = UNKNOWN
+        handled.outcome = Outcome.UNKNOWN
         handled.reasons = [f"{letter.sender} is not the address of any player here. If you play, "
                            "send from the address the game master has for you."]
     elif letter.problems:
         handled.reasons = list(letter.problems)
     else:
         try:
-            if commands is not None and letter.kind == "orders" and _COMMAND.search(letter.orders or ""):
+            if commands is not None and letter.kind is LetterKind.ORDERS and _COMMAND.search(letter.orders or ""):
                 effect = commands(session, letter, handled)
                 if effect is not None:
                     effect()
             else:
-                (_orders if letter.kind == "orders" else _dm_action)(session, letter, handled)
+                (_orders if letter.kind is LetterKind.ORDERS else _dm_action)(session, letter, handled)
         except FormatError as err:
-            handled.outcome, handled.understood, handled.reasons = "refused", [], [str(p) for p in err.problems]
+            handled.outcome, handled.understood, handled.reasons = Outcome.REFUSED, [], [str(p) for p in err.problems]
         except Refused as err:
-            handled.outcome, handled.understood, handled.reasons = "refused", [], list(err.reasons)
+            handled.outcome, handled.understood, handled.reasons = Outcome.REFUSED, [], list(err.reasons)
 
 
 def _known_sender(session: Session, address: str) -> bool:
@@ -278,9 +275,9 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
         handled.reasons = list(result.problems)
         return
     if order.preview:  # see before you send: a rehearsal by mail, nothing stored
-        handled.outcome, handled.understood = PREVIEWED, rehearsal_lines(session, order)
+        handled.outcome, handled.understood = Outcome.PREVIEWED, rehearsal_lines(session, order)
         return
-    handled.outcome = "accepted"
+    handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"Orders of {result.player} for {game.name}, turn {result.turn}, as understood "
                           "(they replace any you sent before for this turn):", ""]
     handled.understood += [f"  {robot}: {' '.join(cards) or '(no cards)'}" for robot, cards in result.programs.items()]
@@ -359,5 +356,5 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         handled.recorded = True
         handled.reasons = [f"action {shown}: {row.reason}"]
         return
-    handled.outcome = "accepted"
+    handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]

@@ -26,11 +26,12 @@ from sqlmodel import Session
 
 from ..formats.names import valid_address
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
-from ..mail.letters import Letter
+from ..mail.letters import Letter, LetterKind
 from ..store import cycle
 from ..store.base import players_of
 from ..store.controls import paused
 from ..store.games import Refused, lock_game
+from ..store.mail import Outcome
 from ..store.schedule import deadline_of
 from ..store.tables import Game
 from .clock import due
@@ -64,7 +65,7 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
           templates: Sequence[str] = ()) -> Callable[[], Any] | None:
     """Fill in `handled` (the reply's lines); for a command that changes something, return what does it (not
     committed: intake commits it with the message's record). The game's lock is taken before the game is read."""
-    handled.kind = "command"
+    handled.kind = LetterKind.COMMAND
     document = load_yaml(letter.orders or "", letter.source)
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(letter.source, None, "", "a command is a mapping: game, player, secret, command")])
@@ -100,7 +101,7 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
     except ValueError:
         raise FormatError([Problem(where, document.line_of("command"), "command",
                                    f"one of {', '.join(c.value for c in Command)}")]) from None
-    handled.outcome = "accepted"
+    handled.outcome = Outcome.ACCEPTED
     if command is Command.HELP:
         handled.understood = HELP + [f"This game's press: {press_policy(session, game)}."]
     elif command is Command.STATUS:
@@ -139,7 +140,7 @@ def _address(session: Session, letter: Letter, handled: Handled, game: Game, doc
     if not valid_address(new):
         raise FormatError([Problem(letter.source, document.line_of("address"), "address",
                                    "a mail address like alice@example.org")])
-    handled.outcome = "accepted"
+    handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"{handled.player}'s address in {game.name} is now {new.lower()}; "
                           "both addresses get a notice."]
 
@@ -163,7 +164,7 @@ def _press(session: Session, letter: Letter, handled: Handled, game: Game, docum
         raise FormatError([Problem(letter.source, line, "press.to", "a player, a list of players, or all")])
     author = str(handled.player)
     going = recipients(session, game, author, names)
-    handled.outcome = "accepted"
+    handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"Your press in {game.name} goes to {', '.join(going)} "
                           f"({press_policy(session, game)}); it is kept, and shown on the site when the game ends."]
 

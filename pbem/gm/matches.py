@@ -26,7 +26,7 @@ from ..mail.outbox import SmtpTransport, deliver, queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
-from ..store.mail import MailDmPlayer, MailOutgoing
+from ..store.mail import MailDmPlayer, MailOutgoing, Outcome
 from .intake import Handled, fetch
 
 
@@ -51,7 +51,7 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     except (OSError, imaplib.IMAP4.error) as err:
         session.rollback()
         return [], f"cannot read the inbox: {err}"
-    return [h for h in handled if h.outcome != "duplicate"], None
+    return [h for h in handled if h.outcome is not Outcome.DUPLICATE], None
 
 
 def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: datetime, sender: str) -> Command:

@@ -19,6 +19,7 @@ from email import policy
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parsedate_to_datetime
+from enum import StrEnum
 from typing import Iterator
 
 from ..formats.names import valid_address
@@ -36,6 +37,16 @@ PASSENGERS = {"application/pkcs7-signature", "application/x-pkcs7-signature", "a
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 
 
+class LetterKind(StrEnum):
+    """What a message holds, by its first field (`game:` orders, `match:` a death-match action), or a player's
+    mail command (orders with `command:`, `address:` or `press:`); NONE: nothing pbem reads."""
+
+    ORDERS = "orders"
+    DM = "dm"
+    COMMAND = "command"
+    NONE = ""
+
+
 @dataclass
 class Letter:
     key: str  # see letter_key
@@ -51,9 +62,9 @@ class Letter:
     automatic: bool = False  # an auto-reply or a bounce: never answered, so two robots cannot mail each other forever
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> LetterKind:
         match = _FIRST.search(self.orders or "")
-        return {"game": "orders", "match": "dm"}.get(match.group(1) if match else "", "")
+        return {"game": LetterKind.ORDERS, "match": LetterKind.DM}.get(match.group(1) if match else "", LetterKind.NONE)
 
 
 def clean(text: str, limit: int = 100) -> str:

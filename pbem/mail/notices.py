@@ -13,7 +13,7 @@ from html import escape
 from typing import Sequence
 
 from ..engine.campaign import GameState, missing_programs
-from ..engine.ruleset import MissingOrders
+from ..engine.vocabulary import MissingOrders
 from ..render import html
 from ..render.message import message_id, report_message
 from ..render.model import fate_note
@@ -75,7 +75,7 @@ def missing_fate(state: GameState, player: str) -> list[str]:
     """`reminder`'s `fate`: what the engine would play for the player's robots under the game's B4.6 policy."""
     policy = state.setup.rules().missing_orders
     programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
-    return fate_note(programs, str(policy))
+    return fate_note(programs, policy)
 
 
 def held_for_review(sender: str, game: str, turn: int, report: TurnReport, summary: str, hold: str,

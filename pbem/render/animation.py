@@ -15,17 +15,21 @@ from typing import Any, Mapping, Sequence
 
 from PIL import Image, ImageChops, ImageDraw
 
-from ..engine.events import ElementChanged, Event, SwitchFlipped
+from ..engine import events as ev
+from ..engine.events import Event
 from ..engine.room import Room
+from ..engine.vocabulary import Mode
 from . import style as s
 from .board import Box, draw_floor, draw_robots
 from .model import Position
 from .static import room_layer
 
 # Events that change where a robot is or where it faces: (the robot's field, the event's field with its new value)
-MOVES = {"Moved": ("at", "to_sq"), "Pushed": ("at", "to_sq"), "Teleported": ("at", "to_sq"),
-         "Conveyed": ("at", "to_sq"), "PushedByPusher": ("at", "to_sq"), "Turned": ("facing", "to_facing"),
-         "Rotated": ("facing", "to_facing")}
+MOVES: dict[type[Event], tuple[str, str]] = {
+    ev.Moved: ("at", "to_sq"), ev.Pushed: ("at", "to_sq"), ev.Teleported: ("at", "to_sq"), ev.Conveyed: ("at", "to_sq"),
+    ev.PushedByPusher: ("at", "to_sq"), ev.Turned: ("facing", "to_facing"), ev.Rotated: ("facing", "to_facing")}
+# The mechanism phases that move every robot on them at once: one frame each (a card's step is its own)
+_PHASE_STEPS = (ev.Conveyed, ev.PushedByPusher, ev.Rotated)
 PUSHING = ("pushing",)  # a card's step whose pushes are recorded and whose own move is still to come
 FRAME_MS, PAUSE_MS = 350, 900  # a step; the first frame of a stage and the end are held longer
 
@@ -45,32 +49,32 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
         shown.append((caption, position, PAUSE_MS))
         robots = {r.name: r for r in position.robots}
         elements = dict(position.elements)
-        step: tuple | None = None  # the step the frame being gathered shows
+        step: tuple[object, ...] | None = None  # the step the frame being gathered shows
 
         def flush() -> None:  # called only within this stage's iteration, so its variables are this stage's
             if step is not None:  # noqa: B023
                 shown.append((caption, Position(room, tuple(robots.values()), dict(elements)), FRAME_MS))  # noqa: B023
 
         for event in by_stage.get(number, []):
-            kind = type(event).__name__
+            kind = type(event)
             robot = robots.get(event.robot) if event.robot else None
-            if isinstance(event, (ElementChanged, SwitchFlipped)):
+            if isinstance(event, (ev.ElementChanged, ev.SwitchFlipped)):
                 elements[event.source] = event.state
-            elif robot is not None and kind in ("Destroyed", "Fell", "Crushed"):
-                robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
-            elif robot is not None and kind == "LeftRoom":
+            elif robot is not None and isinstance(event, (ev.Destroyed, ev.Fell, ev.Crushed)):
+                robots[robot.name] = dataclasses.replace(robot, mode=Mode.DESTROYED)
+            elif robot is not None and isinstance(event, ev.LeftRoom):
                 robots[robot.name] = dataclasses.replace(robot, at=None)
             elif robot is not None and kind in MOVES:
-                if kind == "Pushed":  # B6.3: recorded before the pusher's own move, which belongs to this step
-                    if step != PUSHING and (step is None or step[0] != "PushedByPusher"):
+                if kind is ev.Pushed:  # B6.3: recorded before the pusher's own move, which belongs to this step
+                    if step != PUSHING and (step is None or step[0] is not ev.PushedByPusher):
                         flush()
                         step = PUSHING
-                elif kind == "Teleported" and step is not None:
+                elif kind is ev.Teleported and step is not None:
                     pass  # lands where the step that caused it took the robot
                 elif step == PUSHING:  # the pusher's own move: a card's step, or a pusher element's phase
-                    step = _step(kind, event) or ("card", id(event))
+                    step = _step(event) or ("card", id(event))
                 else:
-                    key = _step(kind, event)
+                    key = _step(event)
                     if key is None or key != step:
                         flush()
                         step = key if key is not None else ("card", id(event))
@@ -81,11 +85,11 @@ def frames(room: Room, snapshots: Sequence[Any], events: Sequence[Event]) -> lis
     return shown
 
 
-def _step(kind: str, event: Event) -> tuple | None:
+def _step(event: Event) -> tuple[object, ...] | None:
     """Which step a movement starts: None for a card's step or turn (each its own), else the mechanism phase
     whose robots all move at once (pushes and teleports belong to the step that caused them)."""
-    if kind in ("Conveyed", "PushedByPusher", "Rotated"):
-        return (kind, getattr(event, "express", None))
+    if isinstance(event, _PHASE_STEPS):
+        return (type(event), getattr(event, "express", None))
     return None
 
 
@@ -99,8 +103,8 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     """The animated GIF of one board's turn (looping), at SCALE of the stage pictures, in COLOURS colours."""
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
-    floors: dict[tuple, Image.Image] = {}  # the room in each set of element states, drawn once
-    mapped: dict[tuple, Image.Image] = {}  # the same, scaled and in the palette
+    floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
+    mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
     pictures: list[Image.Image] = []
     palette_image: Image.Image | None = None
     durations = []

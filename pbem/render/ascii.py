@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element
+from ..engine.vocabulary import Mode
 from .board import on_board
 from .elements import as_dir, mount, stages_text, state_of
 from .model import Position
@@ -94,7 +95,7 @@ def ascii_map(position: Position, letters: dict[str, str]) -> list[str]:
         if text:
             cells[element.at] = (cells.get(element.at, "") + text)[:3]
     for robot in position.robots:
-        if robot.name in letters and on_board(robot) and robot.mode != "destroyed":  # wrecks are pictures' only
+        if robot.name in letters and on_board(robot) and robot.mode != Mode.DESTROYED:  # wrecks are pictures' only
             cells[robot.at] = letters[robot.name] + ARROWS[robot.facing] + cells.get(robot.at, "")[:1]
     rows, cols = room.size.rows, room.size.cols
     lines = ["      " + "".join(f"{c:^4}" for c in range(1, cols + 1)).rstrip()]

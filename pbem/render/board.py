@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from ..engine.geometry import Dir, Square
 from ..engine.queries import board_beams
 from ..engine.state import Board, Robot
+from ..engine.vocabulary import Mode
 from . import style as s
 from .dm import png_bytes
 from .elements import Looks, draw_element, floor, state_of
@@ -22,7 +23,7 @@ from .pen import Pen
 from .shelf import kept, rgba_picture
 from .static import RoomLayer, Scale, image_size, origin, room_layer
 
-ON_BOARD_MODES = ("real", "virtual", "rebooting", "destroyed")
+ON_BOARD_MODES = (Mode.REAL, Mode.VIRTUAL, Mode.REBOOTING, Mode.DESTROYED)
 
 
 def _sprite(k: int) -> tuple[Image.Image, ImageDraw.ImageDraw, Pen]:
@@ -57,7 +58,7 @@ def robot_sprite(colour: s.Colour, facing: Dir, mode: str, cell: int = s.CELL) -
 
 def _drawn_robot(colour: s.Colour, facing: Dir, mode: str, cell: int) -> Image.Image:
     canvas, draw, pen = _sprite(s.SUPERSAMPLE)
-    body = s.DIM if mode == "destroyed" else colour
+    body = s.DIM if mode == Mode.DESTROYED else colour
     pen.circle(0.52, 0.45, 0.33, fill=(0, 0, 0, 90))
     pen.circle(0.5, 0.42, 0.32, fill=s.shade(body, 0.55))
     pen.circle(0.5, 0.42, 0.27, fill=body)
@@ -66,14 +67,14 @@ def _drawn_robot(colour: s.Colour, facing: Dir, mode: str, cell: int) -> Image.I
     pen.polygon([(cx + 0.31 * dc, cy + 0.31 * dr), (cx + 0.06 * dc + 0.15 * pc, cy + 0.06 * dr + 0.15 * pr),
                  (cx + 0.06 * dc - 0.15 * pc, cy + 0.06 * dr - 0.15 * pr)], fill=(255, 255, 255))
     pen.circle(0.5, 0.42, 0.07, fill=s.shade(body, 0.4))
-    if mode == "destroyed":
+    if mode == Mode.DESTROYED:
         pen.line([(0.3, 0.22), (0.7, 0.62)], s.OFF_RED, 0.08)
         pen.line([(0.7, 0.22), (0.3, 0.62)], s.OFF_RED, 0.08)
-    if mode == "rebooting":
+    if mode == Mode.REBOOTING:
         pen.circle(0.8, 0.16, 0.14, fill=s.FENCE, outline=s.INK, width=0.03)
         pen.text(0.8, 0.17, "R", 0.18, s.INK)
     sprite = _finish(canvas, cell)
-    if mode == "virtual":  # a ghost: see-through, with a dashed white ring
+    if mode == Mode.VIRTUAL:  # a ghost: see-through, with a dashed white ring
         alpha = sprite.getchannel("A").point(lambda a: a * 11 // 20)
         sprite.putalpha(alpha)
         d = ImageDraw.Draw(sprite)
@@ -84,7 +85,7 @@ def _drawn_robot(colour: s.Colour, facing: Dir, mode: str, cell: int) -> Image.I
     return sprite
 
 
-def _label_font(cell: int):
+def _label_font(cell: int) -> ImageFont.FreeTypeFont:
     return s.font(max(6, 10 * cell // s.CELL), bold=True)
 
 
@@ -105,7 +106,7 @@ def _label_sprite(names: str, cell: int = s.CELL) -> Image.Image:
     font = _label_font(cell)
     stroke = 2 if cell * 2 > s.CELL else 1
     left, top, right, bottom = font.getbbox(text, stroke_width=stroke, anchor="mm")
-    sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    sprite = Image.new("RGBA", (int(right - left), int(bottom - top)), (0, 0, 0, 0))  # FreeType: whole pixels
     ImageDraw.Draw(sprite).text((-left, -top), text, font=font, fill=(255, 255, 255), anchor="mm",
                                 stroke_width=stroke, stroke_fill=s.INK)
     return sprite

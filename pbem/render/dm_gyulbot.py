@@ -86,7 +86,7 @@ def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
     return image
 
 
-def _star(pen: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill) -> None:
+def _star(pen: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: style.Colour) -> None:
     points = []
     for k in range(10):
         r = radius if k % 2 == 0 else radius * 0.45

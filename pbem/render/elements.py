@@ -241,7 +241,7 @@ def _pusher(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     up.text(0.5, 0.74, stages_text(el), 0.22, s.INK, stroke=s.FENCE)
 
 
-def _cog(pen: Pen, colour, teeth: int = 8) -> None:
+def _cog(pen: Pen, colour: s.Colour, teeth: int = 8) -> None:
     points = []
     for i in range(teeth * 4):
         a = 2 * math.pi * i / (teeth * 4)
@@ -284,7 +284,7 @@ def _crusher(pen: Pen, el: Element, state: str, looks: Looks) -> None:
     pen.text(0.5, 0.5, stages_text(el), 0.2, (255, 255, 255))
 
 
-def _turret(pen: Pen, el: Element, colour, lit: bool) -> None:
+def _turret(pen: Pen, el: Element, colour: s.Colour, lit: bool) -> None:
     up = pen.turned(mount(el))
     beams = int(el.get("beams", 1) or 1)
     up.rect(0.24, 0.0, 0.76, 0.2, fill=colour, outline=s.INK, width=0.03, radius=0.04)

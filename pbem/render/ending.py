@@ -3,7 +3,7 @@ is told. The facts come from the engine (`campaign.result`, `GameState.done_play
 shared by the last turn's report, the site's game page and the mails that tell the end."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from ..engine.campaign import GameResult
 from ..engine.vocabulary import Termination
@@ -25,7 +25,7 @@ def result_line(result: GameResult) -> str:
     return f"The game is over: {who} ({_ENDINGS[result.termination]})."
 
 
-def standing_line(row: dict) -> str:
+def standing_line(row: Mapping[str, Any]) -> str:
     """One row of `campaign.standings`: Geek-o rooms and turns, BotWars flags, lives and place through."""
     if "rooms_done" in row:
         turns = f"through all rooms in {row['turns']} turns" if row["turns"] is not None else "not through"

@@ -13,6 +13,7 @@ from collections import Counter
 from PIL import Image, ImageDraw
 
 from ..engine.elements import new_board
+from ..engine.geometry import Square
 from ..engine.room import Room
 from . import style as s
 from .board import draw_position
@@ -25,7 +26,7 @@ MAX_ALPHA = 170
 DEATH = (200, 0, 0, 255)
 
 
-def heatmap_png(room: Room, visits: Counter, deaths: Counter) -> bytes:
+def heatmap_png(room: Room, visits: Counter[Square], deaths: Counter[Square]) -> bytes:
     """`visits`: square -> robot-stages spent there; `deaths`: square -> robots destroyed there."""
     image = draw_position(Position.of(room, new_board(room))).convert("RGBA")
     overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
@@ -46,9 +47,9 @@ def heatmap_png(room: Room, visits: Counter, deaths: Counter) -> bytes:
     return png_bytes(image.convert("RGB"), 6)
 
 
-def death_squares(deaths: Counter) -> Counter:
+def death_squares(deaths: Counter[tuple[Square, str]]) -> Counter[Square]:
     """(square, cause) counts folded to square counts."""
-    folded: Counter = Counter()
+    folded: Counter[Square] = Counter()
     for (square, _), count in deaths.items():
         folded[square] += count
     return folded

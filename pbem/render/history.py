@@ -29,7 +29,7 @@ def outcome_report(game: str, before: GameState, outcome: TurnOutcome, players: 
     done = {player: done_note(reason) for player in after.players
             if not ended and (reason := after.done_playing(player)) and not before.done_playing(player)}
     return build_turn_report(game, before.turn, boards, outcome.missed,
-                             str(before.setup.rules().missing_orders), done,
+                             before.setup.rules().missing_orders, done,
                              ending_lines(ended) if ended and not before.is_over else ())
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from ..engine.geometry import Dir, Square
 from ..engine.room import Element
@@ -18,7 +18,7 @@ LABEL_WIDTH = 250
 PAD = 8
 
 
-def _e(element_type: str, **attrs) -> Element:
+def _e(element_type: str, **attrs: object) -> Element:
     return Element(element_type, Square(1, 1), MappingProxyType(attrs))
 
 
@@ -104,7 +104,7 @@ def draw_legend() -> Image.Image:
     return image.convert("RGB")
 
 
-def fitted(text: str, font, width: float) -> list[str]:
+def fitted(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """`text` broken at spaces into lines no wider than `width` pixels (a word longer than that stands alone)."""
     lines: list[str] = []
     for word in text.split():

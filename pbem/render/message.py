@@ -17,7 +17,7 @@ from typing import Mapping
 
 import css_inline
 
-from ..formats.names import DEFAULT_SENDER  # noqa: F401  (the render layer's readers import it from here)
+from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False, minify_css=True)
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")

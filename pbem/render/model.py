@@ -22,24 +22,30 @@ from typing import AbstractSet, Any, Callable, Iterable, Mapping, Sequence
 
 from ..engine import campaign
 from ..engine import events as ev
-from ..engine.events import EVENT_TYPES, Event
+from ..engine.events import Event
 from ..engine.geometry import Dir, Square
 from ..engine.room import Room
 from ..engine.state import Board
+from ..engine.vocabulary import Cause, MissingOrders, Mode
 
 NONE = "—"
 
 # Events that only happen after the robots have moved (B5 phases 2–9): the first one in a
 # stage ends the MOVE part of the table.
-_MECHANISM_PHASE = {"Conveyed", "Rotated", "PushedByPusher", "Crushed", "SawSpun", "BecameReal",
-                    "FlagTouched", "OptionGained", "UpgradeGained", "LeftRoom"}
-_MECHANISM_CAUSES = {"laser", "robot-laser", "saw", "crusher"}
+_MECHANISM_PHASE: frozenset[type[Event]] = frozenset({
+    ev.Conveyed, ev.Rotated, ev.PushedByPusher, ev.Crushed, ev.SawSpun, ev.BecameReal, ev.FlagTouched,
+    ev.OptionGained, ev.UpgradeGained, ev.LeftRoom})
+_MECHANISM_CAUSES = {Cause.LASER, Cause.ROBOT_LASER, Cause.SAW, Cause.CRUSHER}
 # The DAMAGE row: hit points lost and what they cost (B7.1).
-_DAMAGE = {"Damaged", "DamageAbsorbed", "OptionSacrificed", "RegisterFused"}
+_DAMAGE: frozenset[type[Event]] = frozenset({ev.Damaged, ev.DamageAbsorbed, ev.OptionSacrificed, ev.RegisterFused})
 # End of turn (B12): what a robot achieved goes under MODE, reinstatement under REINSTATE, the rest
 # of its events (repairs, reboots, registers unfused or filled) under REBOOT/HP.
-_END_RESULTS = {"RoomCompleted", "Won"}
-_END_REINSTATE = {"Reinstated", "InTransit"}
+_END_RESULTS: frozenset[type[Event]] = frozenset({campaign.RoomCompleted, campaign.Won})
+_END_REINSTATE: frozenset[type[Event]] = frozenset({ev.Reinstated, campaign.InTransit})
+# A robot off the board in one of these modes went through a gate (G3).
+_STANDING = (Mode.REAL, Mode.VIRTUAL, Mode.REBOOTING)
+# A switch flipped by a robot moving onto it: the robot presses it.
+_PRESSED_BY_MOVING = (Cause.CARD, Cause.PUSH, Cause.ROBOT, Cause.CONVEYOR, Cause.PUSHER, Cause.TELEPORT)
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,7 @@ class Position:
     def with_wrecks(self, wrecks: Mapping[str, Square]) -> "Position":
         """The robots destroyed earlier in the turn and off the board shown where they fell (as wrecks)."""
         robots = tuple(dataclasses.replace(r, at=wrecks[r.name])
-                       if r.name in wrecks and r.at is None and r.mode == "destroyed" else r for r in self.robots)
+                       if r.name in wrecks and r.at is None and r.mode == Mode.DESTROYED else r for r in self.robots)
         return Position(self.room, robots, self.elements)
 
     def robot(self, name: str) -> Any:
@@ -132,7 +138,7 @@ def _word(element_type: str) -> str:
 
 def _damage_source(cause: str, source: str | None) -> str:
     """What hit the robot: "laser r1c6" (a board laser's square), "Rusty's laser", "fence" …"""
-    if cause == "robot-laser" and source:
+    if cause == Cause.ROBOT_LASER and source:
         return f"{source}'s laser"
     if source and "@" in source:
         return f"{cause} {source.split('@')[1].split('/')[0]}"
@@ -141,28 +147,28 @@ def _damage_source(cause: str, source: str | None) -> str:
 
 # One line of report text per event class whose text is its fields put in place (registered with `describe`).
 # The turn cycle's events (pbem.engine.campaign) come last.
-_TEXT = {
-    "Moved": "{from_sq} → {to_sq}",
-    "Pushed": "pushed by {by} {from_sq} → {to_sq}",
-    "DamageAbsorbed": "{option} absorbs {amount} ({left} left)",
-    "OptionSacrificed": "gives up {option}",
-    "Teleported": "teleports {source} {from_sq} → {target} {to_sq}",
-    "PushedByPusher": "pusher {from_sq} → {to_sq}",
-    "Crushed": "crushed at {at}",
-    "SawSpun": "the buzzsaw at {at} spins",
-    "FlagTouched": "touches flag {number}",
-    "OptionGained": "gains option {option}",
-    "BecameReal": "becomes real",
-    "LeftRoom": "leaves {room}",
-    "RegisterUnfused": "register {register} unfused",
-    "RegisterFilled": "register {register} filled with {card}",
-    "Repaired": "+{amount} HP (wrench)",
-    "RebootStarted": "rebooting next turn (HP {hp})",
-    "RebootEnded": "back online",
-    "RoomCompleted": "completes room {room} ({room_name})",
-    "RoomOpened": "room {room} opens: {room_name}",
-    "PlayerFinished": "{player} has finished, in {turns} turns",
-    "Won": "touches the last flag: place {place}",
+_TEXT: dict[type[Event], str] = {
+    ev.Moved: "{from_sq} → {to_sq}",
+    ev.Pushed: "pushed by {by} {from_sq} → {to_sq}",
+    ev.DamageAbsorbed: "{option} absorbs {amount} ({left} left)",
+    ev.OptionSacrificed: "gives up {option}",
+    ev.Teleported: "teleports {source} {from_sq} → {target} {to_sq}",
+    ev.PushedByPusher: "pusher {from_sq} → {to_sq}",
+    ev.Crushed: "crushed at {at}",
+    ev.SawSpun: "the buzzsaw at {at} spins",
+    ev.FlagTouched: "touches flag {number}",
+    ev.OptionGained: "gains option {option}",
+    ev.BecameReal: "becomes real",
+    ev.LeftRoom: "leaves {room}",
+    ev.RegisterUnfused: "register {register} unfused",
+    ev.RegisterFilled: "register {register} filled with {card}",
+    ev.Repaired: "+{amount} HP (wrench)",
+    ev.RebootStarted: "rebooting next turn (HP {hp})",
+    ev.RebootEnded: "back online",
+    campaign.RoomCompleted: "completes room {room} ({room_name})",
+    campaign.RoomOpened: "room {room} opens: {room_name}",
+    campaign.PlayerFinished: "{player} has finished, in {turns} turns",
+    campaign.Won: "touches the last flag: place {place}",
 }
 
 
@@ -179,8 +185,8 @@ def _field_text(template: str) -> Callable[[Event], str]:
     return lambda event: template.format(**vars(event))
 
 
-for _name, _template in _TEXT.items():
-    describe.register(EVENT_TYPES[_name], _field_text(_template))
+for _event_type, _template in _TEXT.items():
+    describe.register(_event_type, _field_text(_template))
 
 
 @describe.register
@@ -195,7 +201,7 @@ def _(e: ev.Turned) -> str:
 
 @describe.register
 def _(e: ev.Obstacle) -> str:
-    what = e.cause + (f" {e.source}" if e.cause == "robot" and e.source else "")
+    what = e.cause + (f" {e.source}" if e.cause == Cause.ROBOT and e.source else "")
     return f"obstacle: {what} ({_text(e.direction)} of {e.at})"
 
 
@@ -221,7 +227,7 @@ def _(e: ev.Rotated) -> str:
 
 @describe.register
 def _(e: ev.SwitchFlipped) -> str:
-    if e.robot and e.cause in ("card", "push", "robot", "conveyor", "pusher", "teleport"):
+    if e.robot and e.cause in _PRESSED_BY_MOVING:
         return f"presses {e.source}: {e.state}"
     return f"{e.source} turns {e.state}" + (f" ({e.cause})" if e.cause else "")
 
@@ -264,8 +270,7 @@ def _(e: campaign.InTransit) -> str:
 def _mechanism_start(events: Sequence[Event]) -> int:
     """Index of the first event of the stage that belongs to the mechanisms, not to the cards."""
     for i, event in enumerate(events):
-        kind = type(event).__name__
-        if kind in _MECHANISM_PHASE or getattr(event, "cause", None) in _MECHANISM_CAUSES:
+        if type(event) in _MECHANISM_PHASE or getattr(event, "cause", None) in _MECHANISM_CAUSES:
             return i
     return len(events)
 
@@ -288,17 +293,17 @@ def _lines(events: list[Event]) -> list[str]:
     return lines
 
 
-def _cells(robots: list[str], events: Iterable[Event], kinds: set[str] | None = None,
-           exclude: AbstractSet[str] = frozenset()) -> list[list[str]]:
+def _cells(robots: list[str], events: Iterable[Event], kinds: AbstractSet[type[Event]] | None = None,
+           exclude: AbstractSet[type[Event]] = frozenset()) -> list[list[str]]:
     chosen: dict[str, list[Event]] = {name: [] for name in robots}
     for event in events:
-        kind = type(event).__name__
+        kind = type(event)
         if event.robot in chosen and kind not in exclude and (kinds is None or kind in kinds):
             chosen[event.robot].append(event)
     return [_lines(chosen[name]) or [NONE] for name in robots]
 
 
-def _robot_row(label: str, robots: Sequence[Any], value) -> Row:
+def _robot_row(label: str, robots: Sequence[Any], value: Callable[[Any], str]) -> Row:
     return Row(label, [[value(r)] for r in robots])
 
 
@@ -315,7 +320,7 @@ def _notes(events: Iterable[Event]) -> list[str]:
 def mode(robot: Any) -> str:
     """The robot's mode as players read it: off the board and neither destroyed nor in transit means
     it went through a gate (G3)."""
-    return "left the room" if robot.at is None and robot.mode in ("real", "virtual", "rebooting") else robot.mode
+    return "left the room" if robot.at is None and robot.mode in _STANDING else str(robot.mode)
 
 
 def stage_table(number: int, before: Position, after: Position, events: Sequence[Event]) -> Table:
@@ -325,8 +330,8 @@ def stage_table(number: int, before: Position, after: Position, events: Sequence
     moving, mechanisms = events[:split], events[split:]
     rows = [
         _robot_row("MODE", robots_after, mode),
-        Row("CARDS", _cells(names, moving, {"CardPlayed"})),
-        Row("MOVE", _cells(names, moving, exclude={"CardPlayed", *_DAMAGE})),
+        Row("CARDS", _cells(names, moving, {ev.CardPlayed})),
+        Row("MOVE", _cells(names, moving, exclude={ev.CardPlayed, *_DAMAGE})),
         Row("MECHANISMS", _cells(names, mechanisms, exclude=_DAMAGE)),
         Row("DAMAGE", _cells(names, events, _DAMAGE)),
         _robot_row("HP", robots_after, lambda r: str(r.hp)),
@@ -377,9 +382,9 @@ def _last_stage_end(start: Position, events: Sequence[Event]) -> Position:
         if isinstance(event, ev.Damaged):
             robots[robot.name] = dataclasses.replace(robot, hp=event.hp)
         elif isinstance(event, ev.Destroyed):
-            robots[robot.name] = dataclasses.replace(robot, mode="destroyed")
+            robots[robot.name] = dataclasses.replace(robot, mode=Mode.DESTROYED)
         elif isinstance(event, ev.BecameReal):
-            robots[robot.name] = dataclasses.replace(robot, mode="real")
+            robots[robot.name] = dataclasses.replace(robot, mode=Mode.REAL)
         elif isinstance(event, ev.LeftRoom):
             robots[robot.name] = dataclasses.replace(robot, at=None)
     return Position(start.room, tuple(robots.values()), start.elements)
@@ -410,28 +415,28 @@ def board_report(title: str, room: Room, snapshots: Sequence[Any], events: Seque
     return BoardReport(title, stages, positions[-1], end_of_turn_table(final, end), fused_table(final, following))
 
 
-def fate_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> list[str]:
+def fate_note(programs: Mapping[str, Sequence[Any]], policy: MissingOrders = MissingOrders.FILL) -> list[str]:
     """What will happen to a player's robots if their orders do not come (RULES B4.6), in words, from what the
     engine would play for them under the game's `missing_orders` policy (the bot's choice is not known yet)."""
     head = "If no orders come by then"
-    if policy == "bot":
+    if policy == MissingOrders.BOT:
         return [f"{head}, the robot pilot will choose a program for each of your robots from your hand."]
     played = {robot: cards for robot, cards in programs.items() if cards}
-    if policy == "idle" or not played:
+    if policy == MissingOrders.IDLE or not played:
         return [f"{head}, your robots will stand still this turn: they run no cards, but belts, pushers, lasers "
                 "and the other mechanisms still act on them."]
     return [f"{head}, each of your robots will run the first cards of its hand, in the order they were dealt:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]
 
 
-def missed_note(programs: Mapping[str, Sequence[Any]], policy: str = "fill") -> list[str]:
+def missed_note(programs: Mapping[str, Sequence[Any]], policy: MissingOrders = MissingOrders.FILL) -> list[str]:
     """What a player whose orders were missing is told (RULES B4.6), from what the engine played for them under
     the game's `missing_orders` policy."""
     head = "We had no orders from you that counted for this turn (RULES B4.6)"
     played = {robot: cards for robot, cards in programs.items() if cards}
     if not played:
         return [f"{head}: your robots idled (they ran no cards), and the turn still counts."]
-    how = ("your robots were played by the bot" if policy == "bot"
+    how = ("your robots were played by the bot" if policy == MissingOrders.BOT
            else "your registers were filled from the top of your hand")
     return [f"{head}: {how}:",
             *(f"  {robot}: {' '.join(str(card) for card in cards)}" for robot, cards in sorted(played.items()))]

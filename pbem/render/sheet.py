@@ -20,6 +20,7 @@ from .board import position_png
 from .message import cid, report_message
 from .model import Position
 from .static import image_size
+from .style import Colour
 from .text import fitted
 from .turn import slug
 
@@ -48,7 +49,7 @@ def sheet_position(sheet: Any) -> Position:
     return Position.of(board.room, board, marks, mine if shared else ())
 
 
-def sheet_png(sheet: Any, colours: dict | None = None) -> bytes:
+def sheet_png(sheet: Any, colours: dict[str, Colour] | None = None) -> bytes:
     """The sheet's board picture (byte-stable, like every picture)."""
     return position_png(sheet_position(sheet), colours)
 

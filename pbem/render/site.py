@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
 from .rulebook import rules_page
-from .turn import Recipient, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
+from .turn import Recipient, StagePage, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 if TYPE_CHECKING:
     from .dm_page import MatchPage
@@ -42,10 +42,10 @@ class StoredTurn:
 class GameHistory:
     name: str
     turns: list[Union[TurnReport, StoredTurn]]  # in turn order
-    standings: list[dict] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
+    standings: list[dict[str, Any]] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
     ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
-    press: list[dict] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
+    press: list[dict[str, Any]] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
 
     @property
     def over(self) -> bool:
@@ -62,7 +62,7 @@ def _stored(turn: TurnReport | StoredTurn) -> StoredTurn:
     return turn if isinstance(turn, StoredTurn) else StoredTurn(turn.turn, "", lambda: turn)
 
 
-def _manifest(out_dir: Path, version: str) -> dict:
+def _manifest(out_dir: Path, version: str) -> dict[str, Any]:
     """What an earlier run with the same `version` wrote, per turn (nothing when there is no version)."""
     try:
         kept = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8")) if version else {}
@@ -82,18 +82,18 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     old = _manifest(out_dir, version)
     turns = [_stored(t) for t in game.turns]
     reports: dict[int, TurnReport] = {}
-    pages: dict[int, list[tuple]] = {}  # turn index -> its stage pages (number, file)
+    pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
 
     def report(entry: StoredTurn) -> TurnReport:
         if entry.turn not in reports:
             reports[entry.turn] = entry.load()
         return reports[entry.turn]
 
-    def unchanged(entry: StoredTurn) -> dict | None:
+    def unchanged(entry: StoredTurn) -> dict[str, Any] | None:
         kept = old.get(str(entry.turn))
         return kept if entry.key and kept and kept["key"] == entry.key else None
 
-    def pages_of(i: int) -> list[tuple]:
+    def pages_of(i: int) -> list[StagePage]:
         if i not in pages:
             kept = unchanged(turns[i])
             pages[i] = [tuple(p) for p in kept["pages"]] if kept else stage_pages(report(turns[i]))
@@ -171,7 +171,7 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
     return written + [write_index(out_dir, entries, templates)]
 
 
-def write_index(out_dir: Path, entries: Sequence[dict], templates: Sequence[str] = ()) -> Path:
+def write_index(out_dir: Path, entries: Sequence[dict[str, Any]], templates: Sequence[str] = ()) -> Path:
     """The site's index: `entries` (games: name, href, turns; death matches: name, href, game, players, result) with
     those of earlier runs into the same folder (kept in INDEX), in name order; a newer entry replaces its older one."""
     try:

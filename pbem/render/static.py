@@ -87,7 +87,8 @@ class RoomLayer:
     looks: dict[str, Looks]  # Element.key -> its neighbourhood facts
     dynamic: dict[Square, tuple[Element, ...]]  # squares redrawn per state, with all their elements
     blocked: frozenset[tuple[Square, Dir]]  # (square, side) crossed by a wall or fence, both ways
-    squares: dict = field(default_factory=dict)  # (square, states) -> picture of a stateful square
+    # (square, states) -> picture of a stateful square
+    squares: dict[tuple[Square, tuple[str | None, ...]], Image.Image] = field(default_factory=dict)
 
 
 def looks_of(room: Room) -> dict[str, Looks]:

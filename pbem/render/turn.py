@@ -18,11 +18,13 @@ from typing import Any, Iterable, Mapping, Protocol, Sequence
 from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
+from ..engine.vocabulary import MissingOrders
 from . import html
 from .animation import SCALE, turn_gif
 from .board import position_png
 from .legend import legend_png
-from .message import DEFAULT_SENDER, body_of, cid, message_bytes, readdressed, report_message
+from .message import DEFAULT_SENDER as DEFAULT_SENDER  # the CLI imports it from here
+from .message import body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
 from .shelf import kept
 from .static import image_size
@@ -129,8 +131,8 @@ def animation_file(index: int) -> str:
 
 def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
                       missed: Mapping[str, Mapping[str, Sequence[Any]]] | None = None,
-                      missed_policy: str = "fill", done: Mapping[str, Sequence[str]] | None = None,
-                      ending: Sequence[str] = ()) -> TurnReport:
+                      missed_policy: MissingOrders = MissingOrders.FILL,
+                      done: Mapping[str, Sequence[str]] | None = None, ending: Sequence[str] = ()) -> TurnReport:
     """`missed`: the players whose orders were missing, with what was played for them (`TurnOutcome.missed`)
     under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
     `ending`: the result and final standings, when the game ended with this turn."""
@@ -202,7 +204,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
     for all players who get the same boards and notices (on a shared board each player's own robots are marked,
     so each gets a body of their own). Players with no board this turn (done) get none."""
     files: dict[str, bytes] = {}
-    bodies: dict[tuple, tuple[EmailMessage, bytes]] = {}
+    # (boards shown, notices, the player where the board is shared) -> the mail they make
+    bodies: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[EmailMessage, bytes]] = {}
     for recipient in recipients:
         boards = tuple(i for i, who in enumerate(report.players) if recipient.player in who)
         if not boards:
@@ -220,7 +223,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
     return files
 
 
-def _stage_links(report: TurnReport, position: int, up: str, before: str | None, after: str | None):
+def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
+                 after: str | None) -> list[tuple[str, str | None]]:
     """Previous/next links of the stage pages of one turn (`position` 0 = stage 1; the last is the end)."""
     pages = stage_pages(report)
     prev = pages[position - 1][1] if position > 0 else before
@@ -228,7 +232,10 @@ def _stage_links(report: TurnReport, position: int, up: str, before: str | None,
     return [("← previous", prev), ("whole turn", up), ("next →", nxt), ("legend", "legend.png")]
 
 
-def stage_pages(report: TurnReport) -> list[tuple[int | None, str]]:
+StagePage = tuple[int | None, str]  # (stage number, or None for the end of the turn; its page's file name)
+
+
+def stage_pages(report: TurnReport) -> list[StagePage]:
     """(stage number or None for the end of turn, file name) of every stage page of the turn."""
     count = max((len(r.stages) for r in report.reports), default=0)
     return [(n, f"stage-{n}.html") for n in range(1, count + 1)] + [(None, "final.html")]

@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from sqlmodel import Session
+
 from ..formats.controls import CONTROLS, ControlEntry, controls_text, read_controls
 from ..formats.game import (
     DESCRIPTION,
@@ -43,6 +45,9 @@ from .games import (
     processed_turns,
 )
 from .schedule import schedule_for, set_schedule
+
+OnTurn = Callable[[ProcessResult], None]  # told of each turn processed
+OnDeal = Callable[[list[TurnSheet]], None]  # told of each turn's sheets as it is dealt
 
 
 @dataclass
@@ -86,8 +91,8 @@ def _controls(folder: Path) -> list[ControlEntry]:
     return read_controls(decode(read_limited(path), str(path)), str(path)) if path.exists() else []
 
 
-def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
-                turns: int | None, at: datetime) -> Imported:
+def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn: OnTurn | None,
+                on_deal: OnDeal | None, turns: int | None, at: datetime) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
     last = max([description.turns or 0, *([] if description.open_turn else folders)])
@@ -106,8 +111,8 @@ def _play_turns(store: Store, folder: Path, description: GameDescription, on_tur
     return imported
 
 
-def _deal_and_submit(session, description: GameDescription, turn_folder: Path | None, on_deal,
-                     now: datetime) -> TurnManifest | None:
+def _deal_and_submit(session: Session, description: GameDescription, turn_folder: Path | None,
+                     on_deal: OnDeal | None, now: datetime) -> TurnManifest | None:
     """Deal the turn and submit its order files: in the manifest's order with their times, else in name order."""
     _, sheets = deal(session, description.name)
     if on_deal:

@@ -3,7 +3,7 @@ players as rows. `pbem game list` needs nothing more (pbem.store.summary), so it
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -15,7 +15,7 @@ from .tables import Game, Player
 class Refused(Exception):
     """A request the game master cannot carry out, with every reason."""
 
-    def __init__(self, reasons: list):
+    def __init__(self, reasons: Iterable[object]):
         self.reasons = [str(reason) for reason in reasons]
         super().__init__("\n".join(self.reasons))
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import create_engine
 
@@ -87,7 +88,7 @@ def upgrade(engine: Engine) -> None:
 SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up
 
 
-def _sqlite_pragmas(connection, _record) -> None:
+def _sqlite_pragmas(connection: DBAPIConnection, _record: object) -> None:
     cursor = connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_WAIT_MS}")  # Python's own default is 5 s: a turn's reports take longer

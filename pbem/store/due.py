@@ -22,12 +22,12 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ..formats.schedule import Schedule, hold_expires, schedule_of
+from ..formats.schedule import Process, Schedule, hold_expires, schedule_of
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-Rows = Callable[..., list[tuple]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
+Rows = Callable[..., list[tuple[Any, ...]]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
 T = TypeVar("T")
 
 
@@ -64,7 +64,7 @@ class GameTick:
             return (expires is not None and now >= expires) or any(p in self.away for p in self.waiting_for)
         if now >= self.due_at:
             return True
-        if self.schedule.process == "all-in" and not self.waiting_for:
+        if self.schedule.process is Process.ALL_IN and not self.waiting_for:
             return True
         reminders = [h for h in self.schedule.remind if h not in self.reminded and now >= self.due_at - timedelta(hours=h)]
         return bool(reminders and self.waiting_for)
@@ -116,7 +116,7 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     turn = number + 1
     hands = rows("SELECT holder, cards FROM dealt_hands WHERE game_id = :game AND turn = :turn", game=game, turn=turn)
     holders = {holder for holder, cards in hands if json.loads(cards)}
-    owners = dict(rows("SELECT name, player_id FROM robots WHERE game_id = :game", game=game))
+    owners: dict[str, int] = dict(rows("SELECT name, player_id FROM robots WHERE game_id = :game", game=game))
     sent = {player for player, in rows("SELECT player_id FROM order_versions WHERE game_id = :game AND turn = :turn",
                                        game=game, turn=turn)}
     players = rows("SELECT id, name FROM players WHERE game_id = :game ORDER BY position", game=game)

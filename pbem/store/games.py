@@ -6,6 +6,7 @@ import json
 import secrets
 from datetime import datetime
 from functools import lru_cache
+from typing import Any, Callable, TypeVar, overload
 
 from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
@@ -21,9 +22,25 @@ from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
-from ..formats.yamlfile import FormatError, load_yaml
-from .base import Refused, Store, list_games, players_of  # noqa: F401  (the cycle, archive and CLI import them here)
-from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn, key
+from ..formats.yamlfile import FormatError, Problem, load_yaml
+from .base import Refused as Refused  # these four re-exported: the cycle, archive and CLI import them from here
+from .base import Store as Store
+from .base import list_games as list_games
+from .base import players_of as players_of
+from .tables import (
+    DealtHand,
+    EventRecord,
+    Game,
+    OrderVersion,
+    Player,
+    Robot,
+    SnapshotKind,
+    StateSnapshot,
+    Turn,
+    key,
+)
+
+T = TypeVar("T")
 
 # --- games -------------------------------------------------------------------------------------
 
@@ -50,17 +67,19 @@ def setup_document(description: GameDescription) -> str:
 def load_setup(document: str) -> GameSetup:
     """A GameSetup from `games.setup` (cached: parsing rooms is the slow part)."""
     data = json.loads(document)
-    problems: list = []
+    problems: list[Problem] = []
 
-    def parsed(read, entry):
+    def parsed(read: Callable[[Any, str], T], entry: dict[str, str]) -> T | None:
         try:
             return read(load_yaml(entry["text"], entry["source"]), entry["source"])
         except FormatError as err:
             problems.extend(err.problems)
+            return None
 
-    rooms = tuple(parsed(load_room, r) for r in data["rooms"])
+    read_rooms = [parsed(load_room, r) for r in data["rooms"]]
     deck = parsed(parse_deck, data["deck"])
-    if problems:  # every bad room and the deck, not only the first
+    rooms = tuple(room for room in read_rooms if room is not None)
+    if problems or deck is None:  # every bad room and the deck, not only the first
         raise FormatError(problems)
     players = tuple(PlayerSetup(p["name"], tuple(p["robots"])) for p in data["players"])
     return GameSetup(data["name"], data["ruleset"], data["seed"], rooms, deck, players,
@@ -163,7 +182,7 @@ def turn_processed(session: Session, game: Game, number: int) -> bool:
 
 # --- states ------------------------------------------------------------------------------------
 
-def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, board: str = "",
+def save_snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind, value: object, *, board: str = "",
                   stage: int = 0) -> str:
     text = dumps(to_data(value))
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -172,12 +191,17 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: str, value, *, 
     return digest
 
 
-def read_state(game: Game, text: str, kind: type = GameState):
+@overload
+def read_state(game: Game, text: str) -> GameState: ...
+@overload
+def read_state(game: Game, text: str, kind: type[T]) -> T: ...
+def read_state(game: Game, text: str, kind: type[object] = GameState) -> object:
     """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
     setup = load_setup(game.setup)
     rooms = {dumps(to_data(room)): room for room in setup.rooms}
-    return from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
-                                              GameSetup: lambda data: setup})
+    rebuilt: object = from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
+                                                         GameSetup: lambda data: setup})
+    return rebuilt
 
 
 def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
@@ -205,7 +229,7 @@ def turn_events(session: Session, game: Game, turn: int) -> list[tuple[str, Even
     return [(row.board, from_data(EVENT_TYPES[row.kind], json.loads(row.data))) for row in rows]
 
 
-def snapshot(session: Session, game: Game, turn: int, kind: str) -> StateSnapshot | None:
+def snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind) -> StateSnapshot | None:
     return session.exec(select(StateSnapshot).where(
         StateSnapshot.game_id == game.id, StateSnapshot.turn == turn, StateSnapshot.kind == kind,
         StateSnapshot.board == "", StateSnapshot.stage == 0)).first()
@@ -240,7 +264,7 @@ def first_state(session: Session, game: Game) -> GameState:
     return stored_state(session, game, 1, "before")
 
 
-def stored_state(session: Session, game: Game, turn: int, kind: str) -> GameState:
+def stored_state(session: Session, game: Game, turn: int, kind: SnapshotKind) -> GameState:
     """The game's state `kind` ("before"/"after") turn `turn`, which the store must hold."""
     row = snapshot(session, game, turn, kind)
     if row is None:

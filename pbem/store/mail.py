@@ -11,11 +11,23 @@ players the address and secret that ordinary players have in `players`.
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
 PENDING, SENDING, SENT, REFUSED, SET_ASIDE = "pending", "sending", "sent", "refused", "set-aside"
+
+
+class Outcome(StrEnum):
+    """What became of an incoming message (`mail_received.outcome`)."""
+
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    PREVIEWED = "previewed"  # orders with `preview: true`: rehearsed and answered, nothing stored
+    UNKNOWN = "unknown"  # a sender who is not a player: recorded, never answered (unless the config asks)
+    OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
+    DUPLICATE = "duplicate"  # handled before (never recorded twice)
 
 
 class MailReceived(SQLModel, table=True):
@@ -29,8 +41,8 @@ class MailReceived(SQLModel, table=True):
     archived: str  # its file name in the archive
     sender: str
     size: int
-    outcome: str  # accepted | refused | unknown (a sender who is not a player: recorded, never answered)
-    kind: str  # orders | dm | ""
+    outcome: str  # an Outcome
+    kind: str  # a mail.letters.LetterKind: orders | dm | command | ""
     game: str | None = None
     player: str | None = None
     detail: str = Field(sa_column=Column(Text, nullable=False))  # JSON: the reasons, or what was accepted

@@ -7,7 +7,7 @@ start of every stage, so reports and replays need nothing else.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from sqlalchemy import Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -102,8 +102,14 @@ class DealtHand(SQLModel, table=True):
     cards: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of KIND#NUMBER
 
 
+# The words of StateSnapshot.kind. Only the code writes them (never a file or a player), so they are checked where the
+# code is: by mypy, at every call that names one.
+SnapshotKind = Literal["before", "after", "stage", "final"]
+
+
 class StateSnapshot(SQLModel, table=True):
-    """The game state before a turn (`before`) or after it (`after`), or a board at a stage's start (`stage`)."""
+    """The game state before a turn (`before`) or after it (`after`), a board at a stage's start or at the end of
+    the turn (`stage`), or a board as the turn left it (`final`)."""
 
     __tablename__ = "state_snapshots"
     __table_args__ = (UniqueConstraint("game_id", "turn", "kind", "board", "stage"),)

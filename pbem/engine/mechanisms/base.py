@@ -1,11 +1,16 @@
 """Shared shapes of the built-in families: wall-mounted devices and switch-controlled elements."""
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..geometry import Dir, Square
 from ..mechanism import CONTROL, Block, Field, Mechanism, boolean
 from ..room import Element
+from ..vocabulary import Cause
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
+    from ..state import Robot
 
 
 class Mounted(Mechanism):
@@ -14,10 +19,11 @@ class Mounted(Mechanism):
     def edges(self, element: Element) -> tuple[tuple[Square, Dir], ...]:
         return ((element.at, element.get("wall")),)
 
-    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
-        return Block("wall", element.key)
+    def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
+                    direction: Dir) -> Block | None:
+        return Block(Cause.WALL, element.key)
 
-    def blocks_beam(self, ctx, element, square, direction) -> bool:
+    def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:
         return True
 
 
@@ -40,6 +46,6 @@ class Controlled(Mechanism):
     def controlled_state(self, element: Element, on: bool) -> str:
         return self.words[bool(element.get(self.flag, self.flag_default)) ^ on]
 
-    def is_set(self, ctx, element) -> bool:
+    def is_set(self, ctx: TurnContext, element: Element) -> bool:
         """In the state named by `flag` (open, active, on)."""
         return ctx.state(element) == self.words[1]

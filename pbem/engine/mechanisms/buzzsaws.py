@@ -1,8 +1,15 @@
 """Buzzsaws (RULES B6b.6): each stage each saw draws from the seeded RNG and may spin."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import SawSpun
 from ..mechanism import Mechanism, register
+from ..room import Element
+from ..vocabulary import Cause
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -11,7 +18,7 @@ class Buzzsaw(Mechanism):
     fields = {}
     phases = ("buzzsaws",)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             victims = ctx.robots_at(element.at)
             if not victims and not ctx.record:
@@ -22,4 +29,4 @@ class Buzzsaw(Mechanism):
             ctx.emit(SawSpun(ctx.stage, victims[0].name if victims else None, element.at, element.key,
                              f"{draw:.4f}"))
             for robot in victims:
-                ctx.damage(robot, ctx.ruleset.buzzsaw_damage, "saw", element.key)
+                ctx.damage(robot, ctx.ruleset.buzzsaw_damage, Cause.SAW, element.key)

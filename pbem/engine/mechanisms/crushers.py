@@ -1,8 +1,15 @@
 """Crushers (RULES B6b.4): in their printed stages they destroy a robot on the square and press it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import Crushed
 from ..mechanism import Field, Mechanism, register, stages
+from ..room import Element
+from ..vocabulary import Cause
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -11,11 +18,11 @@ class Crusher(Mechanism):
     fields = {"stages": Field(stages)}
     phases = ("crushers",)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             if ctx.stage not in element.get("stages"):
                 continue
             for robot in ctx.robots_at(element.at):
                 ctx.emit(Crushed(ctx.stage, robot.name, element.at, element.key))
-                ctx.destroy(robot, "crusher")
-            ctx.press(element.at, "crusher", None)
+                ctx.destroy(robot, Cause.CRUSHER)
+            ctx.press(element.at, Cause.CRUSHER, None)

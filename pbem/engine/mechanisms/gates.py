@@ -1,9 +1,17 @@
 """Gates (RULES G3): a closed gate is a wall; robots leave the room through open ones."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import EnteredGate, LeftRoom
+from ..geometry import Dir, Square
 from ..mechanism import Block, register
+from ..room import Element
 from .base import Controlled, controlled_fields
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
+    from ..state import Robot
 
 
 @register
@@ -24,25 +32,26 @@ class Gate(Controlled):
     robots_only = True
     enter_order = 30
 
-    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
+    def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
+                    direction: Dir) -> Block | None:
         if to == element.at and not self.is_set(ctx, element):
-            return Block("gate", element.key)
+            return Block(self.type, element.key)
         return None
 
-    def blocks_beam(self, ctx, element, square, direction) -> bool:
+    def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:
         return not self.is_set(ctx, element)
 
-    def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
+    def on_enter(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, direction: Dir, how: str) -> bool:
         ctx.emit(EnteredGate(ctx.stage, robot.name, element.at, element.key, self.locks(ctx)))
         return True
 
-    def locks(self, ctx) -> bool:
+    def locks(self, ctx: TurnContext) -> bool:
         return len(ctx.index.by_type[self.type]) > 1
 
-    def holds(self, ctx, element, robot) -> bool:
+    def holds(self, ctx: TurnContext, element: Element, robot: Robot) -> bool:
         return self.locks(ctx)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         occupants = [ctx.robots_at(gate.at) for gate in elements]
         if not any(occupants):
             return
@@ -52,6 +61,6 @@ class Gate(Controlled):
             released = {owner for owner in owners if all(any(r.owner == owner for r in rs) for rs in occupants)}
             leaving = [robot for robot in leaving if robot.owner in released]
         for robot in leaving:
-            at = robot.at
+            at = robot.square
             robot.left_room, robot.at = True, None
             ctx.emit(LeftRoom(ctx.stage, robot.name, at, ctx.board.room.name))

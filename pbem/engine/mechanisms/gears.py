@@ -1,8 +1,15 @@
 """Gears (RULES B6b.3): rotate the robots on them."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import Rotated
 from ..mechanism import Field, Mechanism, choice, register
+from ..room import Element
+from ..vocabulary import Cause
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 TURNS = {"left": -1, "right": 1, "half": 2}
 
@@ -14,9 +21,9 @@ class Gear(Mechanism):
     phases = ("gears",)
     robots_only = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             for robot in ctx.robots_at(element.at):
                 before = robot.facing
                 robot.facing = before.turned(TURNS[element.get("turn")])
-                ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, "gear", element.key))
+                ctx.emit(Rotated(ctx.stage, robot.name, before, robot.facing, Cause.GEAR, element.key))

@@ -1,8 +1,15 @@
 """Board lasers and blasers (RULES B6b.5): wall turrets whose beams the lasers phase traces."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..geometry import Dir, Square
 from ..mechanism import Field, direction, positive_int, register
+from ..room import Element
 from .base import Controlled, Mounted, controlled_fields
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -12,7 +19,7 @@ class Laser(Mounted):
     type = "laser"
     fields = {"wall": Field(direction), "beams": Field(positive_int, required=False, default=1)}
 
-    def beams(self, ctx, element):
+    def beams(self, ctx: TurnContext, element: Element) -> list[tuple[Square, Dir, int]]:
         return [(element.at, element.get("wall").opposite, element.get("beams", 1) * ctx.ruleset.laser_damage)]
 
 
@@ -25,5 +32,5 @@ class Blaser(Controlled, Laser):
     flag = "on"
     fields = {**Laser.fields, **controlled_fields("on", False)}
 
-    def beams(self, ctx, element):
+    def beams(self, ctx: TurnContext, element: Element) -> list[tuple[Square, Dir, int]]:
         return Laser.beams(self, ctx, element) if self.is_set(ctx, element) else []

@@ -1,10 +1,19 @@
 """Pushers (RULES B6b.2): wall-mounted, active in their printed stages, each pushes one square away."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..events import Obstacle, Pushed, PushedByPusher
+from ..geometry import Square
 from ..mechanism import Field, direction, register, stages
 from ..movement import Arrival, arrive, blocked, chain_ahead, chain_blocked, conflicts, obstacle
+from ..room import Element
+from ..vocabulary import Cause
 from .base import Mounted
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
+    from ..state import Robot
 
 
 @register
@@ -20,7 +29,7 @@ class Pusher(Mounted):
     fields = {"wall": Field(direction), "stages": Field(stages)}
     phases = ("pushers",)
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         pushes = []
         for element in elements:
             if ctx.stage in element.get("stages"):
@@ -28,21 +37,21 @@ class Pusher(Mounted):
                 pushes += [(robot, way, element) for robot in ctx.robots_at(element.at) if not ctx.locked(robot)]
         if not pushes:
             return
-        aimed: dict = {}
+        aimed: dict[Square, set[str]] = {}
         for _, way, element in pushes:
             aimed.setdefault(element.at.step(way), set()).add(element.key)
         movers = {robot.name: (robot, way, element) for robot, way, element in pushes
                   if len(aimed[element.at.step(way)]) == 1}
-        chains: dict = {}
+        chains: dict[str, list[tuple[Robot, Square]]] = {}
         while movers:
             chains, stuck = {}, []
             for name, (robot, way, _) in movers.items():
-                block = blocked(ctx, robot, robot.at, way)
+                block = blocked(ctx, robot, robot.square, way)
                 chain, culprit, chain_block = chain_ahead(ctx, robot, way, movers)
                 if block or culprit is not None:
                     stuck.append((name, block, culprit, chain_block))
                 elif ctx.solid(robot):
-                    chains[name] = [(r, r.at.step(way)) for r in (robot, *chain)]
+                    chains[name] = [(r, r.square.step(way)) for r in (robot, *chain)]
             if not stuck:  # a push stopped by an obstacle first: its robot is stationary for the others
                 stuck = [(name, None, None, None) for name in conflicts(ctx, chains)]
             if not stuck:
@@ -54,15 +63,15 @@ class Pusher(Mounted):
                 elif culprit is not None:
                     chain_blocked(ctx, robot, way, culprit, chain_block)
                 else:
-                    ctx.emit(Obstacle(ctx.stage, name, robot.at, way, "robot", None))
+                    ctx.emit(Obstacle(ctx.stage, name, robot.square, way, Cause.ROBOT, None))
         arrivals = []
         for name, (robot, way, element) in movers.items():  # all at once: the chains are disjoint
-            for other, to in reversed(chains.get(name, [(robot, robot.at.step(way))])):
-                start, other.at = other.at, to
+            for other, to in reversed(chains.get(name, [(robot, robot.square.step(way))])):
+                start, other.at = other.square, to
                 if other is robot:
                     ctx.emit(PushedByPusher(ctx.stage, name, start, to, way, element.key))
-                    arrivals.append(Arrival(robot, way, "pusher"))
+                    arrivals.append(Arrival(robot, way, Cause.PUSHER))
                 else:
                     ctx.emit(Pushed(ctx.stage, other.name, name, start, to, way))
-                    arrivals.append(Arrival(other, way, "push"))
+                    arrivals.append(Arrival(other, way, Cause.PUSH))
         arrive(ctx, arrivals)

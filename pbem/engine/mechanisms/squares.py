@@ -1,11 +1,17 @@
 """Squares that act at the end of a stage or turn: flags, wrenches, armouries, computers (B5.9, B12, G6, G7)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import CARD_SETS
 from ..events import FlagTouched, OptionGained, Repaired, UpgradeGained
 from ..mechanism import Field, Mechanism, choice, positive_int, register
 from ..options import initial_charges, option_names
+from ..room import Element
 from ..vocabulary import Mode
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
 
 
 @register
@@ -19,7 +25,7 @@ class Flag(Mechanism):
     robots_only = True
     plain = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         if not ctx.ruleset.flags:
             return
         for element in elements:
@@ -40,7 +46,7 @@ class Wrench(Mechanism):
     phases = ("end of stage", "wrench repairs")
     robots_only = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             for robot in ctx.robots_at(element.at):
                 if phase == "end of stage":
@@ -54,7 +60,7 @@ class Wrench(Mechanism):
                     ctx.refuse(robot, before)
 
 
-def _option_name(value) -> str:
+def _option_name(value: object) -> str:
     name = str(value).strip()
     if name not in option_names():
         raise ValueError(f"unknown option {value!r} (known: {', '.join(option_names())})")
@@ -71,7 +77,7 @@ class Armoury(Mechanism):
     phases = ("end of stage",)
     robots_only = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             mark = f"{ctx.board.room.name}/{element.key}"
             for robot in ctx.robots_at(element.at):
@@ -96,7 +102,7 @@ class Computer(Mechanism):
     phases = ("end of stage",)
     robots_only = True
 
-    def act(self, ctx, phase, elements) -> None:
+    def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
             card_set = element.get("set")
             upgrade = f"{card_set}@{ctx.board.room.name}"

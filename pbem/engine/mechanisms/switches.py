@@ -1,9 +1,17 @@
 """Switches and electric eyes (RULES B6.7, B6.8): the controls other elements name by `id`."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..geometry import Dir, Square
 from ..mechanism import Field, Mechanism, boolean, choice, direction, register, text
 from ..room import Element
+from ..vocabulary import Cause
 from .base import Mounted
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
+    from ..state import Robot
 
 
 class Control(Mechanism):
@@ -12,7 +20,7 @@ class Control(Mechanism):
     def initial_state(self, element: Element) -> str:
         return "on" if element.get("on", False) else "off"
 
-    def toggle(self, ctx, element, cause, robot) -> None:
+    def toggle(self, ctx: TurnContext, element: Element, cause: str, robot: Robot | None) -> None:
         ctx.flip_control(element, ctx.state(element) != "on", cause, robot)
 
 
@@ -26,11 +34,11 @@ class Switch(Control):
               "on": Field(boolean, required=False, default=False)}
     enter_order = 10
 
-    def on_enter(self, ctx, element, robot, frm, direction, how) -> bool:
+    def on_enter(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, direction: Dir, how: str) -> bool:
         self.on_press(ctx, element, how, robot)
         return False
 
-    def on_press(self, ctx, element, cause, robot) -> None:
+    def on_press(self, ctx: TurnContext, element: Element, cause: str, robot: Robot | None) -> None:
         if element.get("kind", "toggle") == "pressure":
             ctx.flip_control(element, True, cause, robot)
         else:
@@ -44,6 +52,6 @@ class Eye(Mounted, Control):
     type = "eye"
     fields = {"wall": Field(direction), "id": Field(text), "on": Field(boolean, required=False, default=False)}
 
-    def on_beam(self, ctx, element, square, direction) -> None:
+    def on_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> None:
         if square == element.at and direction == element.get("wall"):
-            self.toggle(ctx, element, "laser", None)
+            self.toggle(ctx, element, Cause.LASER, None)

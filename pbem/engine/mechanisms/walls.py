@@ -1,9 +1,16 @@
 """Walls and electric fences (RULES B6.1, B6.2): obstacles on cell edges."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..geometry import Dir, Square
 from ..mechanism import Block, Field, Mechanism, direction, register
 from ..room import Element
+from ..vocabulary import Cause
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import TurnContext
+    from ..state import Robot
 
 
 @register
@@ -21,10 +28,11 @@ class Wall(Mechanism):
         at, side = element.at, element.get("side")
         return min((at, side), (at.step(side), side.opposite))
 
-    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
-        return Block("wall", element.key)
+    def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
+                    direction: Dir) -> Block | None:
+        return Block(Cause.WALL, element.key)
 
-    def blocks_beam(self, ctx, element, square, direction) -> bool:
+    def blocks_beam(self, ctx: TurnContext, element: Element, square: Square, direction: Dir) -> bool:
         return True
 
 
@@ -34,5 +42,6 @@ class Fence(Wall):
 
     type = "fence"
 
-    def blocks_step(self, ctx, element, robot, frm, to, direction) -> Block | None:
-        return Block("fence", element.key, ctx.ruleset.fence_damage)
+    def blocks_step(self, ctx: TurnContext, element: Element, robot: Robot, frm: Square, to: Square,
+                    direction: Dir) -> Block | None:
+        return Block(Cause.FENCE, element.key, ctx.ruleset.fence_damage)

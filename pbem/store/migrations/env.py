@@ -1,6 +1,7 @@
 """Alembic environment: migrates the connection pbem hands over, or `sqlalchemy.url` from alembic.ini."""
 from alembic import context
 from sqlalchemy import create_engine
+from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 from pbem.store.db import load_table_modules
@@ -9,7 +10,7 @@ load_table_modules()
 config = context.config
 
 
-def run(connection) -> None:
+def run(connection: Connection) -> None:
     context.configure(connection=connection, target_metadata=SQLModel.metadata, render_as_batch=True)
     with context.begin_transaction():
         context.run_migrations()
