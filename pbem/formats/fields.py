@@ -66,6 +66,26 @@ def string(message: str = "must be a name") -> Read:
     return read
 
 
+def one_of(choices: Iterable[Any], message: str) -> Read:
+    """One of `choices`, of its type too (`true` is not 1)."""
+    allowed = tuple(choices)
+
+    def read(value: Any) -> Any:
+        if not any(value == choice and type(value) is type(choice) for choice in allowed):
+            raise _refuse(message, value)
+        return value
+    return read
+
+
+def checked(test: Callable[[Any], bool], message: str) -> Read:
+    """A value `test` accepts, as given."""
+    def read(value: Any) -> Any:
+        if not test(value):
+            raise _refuse(message, value)
+        return value
+    return read
+
+
 def mapping(message: str) -> Read:
     """A mapping, as given."""
     def read(value: Any) -> Mapping[Any, Any]:
