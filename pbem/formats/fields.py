@@ -141,7 +141,11 @@ class Fields:
 
     def add(self, container: Any, key: Any, field: str, message: str) -> None:
         """A problem of `field`, on the line of `container[key]` (of the container itself when key is None)."""
-        self.problems.append(Problem(self.source, line_of(container, key), field, message))
+        self.at(line_of(container, key), field, message)
+
+    def at(self, line: int | None, field: str, message: str) -> None:
+        """A problem of `field` on `line` (a line found otherwise: in a block of text, say)."""
+        self.problems.append(Problem(self.source, line, field, message))
 
     def unknown(self, data: Mapping[Any, Any], known: Iterable[Any], message: str, where: str = "") -> None:
         """Every key of `data` that is not `known`, in the file's order, as a problem `message`."""
