@@ -155,10 +155,11 @@ class Fields:
                 self.add(data, key, _named(where, key), message)
 
     def value(self, container: Any, key: Any, field: str, read: Read, fallback: Any = None) -> Any:
-        """`container[key]` read by `read`, or `fallback` with its problem noted."""
+        """`container[key]` read by `read`, or `fallback` with its problem noted (a TypeError is a refusal
+        too: the engine's parsers raise one for a value of a type they do not take)."""
         try:
             return read(container[key])
-        except ValueError as err:
+        except (ValueError, TypeError) as err:
             self.add(container, key, field, str(err))
             return fallback
 
