@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Callable
 
+from .fields import is_whole
+
 _FROZEN: dict[int, tuple[Any, Any]] = {}  # id -> (frozen dataclass, its data); the object is kept alive
 _FROZEN_MAX = 4096
 
@@ -113,7 +115,7 @@ def _no_form(value: Any) -> Any:
 
 def _key_text(key: Any) -> str:
     data = to_data(key)
-    if not isinstance(data, (str, int)) or isinstance(data, bool):
+    if not (isinstance(data, str) or is_whole(data)):
         raise TypeError(f"mapping key {key!r} has no text form")
     return str(data)
 
@@ -171,7 +173,7 @@ class _Reader:
             if dataclasses.is_dataclass(hint):
                 return self._dataclass(hint, data)
             if hint in (int, str, bool):
-                if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
+                if not (is_whole(data) if hint is int else isinstance(data, hint)):
                     raise ValueError(f"expected {hint.__name__}, got {data!r}")
                 return data
         if hint in (dict, list, tuple, set, frozenset, Mapping):

@@ -51,7 +51,7 @@ def flag(message: str = "must be true or false") -> Read:
 def word(message: str = "must be a name") -> Read:
     """A name or number written as the word it is (`game: 7` is game "7"); kept as given."""
     def read(value: Any) -> str | int:
-        if not isinstance(value, (str, int)) or isinstance(value, bool):
+        if not (isinstance(value, str) or is_whole(value)):
             raise _refuse(message, value)
         return value
     return read
