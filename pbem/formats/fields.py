@@ -8,7 +8,7 @@ said, once: YAML reads `yes` as a bool, and Python counts a bool as an int.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, TypeGuard
 
 from .problems import Problem, line_of
 
@@ -16,7 +16,7 @@ Read = Callable[[Any], Any]
 """A value as written -> the value meant; a ValueError says, in the player's words, what is wrong with it."""
 
 
-def is_whole(value: Any) -> bool:
+def is_whole(value: Any) -> TypeGuard[int]:
     """Whether `value` is a whole number (a bool is not, though Python counts it as one)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -51,9 +51,9 @@ def flag(message: str = "must be true or false") -> Read:
 def word(message: str = "must be a name") -> Read:
     """A name or number written as the word it is (`game: 7` is game "7"); kept as given."""
     def read(value: Any) -> str | int:
-        if not (isinstance(value, str) or is_whole(value)):
-            raise _refuse(message, value)
-        return value
+        if isinstance(value, str) or is_whole(value):
+            return value
+        raise _refuse(message, value)
     return read
 
 
