@@ -124,6 +124,7 @@ def test_a_board_may_be_a_block_with_spaced_cells():
     (BOARD.replace(".R.S...", ".R.S.."), "b.yaml:5: board row C: needs 7 cells, has 6"),
     (BOARD.replace('  - "......."\n', "", 1), "b.yaml:2: board: needs 7 rows, has 6"),
     (BOARD.replace("genius4", "daisy"), "b.yaml:1: variant: unknown Flower Field variant"),
+    (BOARD.replace("genius4", "[genius4]"), "b.yaml:1: variant: unknown Flower Field variant ['genius4']"),
 ])
 def test_flower_board_errors(text, expected):
     with pytest.raises(FormatError) as err:

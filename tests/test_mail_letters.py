@@ -8,7 +8,7 @@ from mail_fixtures import mail
 
 from pbem.formats.yamlfile import FormatError
 from pbem.mail.ack import acknowledgement
-from pbem.mail.config import load_config
+from pbem.mail.config import MailConfig, load_config
 from pbem.mail.letters import clean, orders_in_body
 from pbem.mail.letters import read_letter as read_letter_at
 
@@ -119,3 +119,26 @@ def test_config_problems_name_the_file_line_and_setting(tmp_path):
     assert [str(p) for p in caught.value.problems] == [
         f"{path}:4: smpt: unknown setting (known: from, max_bytes, archive, imap, smtp, answer_unknown)",
         f"{path}:3: imap.tls: must be one of ssl, starttls, none"]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("max_bytes: 999\n", "1: max_bytes: must be a whole number ≥ 1000"),
+    ("max_bytes: yes\n", "1: max_bytes: must be a whole number ≥ 1000"),
+    ("max_bytes:\n", "1: max_bytes: must be a whole number ≥ 1000"),
+    ("answer_unknown: 1\n", "1: answer_unknown: must be true or false"),
+])
+def test_config_numbers_and_switches_are_checked(tmp_path, text, problem):
+    """A bool is no size (YAML reads `yes` as true) and 1 is no switch; an empty value is no default."""
+    path = tmp_path / "mail.yaml"
+    path.write_text("smtp: {host: mx}\n" + text)
+    with pytest.raises(FormatError) as caught:
+        load_config(path, {})
+    assert [str(p) for p in caught.value.problems] == [f"{path}:{int(problem[0]) + 1}{problem[1:]}"]
+
+
+def test_config_sizes_and_switches_as_given(tmp_path):
+    path = tmp_path / "mail.yaml"
+    path.write_text("smtp: {host: mx}\nmax_bytes: 0x1000\nanswer_unknown: yes\n")
+    assert (load_config(path, {}).max_bytes, load_config(path, {}).answer_unknown) == (4096, True)
+    assert (load_config(None, {"PBEM_SMTP_HOST": "mx"}).max_bytes,
+            load_config(None, {"PBEM_SMTP_HOST": "mx"}).answer_unknown) == (MailConfig.max_bytes, False)

@@ -12,6 +12,8 @@ from cli_process import run_pbem
 from typer.testing import CliRunner
 
 from pbem.cli import app
+from pbem.formats.game import read_description
+from pbem.formats.yamlfile import FormatError
 
 HEADER = "game: spring\nturn: 1\nplayer: alice\n"
 GOOD = HEADER + "robots:\n  Zapper: {program: [FWD2, RT90, 580]}\n  Spanner: {program: [FWD1, LF90, FWD1#560]}\n"
@@ -163,6 +165,17 @@ def test_game_import_reports_every_bad_room_and_the_deck_and_stores_nothing(tmp_
     assert "r.yaml:3: starts[0]" in result.output and "d.yaml:1: order" in result.output \
         and "d.yaml:2: cards[1]" in result.output
     assert "No games yet" in CliRunner().invoke(app, ["--db", db, "game", "list"]).output
+
+
+@pytest.mark.parametrize("turns", ["three", "{a: 1}", "2026-11-01T20:00:00Z", "true", "-1"])
+def test_a_bad_turn_count_with_an_open_turn_is_two_problems_not_a_traceback(tmp_path, turns):
+    """Both lines are named (issue #26: `turns: three` with `open_turn:` raised a TypeError)."""
+    (tmp_path / "game.yaml").write_text(description() + f"turns: {turns}\nopen_turn: 4\n")
+    with pytest.raises(FormatError) as refused:
+        read_description(tmp_path)
+    assert [str(p) for p in refused.value.problems] == [
+        f"{tmp_path / 'game.yaml'}:9: turns: must be a whole number of turns",
+        f"{tmp_path / 'game.yaml'}:10: open_turn: must be the turn after the played ones (1)"]
 
 
 def test_a_game_import_refused_at_a_later_turn_leaves_no_game_behind(tmp_path):

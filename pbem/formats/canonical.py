@@ -21,51 +21,101 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Callable
 
+from .fields import is_whole
+
 _FROZEN: dict[int, tuple[Any, Any]] = {}  # id -> (frozen dataclass, its data); the object is kept alive
 _FROZEN_MAX = 4096
 
 
 def to_data(value: Any) -> Any:
-    """Plain JSON-able data for `value` (see module doc).
+    """Plain JSON-able data for `value` (see module doc), by a conversion chosen once per type."""
+    convert = _CONVERSIONS.get(type(value))
+    if convert is None:
+        convert = _CONVERSIONS[type(value)] = _conversion(type(value))
+    return convert(value)
 
-    Frozen dataclasses (a game's setup, its rooms and deck) never change, so
-    their data is remembered: a state repeats them every turn.
-    """
-    if isinstance(value, enum.StrEnum):
-        return value.value
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, enum.Enum):
-        return value.name
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        raise TypeError(f"floats have no canonical form: {value!r}")
-    if hasattr(type(value), "parse") and not isinstance(value, type):
-        return str(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if not type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-            return {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(type(value))}
-        known = _FROZEN.get(id(value))
-        if known is not None and known[0] is value:
-            return known[1]
-        data = {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(type(value))}
-        if len(_FROZEN) >= _FROZEN_MAX:
-            _FROZEN.clear()
-        _FROZEN[id(value)] = (value, data)
-        return data
-    if isinstance(value, Mapping):
-        return {_key_text(k): to_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_data(v) for v in value]
-    if isinstance(value, (set, frozenset)):
-        return sorted((to_data(v) for v in value), key=dumps)
+
+def _conversion(cls: type) -> Callable[[Any], Any]:
+    """How a value of `cls` becomes data, in the order of the module doc."""
+    if issubclass(cls, enum.StrEnum):
+        return _word
+    if cls is type(None) or issubclass(cls, (bool, str)):
+        return _itself
+    if issubclass(cls, enum.Enum):
+        return _name
+    if issubclass(cls, int):
+        return int
+    if issubclass(cls, float):
+        return _no_float
+    if hasattr(cls, "parse") and not issubclass(cls, type):
+        return str
+    if dataclasses.is_dataclass(cls) and not issubclass(cls, type):
+        return _frozen if cls.__dataclass_params__.frozen else _fields  # type: ignore[attr-defined]
+    if issubclass(cls, Mapping):
+        return _mapping
+    if issubclass(cls, (list, tuple)):
+        return _sequence
+    if issubclass(cls, (set, frozenset)):
+        return _set
+    return _no_form
+
+
+_CONVERSIONS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _itself(value: Any) -> Any:
+    return value
+
+
+def _word(value: enum.StrEnum) -> str:
+    return value.value
+
+
+def _name(value: enum.Enum) -> str:
+    return value.name
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    cls: type = type(value)
+    return {f.name: to_data(getattr(value, f.name)) for f in _stored_fields(cls)}
+
+
+def _frozen(value: Any) -> Any:
+    """A frozen dataclass's data: a game's setup, its rooms and deck never change, and a state repeats them
+    every turn, so their data is remembered."""
+    known = _FROZEN.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    data = _fields(value)
+    if len(_FROZEN) >= _FROZEN_MAX:
+        _FROZEN.clear()
+    _FROZEN[id(value)] = (value, data)
+    return data
+
+
+def _mapping(value: Mapping[Any, Any]) -> dict[str, Any]:
+    return {_key_text(k): to_data(v) for k, v in value.items()}
+
+
+def _sequence(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    return [to_data(v) for v in value]
+
+
+def _set(value: set[Any] | frozenset[Any]) -> list[Any]:
+    return sorted((to_data(v) for v in value), key=dumps)
+
+
+def _no_float(value: float) -> Any:
+    raise TypeError(f"floats have no canonical form: {value!r}")
+
+
+def _no_form(value: Any) -> Any:
     raise TypeError(f"no canonical form for {type(value).__name__}: {value!r}")
 
 
 def _key_text(key: Any) -> str:
     data = to_data(key)
-    if not isinstance(data, (str, int)) or isinstance(data, bool):
+    if not (isinstance(data, str) or is_whole(data)):
         raise TypeError(f"mapping key {key!r} has no text form")
     return str(data)
 
@@ -123,7 +173,7 @@ class _Reader:
             if dataclasses.is_dataclass(hint):
                 return self._dataclass(hint, data)
             if hint in (int, str, bool):
-                if not isinstance(data, hint) or (hint is int and isinstance(data, bool)):
+                if not (is_whole(data) if hint is int else isinstance(data, hint)):
                     raise ValueError(f"expected {hint.__name__}, got {data!r}")
                 return data
         if hint in (dict, list, tuple, set, frozenset, Mapping):

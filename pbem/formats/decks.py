@@ -6,6 +6,7 @@ from typing import Any
 
 from ..engine.cards import Card
 from ..engine.deal import Deck
+from .fields import Field, Fields, checked, one_of
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, read_yaml_file
 
 ORDERS = ("preset", "shuffled")
@@ -20,29 +21,26 @@ def parse_deck(document: Any, source: str) -> Deck:
     """A Deck from a parsed deck file; FormatError lists every problem with its line."""
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(source, None, "", "a deck file is a mapping with order and cards")])
-    problems = [Problem(source, document.line_of(key), str(key), f"unknown field (expected {', '.join(FIELDS)})")
-                for key in document if key not in FIELDS]
-    order = document.get("order")
-    if order not in ORDERS:
-        problems.append(Problem(source, document.line_of("order"), "order", f"must be one of {', '.join(ORDERS)}"))
-    cards: list[Card] = []
-    items = document.get("cards")
-    if not isinstance(items, LinedList) or not items:
-        problems.append(Problem(source, document.line_of("cards"), "cards", "must be a list of KIND#NUMBER"))
-        items = LinedList()
+    fields = Fields(source)
+    fields.unknown(document, FIELDS, f"unknown field (expected {', '.join(FIELDS)})")
+    given = fields.read(document, DECK)
+    items, cards = given["cards"], []
     seen: dict[int, int] = {}
-    for index, item in enumerate(items):
-        line = items.line_of(index)
-        try:
-            card = Card.parse(item)
-        except ValueError as err:
-            problems.append(Problem(source, line, f"cards[{index}]", str(err)))
-            continue
-        if card.number in seen:
-            problems.append(Problem(source, line, f"cards[{index}]",
-                                    f"number {card.number} is already used at cards[{seen[card.number]}]"))
-        seen[card.number] = index
-        cards.append(card)
-    if problems:
-        raise FormatError(problems)
-    return Deck(str(document.get("name") or Path(source).stem), str(order), tuple(cards))
+    for index in range(len(items)):
+        card = fields.value(items, index, f"cards[{index}]", Card.parse)
+        if card is not None and card.number in seen:
+            fields.add(items, index, f"cards[{index}]",
+                       f"number {card.number} is already used at cards[{seen[card.number]}]")
+        if card is not None:
+            seen[card.number] = index
+            cards.append(card)
+    if fields.problems:
+        raise FormatError(fields.problems)
+    return Deck(str(document.get("name") or Path(source).stem), str(given["order"]), tuple(cards))
+
+
+_ORDER = f"must be one of {', '.join(ORDERS)}"
+_CARDS = "must be a list of KIND#NUMBER"
+DECK = {"order": Field(one_of(ORDERS, _ORDER), missing=_ORDER, null=False),
+        "cards": Field(checked(lambda items: isinstance(items, LinedList) and bool(items), _CARDS), default=[],
+                       missing=_CARDS, null=False)}

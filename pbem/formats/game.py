@@ -31,16 +31,17 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
 from ..engine.ruleset import get_ruleset
 from ..resources import find_file
+from .fields import Field, Fields, checked, each, flag, is_whole, mapping, one_of, whole, word
 from .names import NAME_RULE, address_problem, valid_name
 from .problems import Complain
 from .schedule import Schedule, ScheduleError, parse_schedule, zone_problem
-from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, line_of, read_limited, read_yaml_file
+from .yamlfile import FormatError, LinedDict, LinedList, Problem, decode, read_limited, read_yaml_file
 
 FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck", "players", "turns", "open_turn",
           "created_at", "schedule")
@@ -88,81 +89,79 @@ def read_description(path: str | Path) -> GameDescription:
     path = Path(path)
     if path.is_dir():
         path = path / DESCRIPTION
-    source = str(path)
     document = read_yaml_file(path)
-    problems: list[Problem] = []
-
-    def problem(container: Any, key: Any, name: str, message: str) -> None:
-        problems.append(Problem(source, line_of(container, key), name, message))
-
     if not isinstance(document, LinedDict):
-        raise FormatError([Problem(source, None, "", "a game description is a mapping (name, ruleset, …)")])
-    for key in document:
-        if key not in FIELDS:
-            problem(document, key, str(key), f"unknown field (expected {', '.join(FIELDS)})")
-    name: Any = document.get("name")
-    if not valid_name(name):
-        problem(document, "name", "name", f"must be a name of {NAME_RULE}")
-    ruleset: Any = document.get("ruleset")
-    if ruleset not in RULESETS:
-        problem(document, "ruleset", "ruleset", f"must be one of {', '.join(RULESETS)}")
-    options = document.get("ruleset_options") or {}
-    if not isinstance(options, dict):
-        problem(document, "ruleset_options", "ruleset_options", "must map ruleset fields to values")
-        options = {}
-    for key, value in options.items() if ruleset in RULESETS else ():
+        raise FormatError([Problem(str(path), None, "", "a game description is a mapping (name, ruleset, …)")])
+    fields = Fields(str(path))
+    fields.unknown(document, FIELDS, f"unknown field (expected {', '.join(FIELDS)})")
+    head = fields.read(document, HEAD)
+    options = head["ruleset_options"]
+    for key, value in options.items() if head["ruleset"] is not None else ():
         try:
-            get_ruleset(ruleset, {key: value})
+            get_ruleset(head["ruleset"], {key: value})
         except ValueError as err:
-            problem(options, key, f"ruleset_options.{key}", str(err))
-    seed = document.get("seed")
-    if not isinstance(seed, (int, str)) or isinstance(seed, bool):
-        problem(document, "seed", "seed", "must be a number or a word")
-    base = path.parent
-    rooms = _room_files(document.get("rooms"), base, lambda m: problem(document, "rooms", "rooms", m))
-    deck = _read_source(document.get("deck"), base, lambda m: problem(document, "deck", "deck", m))
-    players = _players(document.get("players"), lambda c, k, n, m: problem(c, k, n, m), document)
-    turns = document.get("turns")
-    if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int) or turns < 0):
-        problem(document, "turns", "turns", "must be a whole number of turns")
+            fields.add(options, key, f"ruleset_options.{key}", str(err))
+    files = fields.read(document, _files(path.parent))
+    players = _players(document.get("players"), fields, document)
+    turns = fields.read(document, TURNS)["turns"]
     open_turn = document.get("open_turn")
-    if open_turn is not None and (isinstance(open_turn, bool) or not isinstance(open_turn, int)
-                                  or open_turn != (turns or 0) + 1):
-        problem(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
-    created_at = _time(document, "created_at", problem)
-    schedule = _schedule(document, problem)
-    if problems or deck is None:
-        raise FormatError(problems)
-    return GameDescription(name, ruleset, str(seed), rooms, deck, players, dict(options), turns, open_turn,
-                           created_at, schedule)
+    if open_turn is not None and (not is_whole(open_turn) or open_turn != (turns or 0) + 1):
+        fields.add(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
+    created_at = _time(document, "created_at", fields.add)
+    schedule = _schedule(document, fields)
+    if fields.problems or files["deck"] is None:
+        raise FormatError(fields.problems)
+    return GameDescription(head["name"], head["ruleset"], str(files["seed"]), files["rooms"], files["deck"], players,
+                           dict(options), turns, open_turn, created_at, schedule)
 
 
-def _schedule(document: LinedDict, problem: Complain) -> Schedule | None:
+_A_NAME = f"must be a name of {NAME_RULE}"
+_RULESET = f"must be one of {', '.join(RULESETS)}"
+HEAD = {
+    "name": Field(checked(valid_name, _A_NAME), missing=_A_NAME, null=False),
+    "ruleset": Field(one_of(RULESETS, _RULESET), missing=_RULESET, null=False),
+    "ruleset_options": Field(lambda value: mapping("must map ruleset fields to values")(value) if value else {},
+                             default={}),
+}
+TURNS = {"turns": Field(whole("must be a whole number of turns", least=0))}
+
+
+def _files(base: Path) -> dict[str, Field]:
+    """The seed and the data files, looked up from `base` (the description's folder)."""
+    a_deck, rooms = "must name a deck file", "must name room files or folders"
+    return {"seed": Field(word("must be a number or a word"), missing="must be a number or a word", null=False),
+            "rooms": Field(lambda value: _room_files(value, base), default=[], missing=rooms, null=False),
+            "deck": Field(lambda value: _read_source(value, base), missing=a_deck, null=False)}
+
+
+_SCHEDULE = Schedule().to_data()
+SCHEDULE = {
+    "remind": Field(each(whole(), "must be whole hours before the deadline, like [24, 2]"),
+                    default=_SCHEDULE["remind"], null=False),
+    "review": Field(flag(), default=_SCHEDULE["review"], null=False),
+    "hold_hours": Field(whole("must be whole hours"), default=_SCHEDULE["hold_hours"]),
+}
+
+
+def _schedule(document: LinedDict, fields: Fields) -> Schedule | None:
     """The `schedule:` mapping (as `Schedule.to_data` writes it), checked as `pbem game set` checks it."""
     given = document.get("schedule")
     if given is None:
         return None
-    if not isinstance(given, LinedDict) or not set(given) <= set(Schedule().to_data()):
-        problem(document, "schedule", "schedule", f"must map {', '.join(Schedule().to_data())} to values")
+    if not isinstance(given, LinedDict) or not set(given) <= set(_SCHEDULE):
+        fields.add(document, "schedule", "schedule", f"must map {', '.join(_SCHEDULE)} to values")
         return None
-    data = {**Schedule().to_data(), **given}
-    remind = data["remind"] if isinstance(data["remind"], list) else [data["remind"]]
-    wrong = [(key, message) for key, ok, message in (
-        ("remind", all(isinstance(h, int) and not isinstance(h, bool) for h in remind),
-         "must be whole hours before the deadline, like [24, 2]"),
-        ("review", isinstance(data["review"], bool), "must be true or false"),
-        ("hold_hours", data["hold_hours"] is None or type(data["hold_hours"]) is int, "must be whole hours"))
-        if not ok]
-    for key, message in wrong:
-        problem(given, key, f"schedule.{key}", message)
-    if wrong:
+    refused = len(fields.problems)
+    hours = fields.read(given, SCHEDULE, "schedule")
+    if len(fields.problems) > refused:
         return None
+    words = {key: str(given.get(key, _SCHEDULE[key])) for key in ("deadline", "timezone", "process")}
     try:
-        return parse_schedule(str(data["deadline"]), str(data["timezone"]), remind, str(data["process"]),
-                              data["review"], data["hold_hours"])
+        return parse_schedule(words["deadline"], words["timezone"], hours["remind"], words["process"],
+                              hours["review"], hours["hold_hours"])
     except ScheduleError as err:
         key = {"--hold": "hold_hours"}.get(err.option, err.option.removeprefix("--"))
-        problem(given, key if key in given else "schedule", f"schedule.{key}", str(err).split(": ", 1)[1])
+        fields.add(given, key if key in given else "schedule", f"schedule.{key}", str(err).split(": ", 1)[1])
     return None
 
 
@@ -194,25 +193,21 @@ def read_manifest(folder: Path) -> TurnManifest | None:
     if not path.is_file():
         return None
     document = read_yaml_file(path)
-    problems: list[Problem] = []
-
-    def problem(container: Any, key: Any, name: str, message: str) -> None:
-        problems.append(Problem(str(path), line_of(container, key), name, message))
-
+    fields = Fields(str(path))
     if not isinstance(document, LinedDict) or not isinstance(document.get("submissions", []), list):
         raise FormatError([Problem(str(path), None, "", "a mapping with submissions: [{file, submitted_at}]")])
     submissions = []
     for index, entry in enumerate(document.get("submissions") or []):
         name = entry.get("file") if isinstance(entry, LinedDict) else None
         if not isinstance(name, str) or "/" in name or "\\" in name or not (folder / name).is_file():
-            problem(document["submissions"], index, f"submissions item {index + 1}.file",
+            fields.add(document["submissions"], index, f"submissions item {index + 1}.file",
                     "must name an order file in this folder")
             continue
         source = entry.get("source")
-        submissions.append((name, None if source is None else str(source), _time(entry, "submitted_at", problem)))
-    processed_at = _time(document, "processed_at", problem)
-    if problems:
-        raise FormatError(problems)
+        submissions.append((name, None if source is None else str(source), _time(entry, "submitted_at", fields.add)))
+    processed_at = _time(document, "processed_at", fields.add)
+    if fields.problems:
+        raise FormatError(fields.problems)
     return TurnManifest(submissions, processed_at)
 
 
@@ -226,28 +221,26 @@ def manifest_text(manifest: TurnManifest) -> str:
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
-def _room_files(value: Any, base: Path, problem: Callable[[str], None]) -> list[SourceFile]:
+def _room_files(value: Any, base: Path) -> list[SourceFile]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value:
-        problem("must name room files or folders")
-        return []
-    try:
-        return data_files([str(entry) for entry in value], "rooms", base)
-    except (FileNotFoundError, FormatError) as err:
-        problem(str(err))
-        return []
+        raise ValueError("must name room files or folders")
+    return _found([str(entry) for entry in value], "rooms", base)
 
 
-def _read_source(value: Any, base: Path, problem: Callable[[str], None]) -> SourceFile | None:
+def _read_source(value: Any, base: Path) -> SourceFile:
     if not isinstance(value, str):
-        problem("must name a deck file")
-        return None
+        raise ValueError("must name a deck file")
+    return _found([value], "decks", base)[0]
+
+
+def _found(entries: list[str], folder: str, base: Path) -> list[SourceFile]:
+    """`data_files`, a file that is missing or unreadable said as a ValueError."""
     try:
-        return data_files([value], "decks", base)[0]
+        return data_files(entries, folder, base)
     except (FileNotFoundError, FormatError) as err:
-        problem(str(err))
-        return None
+        raise ValueError(str(err)) from None
 
 
 def data_files(entries: list[str], folder: str, base: Path | None = None) -> list[SourceFile]:
@@ -268,35 +261,33 @@ def data_files(entries: list[str], folder: str, base: Path | None = None) -> lis
     return files
 
 
-def _players(value: Any, problem: Complain, document: LinedDict) -> list[PlayerEntry]:
+def _players(value: Any, fields: Fields, document: LinedDict) -> list[PlayerEntry]:
     if not isinstance(value, LinedList) or not value:
-        problem(document, "players", "players", "must list the players")
+        fields.add(document, "players", "players", "must list the players")
         return []
     players, seen = [], set()
     for index, entry in enumerate(value):
         where = f"players[{index}]"
         if not isinstance(entry, LinedDict):
-            problem(value, index, where, "must be {name, email, robots}")
+            fields.add(value, index, where, "must be {name, email, robots}")
             continue
-        for key in entry:
-            if key not in PLAYER_FIELDS:
-                problem(entry, key, f"{where}.{key}", f"unknown field (expected {', '.join(PLAYER_FIELDS)})")
+        fields.unknown(entry, PLAYER_FIELDS, f"unknown field (expected {', '.join(PLAYER_FIELDS)})", where)
         name, email = entry.get("name"), entry.get("email", "")
         robots = entry.get("robots")
         if not valid_name(name):
-            problem(entry, "name", f"{where}.name", f"must be a name of {NAME_RULE}")
+            fields.add(entry, "name", f"{where}.name", _A_NAME)
         elif name in seen:
-            problem(entry, "name", f"{where}.name", f"{name} is listed twice")
+            fields.add(entry, "name", f"{where}.name", f"{name} is listed twice")
         seen.add(name)
         wrong = address_problem(email)
         if wrong:
-            problem(entry, "email", f"{where}.email", wrong)
+            fields.add(entry, "email", f"{where}.email", wrong)
         if not isinstance(robots, list) or not robots or not all(valid_name(r) for r in robots):
-            problem(entry, "robots", f"{where}.robots", "must list robot names")
+            fields.add(entry, "robots", f"{where}.robots", "must list robot names")
             robots = []
         zone = entry.get("timezone")
         if zone is not None and zone_problem(zone):
-            problem(entry, "timezone", f"{where}.timezone", zone_problem(zone))
+            fields.add(entry, "timezone", f"{where}.timezone", zone_problem(zone))
             zone = None
         players.append(PlayerEntry(str(name), str(email), list(robots), entry.get("secret"), zone))
     return players

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ..dm.icemaze.maze import GOAL, ICE, MAX_SIDE, MIN_SIDE, ROCK, SNOM, SNOM_ON_GOAL, Maze
+from .fields import Fields
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
 SYMBOLS = ROCK + ICE + GOAL + SNOM + SNOM_ON_GOAL
@@ -25,8 +26,9 @@ def read_maze_file(path: str | Path) -> Maze:
 def parse_maze(data: Any, source: str = "<maze>") -> Maze:
     """A maze from loaded YAML: a mapping with `map:`, or the map itself (block string or list of rows)."""
     if isinstance(data, dict):
-        problems = [Problem(source, line_of(data, key), str(key), f"unknown field; expected one of {', '.join(KEYS)}")
-                    for key in data if key not in KEYS]
+        fields = Fields(source)
+        fields.unknown(data, KEYS, f"unknown field; expected one of {', '.join(KEYS)}")
+        problems = fields.problems
         if "map" not in data:
             problems.append(Problem(source, getattr(data, "line", None), "map", "missing"))
             raise FormatError(problems)

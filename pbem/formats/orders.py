@@ -14,12 +14,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Sequence
 
 import yaml
 
 from ..engine.orders import OrderProblem, Submission
-from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, line_of, load_yaml
+from .fields import Field, Fields, each, flag, string, whole, word
+from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
 
 FIELDS = ("game", "turn", "player", "robots", "reboot", "option_hp", "no_cards", "secret", "name", "notes", "preview")
 _START = re.compile(r"^game\s*:", re.MULTILINE)
@@ -58,6 +59,21 @@ class OrderFile:
                        "purpose, add the line `no_cards: true`)")
 
 
+_robot_names = each(string(), "must be a list of robot names")
+HEADER = {  # without game, turn and player the cards cannot be checked: the file is refused
+    "game": Field(word(), missing="missing", null=False),
+    "player": Field(word(), missing="missing", null=False),
+    "turn": Field(whole(), missing="missing", null=False),
+}
+CHOICES = {
+    "reboot": Field(lambda value: _robot_names(value) if value else [], default=[]),
+    "option_hp": Field(whole()),
+    "no_cards": Field(flag(), default=False, null=False),
+    "preview": Field(flag(), default=False, null=False),
+    "secret": Field(word("must be the secret from your turn sheet")),
+}
+
+
 def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     """An order file (or a pasted turn sheet) → OrderFile; FormatError lists every structural problem."""
     text = decode(data, source, MAX_BYTES) if isinstance(data, bytes) else data
@@ -67,68 +83,31 @@ def parse_orders(data: bytes | str, source: str = "<orders>") -> OrderFile:
     if not isinstance(document, LinedDict):
         raise FormatError([Problem(source, getattr(document, "line", None), "",
                                    "an order file is a mapping with game, turn, player and robots")])
-    problems: list[Problem] = []
-
-    def problem(field: str, message: str, container: Any = document, key: Any = None) -> None:
-        problems.append(Problem(source, line_of(container, field if key is None else key), field, message))
-
-    for key in document:
-        if key not in FIELDS:
-            problem(str(key), f"unknown field (expected {', '.join(FIELDS[:6])})")
-    unknown_fields = len(problems)
-    for key in ("game", "player"):
-        if key not in document:
-            problem(key, "missing")
-        elif not isinstance(document[key], (str, int)) or isinstance(document[key], bool):
-            problem(key, "must be a name")
-    if "turn" not in document:
-        problem("turn", "missing")
-    elif isinstance(document["turn"], bool) or not isinstance(document["turn"], int):
-        problem("turn", "must be a whole number")
-    header_problems = len(problems) - unknown_fields  # without game, turn and player the cards cannot be checked
-    programs = _programs(document, problem)
-    reboot = document.get("reboot") or []
-    if isinstance(reboot, str):
-        reboot = [reboot]
-    if not isinstance(reboot, list) or not all(isinstance(name, str) for name in reboot):
-        problem("reboot", "must be a list of robot names")
-        reboot = []
-    option_hp = document.get("option_hp")
-    if option_hp is not None and (isinstance(option_hp, bool) or not isinstance(option_hp, int)):
-        problem("option_hp", "must be a whole number")
-        option_hp = None
-    no_cards = document.get("no_cards", False)
-    if not isinstance(no_cards, bool):
-        problem("no_cards", "must be true or false")
-        no_cards = False
-    preview = document.get("preview", False)
-    if not isinstance(preview, bool):
-        problem("preview", "must be true or false")
-        preview = False
-    secret = document.get("secret")
-    if secret is not None and (isinstance(secret, bool) or not isinstance(secret, (str, int))):
-        problem("secret", "must be the secret from your turn sheet")
-        secret = None
-    if header_problems:
-        raise FormatError(problems)
-    return OrderFile(source, str(document["game"]), document["turn"], str(document["player"]),
-                     Submission(programs, list(reboot), option_hp), document, text,
-                     None if secret is None else str(secret), tuple(problems), no_cards, preview)
+    fields = Fields(source)
+    fields.unknown(document, FIELDS, f"unknown field (expected {', '.join(FIELDS[:6])})")
+    refused = len(fields.problems)
+    header = fields.read(document, HEADER)
+    refused -= len(fields.problems)
+    programs = _programs(document, fields)
+    choices = fields.read(document, CHOICES)
+    if refused:
+        raise FormatError(fields.problems)
+    secret = choices["secret"]
+    return OrderFile(source, str(header["game"]), header["turn"], str(header["player"]),
+                     Submission(programs, list(choices["reboot"]), choices["option_hp"]), document, text,
+                     None if secret is None else str(secret), tuple(fields.problems), choices["no_cards"],
+                     choices["preview"])
 
 
-class _Complain(Protocol):
-    def __call__(self, field: str, message: str, container: Any = ..., key: Any = ...) -> None: ...
-
-
-def _programs(document: LinedDict, problem: _Complain) -> dict[str, list[Any]]:
+def _programs(document: LinedDict, fields: Fields) -> dict[str, list[Any]]:
     if "robots" not in document:
-        problem("robots", "missing")
+        fields.add(document, "robots", "robots", "missing")
         return {}
     robots = document["robots"]
     if robots is None:
         return {}
     if not isinstance(robots, LinedDict):
-        problem("robots", "must map each robot's name to {program: [cards]}")
+        fields.add(document, "robots", "robots", "must map each robot's name to {program: [cards]}")
         return {}
     programs: dict[str, list[Any]] = {}
     for name, entry in robots.items():
@@ -136,19 +115,17 @@ def _programs(document: LinedDict, problem: _Complain) -> dict[str, list[Any]]:
         if entry is None:
             programs[str(name)] = []
         elif isinstance(entry, LinedDict):
-            for key in entry:
-                if key != "program":
-                    problem(f"{field}.{key}", "unknown field (expected program)", entry, key)
+            fields.unknown(entry, ("program",), "unknown field (expected program)", field)
             program = entry.get("program") or []
             if not isinstance(program, LinedList):
                 if program:
-                    problem(f"{field}.program", "must be a list of cards", entry, "program")
+                    fields.add(entry, "program", f"{field}.program", "must be a list of cards")
                 program = []
             programs[str(name)] = list(program)
         elif isinstance(entry, LinedList):
             programs[str(name)] = list(entry)  # a bare list is the program
         else:
-            problem(field, "must be {program: [cards]}", robots, name)
+            fields.add(robots, name, field, "must be {program: [cards]}")
     return programs
 
 

@@ -136,48 +136,75 @@ def _read_cells(rows: list[tuple[str, int | None]], reading: MapReading, source:
     assert reading.size is not None
     width = 1 + STRIDE * reading.size.cols
     south: dict[Square, tuple[str, int | None]] = {}  # the mark a square's south edge got, for its neighbour
-    for r, (raw, line) in enumerate(rows, start=1):
-        text = raw.ljust(width)
+    for number, (text, line) in enumerate(rows, start=1):
+        _Row(reading, source, problems, south, number, text.ljust(width), line).read()
 
-        def bad(col: int, square: Square, message: str) -> None:  # bad() and add() run within this row's loop
-            problems.append(Problem(source, line, f"map {square}", f"column {col + 1}: {message}"))  # noqa: B023
 
-        def add(type_name: str, square: Square, fields: dict[str, Any]) -> None:
-            item = LinedDict(type=type_name, at=str(square), **fields)
-            item.line, item.lines = line, {}  # noqa: B023
-            reading.items.append(item)
-            reading.names.append(f"map {square}")
+@dataclass
+class _Row:
+    """One row of the map, read square by square into `reading` (its problems into `problems`)."""
 
-        for c in range(reading.size.cols + 1):
-            col = STRIDE * c
-            square = Square(r, max(c, 1))
-            mark = text[col]
-            if mark in EDGE_TYPES:
-                add(EDGE_TYPES[mark], square, {"side": "E" if c else "W"})
-            elif mark != " ":
-                bad(col, square, f"unknown edge {mark!r} (' ', '|' wall, ':' fence)")
-            if c == reading.size.cols:
-                break
-            square = Square(r, c + 1)
-            north, code, below = text[col + 1], text[col + 2:col + 4], text[col + 4]
-            for at, mark, side in ((col + 1, north, "N"), (col + 4, below, "S")):
-                if mark != " " and mark not in SIDE_TYPES:
-                    bad(at, square, f"unknown {side} mark {mark!r} (' ', '-' wall, '~' fence)")
-            above = south.get(Square(r - 1, c + 1), (" ", None))
-            if north in SIDE_TYPES and above[0] in SIDE_TYPES and north != above[0]:
-                bad(col + 1, square, f"N edge is a {SIDE_TYPES.get(north, north)}, but the S mark of "
-                                     f"{Square(r - 1, c + 1)} on line {above[1]} makes it a "
-                                     f"{SIDE_TYPES.get(above[0], above[0])}")
-            elif north in SIDE_TYPES and above[0] == " ":
-                add(SIDE_TYPES[north], square, {"side": "N"})
-            if below in SIDE_TYPES:
-                add(SIDE_TYPES[below], square, {"side": "S"})
-            south[square] = (below, line)
-            if code == FLOOR:
-                continue
-            if code[0] == " " and code[1].isdigit() and code[1] != "0":
-                reading.starts.append((int(code[1]), square, line, f"map {square}"))
-            elif code in LEGEND:
-                add(LEGEND[code][0], square, LEGEND[code][1])
-            else:
-                bad(col + 2, square, f"unknown code {code!r} (`pbem room render --help` shows the legend)")
+    reading: MapReading
+    source: str
+    problems: list[Problem]
+    south: dict[Square, tuple[str, int | None]]
+    number: int
+    text: str
+    line: int | None
+
+    def read(self) -> None:
+        assert self.reading.size is not None
+        for c in range(self.reading.size.cols + 1):
+            self._edge(c)
+            if c < self.reading.size.cols:
+                self._square(c)
+
+    def _bad(self, col: int, square: Square, message: str) -> None:
+        self.problems.append(Problem(self.source, self.line, f"map {square}", f"column {col + 1}: {message}"))
+
+    def _add(self, type_name: str, square: Square, fields: dict[str, Any]) -> None:
+        item = LinedDict(type=type_name, at=str(square), **fields)
+        item.line, item.lines = self.line, {}
+        self.reading.items.append(item)
+        self.reading.names.append(f"map {square}")
+
+    def _edge(self, c: int) -> None:
+        """The edge west of column c (from 0; the last one is the east rim), as the east side of the square
+        west of it (the west side of the first)."""
+        col, square = STRIDE * c, Square(self.number, max(c, 1))
+        mark = self.text[col]
+        if mark in EDGE_TYPES:
+            self._add(EDGE_TYPES[mark], square, {"side": "E" if c else "W"})
+        elif mark != " ":
+            self._bad(col, square, f"unknown edge {mark!r} (' ', '|' wall, ':' fence)")
+
+    def _square(self, c: int) -> None:
+        """Square c (from 0): its north and south marks and its code."""
+        col, square = STRIDE * c, Square(self.number, c + 1)
+        self._sides(col, square, self.text[col + 1], self.text[col + 4])
+        code = self.text[col + 2:col + 4]
+        if code == FLOOR:
+            return
+        if code[0] == " " and code[1].isdigit() and code[1] != "0":
+            self.reading.starts.append((int(code[1]), square, self.line, f"map {square}"))
+        elif code in LEGEND:
+            self._add(LEGEND[code][0], square, LEGEND[code][1])
+        else:
+            self._bad(col + 2, square, f"unknown code {code!r} (`pbem room render --help` shows the legend)")
+
+    def _sides(self, col: int, square: Square, north: str, below: str) -> None:
+        """The square's north and south marks; its north edge is the south one of the square above, which
+        may leave it blank but must not say the other."""
+        for at, mark, side in ((col + 1, north, "N"), (col + 4, below, "S")):
+            if mark != " " and mark not in SIDE_TYPES:
+                self._bad(at, square, f"unknown {side} mark {mark!r} (' ', '-' wall, '~' fence)")
+        neighbour = Square(square.row - 1, square.col)
+        above = self.south.get(neighbour, (" ", None))
+        if north in SIDE_TYPES and above[0] in SIDE_TYPES and north != above[0]:
+            self._bad(col + 1, square, f"N edge is a {SIDE_TYPES[north]}, but the S mark of {neighbour} on line "
+                                       f"{above[1]} makes it a {SIDE_TYPES[above[0]]}")
+        elif north in SIDE_TYPES and above[0] == " ":
+            self._add(SIDE_TYPES[north], square, {"side": "N"})
+        if below in SIDE_TYPES:
+            self._add(SIDE_TYPES[below], square, {"side": "S"})
+        self.south[square] = (below, self.line)

@@ -38,6 +38,7 @@ from ..engine.geometry import Dir, Size, Square
 from ..engine.mechanism import MECHANISMS, Mechanism, known_types, mechanism
 from ..engine.room import Element, Room
 from ..engine.ruleset import BOTWARS
+from .fields import Fields
 from .problems import Complain
 from .roommap import EDGE_TYPES, MapReading, read_map
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, read_yaml_file
@@ -60,16 +61,11 @@ def load_room(data: Any, source: str) -> Room:
 
 def check_room_data(data: Any, source: str) -> tuple[Room | None, list[Problem]]:
     """The room (None if it cannot be built) and every problem found in it."""
-    problems: list[Problem] = []
-
-    def problem(container: Any, key: Any, field: str, message: str) -> None:
-        problems.append(Problem(source, line_of(container, key), field, message))
-
     if not isinstance(data, dict):
         return None, [Problem(source, getattr(data, "line", None), "", "a room must be a mapping (name, size, ...)")]
-    for key in data:
-        if key not in TOP_KEYS:
-            problem(data, key, str(key), f"unknown key (known: {', '.join(TOP_KEYS)})")
+    fields = Fields(source)
+    problem, problems = fields.add, fields.problems
+    fields.unknown(data, TOP_KEYS, f"unknown key (known: {', '.join(TOP_KEYS)})")
     size = None
     if "size" not in data:
         if "map" not in data:

@@ -55,8 +55,9 @@ from ..engine.ruleset import Ruleset, get_ruleset
 from ..engine.state import Board, Robot
 from ..engine.turn import TurnResult, hand_size, resolve_apart
 from ..engine.vocabulary import Mode, parse_word
+from .fields import Fields, flag, is_whole, whole
 from .rooms import check_room_data, read_room, state_word
-from .yamlfile import FormatError, Problem, line_of, read_yaml_file
+from .yamlfile import FormatError, Problem, read_yaml_file
 
 TOP_KEYS = ("rules", "title", "name", "notes", "ruleset", "ruleset_options", "seed", "turn", "room", "robots",
             "programs", "reboots", "option_hp", "elements", "expect")
@@ -103,7 +104,7 @@ _DECK = {card.number: card for card in standard_cards() + upgrade_cards()}
 
 
 def parse_card(value: Any) -> Card:
-    if isinstance(value, int) and not isinstance(value, bool):
+    if is_whole(value):
         if value not in _DECK:
             raise ValueError(f"no card numbered {value} in the standard or upgrade cards; write KIND#NUMBER")
         return _DECK[value]
@@ -120,16 +121,8 @@ def _square_or_none(value: Any) -> Square | None:
     return None if value is None else Square.parse(value)
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a whole number, not {value!r}")
-    return value
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"must be true or false, not {value!r}")
-    return value
+_int = whole("must be a whole number, not {value!r}")
+_bool = flag("must be true or false, not {value!r}")
 
 
 def _mode(value: Any) -> Mode:
@@ -177,22 +170,6 @@ EXPECT_FIELDS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-class _Collector:
-    def __init__(self, source: str):
-        self.source = source
-        self.problems: list[Problem] = []
-
-    def add(self, container: Any, key: Any, field_name: str, message: str) -> None:
-        self.problems.append(Problem(self.source, line_of(container, key), field_name, message))
-
-    def parse(self, container: Any, key: Any, field_name: str, parse: Callable[[Any], Any]) -> Any:
-        try:
-            return parse(container[key])
-        except (ValueError, TypeError) as err:
-            self.add(container, key, field_name, str(err))
-            return None
-
-
 # --- reading ------------------------------------------------------------
 
 
@@ -203,19 +180,17 @@ def read_scenario(path: str | Path) -> Scenario:
 
 
 def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
-    out = _Collector(source)
+    out = Fields(source)
     if not isinstance(data, dict):
         raise FormatError([Problem(source, None, "", "a scenario must be a mapping (rules, room, robots, ...)")])
-    for key in data:
-        if key not in TOP_KEYS:
-            out.add(data, key, str(key), f"unknown key (known: {', '.join(TOP_KEYS)})")
+    out.unknown(data, TOP_KEYS, f"unknown key (known: {', '.join(TOP_KEYS)})")
     ruleset = _ruleset(data, out)
     room = _room(data, folder, out)
     robots = _robots(data, room, ruleset, out)
     programs = _programs(data, robots, out)
     seed = data.get("seed", 0)
-    turn = out.parse(data, "turn", "turn", _int) if "turn" in data else 1
-    reboots = out.parse(data, "reboots", "reboots", _names) if "reboots" in data else []
+    turn = out.value(data, "turn", "turn", _int) if "turn" in data else 1
+    reboots = out.value(data, "reboots", "reboots", _names) if "reboots" in data else []
     for name in reboots or []:
         if name not in robots:
             out.add(data, "reboots", "reboots", f"no robot named {name!r}")
@@ -223,7 +198,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     if "option_hp" in data:
         raw = data["option_hp"]
         if isinstance(raw, dict):
-            option_hp = {str(k): out.parse(raw, k, f"option_hp.{k}", _int) for k in raw}
+            option_hp = {str(k): out.value(raw, k, f"option_hp.{k}", _int) for k in raw}
         else:
             out.add(data, "option_hp", "option_hp", "must map robot names to HP")
     expect_robots, expect_elements, expect_elements_of = _expect(data, robots, out)
@@ -239,7 +214,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
                     expect_robots, expect_elements, expect_elements_of)
 
 
-def _ruleset(data: dict[str, Any], out: _Collector) -> Ruleset | None:
+def _ruleset(data: dict[str, Any], out: Fields) -> Ruleset | None:
     """`ruleset: NAME` with top-level `ruleset_options`, or `ruleset: {name: NAME, ruleset_options: {...}}`."""
     spec = data.get("ruleset", "botwars")
     container, key = data, "ruleset_options"
@@ -266,7 +241,7 @@ def _ruleset(data: dict[str, Any], out: _Collector) -> Ruleset | None:
     return None if refused else preset.with_options(options)
 
 
-def _room(data: dict[str, Any], folder: Path, out: _Collector) -> Room | None:
+def _room(data: dict[str, Any], folder: Path, out: Fields) -> Room | None:
     raw = data.get("room")
     if raw is None:
         out.add(data, None, "room", "missing (a room mapping or a room file path)")
@@ -288,7 +263,7 @@ def _room(data: dict[str, Any], folder: Path, out: _Collector) -> Room | None:
     return room
 
 
-def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: _Collector) -> dict[str, Robot]:
+def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: Fields) -> dict[str, Robot]:
     raw = data.get("robots")
     if not isinstance(raw, list) or not raw:
         out.add(data, "robots", "robots", "must be a list of robots, each {name, at, facing, ...}")
@@ -298,33 +273,40 @@ def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, ou
         where = f"robots[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
             out.add(raw, i, where, "must be a mapping with a name")
-            continue
-        name = item["name"]
-        if name in robots:
-            out.add(item, "name", f"{where}.name", f"robot {name!r} listed twice")
-            continue
-        robot = Robot(name, hp=ruleset.max_hp if ruleset else 10,
-                      lives=ruleset.lives if ruleset and ruleset.lives is not None else 3)
-        for key in item:
-            if key == "name":
-                continue
-            if key not in ROBOT_FIELDS:
-                out.add(item, key, f"{where}.{key}", f"unknown robot field (known: name, {', '.join(ROBOT_FIELDS)})")
-                continue
-            value = out.parse(item, key, f"{where}.{key}", ROBOT_FIELDS[key])
-            if value is not None or key in ("at", "reinstate_at"):
-                setattr(robot, key, value)
-        if robot.at is None and robot.mode not in ("destroyed", "in-transit") and not robot.left_room:
-            out.add(item, "at" if "at" in item else None, f"{where}.at", "missing (the robot's square)")
-        if robot.at is not None and room is not None and not room.size.contains(robot.at):
-            out.add(item, "at", f"{where}.at", f"{robot.at} is off the {room.size} board")
-        if "reinstate_at" not in item and room is not None and room.starts:
-            robot.reinstate_at = room.starts[min(i, len(room.starts) - 1)]
-        robots[name] = robot
+        elif item["name"] in robots:
+            out.add(item, "name", f"{where}.name", f"robot {item['name']!r} listed twice")
+        else:
+            robots[item["name"]] = _robot(item, where, ruleset, out)
+            _place(robots[item["name"]], item, where, room, i, out)
     return robots
 
 
-def _programs(data: dict[str, Any], robots: dict[str, Robot], out: _Collector) -> dict[str, list[Card]]:
+def _robot(item: dict[str, Any], where: str, ruleset: Ruleset | None, out: Fields) -> Robot:
+    """A robot as its entry gives it: the ruleset's HP and lives, then every field in the file's order."""
+    robot = Robot(item["name"], hp=ruleset.max_hp if ruleset else 10,
+                  lives=ruleset.lives if ruleset and ruleset.lives is not None else 3)
+    for key in item:
+        if key != "name" and key not in ROBOT_FIELDS:
+            out.add(item, key, f"{where}.{key}", f"unknown robot field (known: name, {', '.join(ROBOT_FIELDS)})")
+        elif key != "name":
+            value = out.value(item, key, f"{where}.{key}", ROBOT_FIELDS[key])
+            if value is not None or key in ("at", "reinstate_at"):
+                setattr(robot, key, value)
+    return robot
+
+
+def _place(robot: Robot, item: dict[str, Any], where: str, room: Room | None, index: int, out: Fields) -> None:
+    """Checks the robot's square against the room; a robot whose reinstatement square is not given is
+    reinstated on the room's start square in robot order (the last one if there are fewer)."""
+    if robot.at is None and robot.mode not in ("destroyed", "in-transit") and not robot.left_room:
+        out.add(item, "at" if "at" in item else None, f"{where}.at", "missing (the robot's square)")
+    if robot.at is not None and room is not None and not room.size.contains(robot.at):
+        out.add(item, "at", f"{where}.at", f"{robot.at} is off the {room.size} board")
+    if "reinstate_at" not in item and room is not None and room.starts:
+        robot.reinstate_at = room.starts[min(index, len(room.starts) - 1)]
+
+
+def _programs(data: dict[str, Any], robots: dict[str, Robot], out: Fields) -> dict[str, list[Card]]:
     raw = data.get("programs", {}) or {}
     if not isinstance(raw, dict):
         out.add(data, "programs", "programs", "must map robot names to lists of cards")
@@ -337,13 +319,13 @@ def _programs(data: dict[str, Any], robots: dict[str, Robot], out: _Collector) -
         if not isinstance(cards, list):
             out.add(raw, name, f"programs.{name}", "must be a list of cards (KIND#NUMBER)")
             continue
-        parsed = [out.parse(cards, i, f"programs.{name}[{i}]", parse_card) for i in range(len(cards))]
+        parsed = [out.value(cards, i, f"programs.{name}[{i}]", parse_card) for i in range(len(cards))]
         programs[name] = [c for c in parsed if c is not None]
     return programs
 
 
 def _expect(data: dict[str, Any], robots: dict[str, Robot],
-            out: _Collector) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+            out: Fields) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     raw = data.get("expect")
     if not isinstance(raw, dict):
         out.add(data, "expect", "expect", "missing (expect: {robots: ..., elements: ...})")
@@ -386,7 +368,7 @@ def _expect(data: dict[str, Any], robots: dict[str, Robot],
     return expect_robots, elements, elements_of
 
 
-def _states(container: dict[str, Any], key: Any, where: str, out: _Collector) -> dict[str, str]:
+def _states(container: dict[str, Any], key: Any, where: str, out: Fields) -> dict[str, str]:
     states = container.get(key) or {}
     if not isinstance(states, dict):
         out.add(container, key, where, "must map element ids or keys to state words")
@@ -394,7 +376,7 @@ def _states(container: dict[str, Any], key: Any, where: str, out: _Collector) ->
     return {str(k): state_word(v) for k, v in states.items()}
 
 
-def _initial_elements(data: dict[str, Any], board: Board, out: _Collector) -> None:
+def _initial_elements(data: dict[str, Any], board: Board, out: Fields) -> None:
     raw = data.get("elements") or {}
     if not isinstance(raw, dict):
         out.add(data, "elements", "elements", "must map element ids or keys to state words")

@@ -18,6 +18,7 @@ import yaml
 from ..dm.base import Action, Config, SetupError, get_game
 from ..dm.clock import GM
 from .dmpuzzles import puzzle_documents, read_puzzles
+from .fields import Field, Fields, mapping, sequence, string, whole
 from .problems import Complain
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, load_yaml, read_yaml_file
 
@@ -41,68 +42,58 @@ def load_transcript(text: str, source: str = "<transcript>") -> Transcript:
 
 
 def parse_transcript(document: Any, source: str) -> Transcript:
-    problems: list[Problem] = []
-
-    def problem(container: Any, key: Any, field: str, message: str) -> None:
-        problems.append(Problem(source, line_of(container, key), field, message))
-
     if not isinstance(document, dict):
         raise FormatError([Problem(source, None, "", "a transcript is a mapping with game, players and actions")])
-    for key in document:
-        if key not in HEADER_KEYS:
-            problem(document, key, str(key), f"unknown field (known: {', '.join(HEADER_KEYS)})")
-    game: Any = document.get("game")
-    game_problem = _unknown_game(game) if isinstance(game, str) else "required: the game's name"
-    if game_problem:
-        problem(document, "game", "game", game_problem)
-    known_game = not game_problem
-    players: Any = document.get("players")
-    players_ok = (isinstance(players, list) and len(players) >= 2
-                  and all(isinstance(p, str) and p.strip() for p in players))
-    if not players_ok:
-        problem(document, "players", "players", "required: a list of at least two player names, in turn order")
-        players = []
-    elif len(set(players)) != len(players) or GM in players:
-        problem(document, "players", "players", f"player names must differ and not be {GM!r}")
+    fields = Fields(source)
+    fields.unknown(document, HEADER_KEYS, f"unknown field (known: {', '.join(HEADER_KEYS)})")
+    header = fields.read(document, HEADER)
+    game, players = header["game"], header["players"]
+    players_ok = bool(players)
+    if players_ok and (len(set(players)) != len(players) or GM in players):
+        fields.add(document, "players", "players", f"player names must differ and not be {GM!r}")
         players_ok = False
-    variant = document.get("variant")
-    if variant is not None and not isinstance(variant, str):
-        problem(document, "variant", "variant", "must be a name")
-        variant = None
-    options = document.get("options", {})
-    if not isinstance(options, dict):
-        problem(document, "options", "options", "must be a mapping")
-        options = {}
-    seed = document.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        problem(document, "seed", "seed", "must be a whole number")
-        seed = 0
-    raw_puzzles = document.get("puzzles", [])
-    if not isinstance(raw_puzzles, list):
-        problem(document, "puzzles", "puzzles", "must be a list")
-        raw_puzzles = []
+    setup = fields.read(document, SETUP)
     config = None
-    actions, lines = _actions(document, players, problem)
-    if known_game:  # the game's own set-up checks run whatever else is wrong, so one run lists every problem
-        puzzles, puzzle_problems = read_puzzles(game, raw_puzzles)
-        problems.extend(_placed(p, document, source) for p in puzzle_problems)
-        options = get_game(game).transcript_options(plain(options), actions)
-        config = Config(game, tuple(players), variant, options, seed, puzzles)
+    actions, lines = _actions(document, players, fields.add)
+    if game is not None:  # the game's own set-up checks run whatever else is wrong, so one run lists every problem
+        puzzles, puzzle_problems = read_puzzles(game, setup["puzzles"])
+        fields.problems.extend(_placed(p, document, source) for p in puzzle_problems)
+        options = get_game(game).transcript_options(plain(setup["options"]), actions)
+        config = Config(game, tuple(players), setup["variant"], options, setup["seed"], puzzles)
         for field, message in _setup_problems(config):
             if players_ok or field != "players":  # a bad players list is reported once, above
-                problems.append(Problem(source, _line_of_field(document, field), field, message))
-    if problems or config is None:
-        raise FormatError(problems)
+                fields.problems.append(Problem(source, _line_of_field(document, field), field, message))
+    if fields.problems or config is None:
+        raise FormatError(fields.problems)
     return Transcript(source, config, tuple(actions), tuple(lines))
 
 
-def _unknown_game(name: str) -> str:
-    """Why `name` is no game ("" when it is one)."""
+def _game(name: Any) -> str:
+    """A registered game's name."""
+    if not isinstance(name, str):
+        raise ValueError(_NO_GAME)
     try:
         get_game(name)
     except KeyError as err:
-        return str(err.args[0])
-    return ""
+        raise ValueError(str(err.args[0])) from None
+    return name
+
+
+def _players(names: Any) -> list[str]:
+    """The players, in turn order."""
+    if not (isinstance(names, list) and len(names) >= 2 and all(isinstance(p, str) and p.strip() for p in names)):
+        raise ValueError(_NO_PLAYERS)
+    return names
+
+
+_NO_GAME = "required: the game's name"
+_NO_PLAYERS = "required: a list of at least two player names, in turn order"
+HEADER = {"game": Field(_game, missing=_NO_GAME, null=False),
+          "players": Field(_players, default=[], missing=_NO_PLAYERS, null=False)}
+SETUP = {"variant": Field(string()),
+         "options": Field(mapping("must be a mapping"), default={}, null=False),
+         "seed": Field(whole(), default=0, null=False),
+         "puzzles": Field(sequence("must be a list"), default=[], null=False)}
 
 
 def _setup_problems(config: Config) -> list[tuple[str, str]]:

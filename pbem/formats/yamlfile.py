@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from .fields import is_whole
 from .problems import FormatError as FormatError  # readers import these from here
 from .problems import LinedDict as LinedDict
 from .problems import LinedList as LinedList
@@ -140,7 +141,7 @@ def _build(node: yaml.Node, loader: Any, source: str, problems: list[Problem], w
     except ValueError:  # a decimal of thousands of digits (Python refuses to convert more than 4,300)
         problems.append(Problem(source, line, where, f"a value too long to read ({len(text):,} characters)"))
         return None
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+    if is_whole(value) and abs(value) > MAX_INT:
         problems.append(Problem(source, line, where, f"{text[:24]}{'…' if len(text) > 24 else ''} is too large "
                                                      f"a whole number (at most {MAX_INT:,})"))
         return None

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..formats.fields import Field, Fields, flag, whole
 from ..formats.names import DEFAULT_SENDER
 from ..formats.problems import FormatError, Problem, line_of
 
@@ -73,23 +74,22 @@ def load_config(path: str | Path | None, environ: Mapping[str, str] = os.environ
         document = {}
     if not isinstance(document, dict):
         raise FormatError([Problem(source, None, "", "the mail config is a mapping (from, imap, smtp …)")])
-    problems: list[Problem] = []
-    for key in document:
-        if key not in TOP_KEYS:
-            problems.append(Problem(source, line_of(document, key), str(key),
-                                    f"unknown setting (known: {', '.join(TOP_KEYS[:6])})"))
+    fields = Fields(source)
+    fields.unknown(document, TOP_KEYS, f"unknown setting (known: {', '.join(TOP_KEYS[:6])})")
     sender = environ.get("PBEM_MAIL_FROM") or document.get("from") or DEFAULT_FROM
-    max_bytes = document.get("max_bytes", MailConfig.max_bytes)
-    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 1000:
-        problems.append(Problem(source, line_of(document, "max_bytes"), "max_bytes", "must be a whole number ≥ 1000"))
+    given = fields.read(document, SETTINGS)
     archive = Path(str(document.get("archive", MailConfig.archive)))
-    answer_unknown = document.get("answer_unknown", False)
-    if not isinstance(answer_unknown, bool):
-        problems.append(Problem(source, line_of(document, "answer_unknown"), "answer_unknown", "must be true or false"))
+    problems = fields.problems
     servers = {kind: _server(kind, document.get(kind), environ, source, problems) for kind in ("imap", "smtp")}
     if problems:
         raise FormatError(problems)
-    return MailConfig(str(sender), max_bytes, archive, servers["imap"], servers["smtp"], answer_unknown is True)
+    return MailConfig(str(sender), given["max_bytes"], archive, servers["imap"], servers["smtp"],
+                      given["answer_unknown"])
+
+
+SETTINGS = {"max_bytes": Field(whole("must be a whole number ≥ 1000", least=1000), default=MailConfig.max_bytes,
+                               null=False),
+            "answer_unknown": Field(flag(), default=False, null=False)}
 
 
 def _server(kind: str, section: Any, environ: Mapping[str, str], source: str, problems: list[Problem]) -> Server | None:

@@ -68,5 +68,5 @@ VARIANTS = {
 def variant(name: str | None) -> Variant:
     try:
         return VARIANTS[name or "classic"]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: a list or mapping given as the name
         raise ValueError(f"unknown Flower Field variant {name!r}; known: {', '.join(VARIANTS)}") from None
