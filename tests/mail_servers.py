@@ -31,6 +31,7 @@ from cryptography.x509.oid import NameOID
 
 HOST = "127.0.0.1"
 USER, PASSWORD = "gm", "letmein"
+STARTUP_SECONDS = 120  # a bound on a server coming up, never a measure: a loaded machine may take a minute
 
 
 def certificate(folder: Path) -> tuple[Path, Path]:
@@ -117,7 +118,7 @@ class SmtpServer:
         tls = {"ssl_context": context} if implicit_tls else {"tls_context": context, "require_starttls": True}
         self.controller = _OwnSocketController(self.keeper, hostname=HOST, sock=sock, auth_required=True,
                                                auth_require_tls=not implicit_tls, authenticator=_login,
-                                               ready_timeout=10, timeout=10, enable_SMTPUTF8=smtputf8, **tls)
+                                               ready_timeout=STARTUP_SECONDS, timeout=10, enable_SMTPUTF8=smtputf8, **tls)
 
     @property
     def messages(self):
@@ -157,13 +158,16 @@ class ImapServer:
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=[sock.fileno()])
         sock.close()  # the server has it now
         self.cafile = cert
-        try:  # the socket takes connections at once; pymap is up when it greets
-            with socket.create_connection((HOST, self.port), timeout=15) as probe:
+        try:  # the socket takes connections at once; pymap is up when it greets (a fresh interpreter importing
+            # pymap can take half a minute on a loaded machine: the bound only keeps a broken start from hanging)
+            with socket.create_connection((HOST, self.port), timeout=STARTUP_SECONDS) as probe:
                 if not probe.recv(64).startswith(b"* OK"):
                     raise OSError("no greeting")
-        except OSError:
+        except OSError as error:
+            self.process.kill()
+            said = self.process.communicate(timeout=5)[1].decode(errors="replace")
             self.stop()
-            raise RuntimeError("pymap did not start: " + self.process.stderr.read().decode(errors="replace")) from None
+            raise RuntimeError(f"pymap did not start ({error}): {said}") from None
 
     def client(self) -> imaplib.IMAP4:
         connection = imaplib.IMAP4(HOST, self.port, timeout=10)
@@ -206,7 +210,7 @@ class TlsTunnel:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.server = asyncio.run_coroutine_threadsafe(
-            asyncio.start_server(self._forward, HOST, 0, ssl=context), self.loop).result(timeout=10)
+            asyncio.start_server(self._forward, HOST, 0, ssl=context), self.loop).result(timeout=STARTUP_SECONDS)
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def _forward(self, reader, writer):
