@@ -23,12 +23,12 @@ T0 = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
 
 def _engine_tick(session, name: str) -> GameTick:
     """A game's tick as the engine tells it (its state loaded): whether it is over, who is expected."""
-    from pbem.store import cycle
+    from pbem.store import turns
     from pbem.store.games import get_game
     from pbem.store.schedule import deadline_of, schedule_for
 
     game = get_game(session, name)
-    turn = cycle.status(session, name)
+    turn = turns.status(session, name)
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
     return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,
                     deadline.reminded if deadline else (), schedule_for(session, game), turn.waiting_for)
@@ -106,7 +106,7 @@ def test_status_from_the_rows_is_what_the_engine_says(campaign, tmp_path):
 
 
 HEAVY = {"pbem.engine.campaign", "pbem.engine.turn", "pbem.mail.outbox", "pbem.mail.fetch",
-         "pbem.store.cycle", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numba", "yaml", "sqlmodel"}
+         "pbem.gm.cycle", "pbem.store.turns", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numba", "yaml", "sqlmodel"}
 
 
 def test_a_tick_with_nothing_due_imports_no_engine_no_rendering_no_mail(campaign, tmp_path):

@@ -19,13 +19,13 @@ from .game import game_app
 from .gm import open_store
 
 if TYPE_CHECKING:
-    from ..store.cycle import ProcessResult
+    from ..gm.cycle import ProcessResult
 
 
 def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[ProcessResult, list[str]]:
     """Deal, submit the bots' order files, process (stamped `at`): the ProcessResult and the players the bots
     played."""
-    from ..store import cycle
+    from ..gm import cycle
     from ..store.games import current_state, get_game
 
     cycle.deal(session, game)

@@ -6,13 +6,14 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.game import turn_folder_name
+from ..gm import cycle
+from ..gm.archive import import_game
+from ..gm.cycle import ProcessResult
 from ..render.history import game_history
 from ..render.site import write_site
 from ..resources import resource_dir
-from ..store import cycle
-from ..store.archive import import_game
-from ..store.cycle import ProcessResult, TurnSheet
 from ..store.games import Store
+from ..store.turns import TurnSheet
 from .gm import progress
 from .reports import write_sheets
 from .texts import turn_summary

@@ -203,7 +203,7 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
             as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
     """Create a game from a campaign folder and play every turn in it."""
     from ..formats.game import read_description
-    from ..store.archive import import_game
+    from ..gm.archive import import_game
 
     with open_store(ctx, create=True) as store:
         description = read_description(directory)
@@ -226,7 +226,7 @@ def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
                                                   "share: an import then gives the players new ones)."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
-    from ..store.archive import export_game
+    from ..gm.archive import export_game
 
     with open_store(ctx) as store:
         written = export_game(store, name, directory, secrets=with_secrets)
@@ -251,7 +251,7 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare the state hashes and
     the events hashes (the events reports are built from)."""
-    from ..store import cycle
+    from ..gm import cycle
     from ..store.games import get_game, processed_turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:

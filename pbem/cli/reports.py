@@ -16,7 +16,7 @@ from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_rep
 from ..render.history import outcome_report
 from ..render.sheet import picture_name, sheet_png
 from ..render.turn import TurnReport
-from ..store.cycle import TurnSheet
+from ..store.turns import TurnSheet
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -63,9 +63,9 @@ def write_report(out: Path, report: TurnReport, recipients: list[Recipient], tem
 def write_stored_report(session: Session, game: Game, turn: int, folder: Path, sender: str,
                         templates: tuple[str, ...] = ()) -> list[Path]:
     """A processed turn's report folder written again from the store, summary.txt included."""
+    from ..gm.cycle import processed_result
     from ..render.history import recipients, stored_turn_report
     from ..render.turn import write_turn_report
-    from ..store.cycle import processed_result
     from .texts import turn_summary
 
     report = stored_turn_report(session, game, turn)

@@ -303,11 +303,12 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     """What is due for one game at `now`, done; each step commits with the mail it queues, under the game's lock
     (a second run at the same moment waits, then finds the step done). A due turn waits while the inbox could
     not be read (`inbox_read` false): orders may be sitting in it."""
+    from ..gm import cycle
     from ..gm.absence import pilot_absent
     from ..gm.clock import start as start_turn_clock
     from ..mail.notices import missing_fate, reminder
     from ..mail.outbox import queue
-    from ..store import cycle
+    from ..store import turns
     from ..store.controls import paused
     from ..store.games import current_state, get_game, lock_game, players_of
     from ..store.schedule import hold, mark_reminded, required_schedule
@@ -328,14 +329,14 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
     from .texts import turn_summary
 
     schedule = required_schedule(session, game)
-    if not cycle.dealt(session, game, state.turn):
-        cycle.deal(session, name)
+    if not turns.dealt(session, game, state.turn):
+        cycle.deal_hands(session, name)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, campaign_templates())
         session.commit()
         return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-    waiting = cycle.status(session, name).waiting_for
+    waiting = turns.status(session, name).waiting_for
     done: list[Done] = []
     pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if pending and now < deadline.due_at and waiting:
@@ -362,7 +363,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
             if held is not None:
                 return done + held
         # processed, the next turn dealt and the mail queued in one transaction, under the game's lock
-        result = cycle.process(session, name, turn=state.turn, at=now, commit=False)
+        result = cycle.play(session, name, turn=state.turn, at=now)
         if deadline.held_hash and result.after_hash != deadline.held_hash:  # orders came in during the hold
             session.rollback()
             hold(session, game, state.turn, None, None)
@@ -372,7 +373,7 @@ def _run_game(session: Session, name: str, now: datetime, config: MailConfig, ou
         missing = [p for p, version in result.orders.items() if version is None and p in waiting]
         done.append(Done(name, result.turn, "processed", f"missing: {', '.join(missing)}" if missing else ""))
         if not result.over:
-            cycle.deal(session, name, commit=False)
+            cycle.deal_hands(session, name)
             nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
             done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
         told = queue_game_news(session, name, config.sender, now, campaign_templates())[1]
@@ -393,10 +394,10 @@ def _review(session: Session, game, turn: int, deadline, now: datetime, config: 
             out: Path) -> list[Done] | None:
     """The review hold: the first time a turn is due, preview it to the GM and hold it; later, keep holding
     until it is approved or the hold expires. None: go on and process it."""
+    from ..gm import cycle
     from ..mail.notices import held_for_review
     from ..mail.outbox import queue
     from ..render.history import outcome_report, recipients
-    from ..store import cycle
     from ..store.games import lock_game
     from ..store.schedule import hold, required_schedule
     from .reports import campaign_templates, write_report
@@ -458,7 +459,7 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
 @app.command("status")
 def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
-    from ..store import cycle
+    from ..store import turns
     from ..store.controls import paused
     from ..store.games import current_state
     from ..store.schedule import deadline_of, required_schedule, scheduled_games
@@ -468,7 +469,7 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
         for game in scheduled_games(session):
             schedule = required_schedule(session, game)
             state = current_state(session, game)
-            turn = cycle.status(session, game.name)
+            turn = turns.status(session, game.name)
             deadline = deadline_of(session, game, state.turn) if turn.dealt else None
             expires = hold_expires(schedule, deadline.held_at) if deadline and deadline.held_at else None
             pause = paused(session, game)

@@ -19,7 +19,7 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
          as_json: bool = typer.Option(False, "--json", help="Print the turn sheets as JSON.")) -> None:
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
     from ..formats.game import turn_folder_name
-    from ..store import cycle
+    from ..gm import cycle
     from .reports import campaign_templates, write_sheets
 
     with open_store(ctx) as store, store.session() as session:
@@ -56,7 +56,7 @@ def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
 
 
 def _submit(ctx: typer.Context, game: str, files: list[Path], as_json: bool, store_orders: bool) -> None:
-    from ..store import cycle
+    from ..gm import cycle
     from .texts import submission_text
 
     with open_store(ctx) as store, store.session() as session:
@@ -92,10 +92,10 @@ def check(ctx: typer.Context, game: str = typer.Argument(..., help="The game's n
 def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            as_json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Who has sent orders for the current turn, and who has not."""
-    from ..store import cycle
+    from ..store import turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        result = cycle.status(session, game)
+        result = turns.status(session, game)
     if as_json:
         print_json(asdict(result) | {"waiting_for": result.waiting_for})
         return
@@ -131,8 +131,8 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
+    from ..gm import cycle
     from ..render.history import recipients as recipients_of
-    from ..store import cycle
     from ..store.games import get_game
     from ..store.reports import owe, settle
     from .reports import campaign_templates, not_written, write_reports
@@ -140,7 +140,7 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     out = out if out is not None or preview else Path("reports")
     with open_store(ctx) as store, store.session() as session:
-        result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx), commit=False)
+        result = cycle.play(session, game, preview=preview, turn=turn, at=clock(ctx))
         recipients = recipients_of(session, get_game(session, game))
         if not preview:
             owe(session, game, result.turn, str(out), clock(ctx))  # with the turn: a crash leaves them owed
@@ -168,7 +168,7 @@ def rollback(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
              to: int = typer.Option(..., "--to", help="The turn to return to: it becomes the next to process."),
              as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Undo turn N and every later one; orders are kept, so reprocessing gives the same result unless they change."""
-    from ..store import cycle
+    from ..gm import cycle
 
     with open_store(ctx) as store, store.session() as session:
         undone = cycle.rollback(session, game, to)

@@ -4,6 +4,8 @@ Each function is one step: it takes the game's lock, does its work, records it i
 (`store.controls`), queues the mail it owes the people it concerns, and commits once; the command line only
 parses and prints.
 
+- `cycle`: the turn cycle: deal, submit/check, process, rollback, replay (the engine over the stored turns).
+- `archive`: `game import` / `game export` of whole campaign folders.
 - `clock`: a turn's deadline started, extended, paused and resumed.
 - `roster`: a player replaced, an address changed, observers added and removed.
 - `absence`: announced absences, and what the game's policy does about them.

@@ -2,7 +2,7 @@
 
 For every message not seen before (by its key): keep it in the archive, then refuse it (too big, not text,
 unknown sender, no orders, sender or secret not the player's, late (RULES B4.7), or anything `pbem turn submit` /
-`pbem dm act` would refuse) or accept it through exactly those paths (`store.cycle.submit`,
+`pbem dm act` would refuse) or accept it through exactly those paths (`gm.cycle.take_orders`,
 `store.dm.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
 the turn is read: the record of the message, its order version and its acknowledgement commit together or not
 at all, so a message acknowledged as accepted is one the turn uses, and one that loses the race to `turn
@@ -40,12 +40,12 @@ from ..mail.order_help import order_help
 from ..mail.outbox import queue
 from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
-from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
+from .cycle import take_orders
 
 UNKNOWN = "unknown"
 OWN = "own"  # a message pbem sent itself, back in the inbox (the review mail goes to the GM's own address)
@@ -272,8 +272,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
     if handled.reasons:
         return
     files = [(letter.source, letter.orders.encode("utf-8"))]
-    result = cycle.submit(session, game.name, files, store=not order.preview, at=letter.received_at,
-                          commit=False)[0]
+    result = take_orders(session, game.name, files, store=not order.preview, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
         return

@@ -29,9 +29,8 @@ from ..formats.game import (
     turn_folders,
 )
 from ..formats.yamlfile import decode, read_limited
-from .controls import history, restore
-from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
-from .games import (
+from ..store.controls import history, restore
+from ..store.games import (
     Refused,
     Store,
     create_game,
@@ -42,7 +41,9 @@ from .games import (
     order_versions,
     processed_turns,
 )
-from .schedule import schedule_for, set_schedule
+from ..store.schedule import schedule_for, set_schedule
+from ..store.turns import TurnSheet, dealt
+from .cycle import ProcessResult, deal, process, submit
 
 
 @dataclass
