@@ -52,11 +52,11 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
     """Let robot pilots play some or all players through the real turn cycle: deal, orders, process, reports."""
     from ..engine.campaign import standings
     from ..formats.game import turn_folder_name
+    from ..gm.reports import campaign_templates, write_reports
+    from ..gm.texts import turn_summary
     from ..render.history import recipients as recipients_of
     from ..store.games import current_state, get_game
     from .gm import progress
-    from .reports import campaign_templates, write_reports
-    from .texts import turn_summary
 
     played = []
     with open_store(ctx) as store, store.session() as session, progress() as bar:

@@ -85,8 +85,8 @@ def replace(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
                                                  "random one)."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Give a player's seat (robots, standing, history) to a newcomer with a new address and secret."""
+    from ..gm.reports import campaign_templates
     from ..gm.roster import replace as replace_player
-    from .reports import campaign_templates
 
     name, _, email = new.partition(":")
     if not name or not email:

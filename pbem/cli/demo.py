@@ -9,14 +9,14 @@ from ..formats.game import turn_folder_name
 from ..gm import cycle
 from ..gm.archive import import_game
 from ..gm.cycle import ProcessResult
+from ..gm.reports import write_sheets
+from ..gm.texts import turn_summary
 from ..render.history import game_history
 from ..render.site import write_site
 from ..resources import resource_dir
 from ..store.games import Store
 from ..store.turns import TurnSheet
 from .gm import progress
-from .reports import write_sheets
-from .texts import turn_summary
 
 DEMO_GAMES = ("geeko", "botwars")
 

@@ -51,8 +51,8 @@ def fetch(
     from ..gm.intake import UNKNOWN
     from ..gm.intake import fetch as fetch_messages
     from ..gm.mailcommands import reader
+    from ..gm.reports import campaign_templates
     from ..mail.fetch import messages_from
-    from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
@@ -154,9 +154,9 @@ def send(
     from dataclasses import asdict
 
     from ..gm.ending import queue_game_news
+    from ..gm.reports import campaign_templates
     from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
     from ..store.mail import SENT
-    from .reports import campaign_templates
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:

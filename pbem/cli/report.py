@@ -7,6 +7,7 @@ from typing import List, Optional
 import typer
 
 from ..formats.game import turn_folder_name
+from ..gm.reports import campaign_templates, repair_hint, write_stored_report
 from ..render.history import game_history
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug
@@ -14,7 +15,6 @@ from ..store.games import get_game, processed_turns
 from ..store.reports import settle
 from .common import app, print_json, refuse
 from .gm import open_store, progress
-from .reports import campaign_templates, repair_hint, write_stored_report
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
                          "GM can restyle the reports (default: the campaign folder's templates/, if any).")

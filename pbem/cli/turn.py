@@ -20,7 +20,7 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
     from ..formats.game import turn_folder_name
     from ..gm import cycle
-    from .reports import campaign_templates, write_sheets
+    from ..gm.reports import campaign_templates, write_sheets
 
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
@@ -57,7 +57,7 @@ def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
 
 def _submit(ctx: typer.Context, game: str, files: list[Path], as_json: bool, store_orders: bool) -> None:
     from ..gm import cycle
-    from .texts import submission_text
+    from ..gm.texts import submission_text
 
     with open_store(ctx) as store, store.session() as session:
         results = cycle.submit(session, game, _read_files(files), store=store_orders, at=clock(ctx))
@@ -132,11 +132,11 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
     from ..gm import cycle
+    from ..gm.reports import campaign_templates, not_written, write_reports
+    from ..gm.texts import turn_summary
     from ..render.history import recipients as recipients_of
     from ..store.games import get_game
     from ..store.reports import owe, settle
-    from .reports import campaign_templates, not_written, write_reports
-    from .texts import turn_summary
 
     out = out if out is not None or preview else Path("reports")
     with open_store(ctx) as store, store.session() as session:

@@ -63,9 +63,9 @@ def write_report(out: Path, report: TurnReport, recipients: list[Recipient], tem
 def write_stored_report(session: Session, game: Game, turn: int, folder: Path, sender: str,
                         templates: tuple[str, ...] = ()) -> list[Path]:
     """A processed turn's report folder written again from the store, summary.txt included."""
-    from ..gm.cycle import processed_result
     from ..render.history import recipients, stored_turn_report
     from ..render.turn import write_turn_report
+    from .cycle import processed_result
     from .texts import turn_summary
 
     report = stored_turn_report(session, game, turn)
