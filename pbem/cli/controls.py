@@ -106,12 +106,11 @@ def address(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             email: str = typer.Argument(..., help="Their new address."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Change a player's address; the old and the new address are both told."""
-    from ..gm.roster import change_address
+    from ..gm.roster import set_address
 
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
-        row = change_address(session, game, player, email, clock(ctx), sender)
-        session.commit()
+        row = set_address(session, game, player, email, clock(ctx), sender)
     _say(as_json, {"game": game, "player": player, "email": row.email},
          f"{game}: {player} now plays from {row.email}; both addresses are told")
 

@@ -254,14 +254,14 @@ def new_command(
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
         refuse([str(err.args[0])])
-    from ..store import dm as store
+    from ..gm.matches import new_match
+    from ..store.base import Refused
 
     with _session(ctx, create=True) as session:
-        if store.find_match(session, name) is not None:
-            refuse([f"a death match named {name!r} exists already"])
-        match = store.create_match(session, name, config)
-        state, accepted = store.submit_actions(session, match, state, actions)
-        session.commit()
+        try:
+            match, state, accepted = new_match(session, name, config, state, actions)
+        except Refused as err:
+            refuse(err.reasons)
         _publish(match, config, state, accepted, out, as_json)
 
 
@@ -276,6 +276,7 @@ def act_command(
     as_json: bool = JSON,
 ) -> None:
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
+    from ..gm.matches import act
     from ..store import dm as store
 
     payload = _yaml_value(action_text, "ACTION")
@@ -287,8 +288,7 @@ def act_command(
         refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
     with session:
-        row, state = store.submit_action(session, match, Action(player, payload, stamp))
-        session.commit()
+        row, state = act(session, match, Action(player, payload, stamp))
         if row.reason is not None:
             if as_json:
                 print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
@@ -486,15 +486,14 @@ def tick_command(
     as_json: bool = JSON,
 ) -> None:
     """Let every deadline that has passed take effect, with nobody acting (RULES D5), and mail the players."""
+    from ..gm.matches import tick
     from ..mail.config import load_config
-    from ..mail.dmpost import tick_matches
     from .gm import open_store
 
     now = clock(ctx)
     mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)
     with open_store(ctx) as opened, opened.session() as session:
-        documents = tick_matches(session, now, mail.sender, names or None)
-        session.commit()
+        documents = tick(session, now, mail.sender, names or None)
     if as_json:
         print_json(documents)
         return

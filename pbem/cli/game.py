@@ -95,7 +95,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`, or
     give it a --deadline and let `pbem run` deal and process it)."""
     from ..formats.game import GameDescription
-    from ..store.games import create_game
+    from ..gm.setup import new_game
 
     room_paths = rooms or [DEFAULTS[ruleset][0]]
     description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
@@ -104,12 +104,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                   ruleset_options={"missing_orders": missing_orders} if missing_orders else {})
     schedule = read_schedule(deadline, zone, remind, process, review, hold_hours) if deadline else None
     with open_store(ctx, create=True) as store, store.session() as session:
-        game, state = create_game(session, description, clock(ctx))
-        if schedule is not None:
-            from ..store.schedule import set_schedule
-
-            set_schedule(session, name, schedule)
-        session.commit()
+        game, state = new_game(session, description, schedule, clock(ctx))
         shown = _show(session, game) | ({"schedule": schedule.to_data()} if schedule else {})
     if as_json:
         print_json(shown)

@@ -131,32 +131,17 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
-    from ..gm import cycle
-    from ..gm.reports import campaign_templates, not_written, write_reports
-    from ..gm.texts import turn_summary
-    from ..render.history import recipients as recipients_of
-    from ..store.games import get_game
-    from ..store.reports import owe, settle
+    from ..gm.reports import campaign_templates, preview_turn, process_turn
 
-    out = out if out is not None or preview else Path("reports")
     with open_store(ctx) as store, store.session() as session:
-        result = cycle.play(session, game, preview=preview, turn=turn, at=clock(ctx))
-        recipients = recipients_of(session, get_game(session, game))
-        if not preview:
-            owe(session, game, result.turn, str(out), clock(ctx))  # with the turn: a crash leaves them owed
-            session.commit()
-        summary = turn_summary(result)
-        if out is not None:
-            try:
-                write_reports(out, game, result.turn, result.before, result.outcome, recipients, result.orders,
-                              campaign_templates(), summary)
-            except OSError as err:
-                refuse([f"{not_written(game, result.turn, out, err)}" if not preview else
-                        f"turn {result.turn} of {game} is not stored (preview), and its reports could not be "
-                        f"written to {err.filename or out}: {err.strerror or err}"])
-            if not preview:
-                settle(session, game, result.turn, str(out))
-                session.commit()
+        if preview:
+            done = preview_turn(session, game, at=clock(ctx), turn=turn, out=out, templates=campaign_templates())
+        else:
+            done = process_turn(session, game, at=clock(ctx), turn=turn, out=out or Path("reports"),
+                                templates=campaign_templates())
+    if done.problem:
+        refuse([done.problem])
+    result, summary = done.result, done.summary
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
     else:

@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from sqlmodel import Session
+
 from ..formats.controls import CONTROLS, ControlEntry, controls_text, read_controls
 from ..formats.game import (
     DESCRIPTION,
@@ -45,6 +47,9 @@ from ..store.schedule import schedule_for, set_schedule
 from ..store.turns import TurnSheet, dealt
 from .cycle import ProcessResult, deal, process, submit
 
+OnTurn = Callable[[ProcessResult], None]
+OnDeal = Callable[[list[TurnSheet]], None]
+
 
 @dataclass
 class Imported:
@@ -52,8 +57,8 @@ class Imported:
     turns: list[ProcessResult] = field(default_factory=list)
 
 
-def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: Callable[[ProcessResult], None] | None = None,
-                on_deal: Callable[[list[TurnSheet]], None] | None = None, turns: int | None = None) -> Imported:
+def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: OnTurn | None = None,
+                on_deal: OnDeal | None = None, turns: int | None = None) -> Imported:
     """Create the game described in FOLDER and play its turns (the first `turns` only, if given).
 
     Turn N takes the order files in `turn-NNN/`; a turn without a folder is played with no orders (B4.6).
@@ -87,8 +92,8 @@ def _controls(folder: Path) -> list[ControlEntry]:
     return read_controls(decode(read_limited(path), str(path)), str(path)) if path.exists() else []
 
 
-def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn, on_deal,
-                turns: int | None, at: datetime) -> Imported:
+def _play_turns(store: Store, folder: Path, description: GameDescription, on_turn: OnTurn | None,
+                on_deal: OnDeal | None, turns: int | None, at: datetime) -> Imported:
     imported = Imported(description.name)
     folders = dict(turn_folders(folder))
     last = max([description.turns or 0, *([] if description.open_turn else folders)])
@@ -107,8 +112,8 @@ def _play_turns(store: Store, folder: Path, description: GameDescription, on_tur
     return imported
 
 
-def _deal_and_submit(session, description: GameDescription, turn_folder: Path | None, on_deal,
-                     now: datetime) -> TurnManifest | None:
+def _deal_and_submit(session: Session, description: GameDescription, turn_folder: Path | None,
+                     on_deal: OnDeal | None, now: datetime) -> TurnManifest | None:
     """Deal the turn and submit its order files: in the manifest's order with their times, else in name order."""
     _, sheets = deal(session, description.name)
     if on_deal:

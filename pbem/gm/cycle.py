@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Callable
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
@@ -310,7 +311,7 @@ def processed_result(session: Session, name: str, turn: int) -> ProcessResult:
                          json.loads(row.orders), [], len(outcome.events), outcome.state.is_over, before, outcome)
 
 
-def replay(session: Session, name: str, progress=None) -> ReplayResult:
+def replay(session: Session, name: str, progress: Callable[[], object] | None = None) -> ReplayResult:
     """Rebuild every processed turn from the first state and the orders used; compare the state hashes and the
     events hashes (replayed, stored with the turn, and of the stored event rows)."""
     game = get_game(session, name)

@@ -10,6 +10,7 @@ hears what it did.
 from __future__ import annotations
 
 import imaplib
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +41,55 @@ class Command:
     reason: str | None = None
     seq: int | None = None
     mailed: list[str] = field(default_factory=list)
+
+
+def new_match(session: Session, name: str, config: Config, state: Any,
+              actions: list[Action]) -> tuple[store.DmMatch, Any, int]:
+    """`pbem dm new`: the match created from `state` with the actions it goes on from (a transcript taken over),
+    committed; the match, its position and how many actions were accepted."""
+    if store.find_match(session, name) is not None:
+        raise Refused([f"a death match named {name!r} exists already"])
+    match = store.create_match(session, name, config)
+    state, accepted = store.submit_actions(session, match, state, actions)
+    session.commit()
+    return match, state, accepted
+
+
+def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.DmAction, Any]:
+    """`pbem dm act`: one action checked and recorded, accepted or refused (`row.reason`), committed; the row and
+    the position after it."""
+    row, state = store.submit_action(session, match, action)
+    session.commit()
+    return row, state
+
+
+def tick(session: Session, now: datetime, sender: str, names: list[str] | None) -> list[dict[str, Any]]:
+    """`pbem dm tick`: every deadline passed by `now` applied with nobody acting (RULES D5) and the players mailed,
+    committed; what moved on."""
+    documents = tick_matches(session, now, sender, names)
+    session.commit()
+    return documents
+
+
+def enrol(session: Session, name: str, player: str, email: str, secret: str | None, now: datetime,
+          sender: str) -> tuple[MailDmPlayer, list[tuple[str, str]]]:
+    """`pbem mail dm-player`: a death-match player acts by mail from EMAIL with a secret (given, kept, or a new
+    random one); a match that has begun has its opening mail queued to them; committed. The player's row and
+    the opening mails queued."""
+    match = store.find_match(session, name)
+    if match is None:
+        raise Refused([f"no death match named {name}"])
+    players = store.config_of(match).players
+    if player not in players:
+        raise Refused([f"{player} does not play {name} ({', '.join(players)})"])
+    row = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == name, MailDmPlayer.player == player)).first()
+    row = row or MailDmPlayer(match=name, player=player, email=email, secret="")
+    row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
+    session.add(row)
+    session.flush()
+    opened = open_matches(session, now, sender, [name])
+    session.commit()
+    return row, opened
 
 
 def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,

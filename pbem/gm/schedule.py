@@ -49,7 +49,7 @@ from .ending import queue_game_news, queue_the_end
 from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_matches
-from .reports import not_written, write_report, write_reports, write_stored_report
+from .reports import not_written, report_turn, write_report, write_stored_report
 from .texts import turn_summary
 
 
@@ -229,14 +229,8 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
     done += [Done(name, result.turn, "told", who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()
-    try:
-        write_reports(out, name, result.turn, result.before, result.outcome, recipients(session, game),
-                      result.orders, templates, turn_summary(result))
-    except OSError as err:
-        return done + [Done(name, result.turn, "problem", not_written(name, result.turn, out, err))]
-    settle(session, name, result.turn, str(out))
-    session.commit()
-    return done
+    problem = report_turn(session, name, result, out, templates, turn_summary(result), recipients(session, game))
+    return done + ([Done(name, result.turn, "problem", problem)] if problem else [])
 
 
 def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: datetime, config: MailConfig,
