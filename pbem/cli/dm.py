@@ -306,11 +306,12 @@ def show_command(
     out: Path = OUT,
 ) -> None:
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
+    from ..gm.judge import position
     from ..store import dm as store
 
     session, match = _open_match(ctx, name)
     with session:
-        config, state, accepted = store.position(session, match)
+        config, state, accepted = position(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
@@ -346,6 +347,7 @@ def site_command(
 
 def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
     """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
+    from ..gm.judge import position
     from ..render.dm_page import site_match
     from ..store import dm as store
 
@@ -355,7 +357,7 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
     if unknown:
         refuse([f"no death match named {name!r}" for name in unknown])
     chosen = [match for match in found if "all" in names or match.name in names]
-    return [site_match(match.name, store.config_of(match), store.position(session, match)[1],
+    return [site_match(match.name, store.config_of(match), position(session, match)[1],
                        store.submissions(session, match), templates) for match in chosen]
 
 
@@ -363,13 +365,14 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
+    from ..gm.judge import position
     from ..store import dm as store
     from .gm import open_store
 
     documents: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
         for match in store.all_matches(session):
-            config, state, accepted = store.position(session, match)
+            config, state, accepted = position(session, match)
             rules, deadline = get_game(config.game), get_game(config.game).deadline(state)
             result = rules.result(state)
             documents.append({"match": match.name, "game": config.game, "players": list(config.players),

@@ -163,11 +163,12 @@ def _match_rows(session: Session, now: datetime) -> list[dict]:
     """Every death match: its running deadline, whom it waits for, and what `pbem run` does next."""
     from ..dm.base import get_game as rules_of
     from ..dm.clock import when
+    from ..gm.judge import position
     from ..store import dm as dm_store
 
     rows = []
     for match in dm_store.all_matches(session):
-        config, state, _ = dm_store.position(session, match)
+        config, state, _ = position(session, match)
         rules = rules_of(config.game)
         deadline = None if rules.is_over(state) else rules.deadline(state)
         if rules.is_over(state):

@@ -3,7 +3,7 @@
 For every message not seen before (by its key): keep it in the archive, then refuse it (too big, not text,
 unknown sender, no orders, sender or secret not the player's, late (RULES B4.7), or anything `pbem turn submit` /
 `pbem dm act` would refuse) or accept it through exactly those paths (`gm.cycle.take_orders`,
-`store.dm.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
+`gm.judge.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
 the turn is read: the record of the message, its order version and its acknowledgement commit together or not
 at all, so a message acknowledged as accepted is one the turn uses, and one that loses the race to `turn
 process` is refused as late for that turn. A player's mail command (`gm.mailcommands`: resend, status, help,
@@ -45,6 +45,7 @@ from ..store.games import Refused, current_state, lock_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
+from . import judge
 from .cycle import take_orders
 
 UNKNOWN = "unknown"
@@ -342,11 +343,11 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if "roll" in payload:  # a player's mail never chooses its own die (DESIGN.md)
         handled.reasons = [str(Problem(letter.source, document.line_of("action"), "action.roll",
                                        "the GM rolls the die in this match; send only the move"))]
-        handled.position = (config, dm_store.position(session, match)[1])
+        handled.position = (config, judge.position(session, match)[1])
         return
     before = len(dm_store.submissions(session, match))
-    earlier = dm_store.position(session, match)[1]
-    row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    earlier = judge.position(session, match)[1]
+    row, state = judge.submit_action(session, match, Action(entry.player, payload, letter.received_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()

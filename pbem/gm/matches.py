@@ -21,13 +21,14 @@ from sqlmodel import Session, select
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, moment, when
 from ..mail.config import MailConfig
-from ..mail.dmpost import match_mail, queue_match_news, tick_matches
+from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.fetch import messages_from
 from ..mail.outbox import SmtpTransport, deliver, queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing
+from . import judge
 from .intake import Handled, fetch
 
 
@@ -50,7 +51,7 @@ def new_match(session: Session, name: str, config: Config, state: Any,
     if store.find_match(session, name) is not None:
         raise Refused([f"a death match named {name!r} exists already"])
     match = store.create_match(session, name, config)
-    state, accepted = store.submit_actions(session, match, state, actions)
+    state, accepted = judge.submit_actions(session, match, state, actions)
     session.commit()
     return match, state, accepted
 
@@ -58,7 +59,7 @@ def new_match(session: Session, name: str, config: Config, state: Any,
 def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.DmAction, Any]:
     """`pbem dm act`: one action checked and recorded, accepted or refused (`row.reason`), committed; the row and
     the position after it."""
-    row, state = store.submit_action(session, match, action)
+    row, state = judge.submit_action(session, match, action)
     session.commit()
     return row, state
 
@@ -66,7 +67,7 @@ def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.D
 def tick(session: Session, now: datetime, sender: str, names: list[str] | None) -> list[dict[str, Any]]:
     """`pbem dm tick`: every deadline passed by `now` applied with nobody acting (RULES D5) and the players mailed,
     committed; what moved on."""
-    documents = tick_matches(session, now, sender, names)
+    documents = judge.tick_matches(session, now, sender, names)
     session.commit()
     return documents
 
@@ -111,11 +112,11 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     if match is None:
         raise Refused([f"no death match named {name!r}"])
     store.lock_match(session, match)
-    config, state, _ = store.position(session, match)
+    config, state, _ = judge.position(session, match)
     rules = get_game(config.game)
     _, passed = advance(rules, state, now)
     if "extend" in payload and passed:
-        _, state = store.tick(session, match, now)
+        _, state = judge.tick(session, match, now)
         done = Command(name, config, state)
         done.mailed = queue_match_news(session, name, config, state, now, sender, _passed_headline(passed),
                                        f"tick {passed[-1].at.isoformat()}")
@@ -125,7 +126,7 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
                        + ". That has been applied and the players told; nothing was extended.")
         return done
     before = state
-    row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
+    row, state = judge.submit_action(session, match, Action(GM, dict(payload), now))
     done = Command(name, config, state, row.reason, row.seq)
     if row.reason is None or passed:
         news = [_passed_headline(passed)] if passed else []
@@ -208,7 +209,7 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
         config = store.config_of(match)
         if not entries or not started(config, now):
             continue
-        state = store.position(session, match)[1]
+        state = judge.position(session, match)[1]
         if get_game(config.game).is_over(state):
             continue
         for entry in sorted(entries, key=lambda row: row.player):
@@ -220,4 +221,4 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
 def run_matches(session: Session, now: datetime, sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
     """`pbem run`'s part for death matches: the opening mails now due, then every passed deadline applied and
     mailed (not committed)."""
-    return open_matches(session, now, sender), tick_matches(session, now, sender)
+    return open_matches(session, now, sender), judge.tick_matches(session, now, sender)
