@@ -120,18 +120,12 @@ def run(
     if maildir is None and mbox is None and config.imap is None \
             and quiet_ticks(db_url(ctx), now, outbox=config.smtp is not None) is not None:
         _report(now, [], as_json)  # nothing due: the stored rows say so (pbem.store.due)
-    from ..gm import schedule
     from ..gm.reports import campaign_templates
+    from ..gm.schedule import run_once
 
-    templates = campaign_templates()
     with open_store(ctx) as store, holding_run_lock(ctx, wait), store.session() as session:
-        fetched = [] if no_fetch else schedule.fetch_mail(session, config, now, maildir, mbox, templates)
-        inbox_read = not schedule.needs_gm(fetched)
-        done = fetched + schedule.write_owed_reports(session, templates)
-        done += schedule.run_games(session, now, config, out, templates, inbox_read)
-        if inbox_read:
-            done += schedule.tick_matches(session, now, config)
-        done += schedule.send_outbox(session, config, now)
+        done = run_once(session, now, config, out, campaign_templates(), fetch=not no_fetch, maildir=maildir,
+                        mbox=mbox)
     _report(now, done, as_json)
 
 

@@ -23,13 +23,14 @@ from ..dm.clock import GM, Deadline, advance, moment, when
 from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.fetch import messages_from
-from ..mail.outbox import SmtpTransport, deliver, queue
+from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing
 from . import judge
 from .intake import Handled, fetch
+from .outgoing import send_pending
 
 
 @dataclass
@@ -158,8 +159,7 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
-    with SmtpTransport(config.smtp, config.sender) as transport:
-        return sum(d.state == "sent" for d in deliver(session, transport, now))
+    return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
 def started(config: Config, now: datetime) -> bool:

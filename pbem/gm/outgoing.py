@@ -18,7 +18,8 @@ from .ending import queue_game_news
 
 
 def queue_outgoing(session: Session, files: Iterable[tuple[Path, bytes]], games: list[str], sender: str,
-                   now: datetime, templates: tuple[str, ...], dry_run_into: Path | None = None) -> tuple[int, list[Delivery]]:
+                   now: datetime, templates: tuple[str, ...],
+                   dry_run_into: Path | None = None) -> tuple[int, list[Delivery]]:
     """Each message file queued once (by Message-ID), and each game's reports of its last processed turn and sheets
     of its dealt turn; committed. With `dry_run_into`, everything pending is written there as `.eml` files instead
     and nothing is kept. How many were queued, and the messages written by a dry run."""

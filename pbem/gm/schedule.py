@@ -24,7 +24,7 @@ from ..mail.config import MailConfig
 from ..mail.fetch import messages_from
 from ..mail.letters import clean
 from ..mail.notices import held_for_review, missing_fate, reminder
-from ..mail.outbox import SmtpTransport, deliver, queue
+from ..mail.outbox import queue
 from ..render.history import outcome_report, recipients
 from ..render.turn import DEFAULT_SENDER
 from ..store import turns
@@ -49,6 +49,7 @@ from .ending import queue_game_news, queue_the_end
 from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_matches
+from .outgoing import send_pending
 from .reports import not_written, report_turn, write_report, write_stored_report
 from .texts import turn_summary
 
@@ -64,9 +65,17 @@ class Done:
     detail: str = ""
 
 
-def needs_gm(done: list[Done]) -> bool:
-    """Whether anything done is a problem for the GM (`pbem run` exits 1)."""
-    return any(d.what == "problem" for d in done)
+def run_once(session: Session, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...], *,
+             fetch: bool = True, maildir: Path | None = None, mbox: Path | None = None) -> list[Done]:
+    """One pass of `pbem run` at `now` (the caller holds the run lock): new mail unless `fetch` is false, the
+    reports owed, every scheduled game, the death matches' deadlines (only once the inbox was read), the outbox."""
+    fetched = fetch_mail(session, config, now, maildir, mbox, templates) if fetch else []
+    inbox_read = not any(d.what == "problem" for d in fetched)
+    done = fetched + write_owed_reports(session, templates) + run_games(session, now, config, out, templates,
+                                                                         inbox_read)
+    if inbox_read:
+        done += tick_matches(session, now, config)
+    return done + send_outbox(session, config, now)
 
 
 def schedule_game(session: Session, game: str, schedule: Schedule, missing_orders: str | None) -> str:
@@ -180,6 +189,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         session.commit()
         return done
     piloted = pilot_absent(session, game, deadline) if now >= deadline.due_at else []
+    if piloted:  # a step of its own: the pilot's orders stay, whatever becomes of the turn
+        session.commit()
     done += [Done(name, state.turn, "piloted", f"{player} is away: the robot pilot sent orders") for player in piloted]
     if schedule.review and not deadline.approved:
         held = _review(session, game, state.turn, deadline, now, config, out, templates)
@@ -288,10 +299,9 @@ def tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Do
 
 def send_outbox(session: Session, config: MailConfig, now: datetime) -> list[Done]:
     """Every pending message sent through the configured SMTP server (each claimed and recorded in a commit of
-    its own, `mail.outbox.deliver`)."""
+    its own); nothing without one."""
     if config.smtp is None:
         return []
-    with SmtpTransport(config.smtp, config.sender) as transport:
-        sent = deliver(session, transport, now)
+    sent = send_pending(session, config.smtp, config.sender, now)
     return [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
                  + (f" ({d.error})" if d.error else "")) for d in sent]
