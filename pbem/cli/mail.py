@@ -155,18 +155,14 @@ def send(
 
     from ..gm.outgoing import queue_outgoing, send_pending
     from ..gm.reports import campaign_templates
-    from ..store.base import Refused
     from ..store.mail import SENT
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
-        try:
-            queued, results = queue_outgoing(session, ((path, path.read_bytes()) for path in _eml_files(files or [])),
-                                             games, config.sender, clock(ctx),
-                                             (str(templates),) if templates else campaign_templates(),
-                                             out if dry_run else None)
-        except Refused as err:
-            refuse(err.reasons)
+        queued, results = queue_outgoing(session, ((path, path.read_bytes()) for path in _eml_files(files or [])),
+                                         games, config.sender, clock(ctx),
+                                         (str(templates),) if templates else campaign_templates(),
+                                         out if dry_run else None)
         if not dry_run:
             server = _server(config, "smtp")
             with holding_run_lock(ctx, RUN_WAIT):
@@ -224,7 +220,6 @@ def dm_player(
     one that begins later sends it with the first `pbem run` from its start."""
     from ..formats.names import address_problem
     from ..gm.matches import enrol, send_now
-    from ..store.base import Refused
 
     problem = address_problem(email)
     if problem:
@@ -233,10 +228,7 @@ def dm_player(
         refuse(["--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
     mail = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
-        try:
-            row, opened = enrol(session, match, player, email, secret, clock(ctx), mail.sender)
-        except Refused as err:
-            refuse(err.reasons)
+        row, opened = enrol(session, match, player, email, secret, clock(ctx), mail.sender)
         if opened:
             with holding_run_lock(ctx, RUN_WAIT):  # the outbox is sent by one process at a time
                 sent = send_now(session, mail, clock(ctx))
