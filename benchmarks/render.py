@@ -41,7 +41,7 @@ from pbem.render.board import position_png
 from pbem.render.model import Position
 from pbem.render.sheet import sheet_png, turn_sheet_html, turn_sheet_text
 from pbem.render.turn import BoardTurn, Recipient, build_turn_report, legend_bytes, write_turn_report
-from pbem.store.cycle import RobotSheet, TurnSheet
+from pbem.store.turns import RobotSheet, TurnSheet
 
 
 def timed(fn) -> float:

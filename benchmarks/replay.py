@@ -25,8 +25,8 @@ from datetime import datetime, timezone
 
 from pbem.engine.deal import free_registers
 from pbem.formats.game import DESCRIPTION, read_description
+from pbem.gm import cycle
 from pbem.resources import resource_dir
-from pbem.store import cycle
 from pbem.store.games import Store, create_game, current_state, get_game, load_setup
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)

@@ -69,8 +69,8 @@ def geeko_campaign(tmp_path_factory) -> Path:
     worker; a test copies the file (`shutil.copyfile`) and works on its copy."""
     from cycle_fixtures import AT
 
+    from pbem.gm.archive import import_game
     from pbem.resources import resource_dir
-    from pbem.store.archive import import_game
     from pbem.store.games import Store
 
     path = tmp_path_factory.mktemp("geeko-campaign") / "pbem.db"

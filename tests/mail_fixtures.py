@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cycle_fixtures import AT, halls_description, order
 
-from pbem.store import cycle
+from pbem.gm import cycle
 from pbem.store.games import Store, create_game
 
 SECRETS = {"alice": "s-alice", "bob": "s-bob"}

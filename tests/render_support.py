@@ -154,7 +154,7 @@ def write_sample_site(folder: Path) -> Path:
 
 
 def sample_sheet():
-    """A turn sheet as the turn cycle hands it over (pbem.store.cycle.TurnSheet's fields)."""
+    """A turn sheet as the turn cycle hands it over (pbem.store.turns.TurnSheet's fields)."""
     from types import SimpleNamespace
 
     from pbem.engine.elements import new_board

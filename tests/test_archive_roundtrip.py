@@ -11,7 +11,7 @@ from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.store import cycle
+from pbem.gm import cycle
 from pbem.store.games import Store, create_game
 from pbem.store.tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
 

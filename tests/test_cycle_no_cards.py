@@ -11,8 +11,9 @@ from pbem.engine import campaign
 from pbem.engine.campaign import SHARED_BOARD
 from pbem.formats.canonical import dumps, to_data
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
+from pbem.gm import cycle
 from pbem.render.sheet import turn_sheet_html, turn_sheet_text
-from pbem.store import cycle
+from pbem.store import turns
 from pbem.store.games import Store, create_game, current_state, get_game, snapshot
 from pbem.store.tables import StateSnapshot
 
@@ -83,7 +84,7 @@ def test_the_sheet_says_in_words_that_the_robot_needs_no_program(store):
 def test_the_sheets_order_file_sent_back_as_it_is_is_the_robots_order(store):
     with store.session() as session:
         cycle.deal(session, "field")
-        assert cycle.status(session, "field").waiting_for == ["ben"]  # nobody waits for ann
+        assert turns.status(session, "field").waiting_for == ["ben"]  # nobody waits for ann
         [result] = cycle.submit(session, "field", [("ann.yaml", order("ann", "s-ann", "Axle: {program: []}"))],
                                 store=True, at=AT)
         assert result.accepted and result.programs == {"Axle": []}, result.problems

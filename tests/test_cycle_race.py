@@ -24,7 +24,7 @@ import json, sys, time
 from pathlib import Path
 from datetime import datetime, timezone
 from pbem.store.games import Store
-from pbem.store import cycle
+from pbem.gm import cycle
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 url, go, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]).read_bytes()
 store = Store(url)
@@ -43,7 +43,7 @@ import sys, time
 from pathlib import Path
 from datetime import datetime, timezone
 from pbem.store.games import Store
-from pbem.store import cycle
+from pbem.gm import cycle
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)
 url, go, pause = sys.argv[1], Path(sys.argv[2]), float(sys.argv[3])
 store = Store(url)

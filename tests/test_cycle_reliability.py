@@ -13,9 +13,9 @@ import pytest
 from cli_process import run_pbem
 from cycle_fixtures import AT
 
+from pbem.gm import cycle
+from pbem.gm.archive import export_game, import_game
 from pbem.resources import resource_dir
-from pbem.store import cycle
-from pbem.store.archive import export_game, import_game
 from pbem.store.games import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,9 +29,9 @@ from pbem.formats.icemaze import parse_maze
 from pbem.formats.orders import order_text
 from pbem.formats.schedule import due_after, parse_schedule
 from pbem.formats.transcript import dump_transcript, load_transcript
+from pbem.gm import cycle
+from pbem.gm.archive import export_game, import_game
 from pbem.resources import resource_dir
-from pbem.store import cycle
-from pbem.store.archive import export_game, import_game
 from pbem.store.games import Store, create_game, load_setup, setup_document
 from pbem.store.tables import OrderVersion
 

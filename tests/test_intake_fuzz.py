@@ -20,10 +20,10 @@ from sqlmodel import select
 sys.path.insert(0, str(Path(__file__).parent))
 from mail_fixtures import mail, new_campaign, order_mail, orders_text
 
+from pbem.gm import cycle
 from pbem.gm.intake import handle
 from pbem.mail.config import MailConfig
 from pbem.mail.inbox import Incoming
-from pbem.store import cycle
 from pbem.store.games import Store
 from pbem.store.mail import MailReceived
 

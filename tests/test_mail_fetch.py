@@ -97,15 +97,15 @@ def test_refusals_forged_sender_wrong_or_missing_secret_unknown_sender_bad_cards
 
 def test_a_message_that_breaks_something_is_refused_and_the_next_one_still_handled(campaign, tmp_path, monkeypatch):
     pbem, hands, inbox, url = campaign
-    from pbem.store import cycle
+    from pbem.gm import intake
 
-    real_submit = cycle.submit
+    real_take_orders = intake.take_orders
 
-    def submit(session, name, files, *, store, at=None, commit=True):
+    def take_orders(session, name, files, *, store, at):
         if b"Zapper" in files[0][1]:
             raise RuntimeError("disk on fire")
-        return real_submit(session, name, files, store=store, at=at, commit=commit)
-    monkeypatch.setattr(cycle, "submit", submit)
+        return real_take_orders(session, name, files, store=store, at=at)
+    monkeypatch.setattr(intake, "take_orders", take_orders)
     inbox.add(order_mail("alice", hands["alice"], "<b1@x>"))
     inbox.add(order_mail("bob", hands["bob"], "<b2@x>"))
     code, out, _ = pbem("mail", "fetch", "--maildir", tmp_path / "inbox", "--json")

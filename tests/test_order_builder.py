@@ -102,8 +102,8 @@ def test_a_geeko_pair_of_programs_of_one_length_is_accepted_by_turn_check(browse
 
 
 def test_the_sheet_mail_carries_the_builder_as_an_attachment_addressed_to_the_gm(campaign):
+    from pbem.gm import cycle
     from pbem.render.sheet import turn_sheet_message
-    from pbem.store import cycle
     from pbem.store.games import Store
 
     folder, _ = campaign

@@ -9,7 +9,7 @@ import yaml
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.store import cycle
+from pbem.gm import cycle
 from pbem.store.games import Store, get_game
 from pbem.store.schedule import start_clock
 

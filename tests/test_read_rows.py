@@ -10,7 +10,7 @@ from cycle_fixtures import AT, halls_description
 from mail_fixtures import new_campaign
 from sqlmodel import Session, create_engine
 
-from pbem.store import cycle
+from pbem.gm import cycle
 from pbem.store.due import RowReader, from_rows
 from pbem.store.games import create_game
 from pbem.store.summary import game_summaries, listed

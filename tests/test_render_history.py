@@ -68,8 +68,8 @@ def test_render_history_report_of_a_fresh_outcome_equals_the_stored_one(store):
     """`turn process --preview` can show the report before anything is stored: the same tables and
     the same pictures as the report rebuilt from the store afterwards."""
     from pbem.engine.campaign import play_turn
+    from pbem.gm import cycle
     from pbem.render.history import outcome_report
-    from pbem.store import cycle
     from pbem.store.games import players_of, read_state, snapshot
 
     with store.session() as session:

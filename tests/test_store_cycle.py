@@ -7,7 +7,8 @@ import pytest
 from cycle_fixtures import AT, halls_description, order
 from sqlmodel import func, select
 
-from pbem.store import cycle
+from pbem.gm import cycle
+from pbem.store import turns
 from pbem.store.games import Refused, Store, create_game, current_state, final_boards
 from pbem.store.tables import EventRecord, Game, OrderVersion, StateSnapshot, Turn
 
@@ -42,7 +43,7 @@ def test_b4_7_every_version_is_kept_and_the_latest_accepted_counts(store):
         results = cycle.submit(session, "halls", [("a1", first), ("a2", second), ("a3", bad)], store=True, at=AT)
         assert [(r.accepted, r.version) for r in results] == [(True, 1), (True, 2), (False, None)]
         assert session.exec(select(func.count()).select_from(OrderVersion)).one() == 2  # refused: nothing stored
-        status = cycle.status(session, "halls")
+        status = turns.status(session, "halls")
         assert [(p.player, p.versions, p.latest) for p in status.players] == [("alice", 2, 2), ("bob", 0, None)]
         assert status.waiting_for == ["bob"]
         result = cycle.process(session, "halls", at=AT)

@@ -12,9 +12,9 @@ from cycle_fixtures import AT
 from sqlmodel import select
 
 from pbem.engine.cards import Card
+from pbem.gm.archive import import_game
 from pbem.gm.history import stored_report
 from pbem.resources import resource_dir
-from pbem.store.archive import import_game
 from pbem.store.games import Store, get_game
 from pbem.store.played import played_turn
 from pbem.store.tables import DealtHand, Turn
@@ -70,8 +70,8 @@ def test_b4_6_the_missing_player_is_told_what_was_played_for_them(store):
 
 def test_b4_6_the_report_of_the_turn_played_again_tells_the_same(store):
     """`pbem report` and a `--preview` draw the outcome just played; the mail and the site, the one read back."""
+    from pbem.gm.cycle import processed_turn
     from pbem.render.history import outcome_report
-    from pbem.store.cycle import processed_turn
 
     with store.session() as session:
         game = get_game(session, "botwars-demo")
@@ -116,7 +116,7 @@ def test_a_turn_stored_before_revision_0010_has_the_same_report(store):
 
 def test_export_then_import_keeps_the_missed_orders_decisions(store, tmp_path):
     """`game export` writes the orders, not the decisions: import plays the turns again and records the same."""
-    from pbem.store.archive import export_game
+    from pbem.gm.archive import export_game
 
     def decisions(of: Store) -> list[tuple[int, str | None]]:
         with of.session() as session:

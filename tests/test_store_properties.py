@@ -12,7 +12,7 @@ from pbem.engine.campaign import check_orders, new_game, play_turn
 from pbem.engine.deal import free_registers
 from pbem.engine.orders import Submission
 from pbem.formats.canonical import canonical_json
-from pbem.store import cycle
+from pbem.gm import cycle
 from pbem.store.games import Store, create_game, load_setup, read_state, setup_document
 from pbem.store.tables import Game
 

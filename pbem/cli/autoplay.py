@@ -1,41 +1,21 @@
 """`pbem game autoplay`: robot pilots play some or all players through the real turn cycle (issue #16).
 
 Each turn is what a GM does by hand: deal, take every bot player's orders as an
-order file through the same check as a player's mail (`cycle.submit`),
+order file through the same check as a player's mail (`gm.pilot.autoplay_turn`),
 process, write the reports. A player left to a human who sends nothing is
 treated by RULES B4.6 as usual.
 """
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 import typer
 
-from ..gm.pilot import bot_order_file
+from ..gm.pilot import autoplay_turn
 from .common import clock, print_json, refuse
 from .game import game_app
 from .gm import open_store
-
-if TYPE_CHECKING:
-    from ..store.cycle import ProcessResult
-
-
-def autoplay_turn(session, game: str, bots: list[str] | None, at: datetime) -> tuple[ProcessResult, list[str]]:
-    """Deal, submit the bots' order files, process (stamped `at`): the ProcessResult and the players the bots
-    played."""
-    from ..store import cycle
-    from ..store.games import current_state, get_game
-
-    cycle.deal(session, game)
-    state = current_state(session, get_game(session, game))
-    playing = [p for p in state.players if (bots is None or p in bots) and state.expects_orders(p)]
-    files = [(f"autoplay/{player}.yaml", bot_order_file(state, player).encode()) for player in playing]
-    refused = [p for r in cycle.submit(session, game, files, store=True, at=at) for p in r.problems] if files else []
-    if refused:  # the pilot checks its programs as the cycle does: this is a bug, never a player's fault
-        refuse([f"turn {state.turn}: the bot's orders were refused"] + refused)
-    return cycle.process(session, game, at=at), playing
 
 
 @game_app.command("autoplay")
@@ -52,11 +32,11 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
     """Let robot pilots play some or all players through the real turn cycle: deal, orders, process, reports."""
     from ..engine.campaign import standings
     from ..formats.game import turn_folder_name
+    from ..gm.reports import campaign_templates, write_reports
+    from ..gm.texts import turn_summary
     from ..render.turn import recipients as recipients_of
     from ..store.games import current_state, get_game, players_of
     from .gm import progress
-    from .reports import campaign_templates, write_reports
-    from .texts import turn_summary
 
     played = []
     with open_store(ctx) as store, store.session() as session, progress() as bar:

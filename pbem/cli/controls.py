@@ -85,8 +85,8 @@ def replace(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
                                                  "random one)."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Give a player's seat (robots, standing, history) to a newcomer with a new address and secret."""
+    from ..gm.reports import campaign_templates
     from ..gm.roster import replace as replace_player
-    from .reports import campaign_templates
 
     name, _, email = new.partition(":")
     if not name or not email:
@@ -106,12 +106,11 @@ def address(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             email: str = typer.Argument(..., help="Their new address."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Change a player's address; the old and the new address are both told."""
-    from ..gm.roster import change_address
+    from ..gm.roster import set_address
 
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
-        row = change_address(session, game, player, email, clock(ctx), sender)
-        session.commit()
+        row = set_address(session, game, player, email, clock(ctx), sender)
     _say(as_json, {"game": game, "player": player, "email": row.email},
          f"{game}: {player} now plays from {row.email}; both addresses are told")
 

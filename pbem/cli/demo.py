@@ -6,16 +6,17 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.game import turn_folder_name
+from ..gm import cycle
+from ..gm.archive import import_game
+from ..gm.cycle import ProcessResult
 from ..gm.history import game_history
+from ..gm.reports import write_sheets
+from ..gm.texts import turn_summary
 from ..render.site import write_site
 from ..resources import resource_dir
-from ..store import cycle
-from ..store.archive import import_game
-from ..store.cycle import ProcessResult, TurnSheet
 from ..store.games import Store
+from ..store.turns import TurnSheet
 from .gm import progress
-from .reports import write_sheets
-from .texts import turn_summary
 
 DEMO_GAMES = ("geeko", "botwars")
 

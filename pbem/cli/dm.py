@@ -255,14 +255,14 @@ def new_command(
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
         refuse([str(err.args[0])])
-    from ..store import dm as store
+    from ..gm.matches import new_match
+    from ..store.base import Refused
 
     with _session(ctx, create=True) as session:
-        if store.find_match(session, name) is not None:
-            refuse([f"a death match named {name!r} exists already"])
-        match = store.create_match(session, name, config)
-        state, accepted = store.submit_actions(session, match, state, actions)
-        session.commit()
+        try:
+            match, state, accepted = new_match(session, name, config, state, actions)
+        except Refused as err:
+            refuse(err.reasons)
         _publish(match, config, state, accepted, out, as_json)
 
 
@@ -277,6 +277,7 @@ def act_command(
     as_json: bool = JSON,
 ) -> None:
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
+    from ..gm.matches import act
     from ..store import dm as store
 
     payload = _yaml_value(action_text, "ACTION")
@@ -288,8 +289,7 @@ def act_command(
         refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
     with session:
-        row, state = store.submit_action(session, match, Action(player, payload, stamp))
-        session.commit()
+        row, state = act(session, match, Action(player, payload, stamp))
         if row.reason is not None:
             if as_json:
                 print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
@@ -307,11 +307,12 @@ def show_command(
     out: Path = OUT,
 ) -> None:
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
+    from ..gm.judge import position
     from ..store import dm as store
 
     session, match = _open_match(ctx, name)
     with session:
-        config, state, accepted = store.position(session, match)
+        config, state, accepted = position(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
@@ -347,6 +348,7 @@ def site_command(
 
 def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
     """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
+    from ..gm.judge import position
     from ..render.dm_page import site_match
     from ..store import dm as store
 
@@ -356,7 +358,7 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
     if unknown:
         refuse([f"no death match named {name!r}" for name in unknown])
     chosen = [match for match in found if "all" in names or match.name in names]
-    return [site_match(match.name, store.config_of(match), store.position(session, match)[1],
+    return [site_match(match.name, store.config_of(match), position(session, match)[1],
                        store.submissions(session, match), templates) for match in chosen]
 
 
@@ -364,13 +366,14 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
+    from ..gm.judge import position
     from ..store import dm as store
     from .gm import open_store
 
     documents: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
         for match in store.all_matches(session):
-            config, state, accepted = store.position(session, match)
+            config, state, accepted = position(session, match)
             rules, deadline = get_game(config.game), get_game(config.game).deadline(state)
             result = rules.result(state)
             documents.append({"match": match.name, "game": config.game, "players": list(config.players),
@@ -487,15 +490,14 @@ def tick_command(
     as_json: bool = JSON,
 ) -> None:
     """Let every deadline that has passed take effect, with nobody acting (RULES D5), and mail the players."""
+    from ..gm.matches import tick
     from ..mail.config import load_config
-    from ..mail.dmpost import tick_matches
     from .gm import open_store
 
     now = clock(ctx)
     mail = read_or_refuse(load_config, config_path) if config_path else load_config(None)
     with open_store(ctx) as opened, opened.session() as session:
-        documents = tick_matches(session, now, mail.sender, names or None)
-        session.commit()
+        documents = tick(session, now, mail.sender, names or None)
     if as_json:
         print_json(documents)
         return

@@ -95,7 +95,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
     """Create a game: its players, robots and the state before turn 1 (deal it next with `pbem turn deal`, or
     give it a --deadline and let `pbem run` deal and process it)."""
     from ..formats.game import GameDescription
-    from ..store.games import create_game
+    from ..gm.setup import new_game
 
     room_paths = rooms or [DEFAULTS[ruleset][0]]
     description = GameDescription(name, ruleset, str(seed if seed is not None else secrets.randbelow(10**6)),
@@ -104,12 +104,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
                                   ruleset_options={"missing_orders": missing_orders} if missing_orders else {})
     schedule = read_schedule(deadline, zone, remind, process, review, hold_hours) if deadline else None
     with open_store(ctx, create=True) as store, store.session() as session:
-        game, state = create_game(session, description, clock(ctx))
-        if schedule is not None:
-            from ..store.schedule import set_schedule
-
-            set_schedule(session, name, schedule)
-        session.commit()
+        game, state = new_game(session, description, schedule, clock(ctx))
         shown = _show(session, game) | ({"schedule": schedule.to_data()} if schedule else {})
     if as_json:
         print_json(shown)
@@ -207,7 +202,7 @@ def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A fo
             as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
     """Create a game from a campaign folder and play every turn in it."""
     from ..formats.game import read_description
-    from ..store.archive import import_game
+    from ..gm.archive import import_game
 
     with open_store(ctx, create=True) as store:
         description = read_description(directory)
@@ -230,7 +225,7 @@ def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
                                                   "share: an import then gives the players new ones)."),
            as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON.")) -> None:
     """Write a game as a campaign folder that `pbem game import` reads back."""
-    from ..store.archive import export_game
+    from ..gm.archive import export_game
 
     with open_store(ctx) as store:
         written = export_game(store, name, directory, secrets=with_secrets)
@@ -255,7 +250,7 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare the state hashes and
     the events hashes (the events reports are built from)."""
-    from ..store import cycle
+    from ..gm import cycle
     from ..store.games import get_game, processed_turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:

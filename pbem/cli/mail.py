@@ -50,9 +50,9 @@ def fetch(
 
     from ..gm.intake import fetch as fetch_messages
     from ..gm.mailcommands import reader
+    from ..gm.reports import campaign_templates
     from ..mail.fetch import messages_from
     from ..store.mail import Outcome
-    from .reports import campaign_templates
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
         typer.echo("give exactly one of --maildir DIR, --mbox FILE or --imap", err=True)
@@ -152,31 +152,20 @@ def send(
     with the same Message-ID). Exit 1 when any message is left unsent."""
     from dataclasses import asdict
 
-    from ..gm.ending import queue_game_news
-    from ..mail.outbox import FolderTransport, SmtpTransport, deliver, queue
+    from ..gm.outgoing import queue_outgoing, send_pending
+    from ..gm.reports import campaign_templates
     from ..store.mail import SENT
-    from .reports import campaign_templates
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
-        queued = 0
-        for path in _eml_files(files or []):
-            try:
-                queued += queue(session, path.read_bytes(), "file", clock(ctx)) is not None
-            except ValueError as err:
-                refuse([f"{path}: {err}"])
-        for name in games:
-            news, told = queue_game_news(session, name, config.sender, clock(ctx),
-                                         (str(templates),) if templates else campaign_templates())
-            queued += news + len(told)
-        session.flush()
-        if dry_run:
-            results = deliver(session, FolderTransport(out), clock(ctx), dry_run=True)
-            session.rollback()
-        else:
-            session.commit()
-            with holding_run_lock(ctx, RUN_WAIT), SmtpTransport(_server(config, "smtp"), config.sender) as transport:
-                results = deliver(session, transport, clock(ctx))
+        queued, results = queue_outgoing(session, ((path, path.read_bytes()) for path in _eml_files(files or [])),
+                                         games, config.sender, clock(ctx),
+                                         (str(templates),) if templates else campaign_templates(),
+                                         out if dry_run else None)
+        if not dry_run:
+            server = _server(config, "smtp")
+            with holding_run_lock(ctx, RUN_WAIT):
+                results = send_pending(session, server, config.sender, clock(ctx))
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
     else:
@@ -228,14 +217,8 @@ def dm_player(
     """Let a death-match player act by mail: their address and the secret their mails must carry. A match that has
     begun sends the address its opening mail (the rules, the secret, the position and the reply lines) at once;
     one that begins later sends it with the first `pbem run` from its start."""
-    import secrets
-
-    from sqlmodel import select
-
     from ..formats.names import address_problem
-    from ..gm.matches import open_matches, send_now
-    from ..store import dm as dm_store
-    from ..store.mail import MailDmPlayer
+    from ..gm.matches import enrol, send_now
 
     problem = address_problem(email)
     if problem:
@@ -244,19 +227,7 @@ def dm_player(
         refuse(["--secret: 4 to 64 letters, digits, '-' or '_' (it goes on a line of the player's mail)"], EXIT_USAGE)
     mail = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
-        found = dm_store.find_match(session, match)
-        if found is None:
-            refuse([f"no death match named {match}"])
-        if player not in dm_store.config_of(found).players:
-            refuse([f"{player} does not play {match} ({', '.join(dm_store.config_of(found).players)})"])
-        row = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match,
-                                                      MailDmPlayer.player == player)).first()
-        row = row or MailDmPlayer(match=match, player=player, email=email, secret="")
-        row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
-        session.add(row)
-        session.commit()
-        opened = open_matches(session, clock(ctx), mail.sender, [match])
-        session.commit()
+        row, opened = enrol(session, match, player, email, secret, clock(ctx), mail.sender)
         if opened:
             with holding_run_lock(ctx, RUN_WAIT):  # the outbox is sent by one process at a time
                 sent = send_now(session, mail, clock(ctx))

@@ -8,13 +8,12 @@ import typer
 
 from ..formats.game import turn_folder_name
 from ..gm.history import game_history
+from ..gm.reports import campaign_templates, repair_hint, report_again
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns
-from ..store.reports import settle
 from .common import app, print_json, refuse
 from .gm import open_store, progress
-from .reports import campaign_templates, repair_hint, write_stored_report
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
                          "GM can restyle the reports (default: the campaign folder's templates/, if any).")
@@ -48,14 +47,12 @@ def report(
         if number not in numbers:
             refuse([f"{game}: turn {number} has not been processed" if number else f"{game}: no turn processed yet"])
         folder = _turn_folder(out, record.name, number)
-        try:
-            files = write_stored_report(session, record, number, folder, sender, _dirs(templates))
+        try:  # what turn process or pbem run left owed there is done
+            files = report_again(session, record, number, folder, out, sender, _dirs(templates))
         except OSError as err:
             refuse([f"{game} turn {number}: its report could not be written to {err.filename or folder}: "
                     f"{err.strerror or err}. Nothing is lost (the turn is stored): free the space or fix the "
                     f"folder, then again: {repair_hint(game, number, out)}"])
-        settle(session, record.name, number, str(out))  # what turn process or pbem run left owed there is done
-        session.commit()
     if as_json:
         print_json({"game": game, "turn": number, "folder": str(folder), "files": [str(f) for f in files]})
     else:

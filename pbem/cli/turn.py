@@ -19,8 +19,8 @@ def deal(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
          as_json: bool = typer.Option(False, "--json", help="Print the turn sheets as JSON.")) -> None:
     """Deal the current turn's hands (once; again just rewrites the sheets) and write every player's turn sheet."""
     from ..formats.game import turn_folder_name
-    from ..store import cycle
-    from .reports import campaign_templates, write_sheets
+    from ..gm import cycle
+    from ..gm.reports import campaign_templates, write_sheets
 
     with open_store(ctx) as store, store.session() as session:
         turn, sheets = cycle.deal(session, game)
@@ -56,8 +56,8 @@ def _read_files(files: list[Path]) -> list[tuple[str, bytes]]:
 
 
 def _submit(ctx: typer.Context, game: str, files: list[Path], as_json: bool, store_orders: bool) -> None:
-    from ..store import cycle
-    from .texts import submission_text
+    from ..gm import cycle
+    from ..gm.texts import submission_text
 
     with open_store(ctx) as store, store.session() as session:
         results = cycle.submit(session, game, _read_files(files), store=store_orders, at=clock(ctx))
@@ -92,10 +92,10 @@ def check(ctx: typer.Context, game: str = typer.Argument(..., help="The game's n
 def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            as_json: bool = typer.Option(False, "--json", help="Print the status as JSON.")) -> None:
     """Who has sent orders for the current turn, and who has not."""
-    from ..store import cycle
+    from ..store import turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
-        result = cycle.status(session, game)
+        result = turns.status(session, game)
     if as_json:
         print_json(asdict(result) | {"waiting_for": result.waiting_for})
         return
@@ -131,32 +131,17 @@ def process(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
 
     The turn must have been dealt; a processed turn is never processed again (roll back first).
     """
-    from ..render.turn import recipients as recipients_of
-    from ..store import cycle
-    from ..store.games import get_game, players_of
-    from ..store.reports import owe, settle
-    from .reports import campaign_templates, not_written, write_reports
-    from .texts import turn_summary
+    from ..gm.reports import campaign_templates, preview_turn, process_turn
 
-    out = out if out is not None or preview else Path("reports")
     with open_store(ctx) as store, store.session() as session:
-        result = cycle.process(session, game, preview=preview, turn=turn, at=clock(ctx), commit=False)
-        recipients = recipients_of(players_of(session, get_game(session, game)))
-        if not preview:
-            owe(session, game, result.turn, str(out), clock(ctx))  # with the turn: a crash leaves them owed
-            session.commit()
-        summary = turn_summary(result)
-        if out is not None:
-            try:
-                write_reports(out, game, result.turn, result.before, result.outcome, recipients, campaign_templates(),
-                              summary)
-            except OSError as err:
-                refuse([f"{not_written(game, result.turn, out, err)}" if not preview else
-                        f"turn {result.turn} of {game} is not stored (preview), and its reports could not be "
-                        f"written to {err.filename or out}: {err.strerror or err}"])
-            if not preview:
-                settle(session, game, result.turn, str(out))
-                session.commit()
+        if preview:
+            done = preview_turn(session, game, at=clock(ctx), turn=turn, out=out, templates=campaign_templates())
+        else:
+            done = process_turn(session, game, at=clock(ctx), turn=turn, out=out or Path("reports"),
+                                templates=campaign_templates())
+    if done.problem:
+        refuse([done.problem])
+    result, summary = done.result, done.summary
     if as_json:
         print_json({f.name: getattr(result, f.name) for f in fields(result) if f.name not in ("before", "outcome")})
     else:
@@ -168,7 +153,7 @@ def rollback(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
              to: int = typer.Option(..., "--to", help="The turn to return to: it becomes the next to process."),
              as_json: bool = typer.Option(False, "--json", help="Print the result as JSON.")) -> None:
     """Undo turn N and every later one; orders are kept, so reprocessing gives the same result unless they change."""
-    from ..store import cycle
+    from ..gm import cycle
 
     with open_store(ctx) as store, store.session() as session:
         undone = cycle.rollback(session, game, to)

@@ -4,6 +4,8 @@ Each function is one step: it takes the game's lock, does its work, records it i
 (`store.controls`), queues the mail it owes the people it concerns, and commits once; the command line only
 parses and prints.
 
+- `cycle`: the turn cycle: deal, submit/check, process, rollback, replay (the engine over the stored turns).
+- `archive`: `game import` / `game export` of whole campaign folders.
 - `clock`: a turn's deadline started, extended, paused and resumed.
 - `roster`: a player replaced, an address changed, observers added and removed.
 - `absence`: announced absences, and what the game's policy does about them.
@@ -15,6 +17,11 @@ parses and prints.
 - `tell`: the mail every control sends.
 - `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
 - `players`: a player's settings the GM changes during a game (their time zone).
+- `judge`: a death match's actions judged and recorded, its position rebuilt, passed deadlines applied.
 - `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
 - `intake`: each fetched message judged and answered in one transaction, under the game's lock.
+- `schedule`: `pbem run` and `pbem turn approve`: deal, remind, all-in, review hold, process, reports owed, send.
+- `reports`: report folders and turn sheets written; `turn process` and `pbem report` with their reports settled.
+- `texts`: plain-text results of the turn cycle (submissions, turn summaries).
+- `setup`: `game new`; `outgoing`: `mail send`'s queue and delivery.
 """

@@ -10,12 +10,13 @@ from sqlmodel import Session
 from ..formats.controls import Absence as Policy
 from ..formats.controls import Control
 from ..formats.schedule import due_text
-from ..store import cycle
+from ..store import turns
 from ..store.controls import Absence, absences, history, paused, record
 from ..store.games import Refused, current_state, get_game, lock_game
 from ..store.schedule import Deadline, deadline_of, schedule_for
 from ..store.tables import Game
 from .clock import move_to
+from .cycle import take_orders
 from .pilot import bot_order_file
 from .policy import absence as absence_policy
 from .roster import seat
@@ -66,16 +67,16 @@ def follow(session: Session, game: Game, deadline: Deadline, now: datetime, send
 
 def pilot_absent(session: Session, game: Game, deadline: Deadline) -> list[str]:
     """Under the `pilot` policy, at the deadline: each player away then who sent no orders gets the pilot's,
-    stamped with the deadline (committed). The players the pilot played."""
+    stamped with the deadline (not committed). The players the pilot played."""
     if absence_policy(session, game) is not Policy.PILOT:
         return []
     gone = {a.player for a in absences(session, game) if a.start <= deadline.due_at < a.end}
-    playing = [p for p in cycle.status(session, game.name).waiting_for if p in gone]
+    playing = [p for p in turns.status(session, game.name).waiting_for if p in gone]
     if not playing:
         return []
     state = current_state(session, game)
     files = [(f"pilot/{player}.yaml", bot_order_file(state, player).encode()) for player in playing]
-    refused = [p for r in cycle.submit(session, game.name, files, store=True, at=deadline.due_at) for p in r.problems]
+    refused = [p for r in take_orders(session, game.name, files, store=True, at=deadline.due_at) for p in r.problems]
     if refused:  # the pilot checks its programs as the cycle does: this is a bug, never a player's fault
         raise Refused([f"turn {state.turn}: the pilot's orders were refused", *refused])
     return playing

@@ -8,7 +8,7 @@ from sqlmodel import Session
 
 from ..formats.controls import Control, span_text
 from ..formats.schedule import due_text
-from ..store import cycle
+from ..store import turns
 from ..store.controls import paused, record
 from ..store.games import Refused, current_state, get_game, lock_game
 from ..store.schedule import Deadline, deadline_of, move_deadline, schedule_for, start_clock
@@ -34,7 +34,7 @@ def running(session: Session, game: Game) -> Deadline:
     state = current_state(session, game)
     if state.is_over:
         raise Refused([f"{game.name} is over"])
-    deadline = deadline_of(session, game, state.turn) if cycle.dealt(session, game, state.turn) else None
+    deadline = deadline_of(session, game, state.turn) if turns.dealt(session, game, state.turn) else None
     if deadline is None:
         raise Refused([f"turn {state.turn} of {game.name} has no deadline running: give the game a schedule "
                        f"(pbem game set {game.name} --deadline 5d) and let pbem run deal it"])
@@ -85,7 +85,7 @@ def pause(session: Session, name: str, now: datetime, sender: str) -> timedelta 
     state = current_state(session, game)
     if state.is_over:
         raise Refused([f"{name} is over"])
-    deadline = deadline_of(session, game, state.turn) if cycle.dealt(session, game, state.turn) else None
+    deadline = deadline_of(session, game, state.turn) if turns.dealt(session, game, state.turn) else None
     left = max(deadline.due_at - now, timedelta(0)) if deadline else None
     entry = record(session, game, Control.PAUSE, now, turn=state.turn,
                    remaining=None if left is None else int(left.total_seconds()))

@@ -2,8 +2,8 @@
 
 For every message not seen before (by its key): keep it in the archive, then refuse it (too big, not text,
 unknown sender, no orders, sender or secret not the player's, late (RULES B4.7), or anything `pbem turn submit` /
-`pbem dm act` would refuse) or accept it through exactly those paths (`store.cycle.submit`,
-`store.dm.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
+`pbem dm act` would refuse) or accept it through exactly those paths (`gm.cycle.take_orders`,
+`gm.judge.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
 the turn is read: the record of the message, its order version and its acknowledgement commit together or not
 at all, so a message acknowledged as accepted is one the turn uses, and one that loses the race to `turn
 process` is refused as late for that turn. A player's mail command (`gm.mailcommands`: resend, status, help,
@@ -40,12 +40,13 @@ from ..mail.order_help import order_help
 from ..mail.outbox import queue
 from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
-from ..store import cycle
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
+from . import judge
+from .cycle import take_orders
 
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller
@@ -269,8 +270,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
     if handled.reasons:
         return
     files = [(letter.source, letter.orders.encode("utf-8"))]
-    result = cycle.submit(session, game.name, files, store=not order.preview, at=letter.received_at,
-                          commit=False)[0]
+    result = take_orders(session, game.name, files, store=not order.preview, at=letter.received_at)[0]
     if not result.accepted:
         handled.reasons = list(result.problems)
         return
@@ -340,11 +340,11 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if "roll" in payload:  # a player's mail never chooses its own die (DESIGN.md)
         handled.reasons = [str(Problem(letter.source, document.line_of("action"), "action.roll",
                                        "the GM rolls the die in this match; send only the move"))]
-        handled.position = (config, dm_store.position(session, match)[1])
+        handled.position = (config, judge.position(session, match)[1])
         return
     before = len(dm_store.submissions(session, match))
-    earlier = dm_store.position(session, match)[1]
-    row, state = dm_store.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    earlier = judge.position(session, match)[1]
+    row, state = judge.submit_action(session, match, Action(entry.player, payload, letter.received_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()

@@ -27,7 +27,7 @@ from sqlmodel import Session
 from ..formats.names import valid_address
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.letters import Letter, LetterKind
-from ..store import cycle
+from ..store import turns
 from ..store.base import players_of
 from ..store.controls import paused
 from ..store.games import Refused, lock_game
@@ -114,7 +114,7 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
 
 def status_lines(session: Session, game: Game) -> list[str]:
     """Who is in and when orders are due (or that the game is paused or over)."""
-    turn = cycle.status(session, game.name)
+    turn = turns.status(session, game.name)
     if turn.over:
         return [f"{game.name} is over."]
     expected = [p for p in turn.players if p.expected]

@@ -10,6 +10,7 @@ hears what it did.
 from __future__ import annotations
 
 import imaplib
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -20,14 +21,16 @@ from sqlmodel import Session, select
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, moment, when
 from ..mail.config import MailConfig
-from ..mail.dmpost import match_mail, queue_match_news, tick_matches
+from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.fetch import messages_from
-from ..mail.outbox import SmtpTransport, deliver, queue
+from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing, Outcome
+from . import judge
 from .intake import Handled, fetch
+from .outgoing import send_pending
 
 
 @dataclass
@@ -40,6 +43,55 @@ class Command:
     reason: str | None = None
     seq: int | None = None
     mailed: list[str] = field(default_factory=list)
+
+
+def new_match(session: Session, name: str, config: Config, state: Any,
+              actions: list[Action]) -> tuple[store.DmMatch, Any, int]:
+    """`pbem dm new`: the match created from `state` with the actions it goes on from (a transcript taken over),
+    committed; the match, its position and how many actions were accepted."""
+    if store.find_match(session, name) is not None:
+        raise Refused([f"a death match named {name!r} exists already"])
+    match = store.create_match(session, name, config)
+    state, accepted = judge.submit_actions(session, match, state, actions)
+    session.commit()
+    return match, state, accepted
+
+
+def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.DmAction, Any]:
+    """`pbem dm act`: one action checked and recorded, accepted or refused (`row.reason`), committed; the row and
+    the position after it."""
+    row, state = judge.submit_action(session, match, action)
+    session.commit()
+    return row, state
+
+
+def tick(session: Session, now: datetime, sender: str, names: list[str] | None) -> list[dict[str, Any]]:
+    """`pbem dm tick`: every deadline passed by `now` applied with nobody acting (RULES D5) and the players mailed,
+    committed; what moved on."""
+    documents = judge.tick_matches(session, now, sender, names)
+    session.commit()
+    return documents
+
+
+def enrol(session: Session, name: str, player: str, email: str, secret: str | None, now: datetime,
+          sender: str) -> tuple[MailDmPlayer, list[tuple[str, str]]]:
+    """`pbem mail dm-player`: a death-match player acts by mail from EMAIL with a secret (given, kept, or a new
+    random one); a match that has begun has its opening mail queued to them; committed. The player's row and
+    the opening mails queued."""
+    match = store.find_match(session, name)
+    if match is None:
+        raise Refused([f"no death match named {name}"])
+    players = store.config_of(match).players
+    if player not in players:
+        raise Refused([f"{player} does not play {name} ({', '.join(players)})"])
+    row = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == name, MailDmPlayer.player == player)).first()
+    row = row or MailDmPlayer(match=name, player=player, email=email, secret="")
+    row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
+    session.add(row)
+    session.flush()
+    opened = open_matches(session, now, sender, [name])
+    session.commit()
+    return row, opened
 
 
 def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,
@@ -61,11 +113,11 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     if match is None:
         raise Refused([f"no death match named {name!r}"])
     store.lock_match(session, match)
-    config, state, _ = store.position(session, match)
+    config, state, _ = judge.position(session, match)
     rules = get_game(config.game)
     _, passed = advance(rules, state, now)
     if "extend" in payload and passed:
-        _, state = store.tick(session, match, now)
+        _, state = judge.tick(session, match, now)
         done = Command(name, config, state)
         done.mailed = queue_match_news(session, name, config, state, now, sender, _passed_headline(passed),
                                        f"tick {passed[-1].at.isoformat()}")
@@ -75,7 +127,7 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
                        + ". That has been applied and the players told; nothing was extended.")
         return done
     before = state
-    row, state = store.submit_action(session, match, Action(GM, dict(payload), now))
+    row, state = judge.submit_action(session, match, Action(GM, dict(payload), now))
     done = Command(name, config, state, row.reason, row.seq)
     if row.reason is None or passed:
         news = [_passed_headline(passed)] if passed else []
@@ -107,8 +159,7 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
-    with SmtpTransport(config.smtp, config.sender) as transport:
-        return sum(d.state == "sent" for d in deliver(session, transport, now))
+    return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
 def started(config: Config, now: datetime) -> bool:
@@ -158,7 +209,7 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
         config = store.config_of(match)
         if not entries or not started(config, now):
             continue
-        state = store.position(session, match)[1]
+        state = judge.position(session, match)[1]
         if get_game(config.game).is_over(state):
             continue
         for entry in sorted(entries, key=lambda row: row.player):
@@ -170,4 +221,4 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
 def run_matches(session: Session, now: datetime, sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
     """`pbem run`'s part for death matches: the opening mails now due, then every passed deadline applied and
     mailed (not committed)."""
-    return open_matches(session, now, sender), tick_matches(session, now, sender)
+    return open_matches(session, now, sender), judge.tick_matches(session, now, sender)

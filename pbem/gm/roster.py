@@ -89,6 +89,13 @@ def change_address(session: Session, name: str, player_name: str, email: str, no
     return player
 
 
+def set_address(session: Session, name: str, player_name: str, email: str, now: datetime, sender: str) -> Player:
+    """`pbem game address`: the GM's `change_address`, committed."""
+    player = change_address(session, name, player_name, email, now, sender)
+    session.commit()
+    return player
+
+
 def observe(session: Session, name: str, email: str, now: datetime, sender: str) -> None:
     """`pbem game observe`: EMAIL gets every turn's report and the end, never sheets or secrets."""
     lock_game(session, name)

@@ -9,7 +9,7 @@ from sqlmodel import Session
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..render.sheet import turn_sheet_message
-from ..store import cycle
+from ..store import turns
 from ..store.games import current_state
 from ..store.tables import Game
 
@@ -19,9 +19,9 @@ def queue_sheet(session: Session, game: Game, player: str, sender: str, now: dat
     """Queue PLAYER's sheet for the dealt turn (not committed); False when no turn is dealt or they get no cards.
     `token` names why, so each resend is a message of its own."""
     state = current_state(session, game)
-    if state.is_over or not cycle.dealt(session, game, state.turn):
+    if state.is_over or not turns.dealt(session, game, state.turn):
         return False
-    sheet = next((s for s in cycle.turn_sheets(session, game, state) if s.player == player), None)
+    sheet = next((s for s in turns.turn_sheets(session, game, state) if s.player == player), None)
     if sheet is None:
         return False
     message = turn_sheet_message(sheet, sender, templates)

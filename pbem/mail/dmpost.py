@@ -93,23 +93,3 @@ def queue_match_news(session: Any, match: str, config: Config, state: Any, now: 
                                   lines=[f"{match}: {headline}"], token=f"news {match} {token}",
                                   secret=entry.secret), "notice", now)
     return sorted(entry.email for entry in players)
-
-
-def tick_matches(session: Any, now: datetime, sender: str, names: list[str] | None = None) -> list[dict[str, Any]]:
-    """Let the deadlines that passed by `now` take effect in every match (or those named), with nobody acting
-    (RULES D5 ruling), and mail its players the new position; one document per match that moved on."""
-    from ..store import dm as store
-
-    documents = []
-    for match in store.all_matches(session):
-        if names is not None and match.name not in names:
-            continue
-        passed, state = store.tick(session, match, now)
-        if not passed:
-            continue
-        told = queue_match_news(session, match.name, store.config_of(match), state, now, sender,
-                                "a deadline passed: " + "; ".join(d.effect for d in passed),
-                                f"tick {passed[-1].at.isoformat()}")
-        documents.append({"match": match.name, "passed": [f"{when(d.at)}: {d.effect}" for d in passed],
-                          "mailed": told})
-    return documents

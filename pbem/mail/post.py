@@ -16,10 +16,10 @@ from sqlmodel import Session
 from ..render.history import outcome_report
 from ..render.sheet import turn_sheet_message
 from ..render.turn import eml_files, observer_message, recipients
-from ..store import cycle
 from ..store.controls import observers
 from ..store.games import current_state, get_game, players_of, processed_turns
 from ..store.played import played_turn
+from ..store.turns import dealt, turn_sheets
 from .outbox import queue
 
 
@@ -35,7 +35,7 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
         messages += [("report", observer_message(report, address, sender, templates))
                      for address in observers(session, game)]
     state = current_state(session, game)
-    if not state.is_over and cycle.dealt(session, game, state.turn):
+    if not state.is_over and dealt(session, game, state.turn):
         messages += [("sheet", turn_sheet_message(sheet, sender, templates))
-                     for sheet in cycle.turn_sheets(session, game, state)]
+                     for sheet in turn_sheets(session, game, state)]
     return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)

@@ -1,7 +1,7 @@
 """The turn sheet laid out: the board the player programs, HP, fused registers, the dealt hand and the
 pre-filled order file.
 
-The content comes from the turn cycle (`pbem.store.cycle.TurnSheet`: robots with mode, hp,
+The content comes from the turn cycle (`pbem.store.turns.TurnSheet`: robots with mode, hp,
 fused registers, whether they receive cards and how many registers are free; the hands;
 the order file to edit and send back); this module only presents it, as HTML, text and email.
 """

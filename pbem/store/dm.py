@@ -1,7 +1,7 @@
 """Live death matches in the database: each match's config and every action submitted to it.
 
 Every submission is kept, accepted or refused (with the reason), in arrival
-order; the position is always rebuilt by replaying the accepted ones, so the
+order; the position is always rebuilt by replaying the accepted ones (`pbem.gm.judge`), so the
 tables hold history, never derived state. Payloads and configs are canonical
 JSON (sorted keys); time stamps are stored in UTC.
 """
@@ -14,8 +14,7 @@ from typing import Any
 from sqlalchemy import Column, DateTime, UniqueConstraint, update
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from ..dm import clock
-from ..dm.base import Action, Config, get_game, replay
+from ..dm.base import Action, Config
 from ..formats.dmpuzzles import puzzle_documents, read_puzzles
 from ..formats.yamlfile import FormatError
 from .tables import key
@@ -100,53 +99,9 @@ def action_of(row: DmAction) -> Action:
     return Action(row.player, json.loads(row.payload), at)
 
 
-def position(session: Session, match: DmMatch) -> tuple[Config, Any, list[Action]]:
-    """The match's config, its state rebuilt from the accepted actions, and those actions."""
-    config = config_of(match)
-    accepted = [action_of(row) for row in submissions(session, match) if row.accepted]
-    return config, replay(config, accepted).state, accepted
-
-
 def lock_match(session: Session, match: DmMatch) -> None:
     """Take the match's write lock until this transaction ends (a no-op UPDATE of its row, as the transaction's
     first write): two writers of one match — two `pbem run`, a mail fetch — judge one after the other, each on
     the position the other left, so a deadline is applied once and actions are numbered in arrival order."""
     session.execute(update(DmMatch).where(col(DmMatch.id) == match.id).values(name=DmMatch.name))
     session.expire_all()
-
-
-def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmAction, Any]:
-    """Check one action against the position and record it, accepted or refused (`row.reason`);
-    returns the row and the position after it. The caller commits."""
-    lock_match(session, match)
-    config, state, _ = position(session, match)
-    return _submit(session, match, get_game(config.game), state, action)
-
-
-def submit_actions(session: Session, match: DmMatch, state: Any, actions: list[Action]) -> tuple[Any, int]:
-    """Check and record a run of actions from `state` (a transcript taken over), without replaying
-    for each; returns the position after them and how many were accepted. The caller commits."""
-    rules, accepted = get_game(match.game), 0
-    for action in actions:
-        row, state = _submit(session, match, rules, state, action)
-        accepted += row.accepted
-    return state, accepted
-
-
-def _submit(session: Session, match: DmMatch, rules: Any, state: Any, action: Action) -> tuple[DmAction, Any]:
-    """Record the submission (after the clock's own action when a deadline passed before it, D5)."""
-    records, state = clock.submit(rules, state, action)
-    rows = [record_action(session, match, record.action, record.reason) for record in records]
-    return rows[-1], state
-
-
-def tick(session: Session, match: DmMatch, now: datetime) -> tuple[list[Any], Any]:
-    """Let the deadlines that passed by `now` take effect with nobody acting (the scheduled run, D5 ruling):
-    recorded as the clock's `{timeout: true}`; returns the deadlines that passed and the position."""
-    lock_match(session, match)
-    config, state, _ = position(session, match)
-    rules = get_game(config.game)
-    _, passed = clock.advance(rules, state, now)
-    if passed:
-        _, state = _submit(session, match, rules, state, Action(clock.GM, {"timeout": True}, now))
-    return passed, state

@@ -142,13 +142,13 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
 def stored_tick(session: Session, name: str) -> GameTick:
     """A game's tick as the store tells it through the ORM and the engine (its state loaded: who is expected), for
     `pbem status` when something is due; `told` is not read (only `pbem run` acts on it)."""
-    from . import cycle
+    from . import turns
     from .controls import absences, paused
     from .games import get_game
     from .schedule import deadline_of, required_schedule
 
     game = get_game(session, name)
-    turn = cycle.status(session, name)
+    turn = turns.status(session, name)
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
     pause = paused(session, game)
     return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,

@@ -33,14 +33,14 @@ def sheets() -> dict[str, str]:
     from mail_fixtures import new_campaign
 
     from pbem.render import turn_sheet_text
-    from pbem.store import cycle
+    from pbem.store import turns
     from pbem.store.games import Store, current_state, get_game
 
     url, _ = new_campaign(Path(tempfile.mkdtemp()))
     store = Store(url)
     with store.session() as session:
         game = get_game(session, "halls")
-        found = {s.player: turn_sheet_text(s) for s in cycle.turn_sheets(session, game, current_state(session, game))}
+        found = {s.player: turn_sheet_text(s) for s in turns.turn_sheets(session, game, current_state(session, game))}
     store.close()
     return found
 

@@ -31,9 +31,8 @@ from ..formats.game import (
     turn_folders,
 )
 from ..formats.yamlfile import decode, read_limited
-from .controls import history, restore
-from .cycle import ProcessResult, TurnSheet, deal, dealt, process, submit
-from .games import (
+from ..store.controls import history, restore
+from ..store.games import (
     Refused,
     Store,
     create_game,
@@ -44,7 +43,9 @@ from .games import (
     order_versions,
     processed_turns,
 )
-from .schedule import schedule_for, set_schedule
+from ..store.schedule import schedule_for, set_schedule
+from ..store.turns import TurnSheet, dealt
+from .cycle import ProcessResult, deal, process, submit
 
 OnTurn = Callable[[ProcessResult], None]  # told of each turn processed
 OnDeal = Callable[[list[TurnSheet]], None]  # told of each turn's sheets as it is dealt
@@ -56,8 +57,8 @@ class Imported:
     turns: list[ProcessResult] = field(default_factory=list)
 
 
-def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: Callable[[ProcessResult], None] | None = None,
-                on_deal: Callable[[list[TurnSheet]], None] | None = None, turns: int | None = None) -> Imported:
+def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: OnTurn | None = None,
+                on_deal: OnDeal | None = None, turns: int | None = None) -> Imported:
     """Create the game described in FOLDER and play its turns (the first `turns` only, if given).
 
     Turn N takes the order files in `turn-NNN/`; a turn without a folder is played with no orders (B4.6).

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..engine.events import Event
 from ..formats.canonical import to_data
-from ..store.cycle import ProcessResult, SubmissionResult
+from .cycle import ProcessResult, SubmissionResult
 
 
 def submission_text(result: SubmissionResult) -> str:

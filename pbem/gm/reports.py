@@ -1,4 +1,5 @@
-"""Turning a processed turn into the players' reports and the next turn sheets (via pbem.render).
+"""Turning a processed turn into the players' reports and the next turn sheets (via pbem.render), and the
+workflow steps that write them: `pbem turn process`, a turn's reports settled, `pbem report`.
 
 A turn's report folder is complete or told: its `.complete` marker is removed before the folder is written and
 put back only when every file of it is in place, and a turn stored by `turn process` or `pbem run` is on the
@@ -7,8 +8,9 @@ store's list of reports owed (pbem.store.reports) until then, so the next `pbem 
 from __future__ import annotations
 
 import errno
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
@@ -16,12 +18,15 @@ from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_rep
 from ..render.history import outcome_report
 from ..render.sheet import picture_name, sheet_png
 from ..render.turn import TurnReport
-from ..store.cycle import TurnSheet
+from ..store.turns import TurnSheet
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from sqlmodel import Session
 
     from ..store.tables import Game
+    from .cycle import ProcessResult
 
 MARKER = ".complete"  # in a turn's report folder: every file of it was written
 
@@ -63,10 +68,10 @@ def write_report(out: Path, report: TurnReport, recipients: list[Recipient], tem
 def write_stored_report(session: Session, game: Game, turn: int, folder: Path, sender: str,
                         templates: tuple[str, ...] = ()) -> list[Path]:
     """A processed turn's report folder written again from the store, summary.txt included."""
-    from ..gm.history import stored_report
     from ..render.turn import recipients, write_turn_report
-    from ..store.cycle import processed_result
     from ..store.games import players_of
+    from .cycle import processed_result
+    from .history import stored_report
     from .texts import turn_summary
 
     report, readers = stored_report(session, game, turn), recipients(players_of(session, game))
@@ -74,7 +79,7 @@ def write_stored_report(session: Session, game: Game, turn: int, folder: Path, s
                            turn_summary(processed_result(session, game.name, turn)))
 
 
-def complete_folder(folder: Path, write, summary: str | None) -> list[Path]:
+def complete_folder(folder: Path, write: Callable[[Path], list[Path]], summary: str | None) -> list[Path]:
     """`write(folder)` and summary.txt, then the completion marker, once every file written is still there (a
     folder deleted meanwhile is recreated by later writes, and must not pass for whole)."""
     (folder / MARKER).unlink(missing_ok=True)
@@ -111,3 +116,78 @@ def _write(path: Path, data: str | bytes) -> None:
         path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
     except OSError as err:
         raise OSError(err.errno, err.strerror, err.filename or str(path)) from err
+
+
+@dataclass
+class Processed:
+    """A turn processed by `pbem turn process`: the result, its summary, and why its reports were not written."""
+
+    result: ProcessResult
+    summary: str
+    problem: str | None = None
+
+
+def process_turn(session: Session, name: str, *, at: datetime, turn: int | None, out: Path,
+                 templates: tuple[str, ...]) -> Processed:
+    """`pbem turn process`: the turn stored with its reports owed (one commit), then its reports written into OUT
+    and settled (a commit of their own)."""
+    from ..render.turn import recipients
+    from ..store.games import get_game, players_of
+    from ..store.reports import owe
+    from .cycle import play
+    from .texts import turn_summary
+
+    result = play(session, name, turn=turn, at=at)
+    owe(session, name, result.turn, str(out), at)  # with the turn: a crash leaves them owed
+    session.commit()
+    done = Processed(result, turn_summary(result))
+    done.problem = report_turn(session, name, result, out, templates, done.summary,
+                               recipients(players_of(session, get_game(session, name))))
+    return done
+
+
+def preview_turn(session: Session, name: str, *, at: datetime, turn: int | None, out: Path | None,
+                 templates: tuple[str, ...]) -> Processed:
+    """`pbem turn process --preview`: the turn resolved, nothing stored; its reports written into OUT if given."""
+    from ..render.turn import recipients
+    from ..store.games import get_game, players_of
+    from .cycle import play
+    from .texts import turn_summary
+
+    result = play(session, name, preview=True, turn=turn, at=at)
+    done = Processed(result, turn_summary(result))
+    if out is not None:
+        try:
+            write_reports(out, name, result.turn, result.before, result.outcome,
+                          recipients(players_of(session, get_game(session, name))), templates, done.summary)
+        except OSError as err:
+            done.problem = (f"turn {result.turn} of {name} is not stored (preview), and its reports could not be "
+                            f"written to {err.filename or out}: {err.strerror or err}")
+    return done
+
+
+def report_turn(session: Session, name: str, result: ProcessResult, out: Path, templates: tuple[str, ...],
+                summary: str, recipients: list[Recipient]) -> str | None:
+    """A stored turn's reports written into OUT and settled (committed); what went wrong if they could not be
+    written (they stay owed, for the next `pbem run`)."""
+    from ..store.reports import settle
+
+    try:
+        write_reports(out, name, result.turn, result.before, result.outcome, recipients, templates, summary)
+    except OSError as err:
+        return not_written(name, result.turn, out, err)
+    settle(session, name, result.turn, str(out))
+    session.commit()
+    return None
+
+
+def report_again(session: Session, game: Game, turn: int, folder: Path, out: Path, sender: str,
+                 templates: tuple[str, ...]) -> list[Path]:
+    """`pbem report`: a processed turn's report folder written again from the store, and what `turn process` or
+    `pbem run` left owed in OUT settled (committed). OSError when it could not be written."""
+    from ..store.reports import settle
+
+    files = write_stored_report(session, game, turn, folder, sender, templates)
+    settle(session, game.name, turn, str(out))
+    session.commit()
+    return files
