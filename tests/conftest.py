@@ -87,8 +87,8 @@ def geeko_campaign(tmp_path_factory) -> Path:
 # once, not on both workers. The modules whose tests run the solvers numba compiles (Gyulbot, ice maze) are one
 # group together: where no compiled copy is kept yet (a fresh clone, an edited solver) each process compiles them
 # on first use, ~10 s of CPU each.
-SOLVER_MODULES = {"test_dm_cli", "test_dm_conformance", "test_dm_live", "test_dm_transcript", "test_gyulbot_cli",
-                  "test_gyulbot_game", "test_gyulbot_rules", "test_gyulbot_sample", "test_gyulbot_solver",
+SOLVER_MODULES = {"test_dm_cli", "test_dm_conformance", "test_dm_live", "test_dm_transcript", "test_gyulbot_bank", "test_gyulbot_cli",
+                  "test_gyulbot_game", "test_gyulbot_rules", "test_gyulbot_flat", "test_gyulbot_sample", "test_gyulbot_solver",
                   "test_ice_cli", "test_ice_game", "test_ice_sample", "test_ice_solver", "test_qa_inputs"}
 
 

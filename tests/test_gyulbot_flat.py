@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import numpy as np
 import pytest
 
-from pbem.dm.gyulbot import solver
+from pbem.dm.gyulbot import tables
 from pbem.dm.gyulbot.board import Puzzle
 from pbem.dm.gyulbot.flat import flatten
 from pbem.engine.geometry import Dir, Square
@@ -99,7 +100,7 @@ def plain_reach(puzzle: Puzzle) -> dict[tuple[Dir, Square], int]:
 
 
 def plain_stoppers(puzzle: Puzzle) -> tuple[dict[Square, int], int]:
-    """`needs` and the non-zero `marks` of `solver._stopper_marks`, from its docstring."""
+    """`needs` and the non-zero `marks` of `tables.fill_stopper_marks`, from its docstring."""
     marks: dict[Square, int] = {}
     needs = 0
     for last in Dir:
@@ -118,19 +119,34 @@ def plain_stoppers(puzzle: Puzzle) -> tuple[dict[Square, int], int]:
     return marks, needs
 
 
+def runs(puzzle: Puzzle) -> np.ndarray:
+    flat = puzzle.flat
+    run = np.full(flat.rows * flat.cols * 4, -1, dtype=np.int64)  # garbage: the kernels fill their arrays whole
+    tables.fill_runs(flat.spec, flat.rows, flat.cols, run)
+    return run
+
+
+def reach_search(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    cells = puzzle.rows * puzzle.cols
+    reach, work = np.full((4, cells), -1, dtype=np.int64), np.full((tables.WORK_ROWS, cells), -1, dtype=np.int64)
+    bfs = np.zeros(2, dtype=np.int64)
+    tables.start_reach(run, puzzle.cols, puzzle.flat.goal, reach, work, bfs)
+    return reach, work, bfs
+
+
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_the_compiled_tables_equal_plain_computations(puzzle):
     flat = puzzle.flat
-    cells = flat.rows * flat.cols
-    run = solver._runs(flat.spec, flat.rows, flat.cols)
+    run = runs(puzzle)
     assert [run[cell(puzzle, s) * 4 + side] for s in squares(puzzle) for side in Dir] == \
         [plain_run(puzzle, s, side) for s in squares(puzzle) for side in Dir]
-    reach, work, bfs = solver._reach_start(run, flat.cols, flat.goal, cells)
-    solver._deepen(run, flat.cols, flat.goal, reach, work, bfs, solver.UNREACHABLE)
+    reach, work, bfs = reach_search(puzzle, run)
+    tables.deepen(run, flat.cols, flat.goal, reach, work, bfs, tables.UNREACHABLE)
     expected = plain_reach(puzzle)
     assert {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle)} == \
-        {(d, s): expected.get((d, s), solver.UNREACHABLE) for d in Dir for s in squares(puzzle)}
-    marks, needs = solver._stopper_marks(run, flat.cols, flat.goal, cells)
+        {(d, s): expected.get((d, s), tables.UNREACHABLE) for d in Dir for s in squares(puzzle)}
+    marks = np.full(flat.rows * flat.cols, -1, dtype=np.int64)
+    needs = tables.fill_stopper_marks(run, flat.cols, flat.goal, marks)
     assert ({s: int(marks[cell(puzzle, s)]) for s in squares(puzzle) if marks[cell(puzzle, s)]}, needs) == \
         plain_stoppers(puzzle)
 
@@ -140,15 +156,15 @@ def test_the_reach_table_deepens_level_by_level(puzzle):
     """Deepened to `upto` moves, the table holds every cell that needs at most that many;
     the others read as upto + 1, or UNREACHABLE once a round of the search finds none."""
     flat = puzzle.flat
-    run = solver._runs(flat.spec, flat.rows, flat.cols)
-    reach, work, bfs = solver._reach_start(run, flat.cols, flat.goal, flat.rows * flat.cols)
+    run = runs(puzzle)
+    reach, work, bfs = reach_search(puzzle, run)
     expected = plain_reach(puzzle)
     deepest = max(expected.values(), default=0)
     for upto in range(1, deepest + 2):
-        solver._deepen(run, flat.cols, flat.goal, reach, work, bfs, upto)
-        cap = upto + 1 if upto <= deepest else solver.UNREACHABLE
+        tables.deepen(run, flat.cols, flat.goal, reach, work, bfs, upto)
+        cap = upto + 1 if upto <= deepest else tables.UNREACHABLE
         assert {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle) if s != puzzle.goal} == \
-            {(d, s): min(expected.get((d, s), solver.UNREACHABLE), cap) for d in Dir for s in squares(puzzle)
+            {(d, s): min(expected.get((d, s), tables.UNREACHABLE), cap) for d in Dir for s in squares(puzzle)
              if s != puzzle.goal}
 
 

@@ -64,3 +64,47 @@ def test_solver_matches_shared_data_sample():
         found = solve(p)
         assert len(found) == record["optimal"]
         assert solved_after(p, found) == len(found)
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample of the shared data missing")
+def test_each_compiled_kernel_has_one_signature():
+    """The first compile is short because every kernel is compiled once (issue #27): solves of every
+    kind (oblong boards, rigid bodies, any-colour goals, limits, a stop flag, a table that grows) call
+    them all with the same argument types."""
+    from numba.core.registry import CPUDispatcher
+
+    from pbem.dm.gyulbot import solver, tables
+    from pbem.dm.limits import NoProof, stop_flag
+
+    rng = random.Random(7)
+    for _ in range(20):
+        solve(random_small_puzzle(rng), rng.randint(1, 12))
+    solve(Puzzle.build(3, 5, [], {"red": [Square(3, 1), Square(3, 2)], "blue": [Square(1, 5)]}, Square(1, 1)), 9)
+    with pytest.raises(NoProof):
+        solve(deepest_sample(), max_nodes=10)
+    solve(deepest_sample(), stop=stop_flag())
+    kernels = [value for module in (solver, tables) for value in vars(module).values()
+               if isinstance(value, CPUDispatcher)]
+    assert len(kernels) >= 8
+    assert {kernel.py_func.__name__: len(kernel.signatures) for kernel in kernels if len(kernel.signatures) > 1} == {}
+
+
+def deepest_sample() -> Puzzle:
+    """The sample's longest puzzle: its search outgrows the first transposition table."""
+    record = max((json.loads(line) for line in SAMPLE.read_text().splitlines()), key=lambda r: r["optimal"])
+    return parse_puzzle(record["puzzle"], "sample")
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="sample of the shared data missing")
+def test_solves_side_by_side_in_threads_agree_with_one_by_one():
+    """Each thread has its own reused arrays: solves running at once (the search releases the GIL) give
+    the answers of solves run one after another, and a solve that outgrew its table leaves the next exact."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    records = [json.loads(line) for line in SAMPLE.read_text().splitlines()][:24]
+    puzzles = [parse_puzzle(record["puzzle"], "sample") for record in records] + [deepest_sample()] * 2
+    alone = [solve(p) for p in puzzles]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(solve, puzzles))
+    assert together == alone
+    assert [len(moves) for moves in alone[:24]] == [record["optimal"] for record in records]

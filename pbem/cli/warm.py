@@ -14,7 +14,7 @@ import typer
 from .common import app
 
 SOLVERS = {  # name -> (module with warm_up(), what the notice calls it, CPU seconds to compile it, measured)
-    "gyulbot": ("pbem.dm.gyulbot.solver", "the Gyulbot solver", 16),
+    "gyulbot": ("pbem.dm.gyulbot.solver", "the Gyulbot solver", 9),
     "ice": ("pbem.dm.icemaze.solver", "the ice-maze solver", 5),
 }
 KERNELS = {"gyulbot": "pbem.dm.gyulbot.solver", "ice": "pbem.dm.icemaze.kernel"}  # the modules with the njit code

@@ -5,12 +5,15 @@ corners, stubs on the edges) gets random robots and a goal on a corner; then
 a hill climb moves one robot, moves the goal to another corner or changes the
 goal's colour, one at a time, and keeps a change when the proven minimum does
 not drop, until it is exactly the requested length. All randomness comes from the caller's seeded RNG.
+The deepest lengths take that climb minutes to hours: for the standard setup (16x16, the four colours,
+a coloured goal) a length the bank of proven deep puzzles holds is drawn from it instead (`bank.py`).
 """
 from __future__ import annotations
 
 import random
 
 from ...engine.geometry import Dir, Square
+from . import bank
 from .board import Puzzle
 from .solver import solve
 
@@ -73,6 +76,8 @@ def generate(moves: int, rng: random.Random, rows: int = 16, cols: int = 16,
     """A puzzle whose proven minimum is exactly `moves` (single robot per colour)."""
     if moves < 1:
         raise ValueError("a puzzle needs at least 1 move")
+    if (rows, cols, colours, coloured_goal) == (16, 16, COLOURS, True) and (banked := bank.draw(moves, rng)):
+        return banked
     puzzle = random_puzzle(rng, rows, cols, colours, coloured_goal)
     best = minimum(puzzle, moves)
     closed = centre(rows, cols)
