@@ -30,9 +30,7 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -40,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import first_compile  # benchmarks/, beside this script
 
 from pbem.dm.gyulbot import solver
 from pbem.dm.gyulbot.bfs import bfs_solve
@@ -55,15 +55,6 @@ FIRST_SOLVE = ("from pbem.dm.gyulbot.solver import solve; from pbem.formats.gyul
                "import time; p = parse_puzzle({'size': 4, 'robots': {'red': ['r4c1']}, 'goal': 'r1c4'});"
                "t, c = time.perf_counter(), time.process_time(); solve(p);"
                "print(time.perf_counter() - t, time.process_time() - c)")
-
-
-def compile_times() -> dict:
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        (cold, cold_cpu), (warm, _) = (map(float, subprocess.run(
-            [sys.executable, "-c", FIRST_SOLVE], env=env, check=True, capture_output=True, text=True).stdout.split())
-            for _ in range(2))
-    return {"cold_compile_s": round(cold, 2), "cold_compile_cpu_s": round(cold_cpu, 2), "warm_load_s": round(warm, 3)}
 
 
 def timed(puzzle, max_moves=solver.MAX_MOVES):
@@ -226,7 +217,7 @@ def main() -> None:
         generate_deep(args.generate, args.deep)
         return
     load_before = os.getloadavg()[0]
-    document: dict = {"machine": _machine(), "compile": None if args.no_compile else compile_times()}
+    document: dict = {"machine": _machine(), "compile": None if args.no_compile else first_compile.compile_times(FIRST_SOLVE)}
     solver.warm_up()
     document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:

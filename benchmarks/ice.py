@@ -14,14 +14,14 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import first_compile  # benchmarks/, beside this script
 
 from pbem.dm.icemaze import Maze, solve
 from pbem.dm.icemaze.generate import generate, mutate, random_maze
@@ -34,17 +34,6 @@ EIGHTEEN = ["###..##", "......#", "..#...G", "#...#.#", "S####..", "..##...", "#
 FIRST_SOLVE = ("import time; from pbem.dm.icemaze.solver import warm_up;"
                "t, c = time.perf_counter(), time.process_time(); warm_up();"
                "print(time.perf_counter() - t, time.process_time() - c)")
-
-
-def compile_times() -> dict:
-    """Wall and CPU seconds of the first solve with an empty numba cache, then of the next (which loads it)."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        (cold, cold_cpu), (warm, warm_cpu) = (map(float, subprocess.run(
-            [sys.executable, "-c", FIRST_SOLVE], env=env, check=True, capture_output=True, text=True).stdout.split())
-            for _ in range(2))
-    return {"cold_compile_s": round(cold, 2), "cold_compile_cpu_s": round(cold_cpu, 2),
-            "warm_load_s": round(warm, 3), "warm_load_cpu_s": round(warm_cpu, 3)}
 
 
 def timed(maze: Maze) -> dict:
@@ -129,7 +118,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="one random maze per set only: that the benchmark runs")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    compiled = compile_times()
+    compiled = first_compile.compile_times(FIRST_SOLVE)
     began = time.perf_counter()
     warm_up()
     warm = time.perf_counter() - began
