@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
+from .memory import give_back
 from .rulebook import rules_page
 from .turn import Recipient, StagePage, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
@@ -121,6 +122,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             names = [str(f.relative_to(out_dir)) for f in files]
         manifest[str(entry.turn)] = {"key": entry.key, "pages": pages_of(i), "made": made, "files": names}
         reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
+        give_back()  # and the memory its pictures took goes back to the system
         if progress:
             progress()
     pages_in_order = [pages_of(i) for i in range(len(turns))]

@@ -142,12 +142,16 @@ def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:
-    """The floor (`base`) and the walls and fences (`edges`), drawn large and scaled down."""
-    scale = scale_of(room)
-    cell, margin, k = scale
-    size = image_size(room)
+    """The floor (`base`) and the walls and fences (`edges`), each drawn large and scaled down before the other's
+    canvas is made: a canvas is ~25 MB for a 12x12 room, the largest allocation of a site build."""
+    return _floor_picture(room, dynamic_squares, looks), _edges_picture(room)
 
-    base = Image.new("RGBA", (size[0] * k, size[1] * k), s.BACKGROUND + (255,))
+
+def _floor_picture(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> Image.Image:
+    """Background, coordinates, floors, starts and every element whose look has no state."""
+    scale = scale_of(room)
+    size = image_size(room)
+    base = Image.new("RGBA", (size[0] * scale.k, size[1] * scale.k), s.BACKGROUND + (255,))
     draw = ImageDraw.Draw(base)
     _draw_coordinates(draw, room, scale)
     for square in room.size.squares():
@@ -157,8 +161,15 @@ def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks])
     for e in ordered(room.elements):
         if e.type not in EDGE_TYPES and e.at not in dynamic_squares:
             draw_element(_pen(draw, e.at, scale), e, "", looks.get(e.key, Looks()))
+    return _downscaled(base, size)
 
-    edges = Image.new("RGBA", base.size, (0, 0, 0, 0))
+
+def _edges_picture(room: Room) -> Image.Image:
+    """Transparent but for the walls, the fences and the electric fence around the board."""
+    scale = scale_of(room)
+    cell, margin, k = scale
+    size = image_size(room)
+    edges = Image.new("RGBA", (size[0] * k, size[1] * k), (0, 0, 0, 0))
     draw = ImageDraw.Draw(edges)
     x0, y0 = margin * k, margin * k
     x1, y1 = (size[0] - margin) * k, (size[1] - margin) * k
@@ -168,7 +179,7 @@ def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks])
     draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
     for e in ordered(room.of_type(*EDGE_TYPES)):
         edge(_pen(draw, e.at, scale).turned(mount(e)), fence=e.type == "fence")
-    return _downscaled(base, size), _downscaled(edges, size)
+    return _downscaled(edges, size)
 
 
 def _stacked(pictures: tuple[Image.Image, Image.Image]) -> bytes:
