@@ -19,7 +19,7 @@ BUILD = """
 import json, os, sys
 from pathlib import Path
 from pbem.render import static
-from pbem.render.history import game_history
+from pbem.gm.history import game_history
 from pbem.render.site import write_site
 from pbem.store.games import Store, get_game, load_setup
 
