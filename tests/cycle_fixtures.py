@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
+from pbem.store.games import Store, create_game
 
 HALL = """name: Hall {n}
 size: 3x3
@@ -22,6 +23,18 @@ def halls_description(name: str = "halls", seed: str = "5") -> GameDescription:
     players = [PlayerEntry("alice", "alice@example.org", ["Zapper", "Spanner"], "s-alice"),
                PlayerEntry("bob", "bob@example.org", ["Bolt", "Nut"], "s-bob")]
     return GameDescription(name, "geeko", seed, rooms, SourceFile("decks/geeko.yaml", DECK.read_text()), players)
+
+
+def two_halls(folder: Path) -> str:
+    """A SQLite database in FOLDER holding two hall games, `halls` and `keep`; its URL."""
+    url = f"sqlite:///{folder / 'pbem.db'}"
+    store = Store(url)
+    with store.session() as session:
+        for name in ("halls", "keep"):
+            create_game(session, halls_description(name), AT)
+        session.commit()
+    store.close()
+    return url
 
 
 def order(game: str, turn: int, player: str, programs: dict[str, list], reboot=(), no_cards: bool = False) -> bytes:

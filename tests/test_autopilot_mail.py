@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 
 import pytest
-from cycle_fixtures import AT, halls_description, order
+from cycle_fixtures import order, two_halls
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from sqlmodel import Session, create_engine, select
@@ -20,7 +20,6 @@ from pbem.cli import app
 from pbem.dm.base import get_game as rules_of
 from pbem.dm.base import replay
 from pbem.formats.transcript import load_transcript
-from pbem.store.games import Store, create_game
 from pbem.store.tables import Turn
 
 RUNNER = CliRunner()
@@ -34,13 +33,7 @@ def stamp(moment: datetime) -> str:
 @pytest.mark.slow
 def test_three_weeks_of_two_games_by_mail(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    url = f"sqlite:///{tmp_path / 'pbem.db'}"
-    store = Store(url)
-    with store.session() as session:
-        for name in ("halls", "keep"):
-            create_game(session, halls_description(name), AT)
-        session.commit()
-    store.close()
+    url = two_halls(tmp_path)
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
     try:

@@ -16,14 +16,13 @@ from pathlib import Path
 
 import pytest
 from cli_process import run_pbem
-from cycle_fixtures import AT, halls_description
+from cycle_fixtures import two_halls
 from mail_fixtures import new_campaign
 from mail_servers import HOST, PASSWORD, USER, SmtpServer, certificate
 from sqlmodel import Session, create_engine, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.store.games import Store, create_game
 from pbem.store.reports import ReportOwed
 from pbem.store.tables import Turn
 
@@ -108,13 +107,7 @@ def test_a_full_disk_under_one_game_neither_skips_the_other_nor_the_sending(tmp_
     reports written, every queued mail goes out, halls' failure names game, turn, path and the repair; the next
     run, with space again, writes halls' folder."""
     monkeypatch.chdir(tmp_path)
-    url = f"sqlite:///{tmp_path / 'pbem.db'}"
-    store = Store(url)
-    with store.session() as session:
-        for name in ("halls", "keep"):
-            create_game(session, halls_description(name), AT)
-        session.commit()
-    store.close()
+    url = two_halls(tmp_path)
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     smtp = SmtpServer(cert, key).start()
     (tmp_path / "mail.yaml").write_text(f"from: gm@example.org\nsmtp: {{host: {HOST}, port: {smtp.port}, "
