@@ -20,8 +20,10 @@ CAP = 500 * 1024 * 1024
 BIG = 300 * 1024 * 1024
 CHILD = """import atexit, os, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[1]), int(sys.argv[1])))
-atexit.register(lambda: open(os.environ["PEAK_FILE"], "w").write(
-    str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)))  # this process's own peak, not its siblings'
+def peak():  # VmHWM: this address space's own peak (ru_maxrss keeps the parent's across exec, siblings' too)
+    line = next(l for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+    return int(line.split()[1]) * 1024
+atexit.register(lambda: open(os.environ["PEAK_FILE"], "w").write(str(peak())))
 from pbem.cli import main
 sys.argv = ["pbem", *sys.argv[2:]]
 main()
