@@ -25,7 +25,7 @@ DEMO_AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the sample's turns
 # the site's feed dates each turn, and two runs must give the same bytes
 
 
-def run_demo(database: Path, out: Path, at: datetime) -> dict:
+def run_demo(database: Path, out: Path, at: datetime) -> dict[str, Any]:
     """Import each bundled game into a fresh SQLite file, then write the campaign site under OUT.
 
     OUT/index.html indexes the games; OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures,

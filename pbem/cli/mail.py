@@ -13,7 +13,7 @@ from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_o
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
-    from ..mail.config import MailConfig
+    from ..mail.config import MailConfig, Server
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
 SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
@@ -109,7 +109,7 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 
-def _server(config: MailConfig, kind: str):
+def _server(config: MailConfig, kind: str) -> Server:
     return read_or_refuse(config.server, kind)
 
 

@@ -7,6 +7,7 @@ from typing import Any, Callable, List, Optional
 import typer
 
 from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
+from ..formats.problems import Problem
 from ..formats.roomascii import room_text
 from ..formats.roommap import LEGEND_TEXT
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
@@ -18,7 +19,7 @@ KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowe
 room_app = sub_app("room", "Check and draw room files.")
 
 
-def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list]:
+def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list[Problem]]:
     """What the file is (`room`, or a death-match puzzle's game) and every problem with it as that (RULES G8
     too for a room when `entry_fee`, or when None and the board is 7x7)."""
     try:
@@ -34,7 +35,7 @@ def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list
     return "room", problems
 
 
-def _puzzle_problems(kind: str, data: object, source: str) -> list:
+def _puzzle_problems(kind: str, data: object, source: str) -> list[Problem]:
     read: Callable[[Any, str], Any]
     if kind == "flowerfield":
         from ..formats.flowerboard import parse_flower_board as read

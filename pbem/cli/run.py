@@ -180,7 +180,7 @@ def _reports_owed(session: Session) -> list[dict[str, Any]]:
             for r in owed(session)]
 
 
-def _match_rows(session: Session, now: datetime) -> list[dict]:
+def _match_rows(session: Session, now: datetime) -> list[dict[str, Any]]:
     """Every death match: its running deadline, whom it waits for, and what `pbem run` does next."""
     from ..dm.base import get_game as rules_of
     from ..dm.clock import when

@@ -163,7 +163,7 @@ class SmtpTransport:
     def __enter__(self) -> "SmtpTransport":
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         if self.connection is not None:
             try:
                 self.connection.quit()

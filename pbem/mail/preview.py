@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from ..engine.campaign import check_orders, rehearse_orders
+from ..engine.turn import RobotView
 from ..engine.vocabulary import Mode
 from ..formats.orders import OrderFile
 from ..store.games import current_state, get_game
@@ -33,7 +34,7 @@ def rehearsal_lines(session: Session, order: OrderFile) -> list[str]:
     return lines
 
 
-def _where(view) -> str:
+def _where(view: RobotView | None) -> str:
     if view is None or view.at is None:
         return f"off the board ({view.mode})" if view is not None else "off the board"
     mode = "" if view.mode == Mode.REAL else f", {view.mode}"
