@@ -154,7 +154,7 @@ def send(
 
     from ..gm.outgoing import queue_outgoing, send_pending
     from ..gm.reports import campaign_templates
-    from ..store.mail import SENT
+    from ..store.mail import OutboxState
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
@@ -169,12 +169,13 @@ def send(
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
     else:
-        for r in results:
-            typer.echo(f"{('WRITTEN' if dry_run and r.state == 'sent' else r.state.upper()):<8} {r.recipient}  "
+        sent = [r.state == OutboxState.SENT for r in results]
+        for r, went in zip(results, sent):
+            typer.echo(f"{('WRITTEN' if dry_run and went else r.state.upper()):<8} {r.recipient}  "
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
-        typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
+        typer.echo(f"{queued} message(s) queued; {sum(sent)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == OutboxState.SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")

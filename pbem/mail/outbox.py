@@ -33,7 +33,7 @@ from sqlalchemy import CursorResult
 from sqlmodel import Session, col, select, update
 
 from ..render.message import message_bytes
-from ..store.mail import PENDING, REFUSED, SENDING, SENT, SET_ASIDE, MailOutgoing
+from ..store.mail import MailOutgoing, OutboxState
 from .config import Server
 from .connect import connect
 from .letters import clean, parse_message_id, sender_address
@@ -50,7 +50,7 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
     if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
         return None
     row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
-                       purpose=purpose, data=data, state=PENDING, queued_at=at)
+                       purpose=purpose, data=data, state=OutboxState.PENDING, queued_at=at)
     session.add(row)
     return row
 
@@ -58,11 +58,11 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
 def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
     """The messages not sent (pending, or refused by the server), or every message; oldest first."""
     query = select(MailOutgoing).order_by(col(MailOutgoing.id))
-    return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
+    return list(session.exec(query if everything else query.where(MailOutgoing.state != OutboxState.SENT)).all())
 
 
 def pending(session: Session) -> list[MailOutgoing]:
-    query = select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(col(MailOutgoing.id))
+    query = select(MailOutgoing).where(MailOutgoing.state == OutboxState.PENDING).order_by(col(MailOutgoing.id))
     return list(session.exec(query).all())
 
 
@@ -83,7 +83,7 @@ class Delivery:
     message_id: str
     recipient: str
     subject: str
-    state: str
+    state: OutboxState
     error: str | None = None
 
 
@@ -92,7 +92,8 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
     with `dry_run`); `at` is the time of sending (the CLI's clock), for the Date header and the record. The
     caller holds the run lock (pbem.store.runlock), so a message still marked sending was left by a crash."""
     if not dry_run:
-        session.execute(update(MailOutgoing).where(col(MailOutgoing.state) == SENDING).values(state=PENDING))
+        session.execute(update(MailOutgoing).where(col(MailOutgoing.state) == OutboxState.SENDING)
+                        .values(state=OutboxState.PENDING))
         session.commit()
     results = []
     for row in pending(session):
@@ -100,21 +101,21 @@ def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bo
             continue  # another sender took it
         try:
             transport.send(row, with_date(row.data, at))
-            state, error = SENT, None
+            state, error = OutboxState.SENT, None
         except PermanentFailure as err:
-            state, error = REFUSED, str(err)
+            state, error = OutboxState.REFUSED, str(err)
         except CannotSend as err:
-            state, error = SET_ASIDE, str(err)
+            state, error = OutboxState.SET_ASIDE, str(err)
         except (smtplib.SMTPException, OSError) as err:
-            state, error = PENDING, clean(f"{type(err).__name__}: {err}", 300)
+            state, error = OutboxState.PENDING, clean(f"{type(err).__name__}: {err}", 300)
         except Exception as err:
-            state, error = SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
+            state, error = OutboxState.SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
         results.append(Delivery(row.message_id, row.recipient, row.subject, state, error))
         if dry_run:
             continue
         row.attempts += 1
         row.state, row.last_error = state, error
-        if state == SENT:
+        if state == OutboxState.SENT:
             row.sent_at = at
         session.add(row)
         session.commit()
@@ -125,8 +126,8 @@ def claim(session: Session, row: MailOutgoing) -> bool:
     """Mark one pending message as being sent, committed before it goes out; False when it is no longer pending
     (another sender claimed or sent it meanwhile)."""
     taken = session.execute(update(MailOutgoing)
-                            .where(col(MailOutgoing.id) == row.id, col(MailOutgoing.state) == PENDING)
-                            .values(state=SENDING).execution_options(synchronize_session=False))
+                            .where(col(MailOutgoing.id) == row.id, col(MailOutgoing.state) == OutboxState.PENDING)
+                            .values(state=OutboxState.SENDING).execution_options(synchronize_session=False))
     session.commit()
     session.expire(row, ["state"])  # read again when next used (the store's sessions keep objects on commit)
     return cast(CursorResult[Any], taken).rowcount == 1  # an UPDATE's result counts its rows
