@@ -3,6 +3,8 @@ lists the games' names again (a table of games elsewhere reads `pbem/games.py`).
 from __future__ import annotations
 
 import ast
+import inspect
+import typing
 from pathlib import Path
 
 import pytest
@@ -71,3 +73,31 @@ def test_no_other_module_lists_the_games(path):
     name = str(path.relative_to(PACKAGE))
     found = game_lists(ast.parse(path.read_text(encoding="utf-8")), set(games.names()))
     assert not found or name in NOT_GAME_TABLES, f"{name}:{found} lists games: read pbem/games.py instead"
+
+
+def view_problems(function: object, where: str) -> list[str]:
+    """Unless `function`'s first parameter (or, for a `render_data`, its return) is a view of `pbem.dm.views`."""
+    hints = typing.get_type_hints(function)
+    name = "return" if where == "return" else next(iter(inspect.signature(function).parameters))
+    hint = hints.get(name)
+    if typing.is_typeddict(hint) and hint.__module__ == "pbem.dm.views":
+        return []
+    return [f"{getattr(function, '__qualname__', function)} {where}: {hint!r}, not a view of pbem/dm/views.py"]
+
+
+@pytest.mark.parametrize("entry", [e for e in games.GAMES if e.kind is games.Kind.MATCH], ids=lambda e: e.name)
+def test_a_match_and_its_drawers_share_a_typed_view(entry):
+    """The game gives a TypedDict of dm/views.py and its picture and text board take that same one, so renaming
+    a field in a view is a mypy error in whichever side still reads the old name."""
+    rules = games.part(entry.rules)
+    drawers = [games.part(path) for path in (entry.picture, entry.text) if path is not None]
+    assert view_problems(rules.render_data, "return") + [p for d in drawers for p in view_problems(d, "data")] == []
+    view = typing.get_type_hints(rules.render_data)["return"]
+    assert all(typing.get_type_hints(d)[next(iter(inspect.signature(d).parameters))] is view for d in drawers)
+
+
+def test_the_view_check_finds_an_untyped_drawer():
+    def drawer(data: dict[str, typing.Any]) -> str:
+        return str(data)
+
+    assert view_problems(drawer, "data") and view_problems(lambda data: "", "data")
