@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
-from pbem.mail.outbox import PermanentFailure, deliver, queue
+from pbem.gm.outgoing import deliver
+from pbem.mail.outbox import PermanentFailure, queue
 from pbem.store.games import Store
 from pbem.store.mail import MailOutgoing, OutboxState
 

@@ -187,7 +187,7 @@ def outbox(
     """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
     or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
     every message queued."""
-    from ..mail.outbox import listing
+    from ..store.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:
         rows = listing(session, everything)
