@@ -18,15 +18,17 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..engine.campaign import GameState
+from ..engine.campaign import GameState, missing_programs
+from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
 from ..formats.schedule import Schedule, due_text, hold_expires, moment_text
 from ..mail.config import MailConfig
 from ..mail.fetch import messages_from
 from ..mail.letters import clean
-from ..mail.notices import held_for_review, missing_fate, reminder
+from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import queue
 from ..render.history import outcome_report
+from ..render.model import fate_note
 from ..render.turn import DEFAULT_SENDER, recipients
 from ..store import turns
 from ..store.controls import paused
@@ -239,6 +241,14 @@ def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, 
     for h in pending:
         mark_reminded(session, game, turn, h)
     return [Done(game.name, turn, RunStep.REMINDED, f"{', '.join(waiting)} ({hours} h before)")]
+
+
+def missing_fate(state: GameState, player: str) -> list[str]:
+    """A reminder's `fate`: what the engine would play for the player's robots under the game's B4.6 policy,
+    asked here so that mail only words it."""
+    policy = state.setup.rules().missing_orders
+    programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
+    return fate_note(programs, policy)
 
 
 def _process(session: Session, game: Game, turn: int, deadline: Deadline, waiting: list[str], now: datetime,
