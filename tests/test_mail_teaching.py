@@ -15,9 +15,8 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.engine.campaign import check_orders, example_orders
 from pbem.engine.orders import Submission
-from pbem.mail.ack import OrderHelp, explained
+from pbem.mail.ack import OrderHelp, explained, time_left
 from pbem.mail.letters import plain_typing
-from pbem.mail.order_help import time_left
 from pbem.store.games import Store, current_state, get_game
 
 RUNNER = CliRunner()

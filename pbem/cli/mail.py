@@ -13,7 +13,7 @@ from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_o
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
-    from ..mail.config import MailConfig
+    from ..mail.config import MailConfig, Server
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
 SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
@@ -109,7 +109,7 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 
-def _server(config: MailConfig, kind: str):
+def _server(config: MailConfig, kind: str) -> Server:
     return read_or_refuse(config.server, kind)
 
 
@@ -154,7 +154,7 @@ def send(
 
     from ..gm.outgoing import queue_outgoing, send_pending
     from ..gm.reports import campaign_templates
-    from ..store.mail import SENT
+    from ..store.mail import OutboxState
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
@@ -169,12 +169,13 @@ def send(
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
     else:
-        for r in results:
-            typer.echo(f"{('WRITTEN' if dry_run and r.state == 'sent' else r.state.upper()):<8} {r.recipient}  "
+        sent = [r.state == OutboxState.SENT for r in results]
+        for r, went in zip(results, sent):
+            typer.echo(f"{('WRITTEN' if dry_run and went else r.state.upper()):<8} {r.recipient}  "
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
-        typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
+        typer.echo(f"{queued} message(s) queued; {sum(sent)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == OutboxState.SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")
@@ -186,7 +187,7 @@ def outbox(
     """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
     or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
     every message queued."""
-    from ..mail.outbox import listing
+    from ..store.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:
         rows = listing(session, everything)

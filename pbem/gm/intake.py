@@ -36,9 +36,7 @@ from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.inbox import Incoming, archive
 from ..mail.letters import Letter, LetterKind, clean, letter_key, read_letter, stub
-from ..mail.order_help import order_help
 from ..mail.outbox import queue
-from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
@@ -47,6 +45,8 @@ from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
 from . import judge
 from .cycle import take_orders
+from .order_help import order_help
+from .preview import rehearsal_lines
 
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller

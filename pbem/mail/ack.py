@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
 
@@ -171,3 +172,14 @@ def _example(name: str, help: OrderHelp | None) -> str:
         robot = register["robot"]
         return f"A right line from your hand: `{robot}: {{program: [{', '.join(help.examples[robot])}]}}`"
     return {"turn": f"Expected: `turn: {help.turn}`", "game": f"Expected: `game: {help.game}`"}.get(name, "")
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """'2 days 3 hours left', '40 minutes left', or 'the deadline has passed'."""
+    minutes = int((due - now).total_seconds() // 60)
+    if minutes <= 0:
+        return "the deadline has passed"
+    days, hours = divmod(minutes // 60, 24)
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes % 60, "minute")]
+    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(shown) + " left"

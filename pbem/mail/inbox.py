@@ -21,7 +21,7 @@ from email import policy
 from email.parser import BytesHeaderParser
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
 from .config import Server
 from .connect import connect
@@ -145,7 +145,7 @@ def _quoted(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _ok(reply: tuple, what: str) -> list:
+def _ok(reply: tuple[str, list[Any]], what: str) -> list[Any]:
     status, data = reply
     if status != "OK":
         raise imaplib.IMAP4.error(f"{what}: {data!r}")

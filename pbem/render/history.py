@@ -16,7 +16,8 @@ from .turn import BoardTurn, TurnReport, build_turn_report
 
 def outcome_report(game: str, before: GameState, outcome: TurnOutcome, players: list[str]) -> TurnReport:
     """The report of a turn: `before`, the state it was played from; `outcome`, what `campaign.play_turn` returned
-    (just now, or read back by `pbem.store.played`); `players`, every player's name (a shared board's readers)."""
+    (just now, or read back by `pbem.gm.history.played_turn`); `players`, every player's name (a shared board's
+    readers)."""
     after, events = outcome.state, _by_board(outcome.events)
     boards = []
     for key, board in before.boards.items():

@@ -16,7 +16,15 @@ from enum import StrEnum
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
-PENDING, SENDING, SENT, REFUSED, SET_ASIDE = "pending", "sending", "sent", "refused", "set-aside"
+
+class OutboxState(StrEnum):
+    """Where a queued message is on its way (`mail_outbox.state`, stored as these words)."""
+
+    PENDING = "pending"  # to send (again, after a passing failure)
+    SENDING = "sending"  # claimed by a sender, committed before it goes out
+    SENT = "sent"
+    REFUSED = "refused"  # refused by the server for good (5xx)
+    SET_ASIDE = "set-aside"  # cannot be sent as it stands
 
 
 class Outcome(StrEnum):
@@ -56,7 +64,7 @@ class MailOutgoing(SQLModel, table=True):
     subject: str
     purpose: str  # ack | report | sheet | file
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    state: str = Field(index=True)
+    state: str = Field(index=True)  # an OutboxState
     attempts: int = 0
     last_error: str | None = None
     queued_at: datetime
