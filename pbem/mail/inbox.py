@@ -25,7 +25,7 @@ from typing import BinaryIO, Callable, Iterator
 
 from .config import Server
 from .connect import connect
-from .letters import identity, parse_message_id, stub_key
+from .identity import letter_keys, parse_message_id, stub_key
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 HEAD_BYTES = 64 * 1024  # what is read of a message over the size limit: enough for any honest header
@@ -38,7 +38,7 @@ class Incoming:
     done: Callable[[], None] = lambda: None
     seen: str | None = None  # the key of a message handled before, known without downloading it
     size: int = -1  # the message's size in bytes (-1: len(data), the whole message)
-    key: str | None = None  # the key of a message over the size limit (mail.letters.stub_key)
+    key: str | None = None  # the key of a message over the size limit (mail.identity.stub_key)
 
     def __post_init__(self) -> None:
         self.size = len(self.data) if self.size < 0 else self.size
@@ -129,9 +129,9 @@ def imap_messages(server: Server, max_bytes: int, known: Callable[[str], bool],
                 continue
             message_id = _message_id(header)
             if message_id and known_id(message_id):
-                key = identity(message_id, _fetched(connection, uid, "(BODY.PEEK[TEXT])")[1])
-                if known(key):
-                    yield Incoming(origin, b"", done, key)
+                keys = letter_keys(header + _fetched(connection, uid, "(BODY.PEEK[TEXT])")[1])
+                if any(known(key) for key in keys):
+                    yield Incoming(origin, b"", done, keys[0])
                     continue
             yield Incoming(origin, _fetched(connection, uid, "(BODY.PEEK[])")[1], done)
     finally:

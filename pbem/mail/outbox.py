@@ -36,7 +36,8 @@ from ..render.message import message_bytes
 from ..store.mail import PENDING, REFUSED, SENDING, SENT, SET_ASIDE, MailOutgoing
 from .config import Server
 from .connect import connect
-from .letters import clean, parse_message_id, sender_address
+from .identity import parse_message_id
+from .letters import clean, sender_address
 
 
 def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
