@@ -147,8 +147,9 @@ def without_secret(text: str) -> str:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         node = None
-    entries = node.value if isinstance(node, yaml.MappingNode) else []
-    for key, value in reversed(entries):
+    if not isinstance(node, yaml.MappingNode):
+        return text
+    for key, value in reversed(node.value):
         if key.value != "secret":
             continue
         if node.flow_style:  # {game: x, secret: y}: the value becomes "" (an empty secret, which no mail carries)
