@@ -21,7 +21,7 @@ from email.utils import getaddresses, parsedate_to_datetime
 from enum import StrEnum
 from typing import Iterator
 
-from ..formats.names import valid_address
+from ..formats.names import valid_address, written_address
 from .decode import html_text, part_text
 from .identity import header_of, letter_key, parse_message_id, stub_key
 
@@ -77,7 +77,7 @@ def sender_address(value: object) -> str | None:
     addresses = [address for _, address in getaddresses([str(value or "")]) if address]
     if len(addresses) != 1 or not valid_address(addresses[0]):
         return None
-    return addresses[0].lower()
+    return written_address(addresses[0]).lower()  # an IDNA domain (xn--…) in its own script, as players are kept
 
 
 def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None = None) -> Letter:
