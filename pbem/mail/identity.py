@@ -16,7 +16,7 @@ from email import policy
 from email.parser import BytesHeaderParser, BytesParser
 
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
-_LINE_END = re.compile(rb"\r\n?")
+_LINE_END = re.compile(rb"\r+\n")  # CRLF (and a broken client's CR CR LF, which an mbox keeps as CR LF): LF
 
 
 def parse_message_id(value: object) -> str | None:
@@ -26,12 +26,13 @@ def parse_message_id(value: object) -> str | None:
 
 def letter_keys(data: bytes) -> tuple[str, str]:
     """The message's key, and the key pbem gave it before issue #37 (a message handled then is known still)."""
-    message_id = _header_message_id(data)
+    text = _LINE_END.sub(b"\n", data)
+    message_id = _header_message_id(text)
     if message_id is None:
-        return "sha256:" + _sha256(_LINE_END.sub(b"\n", data).rstrip()), "sha256:" + _sha256(data)
+        return "sha256:" + _sha256(text.rstrip()), "sha256:" + _sha256(data)
     split = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=len(data))
     body = data[split:].lstrip(b"\r\n")
-    return f"{message_id} content:{_content_digest(data)[:32]}", f"{message_id} sha256:{_sha256(body)[:32]}"
+    return f"{message_id} content:{_content_digest(text)[:32]}", f"{message_id} sha256:{_sha256(body)[:32]}"
 
 
 def letter_key(data: bytes) -> str:
@@ -47,7 +48,8 @@ def _header_message_id(data: bytes) -> str | None:
 
 
 def _content_digest(data: bytes) -> str:
-    """A digest of what the message says: each leaf part's type, file name and decoded content, normalised."""
+    """A digest of what the message says (`data` with LF line ends): each leaf part's type, file name and decoded
+    content, line ends made LF and trailing blank space dropped."""
     digest = hashlib.sha256()
     try:
         for part in BytesParser(policy=policy.compat32).parsebytes(data).walk():
@@ -58,8 +60,8 @@ def _content_digest(data: bytes) -> str:
             for piece in (part.get_content_type(), str(part.get_filename() or "")):
                 digest.update(piece.encode("utf-8", "replace") + b"\0")
             digest.update(_LINE_END.sub(b"\n", content).rstrip() + b"\0")
-    except Exception:  # too broken to walk: its body's bytes, normalised
-        return _sha256(_LINE_END.sub(b"\n", data.partition(b"\n\n")[2] or data).rstrip())
+    except Exception:  # too broken to walk: its body's bytes
+        return _sha256((data.partition(b"\n\n")[2] or data).rstrip())
     return digest.hexdigest()
 
 
