@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 import yaml
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ..dm.base import Action
 from ..dm.base import get_game as get_dm_game
@@ -34,8 +34,9 @@ from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.ack import acknowledgement, explained
 from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
+from ..mail.identity import letter_keys
 from ..mail.inbox import Incoming, archive
-from ..mail.letters import Letter, LetterKind, clean, letter_key, read_letter, stub
+from ..mail.letters import Letter, LetterKind, clean, read_letter, stub
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as dm_store
@@ -88,8 +89,8 @@ class Handled:
         return "Your action was recorded as refused; it changes nothing." if self.recorded else "Nothing was stored."
 
 
-def is_known(session: Session, key: str) -> bool:
-    return session.exec(select(MailReceived.id).where(MailReceived.key == key)).first() is not None
+def is_known(session: Session, *keys: str) -> bool:
+    return session.exec(select(MailReceived.id).where(col(MailReceived.key).in_(keys))).first() is not None
 
 
 def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime,
@@ -110,8 +111,9 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     next fetch."""
     if incoming.seen is not None:
         return Handled(incoming.origin, incoming.seen, None, Outcome.DUPLICATE)
-    key = incoming.key or letter_key(incoming.data)
-    if is_known(session, key):
+    keys = (incoming.key,) if incoming.key else letter_keys(incoming.data)
+    key = keys[0]
+    if is_known(session, *keys):
         return Handled(incoming.origin, key, None, Outcome.DUPLICATE)
     kept = incoming.data if incoming.whole else stub(incoming.data, incoming.size)
     handled = Handled(incoming.origin, key, None, Outcome.REFUSED, archived=archive(config.archive, kept))

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from sqlmodel import Session
 
-from ..formats.names import valid_address
+from ..formats.names import address_problem
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.letters import Letter, LetterKind
 from ..store import turns
@@ -137,9 +137,8 @@ def _resend(session: Session, game: Game, player: str, letter: Letter, handled: 
 def _address(session: Session, letter: Letter, handled: Handled, game: Game, document: LinedDict,
              sender: str) -> Callable[[], Any]:
     new = document["address"]
-    if not valid_address(new):
-        raise FormatError([Problem(letter.source, document.line_of("address"), "address",
-                                   "a mail address like alice@example.org")])
+    if (problem := address_problem(new)) is not None:
+        raise FormatError([Problem(letter.source, document.line_of("address"), "address", problem)])
     handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"{handled.player}'s address in {game.name} is now {new.lower()}; "
                           "both addresses get a notice."]

@@ -26,11 +26,13 @@ from typing import Protocol
 
 from sqlmodel import Session, select
 
+from ..formats.names import transport_address
 from ..render.message import message_bytes
 from ..store.mail import MailOutgoing, OutboxState
 from .config import Server
 from .connect import connect
-from .letters import clean, parse_message_id, sender_address
+from .identity import parse_message_id
+from .letters import clean, sender_address
 
 
 def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
@@ -38,7 +40,7 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
     data = message if isinstance(message, bytes) else message_bytes(message)
     headers = BytesParser(policy=policy.SMTP).parsebytes(data, headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
-    recipient = sender_address(headers.get("To"))
+    recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:
         raise ValueError("a message to send needs one To address and a Message-ID")
     if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
@@ -111,7 +113,7 @@ class SmtpTransport:
     """One SMTP connection (implicit TLS, STARTTLS or plain, then login) for a run; opened on first use."""
 
     def __init__(self, server: Server, sender: str):
-        self.server, self.envelope_from = server, parseaddr(sender)[1]
+        self.server, self.envelope_from = server, transport_address(parseaddr(sender)[1])
         self.connection: smtplib.SMTP | None = None
         self.unreachable: Exception | None = None  # a failed connection is not tried again in the same run
 
@@ -136,7 +138,8 @@ class SmtpTransport:
                 raise
         options = self._utf8_options(row)
         try:
-            self.connection.sendmail(self.envelope_from, [row.recipient], data, mail_options=options)
+            self.connection.sendmail(self.envelope_from, [transport_address(row.recipient)], data,
+                                     mail_options=options)
         except smtplib.SMTPRecipientsRefused as err:
             code, text = next(iter(err.recipients.values()))
             self._fail(code, text)
@@ -150,7 +153,7 @@ class SmtpTransport:
 
     def _utf8_options(self, row: MailOutgoing) -> list[str]:
         """SMTPUTF8 (RFC 6531) for a message whose addresses are not all ASCII, when the server offers it."""
-        if (self.envelope_from + row.recipient).isascii():
+        if (self.envelope_from + transport_address(row.recipient)).isascii():
             return []
         assert self.connection is not None
         self.connection.ehlo_or_helo_if_needed()

@@ -41,7 +41,7 @@ class Outcome(StrEnum):
 class MailReceived(SQLModel, table=True):
     __tablename__ = "mail_received"
     id: int | None = Field(default=None, primary_key=True)
-    key: str = Field(unique=True, index=True)  # mail.letters.letter_key
+    key: str = Field(unique=True, index=True)  # mail.identity.letter_key
     message_id: str | None = Field(default=None, index=True)
     received_at: datetime  # by the GM's server (RULES D5)
     read_at: datetime | None = None  # by pbem
