@@ -213,6 +213,24 @@ def test_an_absence_over_the_deadline_extends_it_once_under_the_extend_policy(ca
                                      code=1).output
 
 
+def test_extend_covers_every_turn_due_during_the_absence(campaign, tmp_path):
+    """#38: a turn due during the absence "is extended once, to its end" — every such turn, not only the one
+    running when `game away` is given; the absent player is never reminded of a deadline inside the absence."""
+    pbem, hands, inbox, url = campaign
+    pbem(at(0, 1), "game", "set", "halls", "--process", "all-in")
+    pbem(at(1), "game", "away", "halls", "bob", "--from", at(1, 1), "--to", at(20))
+    assert status(pbem, at(1))["due"] == at(20)
+    inbox.add(order_mail("alice", hands["alice"], "<a1@alice>"))
+    inbox.add(order_mail("bob", hands["bob"], "<b1@bob>"))
+    assert run(pbem, at(2), tmp_path) == [("processed", 1), ("dealt", 2)]
+    assert status(pbem, at(2))["due"] == at(20)  # turn 2, due at(7) inside the absence, follows it too
+    extended = [r.subject for r in outbox(url, "control") if r.recipient == "alice@example.org"]
+    assert extended.count("halls: turn 1 extended") == 1 and extended.count("halls: turn 2 extended") == 1
+    assert ("processed", 2) not in run(pbem, at(7, 1), tmp_path)
+    reminded = [text_of(r) for r in outbox(url, "reminder") if r.recipient == "bob@example.org"]
+    assert all("20:00 UTC" in text and "21 December" in text for text in reminded), reminded
+
+
 def test_under_the_pilot_policy_the_robot_pilot_plays_an_absent_player_without_orders(campaign, tmp_path):
     pbem, hands, inbox, url = campaign
     assert "absence pilot" in pbem(at(0, 1), "game", "policy", "halls", "--absence", "pilot").stdout
