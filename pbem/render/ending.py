@@ -43,12 +43,11 @@ def done_note(reason: str, press: bool = False) -> list[str]:
     """What a player who has no more turns while the game goes on is told (`GameState.done_playing`), and, when
     the game relays press, that they may still send it."""
     if reason == "finished":
-        lines = ["Both your robots are through the last room (G1): you have no more turns to play.",
-                 "You will get the result and the final standings when the game is over."]
+        lines = ["Both your robots are through the last room (G1): you have no more turns to play."]
     else:
-        lines = ["All your robots are out of lives (RULES B8.2): you have no more turns to play.",
-                 "You will keep receiving each turn's report, and the result and the final standings when the "
-                 "game is over."]
+        lines = ["All your robots are out of lives (RULES B8.2): you have no more turns to play."]
+    lines.append("You will keep receiving each turn's report, and the result and the final standings when the "
+                 "game is over.")
     if press:
         lines.append("You may still send press to the other players (a mail with your secret and "
                      "`press: {to: all, text: …}`).")
