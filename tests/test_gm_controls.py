@@ -63,6 +63,11 @@ def text_of(row: MailOutgoing) -> str:
     return message_from_bytes(row.data, policy=policy.default).get_body(("plain",)).get_content()
 
 
+def said(row: MailOutgoing) -> str:
+    """The mail's text with its lines joined again (a sentence may be wrapped at 78 columns)."""
+    return " ".join(text_of(row).split())
+
+
 def run(pbem, now: str, tmp_path) -> list[tuple[str, int]]:
     done = json.loads(pbem(now, "run", "--maildir", tmp_path / "inbox", "--json", code=None).stdout)["done"]
     return [(d["what"], d["turn"]) for d in done if d["what"] != "fetched"]
@@ -95,7 +100,7 @@ def test_extend_moves_the_running_deadline_tells_everyone_and_the_reminders_foll
     assert moved == {"game": "halls", "turn": 1, "due": at(6)}
     told = outbox(url, "control")
     assert sorted(r.recipient for r in told) == ["alice@example.org", "bob@example.org"]
-    assert all("orders are now due Monday 7 December, 20:00 UTC" in text_of(r) for r in told)
+    assert all("orders are now due Monday 7 December, 20:00 UTC" in said(r) for r in told)
     assert run(pbem, at(4, 23), tmp_path) == []  # an hour before the old deadline: nothing
     assert run(pbem, at(5), tmp_path) == [("reminded", 1)]  # the old deadline is 24 h before the new one: again
     assert len(outbox(url, "reminder")) == 4

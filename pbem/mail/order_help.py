@@ -9,7 +9,7 @@ from ..engine.campaign import example_orders
 from ..formats.schedule import due_text
 from ..store.games import Refused, current_state, get_game, players_of
 from ..store.schedule import deadline_of, schedule_for
-from .ack import OrderHelp
+from .ack import PASSED, OrderHelp
 
 
 def order_help(session: Session, game_name: str | None, player: str | None, now: datetime) -> OrderHelp | None:
@@ -38,7 +38,7 @@ def time_left(due: datetime, now: datetime) -> str:
     """'2 days 3 hours left', '40 minutes left', or 'the deadline has passed'."""
     minutes = int((due - now).total_seconds() // 60)
     if minutes <= 0:
-        return "the deadline has passed"
+        return PASSED
     days, hours = divmod(minutes // 60, 24)
     parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes % 60, "minute")]
     shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]

@@ -126,7 +126,7 @@ def turn_sheet_text(sheet: Any) -> str:
     if context["free"]:
         lines += textwrap.wrap(context["free"], 66) + [""]
     if sheet.due:
-        lines[1:1] = [f"Orders {sheet.due}.", ""]
+        lines[1:1] = [*fitted([f"Orders {sheet.due}."], hang=0), ""]
     for robot in context["robots"]:
         lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"], SHEET_WIDTH)
         lines += [f"    fused {line}" for line in robot["fused"]]
