@@ -228,6 +228,10 @@ def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is
     zapper = state.boards["alice"].robots["Zapper"]
     assert (str(zapper.at), zapper.left_room, state.completions) == ("r1c1", False, [])
     assert state.receiving("alice") == ["Spanner"]  # a waiting robot gets no cards; the other any length
+    # #38: a program for it is refused saying why in a player's words, not its mode ("(real)")
+    refused = check_orders(state, "alice", Submission({"Zapper": ["FWD1"], "Spanner": []}))
+    assert [p.message for p in refused.problems] == [
+        "Zapper gets no cards this turn — locked in a gate: waits for the other robot (G3). Leave its program empty"]
     outcome = play_turn(state, orders(Spanner=["FWD2#710"]), "5")
     state = outcome.state
     assert [(c.robot, c.room, c.turn) for c in state.completions] == [("Zapper", 1, 2), ("Spanner", 1, 2)]
