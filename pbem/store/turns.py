@@ -87,8 +87,8 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
     for player in players_of(session, game):
         due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
         due = paused_due(pause.remaining) if pause is not None else due
-        if not state.receiving(player.name):
-            continue
+        if state.is_over or state.done_playing(player.name):
+            continue  # a player still in the game gets a sheet even when no robot of theirs gets cards: it says why
         programmed = state.needs_program(player.name)
         in_hand = state.hands_of(player.name)
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
