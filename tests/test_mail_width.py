@@ -204,3 +204,12 @@ def test_words_of_38_standings_count_one_life_and_one_flag(botwars_mail):
     (ending,) = [m for m in botwars_mail if m["Subject"] == "g: the game is over"]
     assert "1. ann: 2 flags touched, 1 life left, through all flags 1st" in said(ending)
     assert "lives left" in said(ending) and "1 lives" not in said(ending)
+
+
+def test_words_of_38_a_newcomers_sheets_are_for_them_in_the_seat_they_took(botwars_mail):
+    """dan took cy's seat: his sheets say so ("cards for dan, in cy's seat"), not "cards for cy"."""
+    sheets = [m for m in botwars_mail if m["To"] == "dan@x.org" and "cards for" in m["Subject"]]
+    assert [m["Subject"] for m in sheets] == ["g: turn 1 cards for dan, in cy's seat",
+                                              "g: turn 2 cards for dan, in cy's seat"]
+    assert all(said(m).startswith(f"g, turn {n}: turn sheet for dan, in cy's seat") for n, m in enumerate(sheets, 1))
+    assert all("player: cy" in said(m) for m in sheets)  # the orders still name the seat

@@ -59,6 +59,7 @@ class TurnSheet:
     equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
     due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
+    holder: str = ""  # who plays the seat `player` now, when a newcomer took it over (`pbem game replace`)
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
@@ -77,12 +78,12 @@ def record_hands(session: Session, game: Game, state: GameState) -> None:
 
 def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
     from ..formats.controls import paused_due
-    from .controls import paused
+    from .controls import holders, paused
     from .schedule import deadline_of, schedule_for  # only here: processing a turn needs no schedule tables
 
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
-    pause = paused(session, game)
+    pause, holding = paused(session, game), holders(session, game)
     sheets = []
     for player in players_of(session, game):
         due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
@@ -106,7 +107,8 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                                 template, exact_program=not state.geeko, due=due, board=board,
                                 equal_lengths=rules.equal_length_programs,
                                 option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
-                                due_at=deadline.due_at if deadline and schedule else None))
+                                due_at=deadline.due_at if deadline and schedule else None,
+                                holder=holding.get(player.name, "")))
     return sheets
 
 
