@@ -163,6 +163,16 @@ def test_a_right_line_longer_than_78_columns_is_broken_as_yaml_the_order_reader_
     copied = text.replace("  Zapper-the-Magnificent: {program: [FWD1, 999]}\n", "\n".join(right) + "\n")
     assert [str(c) for c in parse_orders(copied).submission.programs["Zapper-the-Magnificent"]] == cards
 
+
+def test_the_right_line_comes_once_under_the_first_problem_of_its_robot():
+    """Nine refused registers of one robot used to repeat its right line nine times."""
+    text = "game: halls\nturn: 1\nplayer: alice\nrobots:\n  Zapper: {program: [999, 998]}\n"
+    lines = explained(text, "your message", [f"your message:5: robots.Zapper register {n}: card {c} is not in your "
+                                             "hand" for n, c in ((1, 999), (2, 998))], HELP)
+    assert lines.count("  Zapper: {program: [FWD1#500]}") == 1
+    assert lines.index("  Zapper: {program: [FWD1#500]}") < lines.index("line 5, robots.Zapper register 2: card 998 "
+                                                                         "is not in your hand")
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(max_size=300), line=st.integers(0, 12),
        name=st.sampled_from(["", "robots.Zapper register 3", "robots.Zapper.program", "turn", "reboot item 2", "x"]),

@@ -94,10 +94,11 @@ class Table:
         """The player's sheet's order file with every free register filled from the hand (or, `wrong`, a card
         they do not hold, in every register)."""
         sheet = self.sheets(hours)[player]
-        text = sheet["orders"]
+        text, used = sheet["orders"], 0
         for robot in sheet["robots"]:
-            hand = sheet["hands"].get(robot["name"]) or sheet["hands"].get(player) or []
+            hand = sheet["hands"].get(robot["name"]) or sheet["hands"].get(player, [])[used:]
             cards = ["FWD3#999"] * 3 if wrong else hand[:robot["free_registers"]] if robot["receives_cards"] else []
+            used += len(cards) if player in sheet["hands"] else 0
             text = text.replace(f"{robot['name']}: {{program: []}}", f"{robot['name']}: {{program: [{', '.join(cards)}]}}")
         self.send(hours, player, text, tag, sender)
 

@@ -77,6 +77,7 @@ def explained(text: str | None, source: str, reasons: list[str], help: OrderHelp
     right line from their own hand. `text` is the order text as read (`Letter.orders`)."""
     lines = (text or "").splitlines()
     out: list[str] = []
+    shown: set[tuple[str, ...]] = set()  # a right line once, under the first problem it answers
     for reason in reasons:
         line, name, message = _split(reason, source)
         where = ", ".join(part for part in (f"line {line}" if line else "", name) if part)
@@ -84,7 +85,9 @@ def explained(text: str | None, source: str, reasons: list[str], help: OrderHelp
         if line and 0 < line <= len(lines) and lines[line - 1].strip():
             out += _quote(lines[line - 1], _span(lines[line - 1], name, message))
         said = lines[line - 1] if line and 0 < line <= len(lines) else ""
-        out += _example(name, help, said[:len(said) - len(said.lstrip())] or "  ")
+        example = tuple(_example(name, help, said[:len(said) - len(said.lstrip())] or "  "))
+        out += [] if example in shown else example
+        shown.add(example)
         out.append("")
     return out[:-1]
 
