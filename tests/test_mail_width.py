@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import mailbox
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -25,7 +26,7 @@ from pbem.engine.campaign import GameResult
 from pbem.engine.vocabulary import Termination
 from pbem.mail.notices import game_over, no_more_turns
 from pbem.render.ending import done_note, ending_lines
-from pbem.render.text import WIDTH, fitted
+from pbem.render.text import WIDTH, fitted, turn_text
 from pbem.store.mail import MailOutgoing
 
 RUNNER = CliRunner()
@@ -148,6 +149,11 @@ def play_every_kind_of_mail(folder: Path, ruleset: str) -> list[EmailMessage]:
                                                       "place": 2}],
                         termination=Termination.LAST_FLAG)
     messages.append(game_over("gm@x.org", "g", "ann", "ann@x.org", ending_lines(result)))
+    last = EmailMessage()  # the last turn's report tells the end too (its text part: no board here)
+    last["Subject"] = "g: turn 9 report for ann"
+    last.set_content(turn_text("g", 9, [], done_note("out of lives"), "ann",
+                               ending_lines(replace(result, termination=Termination.ALL_OUT))))
+    messages.append(last)
     for reason in ("finished", "out of lives"):
         messages.append(no_more_turns("gm@x.org", "g", "ben", "ben@x.org", done_note(reason, press=True)))
     return messages
@@ -214,3 +220,5 @@ def test_words_of_38_a_newcomers_sheets_are_for_them_in_the_seat_they_took(botwa
                                               "g: turn 2 cards for dan, in cy's seat"]
     assert all(said(m).startswith(f"g, turn {n}: turn sheet for dan, in cy's seat") for n, m in enumerate(sheets, 1))
     assert all("player: cy" in said(m) for m in sheets)  # the orders still name the seat
+    reports = [m["Subject"] for m in botwars_mail if m["To"] == "dan@x.org" and "report" in m["Subject"]]
+    assert reports == ["g: turn 1 report for dan, in cy's seat"]

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from ..render.history import outcome_report
 from ..render.sheet import turn_sheet_message
 from ..render.turn import eml_files, observer_message, recipients
-from ..store.controls import observers
+from ..store.controls import holders, observers
 from ..store.games import current_state, get_game, players_of, processed_turns
 from ..store.played import played_turn
 from ..store.turns import dealt, turn_sheets
@@ -30,8 +30,8 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
     turns = processed_turns(session, game)
     if turns:
         report = outcome_report(game.name, *played_turn(session, game, turns[-1].number))
-        messages += [("report", data) for data in eml_files(report, recipients(players_of(session, game)), sender,
-                                                              templates).values()]
+        readers = recipients(players_of(session, game), holders(session, game))
+        messages += [("report", data) for data in eml_files(report, readers, sender, templates).values()]
         messages += [("report", observer_message(report, address, sender, templates))
                      for address in observers(session, game)]
     state = current_state(session, game)

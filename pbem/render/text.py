@@ -110,5 +110,5 @@ def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence
               player: str | None = None, ending: Sequence[str] = ()) -> str:
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r, player) for r in reports)
-    told = "".join(f"{line}\n" for lines in (ending, fitted(notice)) if lines for line in [*lines, ""])
+    told = "".join(f"{line}\n" for lines in (fitted(ending, hang=0), fitted(notice)) if lines for line in [*lines, ""])
     return f"{heading}\n\n{told}The turn as an animated picture is in the HTML part of\nthis message; each stage's picture is on the game's site.\n\n{body}\n"
