@@ -16,7 +16,7 @@ from ..mail.outbox import queue
 from ..mail.post import game_mail
 from ..render.ending import done_note, ending_lines
 from ..render.turn import Recipient, recipients
-from ..store.controls import observers
+from ..store.controls import holders, observers
 from ..store.games import current_state, get_game, players_of, processed_turns
 from ..store.tables import Game
 from ..store.turns import dealt
@@ -62,7 +62,7 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
     report = stored_report(session, game, turns[-1].number) if turns else None
     state = current_state(session, game)
     sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
-    messages = game_mail(report, recipients(players_of(session, game)), observers(session, game), sheets, sender,
+    messages = game_mail(report, recipients(players_of(session, game), holders(session, game)), observers(session, game), sheets, sender,
                          templates)
     return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
 

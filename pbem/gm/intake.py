@@ -291,11 +291,11 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
 
 def late(session: Session, game: Game, order: OrderFile, received_at: datetime) -> list[str]:
     """RULES B4.7: orders for a turn already processed, or received after the turn's deadline, are late (with the
-    game's lock held, so a turn being processed is seen)."""
-    where = order.data.line_of("turn")
+    game's lock held, so a turn being processed is seen). The whole message is late, not a line of it: the reason
+    points at no field (a caret under `turn:` would say the turn is wrong)."""
     turn = current_state(session, game).turn
     if 1 <= order.turn < turn:
-        return [str(Problem(order.source, where, "turn",
+        return [str(Problem(order.source, None, "",
                             f"late: turn {order.turn} of {game.name} was processed before this message was read, "
                             f"so these orders do not count (RULES B4.7); the turn now is {turn}"))]
     deadline = deadline_of(session, game, turn) if order.turn == turn else None
@@ -303,7 +303,7 @@ def late(session: Session, game: Game, order: OrderFile, received_at: datetime) 
         return []
     schedule = schedule_for(session, game)
     zone = schedule.timezone if schedule else "UTC"
-    return [str(Problem(order.source, where, "turn",
+    return [str(Problem(order.source, None, "",
                         f"late: your mail server received this message at {received_at:%Y-%m-%d %H:%M} UTC, after "
                         f"the deadline of turn {turn} of {game.name} ({due_text(deadline.due_at, zone)}), so these "
                         "orders do not count (RULES B4.7)"))]

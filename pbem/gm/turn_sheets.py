@@ -10,7 +10,7 @@ from ..engine.deal import can_use, free_registers
 from ..formats.controls import paused_due
 from ..formats.orders import order_template
 from ..formats.schedule import due_text
-from ..store.controls import paused
+from ..store.controls import holders, paused
 from ..store.games import players_of
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game
@@ -22,13 +22,13 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
     deadline in the player's own time zone."""
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
-    pause = paused(session, game)
+    pause, holding = paused(session, game), holders(session, game)
     sheets = []
     for player in players_of(session, game):
         due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
         due = paused_due(pause.remaining) if pause is not None else due
-        if not state.receiving(player.name):
-            continue
+        if state.is_over or state.done_playing(player.name):
+            continue  # a player still in the game gets a sheet even when no robot of theirs gets cards: it says why
         programmed = state.needs_program(player.name)
         in_hand = state.hands_of(player.name)
         robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
@@ -46,5 +46,6 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                                 template, exact_program=not state.geeko, due=due, board=board,
                                 equal_lengths=rules.equal_length_programs,
                                 option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
-                                due_at=deadline.due_at if deadline and schedule else None))
+                                due_at=deadline.due_at if deadline and schedule else None,
+                                holder=holding.get(player.name, "")))
     return sheets

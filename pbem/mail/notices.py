@@ -38,7 +38,7 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
     message["Message-ID"] = message_id(*token, address)
     message["References"] = references
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content("\n".join(lines) + "\n")
+    message.set_content("\n".join(fitted(lines, hang=0)) + "\n")
     message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
                             + "</body></html>", subtype="html")
     return message
@@ -58,8 +58,9 @@ def reminder(sender: str, game: str, turn: int, player: str, address: str, due: 
                   [*fitted(fate[:1], hang=0), *fate[1:]], ["(An automatic reminder from the game master's pbem.)"]]
     text = "\n\n".join("\n".join(paragraph) for paragraph in paragraphs) + "\n"
     page = html.render("reminder.html", templates, game=game, turn=turn, player=player, lines=lines, fate=fate)
+    flat = due.replace(" (", "; ").removesuffix(")")  # "due … CET; … JST your time": no parenthesis in one
     message = report_message(sender=sender, recipient=address, subject=f"{game}: turn {turn} orders still missing "
-                             f"({due})", text=text, html=page, images={})
+                             f"({flat})", text=text, html=page, images={})
     del message["Message-ID"]
     message["Message-ID"] = message_id("reminder", game, str(turn), player, str(hours), due)
     message["References"] = turn_thread(game, turn)

@@ -58,6 +58,7 @@ class TurnSheet:
     equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
     due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
+    holder: str = ""  # who plays the seat `player` now, when a newcomer took it over (`pbem game replace`)
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
