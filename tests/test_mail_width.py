@@ -174,6 +174,8 @@ def test_the_wrapping_keeps_code_spans_and_a_word_with_its_number_whole():
     lines = fitted([long])
     assert all(whole_sentences(line) is None for line in lines), lines
     assert not any(re.match(r"\s*\d", line) for line in lines[1:]), lines  # no number torn from its word
+    stray = fitted(["A player's press with one stray ` backtick " + "and many more words after it " * 5])
+    assert max(map(len, stray)) <= WIDTH, stray
 
 
 def said(message: EmailMessage) -> str:

@@ -46,9 +46,10 @@ def phrases(text: str) -> list[str]:
     """The words of `text` joined where a line must not break: the words of a `code span`, a short parenthesis,
     and a word with the number after it ("register 1", "turn 4"; not after a comma: "December, 13:00" may)."""
     joined: list[str] = []
+    paired = text.count("`") % 2 == 0  # a stray backtick (a player's press) opens no code span
     for word in text.split():
         last = joined[-1] if joined else ""
-        in_code = last.count("`") % 2 == 1
+        in_code = paired and last.count("`") % 2 == 1
         aside = last.count("(") > last.count(")") and len(last) + 1 + len(word) <= PARENTHESIS
         numbered = word[:1].isdigit() and last[-1:].isalpha()
         if in_code or aside or numbered:
