@@ -197,6 +197,17 @@ def _opened(session: Session, match: str, entry: MailDmPlayer) -> bool:
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
 
 
+def _start_clock(session: Session, match: store.DmMatch, config: Config, state: Any, player: str,
+                 now: datetime) -> Any:
+    """Without a `start` option the first mover's clock starts with their opening mail (RULES D5): the clock's
+    `{told: true}` at `now`, recorded, when no deadline runs yet and the turn is `player`'s; the position after."""
+    rules, told = get_game(config.game), Action(GM, {"told": True}, now)
+    if "start" in config.options or rules.deadline(state) is not None or rules.check(state, told) is not None:
+        return state
+    running = rules.deadline(rules.apply(state, told))
+    return judge.submit_action(session, match, told)[1] if running and running.waiting in (None, player) else state
+
+
 def open_matches(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[tuple[str, str]]:
     """The opening mail to every player who plays a begun, unfinished match by mail and has not had it at their
     address; (match, address) of each queued (not committed)."""
@@ -213,6 +224,7 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
         if get_game(config.game).is_over(state):
             continue
         for entry in sorted(entries, key=lambda row: row.player):
+            state = _start_clock(session, match, config, state, entry.player, now)
             if queue_opening(session, match.name, entry, config, state, now, sender):
                 opened.append((match.name, entry.email))
     return opened
