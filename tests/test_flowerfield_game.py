@@ -140,7 +140,7 @@ def test_d4_4_a_real_pair_that_misses_the_latest_move_fails():
 
 def test_d4_4_ruling_option_refuses_a_challenge_that_misses_the_latest_move():
     outcome = play(SEED_EXAMPLE + [("Bob", MISSED_CHALLENGE)], missed_latest="refuse")
-    assert outcome.errors == [(5, "neither basket includes a flower from the opponent's latest move")]
+    assert outcome.errors == [(5, "neither field includes a flower from the opponent's latest move")]
     assert outcome.state == play(SEED_EXAMPLE, missed_latest="refuse").state
 
 

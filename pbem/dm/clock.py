@@ -184,9 +184,11 @@ class Deadline:
 
 
 def span(seconds: int) -> str:
-    """A duration as players read it: "10 min", "1 min 30 s", "45 s"."""
-    minutes, rest = divmod(seconds, 60)
-    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) or "0 s"
+    """A duration as players read it: "4 h", "1 h 30 min", "10 min", "1 min 30 s", "45 s"."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, rest = divmod(rest, 60)
+    parts = (f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{rest} s" if rest else "")
+    return " ".join(part for part in parts if part) or "0 s"
 
 
 def control_text(control: TimeControl) -> str:
@@ -204,13 +206,17 @@ def when(moment: datetime) -> str:
 
 
 def remaining(deadline: datetime, now: datetime) -> str:
-    """Time left before `deadline`, in minutes and seconds ("4 min 05 s"; "passed")."""
+    """Time left before `deadline`, as precise as it matters, never more than is left: "4 min 05 s" under ten
+    minutes, "35 min" under an hour, "11 h 35 min" beyond ("passed" once it has)."""
     seconds = int((deadline - now).total_seconds())
     if seconds < 0:
         return "passed"
     hours, rest = divmod(seconds, 3600)
-    text = f"{rest // 60} min {rest % 60:02d} s"
-    return f"{hours} h {text}" if hours else text
+    if hours:
+        return f"{hours} h {rest // 60} min" if rest >= 60 else f"{hours} h"
+    if seconds >= 600:
+        return f"{seconds // 60} min"
+    return f"{seconds // 60} min {seconds % 60:02d} s"
 
 
 def advance(game: Game[S, Any], state: S, at: datetime | None,

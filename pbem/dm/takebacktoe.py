@@ -129,7 +129,8 @@ class TakeBackToe(TurnGame[State]):
         if state.roll is None:
             return []  # the GM rolls first (pbem dm roll); that mail asks for the move (`waiting`)
         move = next((a.payload["move"] for a in self.candidates(state) if self.check_move(state, a) is None), "B2-A2")
-        return [f"{{move: {move}}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
+        pieces = "1 piece" if state.roll == 1 else f"{state.roll} pieces"
+        return [f"{{move: {move}}}  move exactly {pieces} from a stack of at least {state.roll} "
                 "to the next cell (any such move: FROM-TO)"]
 
     def news(self, before: State, after: State) -> list[str]:

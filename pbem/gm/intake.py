@@ -179,7 +179,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
             *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
                      config=match_config, state=state, now=now,
-                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
+                     subject=f"{handled.game}: action accepted: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]

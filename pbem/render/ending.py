@@ -25,13 +25,18 @@ def result_line(result: GameResult) -> str:
     return f"The game is over: {who} ({_ENDINGS[result.termination]})."
 
 
+def _count(number: int, one: str, many: str = "") -> str:
+    """"1 life", "2 lives", "0 flags"."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
+
+
 def standing_line(row: Mapping[str, Any]) -> str:
     """One row of `campaign.standings`: Geek-o rooms and turns, BotWars flags, lives and place through."""
     if "rooms_done" in row:
         turns = f"through all rooms in {row['turns']} turns" if row["turns"] is not None else "not through"
         return f"{row['place']}. {row['player']}: {row['rooms_done']} rooms completed, {turns}"
     through = f", through all flags {row['won']}{_ORDINAL.get(row['won'], 'th')}" if row["won"] else ""
-    return f"{row['place']}. {row['player']}: {row['flags']} flags touched, {row['lives']} lives left{through}"
+    return f"{row['place']}. {row['player']}: {_count(row['flags'], 'flag')} touched, {_count(row['lives'], 'life', 'lives')} left{through}"
 
 
 def ending_lines(result: GameResult) -> list[str]:

@@ -161,7 +161,7 @@ class FlowerField(TurnGame[State]):
                 return str(err)
             latest = self.latest(state)
             if state.settings.missed_latest == "refuse" and not (latest and set(latest.cells) & (baskets[0] | baskets[1])):
-                return "neither basket includes a flower from the opponent's latest move"
+                return "neither field includes a flower from the opponent's latest move"
             return None
         if payload[move] is not True:
             return f"{move} must be `true`"
@@ -243,9 +243,9 @@ class FlowerField(TurnGame[State]):
                 return f"{names} is not a flower field (not connected)"
             placements.append(placement)
         if baskets[0] == baskets[1]:
-            return "the two baskets are the same cells"
+            return "the two fields are the same cells"
         if field_key(placements[0], state.board) != field_key(placements[1], state.board):
-            return "the baskets are not duplicates (shape or kinds differ under every rotation and reflection)"
+            return "the fields are not duplicates (shape or kinds differ under every rotation and reflection)"
         latest = self.latest(state)
         if latest is None or not set(latest.cells) & (baskets[0] | baskets[1]):
             return "neither basket includes a flower from the opponent's latest move"

@@ -334,7 +334,7 @@ def _solution(state: State, player: str, value: Any, at: datetime | None) -> tup
     how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
     shown = f"{player} demonstrated {state.demo_moves}: {how}"
     if not success and state.deadline is not None:  # D1.4 ruling: may be replaced until the deadline
-        tries = f"round {state.round}: {player}'s {how}; another may follow until {clocks.when(state.deadline)}"
+        tries = f"round {state.round}: {player}'s {how}; another may follow until the deadline"
         return None, dataclasses.replace(state, log=state.log + (tries,))
     return None, _demonstrated(state, success, shown, at)
 
