@@ -118,3 +118,17 @@ def test_a_start_that_is_not_a_time_stamp_is_refused_naming_the_option():
 
     with pytest.raises(SetupError, match="options.start: must be a time stamp"):
         get_game("flowerfield").new_state(Config("flowerfield", ("ann", "bob"), None, {"start": "soon"}))
+
+
+def test_a_move_after_the_end_is_told_the_deadline_it_missed():
+    """ann's deadline passed at 20:06:00 (60 s + 300 s from the 20:00 start); the scheduled run applied it; her move
+    at 21:00 is refused with that deadline named, not a bare "the game is over"."""
+    from pbem.dm import Action, Config
+    from pbem.dm.clock import GM, submit
+
+    rules = get_game("takebacktoe")
+    state = rules.new_state(Config("takebacktoe", ("ann", "bob"), None, {"start": "2026-12-01T20:00:00Z"}, 1))
+    _, state = submit(rules, state, Action(GM, {"timeout": True}, datetime(2026, 12, 1, 20, 30, tzinfo=timezone.utc)))
+    records, _ = submit(rules, state, Action("ann", {"move": "B1-A1"}, datetime(2026, 12, 1, 21, tzinfo=timezone.utc)))
+    assert records[-1].reason == ("the game is over: bob won, ann ran out of time (the deadline was "
+                                  "2026-12-01 20:06:00 UTC)")

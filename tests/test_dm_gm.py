@@ -153,7 +153,7 @@ def test_the_site_index_lists_death_matches_with_their_result(desk):
     assert made.exit_code == 0, made.output
     index = (desk.folder / "site" / "index.html").read_text()
     assert '<a href="matches/t1/index.html">t1</a> — takebacktoe, ann v bob: Won by bob (ann 0, bob 0): ' \
-           "ann ran out of time." in index
+           "ann ran out of time (the deadline was 2026-12-01 19:06:00 UTC)." in index
     assert '<a href="matches/t2/index.html">t2</a> — takebacktoe, ann v bob: In play (ann 0, bob 0).' in index
     assert "Won by bob" in (desk.folder / "site" / "matches" / "t1" / "index.html").read_text()
     assert desk.pbem("site", "--match", "t9", "--out", desk.folder / "site").exit_code == 1

@@ -192,7 +192,7 @@ def test_d4_5_no_lives_left_loses():
     outcome = play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 3)
     assert outcome.result.over and outcome.result.winner == "Ann"
     assert outcome.result.lives == {"Ann": 3, "Bob": 0} and outcome.result.termination == Termination.NO_LIVES
-    assert play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 4).errors == [(4, "the game is over")]
+    assert play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 4).errors == [(4, "the game is over: Ann won, Bob has no lives left")]
 
 
 def test_pass_only_on_a_full_board():

@@ -30,6 +30,12 @@ class TurnState(Protocol):
     def over(self) -> bool: ...
 
     @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def ending(self) -> str: ...
+
+    @property
     def to_move(self) -> str: ...
 
 
@@ -58,7 +64,7 @@ class TurnGame(Game[T, Action]):
 
     def check(self, state: T, action: Action) -> str | None:
         if state.over:
-            return "the game is over"
+            return f"the game is over: {state.winner} won, {state.ending}"
         at, started = clocks.utc(action.at), _clock(state).started
         if at is not None and started is not None and at < started:
             return f"time stamp {at.isoformat()} is earlier than the previous action's ({started.isoformat()})"
@@ -97,7 +103,9 @@ class TurnGame(Game[T, Action]):
         return clocks.Deadline(at, state.to_move, f"{state.to_move} runs out of time; {other} wins")
 
     def expire(self, state: T, deadline: clocks.Deadline) -> T:
-        return self.lose_on_time(state, state.to_move)
+        """The mover lost on time; the ending names the deadline, for a move that comes after it."""
+        lost = self.lose_on_time(state, state.to_move)
+        return replace(lost, ending=f"{lost.ending} (the deadline was {clocks.when(deadline.at)})")
 
     def extend(self, state: T, seconds: int, at: datetime | None) -> T:
         return replace(state, clock=clocks.extend(_clock(state), state.to_move, seconds, at))
