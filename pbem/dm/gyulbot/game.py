@@ -27,6 +27,7 @@ from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent
 from ..clock import GM, Deadline, utc
 from ..views import GyulbotView
+from . import bank
 from .board import Puzzle, parse_solution, solved_after
 
 OPTIONS = {
@@ -257,6 +258,9 @@ def _puzzle(settings: Settings, number: int) -> Puzzle:
     """Round `number`'s puzzle: the transcript's, else one generated from the seed (B13)."""
     if number <= len(settings.puzzles):
         return settings.puzzles[number - 1]
+    banked = bank.for_round(settings.moves, settings.seed, number)
+    if banked is not None:  # a deep length: every round its own puzzle
+        return banked
     from .generator import generate  # the solver is only needed when the transcript lacks puzzles
 
     return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
