@@ -9,28 +9,27 @@ hears what it did.
 """
 from __future__ import annotations
 
-import imaplib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, moment, when
-from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
-from ..mail.fetch import messages_from
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing, Outcome
 from . import judge
-from .intake import Handled, fetch
-from .outgoing import send_pending
+
+if TYPE_CHECKING:  # the inbox and the outbox's senders load only for the GM commands that read or send mail
+    from ..mail.config import MailConfig
+    from .intake import Handled
 
 
 @dataclass
@@ -98,6 +97,11 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
                mbox: Path | None = None) -> tuple[list[Handled], str | None]:
     """Every new message, handled as `pbem run` handles it (each committed with its replies); and the reason the
     inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
+    import imaplib
+
+    from ..mail.fetch import messages_from
+    from .intake import fetch
+
     try:
         handled = fetch(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap), config, now)
     except (OSError, imaplib.IMAP4.error) as err:
@@ -159,6 +163,8 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
+    from .outgoing import send_pending
+
     return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
