@@ -29,6 +29,7 @@ SMOKE = {
     "cli": ["--repeat", "1"],
     "tick": ["--games", "1", "--repeat", "1"],
     "report_size": ["--turns", "1"],
+    "dm_new": ["--repeat", "1"],
 }
 PEER_SMOKE = {
     "roboprojekt": ["engine", "--repeat", "2", "--peer", str(PEERS["roboprojekt"])],

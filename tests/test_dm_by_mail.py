@@ -127,7 +127,7 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(d
         ("ann@example.org", "[pbem] g1: a deadline passed: no undercut: ann demonstrates 2"),
         ("bob@example.org", "[pbem] g1: a deadline passed: no undercut: ann demonstrates 2")]
     ann_now = mails[2][2]
-    assert "Deadline: 2026-12-01 20:04:00 UTC (1 min 00 s from 2026-12-01 20:03:00 UTC), waiting for ann." in ann_now
+    assert "Deadline: 2026-12-01 20:04:00 UTC, waiting for ann.\nThat is 1 min 00 s from 2026-12-01 20:03:00 UTC, when this mail was written." in ann_now
     assert '{solution: "Red UR"}  at most 2 moves' in ann_now and 'secret: "ann-secret"' in ann_now
     # the GM gives ann two more minutes (recorded, and both players are told)
     assert desk.pbem("dm", "extend", "g1", "120", "--out", tmp_path, now="20:03:30").exit_code == 0
@@ -135,14 +135,14 @@ def test_a_gyulbot_match_by_mail_with_an_extension_and_a_deadline_nobody_meets(d
     assert [subject for _, subject, _, _ in told] == [
         "[pbem] g1: the GM extended the deadline by 120 s to 2026-12-01 20:06:00 UTC"] * 2
     assert desk.run("20:04:30")["done"] == []  # 20:04:00 has passed, but the extended deadline is 20:06:00
-    assert "Deadline: 2026-12-01 20:06:00 UTC (2 min 30 s from 2026-12-01 20:03:30 UTC), waiting for ann." in told[0][2]
+    assert "Deadline: 2026-12-01 20:06:00 UTC, waiting for ann.\nThat is 2 min 30 s from 2026-12-01 20:03:30 UTC, when this mail was written." in told[0][2]
     desk.send("g1", "ann", '{solution: "Red UR"}', "20:05:00")
     done = desk.run("20:05:30")["done"]
     assert [d["what"] for d in done] == ["fetched"] and done[0]["detail"].startswith("accepted")
     assert desk.position("g1")["scores"] == {"ann": 1, "bob": 0}
     mails = desk.new_mail()
     # round 2 opened at 20:05:00 (the solution's receipt): claims close at 20:15:00
-    assert "Deadline: 2026-12-01 20:15:00 UTC (9 min 30 s from 2026-12-01 20:05:30 UTC), open to both players." \
+    assert "Deadline: 2026-12-01 20:15:00 UTC, open to both players.\nThat is 9 min 30 s from 2026-12-01 20:05:30 UTC, when this mail was written." \
         in mails[0][2]
     # nobody claims in round 2: the scheduled run applies the deadline and the match ends (ann 1 - bob 0)
     done = desk.run("20:16:00")["done"]
@@ -168,7 +168,7 @@ def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(desk):
     # the snom at r1c1 needs R then D (2 orders); ann buzzes 2 at 20:01:00, so she must present by 20:02:00
     desk.send("i1", "ann", "{claim: 2}", "20:01:00")
     desk.run("20:01:30")
-    assert "Deadline: 2026-12-01 20:02:00 UTC (0 min 30 s from 2026-12-01 20:01:30 UTC), waiting for ann." \
+    assert "Deadline: 2026-12-01 20:02:00 UTC, waiting for ann.\nThat is 0 min 30 s from 2026-12-01 20:01:30 UTC, when this mail was written." \
         in desk.new_mail()[0][2]
     # ann's solution reached the server at 20:02:10, after the minute: the deadline is applied first, and
     # her late solution is refused and says why

@@ -54,7 +54,7 @@ def test_the_opening_mail_waits_for_the_start_then_brings_rules_secret_position_
     # the rules with this match's options (2 rounds; the default windows), the secret, the board, the deadline
     assert "Gyulbot (RULES D1), 2 rounds" in ann and "within 1 min" in ann and "no claim in 10 min" in ann
     assert 'Your secret is "ann-secret"' in ann and "c1  c2  c3  c4" in ann
-    assert "Deadline: 2026-12-01 20:10:00 UTC (10 min 00 s from 2026-12-01 20:00:00 UTC), open to both players." in ann
+    assert "Deadline: 2026-12-01 20:10:00 UTC, open to both players.\nThat is 10 min from 2026-12-01 20:00:00 UTC, when this mail was written." in ann
     assert reply_block(ann) == 'match: g1\nplayer: ann\nsecret: "ann-secret"\naction: {claim: 8}\n'
     assert desk.run("20:01:00") == [] and desk.new_mail() == []  # once
     # a new address for a running match gets the position at once
@@ -62,7 +62,7 @@ def test_the_opening_mail_waits_for_the_start_then_brings_rules_secret_position_
     assert moved.exit_code == 0 and "opening mail to bob@other.example.org queued" in moved.output
     [(to, subject, text)] = desk.new_mail()
     assert to == "bob@other.example.org" and 'secret: "bob-secret"' in text
-    assert "(8 min 00 s from 2026-12-01 20:02:00 UTC)" in text
+    assert "That is 8 min 00 s from 2026-12-01 20:02:00 UTC" in text
 
 
 def test_take_back_toe_with_the_gms_dice_waits_for_the_roll_and_the_mover_is_not_charged(desk):
@@ -74,7 +74,7 @@ def test_take_back_toe_with_the_gms_dice_waits_for_the_roll_and_the_mover_is_not
     rolled = desk.gm("roll", "t1", "4", now="19:05:00")
     assert rolled.exit_code == 0 and "(queued: no SMTP server is configured" in rolled.output
     told = {to: text for to, _, text in desk.new_mail()}
-    assert "Deadline: 2026-12-01 19:06:00 UTC (1 min 00 s from 2026-12-01 19:05:00 UTC), waiting for ann." \
+    assert "Deadline: 2026-12-01 19:06:00 UTC, waiting for ann.\nThat is 1 min 00 s from 2026-12-01 19:05:00 UTC, when this mail was written." \
         in told["ann@example.org"]
     desk.send("ann", reply_block(told["ann@example.org"]), "19:05:50")
     done = desk.run("19:06:30")
@@ -121,11 +121,12 @@ def test_extend_after_a_passed_deadline_refuses_naming_it_and_applies_it(desk):
     [(_, subject, text), _] = desk.new_mail()
     # the headline, the board's status line and the Deadline line give the one extended deadline
     assert subject == "[pbem] g1: the GM extended the deadline by 60 s to 2026-12-01 20:21:00 UTC"
-    assert "Deadline: 2026-12-01 20:21:00 UTC (10 min 00 s from 2026-12-01 20:11:00 UTC)" in text
+    assert "Deadline: 2026-12-01 20:21:00 UTC, open to both players.\nThat is 10 min from 2026-12-01 20:11:00 UTC" in text
     # the GM closes it early: the mail says what that did (round 2 scores nobody; 0-0 goes to bob, D1.4)
     assert desk.gm("timeout", "g1", now="20:12:00").exit_code == 0
     [(_, subject, text), _] = desk.new_mail()
-    assert subject == "[pbem] g1: the GM closed the deadline: no claim in round 2: nobody scores"
+    assert subject == ("[pbem] g1: the GM closed the deadline: no claim in round 2: nobody scores; the match is over: "
+                       "bob wins")
     assert "Match over: bob wins (tied 0-0: bob wins as the designated opponent)" in text
 
 
@@ -152,7 +153,7 @@ def test_the_site_index_lists_death_matches_with_their_result(desk):
     assert made.exit_code == 0, made.output
     index = (desk.folder / "site" / "index.html").read_text()
     assert '<a href="matches/t1/index.html">t1</a> — takebacktoe, ann v bob: Won by bob (ann 0, bob 0): ' \
-           "ann ran out of time." in index
+           "ann ran out of time (the deadline was 2026-12-01 19:06:00 UTC)." in index
     assert '<a href="matches/t2/index.html">t2</a> — takebacktoe, ann v bob: In play (ann 0, bob 0).' in index
     assert "Won by bob" in (desk.folder / "site" / "matches" / "t1" / "index.html").read_text()
     assert desk.pbem("site", "--match", "t9", "--out", desk.folder / "site").exit_code == 1

@@ -70,12 +70,12 @@ def test_clock_line_shows_limits_reserves_and_extensions():
                Action("Bob", {"plant": ["blue D3"]}, start + timedelta(seconds=100))]
     game = get_game("flowerfield")
     extended = write("flowerfield", game.render_data(replay(config, actions[:2]).state))
-    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 5:00; the GM gave Bob 0:30 more." \
-        in extended
+    assert ("Clock: 1 min a turn (+1 min for a challenge); reserve Ann 5 min, Bob 5 min; the GM gave Bob 30 s "
+            "more.") in extended
     text = write("flowerfield", game.render_data(replay(config, actions).state))
     # 100 s against 60 + 30: 10 s over, charged as one 30-second step of Bob's 5 minutes; the extension was for
     # Bob's turn only, so it is gone from the clock line once he has moved
-    assert "Clock: 1:00 a turn (+1:00 for a challenge); reserve Ann 5:00, Bob 4:30.\n" in text
+    assert "Clock: 1 min a turn (+1 min for a challenge); reserve Ann 5 min, Bob 4 min 30 s.\n" in text
     untimed = Config("takebacktoe", ("Red", "Green"), options={"dice": "gm", "clock": "off"})
     assert "Clock" not in write("takebacktoe", get_game("takebacktoe").render_data(replay(untimed, []).state))
 

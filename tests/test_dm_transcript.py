@@ -157,7 +157,7 @@ def test_a_bad_puzzle_is_placed_in_the_file():
 
 @pytest.mark.parametrize("text, expected", [
     ("game: takebacktoe\nplayers: [a, b]\noptions: {bogus: 1, dice: x}\n",
-     ["t.yaml:3: options.bogus: unknown option (known: dice, both_win, turns, clock)",
+     ["t.yaml:3: options.bogus: unknown option (known: dice, both_win, turns, clock, start)",
       "t.yaml:3: options.dice: must be one of engine, gm, not 'x'"]),
     ("game: flowerfield\nvariant: daisy\nplayers: [a, b]\noptions:\n  lives: 0\n  adjacent: 1\n",
      ["t.yaml:2: variant: unknown Flower Field variant 'daisy'; known: classic, genius4, grunkle, pan, primary",

@@ -140,7 +140,7 @@ def test_d4_4_a_real_pair_that_misses_the_latest_move_fails():
 
 def test_d4_4_ruling_option_refuses_a_challenge_that_misses_the_latest_move():
     outcome = play(SEED_EXAMPLE + [("Bob", MISSED_CHALLENGE)], missed_latest="refuse")
-    assert outcome.errors == [(5, "neither basket includes a flower from the opponent's latest move")]
+    assert outcome.errors == [(5, "neither field includes a flower from the opponent's latest move")]
     assert outcome.state == play(SEED_EXAMPLE, missed_latest="refuse").state
 
 
@@ -192,7 +192,7 @@ def test_d4_5_no_lives_left_loses():
     outcome = play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 3)
     assert outcome.result.over and outcome.result.winner == "Ann"
     assert outcome.result.lives == {"Ann": 3, "Bob": 0} and outcome.result.termination == Termination.NO_LIVES
-    assert play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 4).errors == [(4, "the game is over")]
+    assert play([("Ann", {"plant": ["R D5"]})] + [("Bob", {"give_up": True})] * 4).errors == [(4, "the game is over: Ann won, Bob has no lives left")]
 
 
 def test_pass_only_on_a_full_board():

@@ -14,7 +14,7 @@ def test_sample_match(repo_root):
     assert run.errors == []
     assert run.result.over and run.result.winner == "bob" and run.result.scores == {"ann": 1, "bob": 1}
     assert [line.split(":")[0] for line in run.state.log] == ["round 1", "round 2", "round 2", "round 3", "tied 1-1"]
-    assert run.state.log[1].startswith("round 2: ann's 5 moves fail; another may follow until 2026-11-20 20:06:10")
+    assert run.state.log[1].startswith("round 2: ann's 5 moves fail; another may follow until the deadline")
     assert run.state.log[3] == "round 3: no claim in time; no point"
     assert run.state.log[4] == "tied 1-1: bob wins as the designated opponent"  # D1.4 tiebreak: opponent
 

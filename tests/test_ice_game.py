@@ -309,3 +309,13 @@ def test_hostile_actions_never_crash_and_refusals_change_nothing(player, payload
     else:
         with pytest.raises(ValueError):
             GAME.apply(state, action)
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_every_round_of_a_match_is_its_own_maze(seed):
+    """#34: all 20 rounds a match may last (D2.3) meet 20 distinct mazes."""
+    from pbem.dm.base import Config, get_game
+    from pbem.dm.icemaze.game import maze_at
+
+    state = get_game("ice").new_state(Config("ice", ("a", "b"), seed=seed))
+    assert len({repr(maze_at(state, index)) for index in range(20)}) == 20

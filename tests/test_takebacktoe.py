@@ -221,7 +221,7 @@ def test_d3_4_more_pieces_at_home_wins_at_the_limit():
 def test_d3_4_no_action_after_the_end():
     config, actions = gm(*_shuttle(80), ("Red", 1, "B1-B2"))
     outcome = replay(config, actions)
-    assert outcome.errors == [(80, "the game is over")]
+    assert outcome.errors == [(80, "the game is over: Red won, turn limit: tie goes to the starting player")]
 
 
 def test_options_are_checked():

@@ -119,7 +119,7 @@ def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path 
 
     rules = get_game(config.game)
     data = rules.render_data(state)
-    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png") if out is not None else None
+    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png", rules, state) if out is not None else None
     if as_json:
         result = rules.result(state)
         tally = {"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}
@@ -131,12 +131,12 @@ def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path 
         typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
 
 
-def _picture(game: str, data: Mapping[str, Any], path: Path) -> Path | None:
-    """Draw the position into `path`; None for a game without a drawer."""
-    from ..render.dm import draw, png_bytes
+def _picture(game: str, data: Mapping[str, Any], path: Path, rules: Any, state: Any) -> Path | None:
+    """Draw the position, with its running deadline, into `path`; None for a game without a drawer."""
+    from ..render.dm import deadline_lines, draw, png_bytes, with_caption
 
     try:
-        image = draw(game, data)
+        image = with_caption(draw(game, data), deadline_lines(rules, state))
     except KeyError:
         return None
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -230,6 +230,11 @@ class Game(ABC, Generic[S, A]):
         """The state with the running deadline `seconds` later (a GM extension made `at`, recorded)."""
         raise NotImplementedError(f"{self.name} has no deadlines")
 
+    def restart(self, state: S, at: datetime) -> S:
+        """The state with the running turn starting again `at`, with the full time: its player was told of it only
+        then (D5 ruling on an inbox outage). A game without such turns keeps its deadlines."""
+        return state
+
 
 class JudgedGame(Game[S, A]):
     """A game whose rules are one function judging an action: its `check` and `apply` both come from `judge`."""

@@ -17,14 +17,18 @@ means (the death matches here: an instant loss). Untimed actions (historical
 transcripts without `at`) are never charged. A GM extends the current
 deadline with `{extend: SECONDS}` from player `GM`; the opponent or the GM
 claims a fallen flag with `{timeout: true}`. Both are recorded in the clock.
+The first mover's clock runs from the match's `start` option; `{told: true}`
+from the `GM` starts the running turn again at its stamp with the full time:
+the opening mail of a match without `start`, or the mail that tells a player
+of an action the GM's inbox could not be read in time for (D5 rulings).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Generic, Mapping, Protocol, TypeVar
+from typing import Any, Callable, Generic, Mapping, Protocol, TypeVar
 
-from .base import Action, Game
+from .base import Action, Game, Option
 
 S = TypeVar("S")
 
@@ -41,7 +45,7 @@ A = TypeVar("A", bound=Stamped)
 GM = "GM"
 CLOCK_ABOUT = ("off, or {turn, reserve, step, bonus}: the seconds of a turn, the reserve spent beyond it in steps "
                "of `step`, and extra seconds by kind of action (bonus: {challenge: 60})")
-CLOCK_KEYS = ("extend", "timeout")
+CLOCK_KEYS = ("extend", "timeout", "told")
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,9 @@ class Clock:
         return dict(self.reserves)[player]
 
 
-def start(control: TimeControl, players: tuple[str, ...]) -> Clock:
-    return Clock(tuple((player, control.reserve) for player in players))
+def start(control: TimeControl, players: tuple[str, ...], at: datetime | None = None) -> Clock:
+    """A match's clock; the first mover's turn starts `at` (the `start` option; None: at the first action)."""
+    return Clock(tuple((player, control.reserve) for player in players), started=utc(at))
 
 
 def reserve_used(control: TimeControl, clock: Clock, at: datetime | None, kind: str | None) -> int:
@@ -122,7 +127,7 @@ def charge(control: TimeControl, clock: Clock, player: str, at: datetime | None,
     """The clock after `player`'s accepted action: reserve spent, next turn started at `at`."""
     used = reserve_used(control, clock, at, kind)
     reserves = tuple((p, s - used if p == player else s) for p, s in clock.reserves)
-    return replace(clock, reserves=reserves, started=at if at is not None else clock.started, extra=0)
+    return replace(clock, reserves=reserves, started=utc(at), extra=0)  # untimed: no deadline runs (D5 ruling)
 
 
 def utc(moment: datetime | None) -> datetime | None:
@@ -151,6 +156,10 @@ def read_moment(value: Any, default: Any = None) -> datetime:
     return found
 
 
+START = Option(None, read=read_moment, unit="time stamp", shown_default="when the match is opened",
+               about="D5: when the first mover's clock starts (ISO 8601, like 2026-12-01T20:00Z)")
+
+
 def extend(clock: Clock, to_move: str, seconds: int, at: datetime | None) -> Clock:
     """The GM gives the player to move `seconds` more for this turn, recorded."""
     return replace(clock, extra=clock.extra + seconds, extensions=clock.extensions + (Extension(to_move, seconds, at),))
@@ -175,9 +184,11 @@ class Deadline:
 
 
 def span(seconds: int) -> str:
-    """A duration as players read it: "10 min", "1 min 30 s", "45 s"."""
-    minutes, rest = divmod(seconds, 60)
-    return " ".join(part for part in (f"{minutes} min" if minutes else "", f"{rest} s" if rest else "") if part) or "0 s"
+    """A duration as players read it: "4 h", "1 h 30 min", "10 min", "1 min 30 s", "45 s"."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, rest = divmod(rest, 60)
+    parts = (f"{hours} h" if hours else "", f"{minutes} min" if minutes else "", f"{rest} s" if rest else "")
+    return " ".join(part for part in parts if part) or "0 s"
 
 
 def control_text(control: TimeControl) -> str:
@@ -195,21 +206,28 @@ def when(moment: datetime) -> str:
 
 
 def remaining(deadline: datetime, now: datetime) -> str:
-    """Time left before `deadline`, in minutes and seconds ("4 min 05 s"; "passed")."""
+    """Time left before `deadline`, as precise as it matters, never more than is left: "4 min 05 s" under ten
+    minutes, "35 min" under an hour, "11 h 35 min" beyond ("passed" once it has)."""
     seconds = int((deadline - now).total_seconds())
     if seconds < 0:
         return "passed"
     hours, rest = divmod(seconds, 3600)
-    text = f"{rest // 60} min {rest % 60:02d} s"
-    return f"{hours} h {text}" if hours else text
+    if hours:
+        return f"{hours} h {rest // 60} min" if rest >= 60 else f"{hours} h"
+    if seconds >= 600:
+        return f"{seconds // 60} min"
+    return f"{seconds // 60} min {seconds % 60:02d} s"
 
 
-def advance(game: Game[S, Any], state: S, at: datetime | None) -> tuple[S, list[Deadline]]:
-    """The state at `at`: every deadline that passed before it has had its effect (in order), and those deadlines."""
+def advance(game: Game[S, Any], state: S, at: datetime | None,
+            running: Callable[[S], Deadline | None] | None = None) -> tuple[S, list[Deadline]]:
+    """The state at `at`: every deadline that passed before it has had its effect (in order), and those deadlines
+    (`running`: the deadline a claim acts on, when it is not the game's scheduled one)."""
     passed: list[Deadline] = []
     at = utc(at)
+    running = running or game.deadline
     while at is not None and not game.is_over(state):
-        deadline = game.deadline(state)
+        deadline = running(state)
         if deadline is None or at <= deadline.at:
             break
         state = game.expire(state, deadline)
@@ -217,9 +235,12 @@ def advance(game: Game[S, Any], state: S, at: datetime | None) -> tuple[S, list[
     return state, passed
 
 
-def judge_clock(game: Game[S, Action], state: S, action: Action) -> tuple[str | None, S]:
-    """The GM's `extend`/`timeout` and a player's `timeout` claim, the same in every game."""
+def judge_clock(game: Game[S, Action], state: S, action: Action,
+                running: Callable[[S], Deadline | None] | None = None) -> tuple[str | None, S]:
+    """The GM's `extend`/`timeout` and a player's `timeout` claim, the same in every game; `running` gives the
+    deadline they act on when it is not the game's scheduled one (D5 ruling on rolls written in actions)."""
     payload, at = action.payload, utc(action.at)
+    deadline_of = running or game.deadline
     if len(payload) != 1 or not set(payload) <= set(CLOCK_KEYS):
         return "extend and timeout go alone in an action", state
     if game.is_over(state):
@@ -230,26 +251,33 @@ def judge_clock(game: Game[S, Action], state: S, action: Action) -> tuple[str | 
             return f"only the {GM} extends a deadline", state
         if not isinstance(seconds, int) or isinstance(seconds, bool) or seconds <= 0:
             return f"extend takes a whole number of seconds, not {seconds!r}", state
-        state, _ = advance(game, state, at)
-        if game.is_over(state) or game.deadline(state) is None:
+        state, _ = advance(game, state, at, deadline_of)
+        if game.is_over(state) or deadline_of(state) is None:
             return "no deadline is running", state
         return None, game.extend(state, seconds, at)
+    if "told" in payload:
+        if action.player != GM or payload["told"] is not True or at is None:
+            return f"only the {GM}'s stamped `told: true` says when the player to move was told", state
+        restarted = game.restart(state, at)
+        if deadline_of(restarted) is None:
+            return "no deadline is running", state
+        return None, restarted
     if payload["timeout"] is not True:
         return "timeout must be `timeout: true`", state
     if at is None:
         return "a timeout needs a time stamp", state
-    running = game.deadline(state)
-    after, passed = advance(game, state, at)
+    current = deadline_of(state)
+    after, passed = advance(game, state, at, deadline_of)
     if passed:
         return None, after
-    if running is None:
+    if current is None:
         return "no deadline is running", state
     if action.player != GM:
-        if action.player == running.waiting:
+        if action.player == current.waiting:
             return "a player cannot claim their own time has run out", state
-        waiting = running.waiting or "the running deadline"
-        return f"{waiting} still has time until {when(running.at)} (claimed at {when(at)})", state
-    return None, game.expire(state, replace(running, at=at))  # the GM closes the running deadline now
+        waiting = current.waiting or "the running deadline"
+        return f"{waiting} still has time until {when(current.at)} (claimed at {when(at)})", state
+    return None, game.expire(state, replace(current, at=at))  # the GM closes the running deadline now
 
 
 def is_clock_action(action: object) -> bool:
@@ -266,12 +294,16 @@ class Record(Generic[A]):
     clock: bool = False
 
 
-def submit(game: Game[S, A], state: S, action: A) -> tuple[list[Record[A]], S]:
+def submit(game: Game[S, A], state: S, action: A, told: datetime | None = None) -> tuple[list[Record[A]], S]:
     """What one submission records, and the state after it (D5 ruling).
 
     A deadline that passed before a player's action is recorded first, as the
     clock's own `{timeout: true}` at the action's time, so it takes effect even
-    when the late action is then refused; the refusal says so.
+    when the late action is then refused; the refusal says so. `told`: when the
+    player whose turn the action starts was told of it, when that was later than
+    its stamp because the GM's inbox could not be read (D5 outage ruling); their
+    clock then runs from `told` with the full time, recorded as the clock's own
+    `{told: true}`.
     """
     records: list[Record[A]] = []
     passed: list[Deadline] = []
@@ -284,4 +316,15 @@ def submit(game: Game[S, A], state: S, action: A) -> tuple[list[Record[A]], S]:
         lapsed = "; ".join(f"at {when(d.at)} {d.effect}" for d in passed)
         reason = f"too late: {lapsed}. Now: {reason}"
     records.append(Record(action, reason))
-    return records, state if reason is not None else game.apply(state, action)
+    if reason is not None:
+        return records, state
+    state = game.apply(state, action)
+    running = game.deadline(state)
+    told, stamp = utc(told), utc(action.at)
+    if told is None or running is None or running.waiting in (None, getattr(action, "player", None)) or (
+            stamp is not None and told <= stamp):
+        return records, state
+    restarted = game.restart(state, told)
+    if game.deadline(restarted) == running:  # a game whose windows run from the action itself
+        return records, state
+    return records + [Record(Action(GM, {"told": True}, told), None, clock=True)], restarted

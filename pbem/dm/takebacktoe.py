@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from ..engine.rng import derive_rng
@@ -34,6 +35,7 @@ OPTIONS = {
     "clock": Option(DEFAULT_CLOCK, read=lambda value, default: clocks.TimeControl.from_options({"clock": value}, default),
                     unit="seconds", shown_default="{turn: 60, reserve: 300, step: 1}",
                     about=clocks.CLOCK_ABOUT),
+    "start": clocks.START,
 }
 
 
@@ -45,6 +47,9 @@ class Settings:
     both_win: str
     turns: int
     clock: clocks.TimeControl
+    start: datetime | None = None
+
+
 _MOVE = re.compile(r"^\s*(\w+)\s*(?:-|->|→|\s)\s*(\w+)\s*$")
 
 
@@ -68,6 +73,7 @@ class State:
     ending: str = ""
     termination: Termination | None = None
     clock: clocks.Clock | None = None
+    written: bool = False  # the last turn's roll was written in the mover's own action (rolled elsewhere, D5)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -108,7 +114,7 @@ class TakeBackToe(TurnGame[State]):
         settings = Settings(**setup.read(OPTIONS))
         setup.done()
         stacks = (0,) * COLS + (10,) * COLS + (0,) * COLS
-        state = State(config, settings, stacks, clock=clocks.start(settings.clock, config.players))
+        state = State(config, settings, stacks, clock=clocks.start(settings.clock, config.players, settings.start))
         return self._next_roll(state)
 
     def candidates(self, state: State) -> list[Action]:
@@ -123,7 +129,8 @@ class TakeBackToe(TurnGame[State]):
         if state.roll is None:
             return []  # the GM rolls first (pbem dm roll); that mail asks for the move (`waiting`)
         move = next((a.payload["move"] for a in self.candidates(state) if self.check_move(state, a) is None), "B2-A2")
-        return [f"{{move: {move}}}  move exactly {state.roll} pieces from a stack of at least {state.roll} "
+        pieces = "1 piece" if state.roll == 1 else f"{state.roll} pieces"
+        return [f"{{move: {move}}}  move exactly {pieces} from a stack of at least {state.roll} "
                 "to the next cell (any such move: FROM-TO)"]
 
     def news(self, before: State, after: State) -> list[str]:
@@ -166,20 +173,27 @@ class TakeBackToe(TurnGame[State]):
             reason = self._check_gm_roll(state, action.payload["roll"])
             if reason is not None:
                 raise ValueError(reason)
-            rolled = self._rolled(state, action.payload["roll"])
+            rolled = replace(self._rolled(state, action.payload["roll"]), written=False)
             if rolled.roll is None or rolled.clock is None:  # a roll that skips the turn starts nobody's clock
                 return rolled
             return replace(rolled, clock=replace(rolled.clock, started=clocks.utc(action.at), extra=0))
         return super().apply(state, action)
 
     def _awaiting_roll(self, state: State) -> bool:
-        """With the GM's dice a turn starts when the GM's roll for it is stamped (D5 ruling): until then no deadline
-        runs for the mover and no reserve is spent. (A transcript's roll written in the mover's own action was
-        rolled elsewhere when the turn began: that turn is charged from the previous action, as it was played.)"""
+        """With the GM's dice, the player to move has no roll yet."""
         return state.settings.dice == "gm" and state.roll is None and not state.over
 
     def deadline(self, state: State) -> clocks.Deadline | None:
+        """With the GM's dice a turn starts when the GM's roll for it is stamped: until then no deadline runs (D5)."""
         return None if self._awaiting_roll(state) else super().deadline(state)
+
+    def judge_clock(self, state: State, action: Action) -> tuple[str | None, State]:
+        """A roll written in the mover's own action (rolled elsewhere) carries no time of its own (D5 ruling): while
+        the rolls come that way, the turn awaiting one runs from the previous action, and a GM extension or a timeout
+        claim acts on that deadline (the scheduled run does not: it waits for the roll)."""
+        if self._awaiting_roll(state) and state.written:
+            return clocks.judge_clock(self, state, action, running=super().deadline)
+        return super().judge_clock(state, action)
 
     def _late(self, state: State, action: Action) -> bool:
         if self._awaiting_roll(state) and "roll" not in action.payload:
@@ -246,7 +260,8 @@ class TakeBackToe(TurnGame[State]):
         if move is not None:
             stacks[move[0]] -= roll
             stacks[move[1]] += roll
-        return self._after_turn(state, Turn(action.player, roll, move), tuple(stacks))
+        after = self._after_turn(state, Turn(action.player, roll, move), tuple(stacks))
+        return replace(after, written=state.roll is None)
 
     def lose_on_time(self, state: State, player: str) -> State:
         other = opponent(state.players, player)

@@ -30,6 +30,12 @@ class TurnState(Protocol):
     def over(self) -> bool: ...
 
     @property
+    def winner(self) -> str | None: ...
+
+    @property
+    def ending(self) -> str: ...
+
+    @property
     def to_move(self) -> str: ...
 
 
@@ -58,12 +64,12 @@ class TurnGame(Game[T, Action]):
 
     def check(self, state: T, action: Action) -> str | None:
         if state.over:
-            return "the game is over"
+            return f"the game is over: {state.winner} won, {state.ending}"
         at, started = clocks.utc(action.at), _clock(state).started
         if at is not None and started is not None and at < started:
             return f"time stamp {at.isoformat()} is earlier than the previous action's ({started.isoformat()})"
         if clocks.is_clock_action(action):
-            return clocks.judge_clock(self, state, action)[0]
+            return self.judge_clock(state, action)[0]
         if action.player != state.to_move:
             return f"it is {state.to_move}'s turn, not {action.player}'s"
         if self._late(state, action):
@@ -76,12 +82,16 @@ class TurnGame(Game[T, Action]):
         if reason is not None:
             raise ValueError(reason)
         if clocks.is_clock_action(action):
-            return clocks.judge_clock(self, state, action)[1]
+            return self.judge_clock(state, action)[1]
         if self._late(state, action):
             return self.lose_on_time(state, state.to_move)
         moved = self.apply_move(state, action)
         clock = clocks.charge(self.time_control(state), _clock(state), action.player, action.at, self.action_kind(action))
         return replace(moved, clock=clock)
+
+    def judge_clock(self, state: T, action: Action) -> tuple[str | None, T]:
+        """The GM's extension or timeout, or a timeout claim (`clock.judge_clock`)."""
+        return clocks.judge_clock(self, state, action)
 
     def deadline(self, state: T) -> clocks.Deadline | None:
         if state.over:
@@ -93,10 +103,15 @@ class TurnGame(Game[T, Action]):
         return clocks.Deadline(at, state.to_move, f"{state.to_move} runs out of time; {other} wins")
 
     def expire(self, state: T, deadline: clocks.Deadline) -> T:
-        return self.lose_on_time(state, state.to_move)
+        """The mover lost on time; the ending names the deadline, for a move that comes after it."""
+        lost = self.lose_on_time(state, state.to_move)
+        return replace(lost, ending=f"{lost.ending} (the deadline was {clocks.when(deadline.at)})")
 
     def extend(self, state: T, seconds: int, at: datetime | None) -> T:
         return replace(state, clock=clocks.extend(_clock(state), state.to_move, seconds, at))
+
+    def restart(self, state: T, at: datetime) -> T:
+        return replace(state, clock=replace(_clock(state), started=clocks.utc(at), extra=0))
 
     def clock_data(self, state: T) -> ClockView | None:
         """What players see of the clock: the turn limit and each reserve (None when untimed)."""

@@ -21,8 +21,10 @@
       elements: {s1: on}
 
 Robot keys accepted: name (required), at (required unless mode is destroyed or
-in-transit, or left_room), facing (N), hp (max_hp), mode (real), registers
-(fused register -> card or null: `{9: FWD1#600}`), upgrades (`SET@ROOM NAME`),
+in-transit, or left_room), facing (N), hp (max_hp), mode (real; `rebooting`
+is the robot's rebooting turn, B10: full HP, no fused register), registers
+(fused register -> card or null: `{9: FWD1#600}`; only registers B7.1 fuses at
+that hp; a fused register left out is empty, for B7.2 to fill), upgrades (`SET@ROOM NAME`),
 options (in the order gained: B11 gives up the last first), next_flag, lives, owner, reinstate_at, reinstated_turn, left_room,
 armouries, charges (option -> points left). A robot's reinstatement square
 defaults to the room's start square in robot order (the last one if there
@@ -47,6 +49,7 @@ from typing import Any, Callable
 import yaml
 
 from ..engine.cards import Card, standard_cards, upgrade_cards
+from ..engine.deal import fused_registers
 from ..engine.elements import new_board
 from ..engine.events import Event
 from ..engine.geometry import Dir, Square
@@ -278,6 +281,8 @@ def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, ou
         else:
             robots[item["name"]] = _robot(item, where, ruleset, out)
             _place(robots[item["name"]], item, where, room, i, out)
+            if ruleset is not None:
+                _check_damage(robots[item["name"]], item, where, ruleset, out)
     return robots
 
 
@@ -293,6 +298,30 @@ def _robot(item: dict[str, Any], where: str, ruleset: Ruleset | None, out: Field
             if value is not None or key in ("at", "reinstate_at"):
                 setattr(robot, key, value)
     return robot
+
+
+def _check_damage(robot: Robot, item: dict[str, Any], where: str, ruleset: Ruleset, out: Fields) -> None:
+    """A robot's `hp`, `mode` and `registers` must agree with B7.1 (damage fuses the top registers) and B10 (`mode:
+    rebooting` is the robot's rebooting turn: its HP was restored to full when that turn began, and the restore
+    unfused every register, so it has full HP and no fused register)."""
+    if not 0 <= robot.hp <= ruleset.max_hp:
+        out.add(item, "hp", f"{where}.hp", f"must be 0 to {ruleset.max_hp} (the ruleset's max_hp), not {robot.hp}")
+        return
+    if robot.mode == Mode.REBOOTING and robot.hp != ruleset.max_hp:
+        out.add(item, "hp", f"{where}.hp", f"a rebooting robot has full HP ({ruleset.max_hp}): B10 restores it when "
+                f"the rebooting turn begins, and mode: rebooting is that turn (not hp {robot.hp})")
+    fused = set(fused_registers(robot, ruleset))
+    unknown = sorted(n for n in robot.registers if not 1 <= n <= ruleset.registers)
+    extra = sorted(n for n in robot.registers if n not in fused and n not in unknown)
+    if unknown:
+        out.add(item, "registers", f"{where}.registers",
+                f"no register {', '.join(map(str, unknown))}: {ruleset.name} has registers 1-{ruleset.registers}")
+    if extra:
+        at_hp = f"at hp {robot.hp} ({ruleset.max_hp - robot.hp} damage)"
+        which = f"registers {min(fused)}-{max(fused)} are" if fused else "none is"
+        out.add(item, "registers", f"{where}.registers",
+                f"register {', '.join(map(str, extra))} is not fused {at_hp}: {which} (B7.1: {ruleset.name} fuses "
+                f"register {ruleset.registers} first, at {ruleset.fuse_from_damage} damage)")
 
 
 def _place(robot: Robot, item: dict[str, Any], where: str, room: Room | None, index: int, out: Fields) -> None:

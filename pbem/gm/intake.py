@@ -26,7 +26,7 @@ from sqlmodel import Session, col, select
 
 from ..dm.base import Action
 from ..dm.base import get_game as get_dm_game
-from ..dm.clock import when
+from ..dm.clock import utc, when
 from ..formats.orders import OrderFile, parse_orders
 from ..formats.schedule import due_text
 from ..formats.transcript import plain
@@ -41,7 +41,7 @@ from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
-from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome
+from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome, inbox_state
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
 from . import judge
@@ -76,6 +76,7 @@ class Handled:
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
     news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
+    read_at: datetime | None = None  # when this run read it (the CLI's clock)
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -116,7 +117,8 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     if is_known(session, *keys):
         return Handled(incoming.origin, key, None, Outcome.DUPLICATE)
     kept = incoming.data if incoming.whole else stub(incoming.data, incoming.size)
-    handled = Handled(incoming.origin, key, None, Outcome.REFUSED, archived=archive(config.archive, kept))
+    handled = Handled(incoming.origin, key, None, Outcome.REFUSED, archived=archive(config.archive, kept),
+                      read_at=read_at)
     letter = None
     try:
         letter = read_letter(incoming.data, config.max_bytes, read_at, incoming.size)
@@ -179,7 +181,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
             *lines]
     ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
                      config=match_config, state=state, now=now,
-                     subject=f"{handled.game}: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
+                     subject=f"{handled.game}: action accepted: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret)
     del ack["Message-ID"]
@@ -309,6 +311,14 @@ def late(session: Session, game: Game, order: OrderFile, received_at: datetime) 
                         "orders do not count (RULES B4.7)"))]
 
 
+def _told_late(session: Session, received_at: datetime, read_at: datetime | None) -> datetime | None:
+    """`read_at` when the inbox could not be read after this message arrived (an outage: the next mover hears of it
+    only now, D5 ruling), else None."""
+    inbox = inbox_state(session)
+    failed = utc(inbox.checked_at) if inbox is not None and inbox.error is not None else None
+    return read_at if failed is not None and received_at <= failed else None
+
+
 def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     assert letter.orders is not None
     document = load_yaml(letter.orders, letter.source)
@@ -346,7 +356,8 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
         return
     before = len(dm_store.submissions(session, match))
     earlier = judge.position(session, match)[1]
-    row, state = judge.submit_action(session, match, Action(entry.player, payload, letter.received_at))
+    row, state = judge.submit_action(session, match, Action(entry.player, payload, letter.received_at),
+                                     _told_late(session, letter.received_at, handled.read_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()

@@ -24,12 +24,14 @@ def position(session: Session, match: DmMatch) -> tuple[Config, Any, list[Action
     return config, replay(config, accepted).state, accepted
 
 
-def submit_action(session: Session, match: DmMatch, action: Action) -> tuple[DmAction, Any]:
+def submit_action(session: Session, match: DmMatch, action: Action,
+                  told: datetime | None = None) -> tuple[DmAction, Any]:
     """Check one action against the position and record it, accepted or refused (`row.reason`);
-    returns the row and the position after it."""
+    returns the row and the position after it. `told`: when the next mover is told, if later than the stamp
+    because the inbox could not be read (`clock.submit`)."""
     lock_match(session, match)
     config, state, _ = position(session, match)
-    return _submit(session, match, get_game(config.game), state, action)
+    return _submit(session, match, get_game(config.game), state, action, told)
 
 
 def submit_actions(session: Session, match: DmMatch, state: Any, actions: list[Action]) -> tuple[Any, int]:
@@ -42,11 +44,13 @@ def submit_actions(session: Session, match: DmMatch, state: Any, actions: list[A
     return state, accepted
 
 
-def _submit(session: Session, match: DmMatch, rules: Game[Any, Action], state: Any, action: Action) -> tuple[DmAction, Any]:
-    """Record the submission (after the clock's own action when a deadline passed before it, D5)."""
-    records, state = clock.submit(rules, state, action)
+def _submit(session: Session, match: DmMatch, rules: Game[Any, Action], state: Any, action: Action,
+            told: datetime | None = None) -> tuple[DmAction, Any]:
+    """Record the submission (after the clock's own action when a deadline passed before it, D5; before the clock's
+    `told` when the next mover was told late); the row of the submission itself and the position after it."""
+    records, state = clock.submit(rules, state, action, told)
     rows = [record_action(session, match, record.action, record.reason) for record in records]
-    return rows[-1], state
+    return next(row for row, record in zip(rows, records) if record.action is action), state
 
 
 def tick(session: Session, match: DmMatch, now: datetime) -> tuple[list[Any], Any]:

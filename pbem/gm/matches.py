@@ -9,28 +9,27 @@ hears what it did.
 """
 from __future__ import annotations
 
-import imaplib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, moment, when
-from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
-from ..mail.fetch import messages_from
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as store
 from ..store.base import Refused
 from ..store.mail import MailDmPlayer, MailOutgoing, Outcome
 from . import judge
-from .intake import Handled, fetch
-from .outgoing import send_pending
+
+if TYPE_CHECKING:  # the inbox and the outbox's senders load only for the GM commands that read or send mail
+    from ..mail.config import MailConfig
+    from .intake import Handled
 
 
 @dataclass
@@ -98,6 +97,11 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
                mbox: Path | None = None) -> tuple[list[Handled], str | None]:
     """Every new message, handled as `pbem run` handles it (each committed with its replies); and the reason the
     inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
+    import imaplib
+
+    from ..mail.fetch import messages_from
+    from .intake import fetch
+
     try:
         handled = fetch(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap), config, now)
     except (OSError, imaplib.IMAP4.error) as err:
@@ -159,6 +163,8 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
+    from .outgoing import send_pending
+
     return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
@@ -197,6 +203,17 @@ def _opened(session: Session, match: str, entry: MailDmPlayer) -> bool:
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
 
 
+def _start_clock(session: Session, match: store.DmMatch, config: Config, state: Any, player: str,
+                 now: datetime) -> Any:
+    """Without a `start` option the first mover's clock starts with their opening mail (RULES D5): the clock's
+    `{told: true}` at `now`, recorded, when no deadline runs yet and the turn is `player`'s; the position after."""
+    rules, told = get_game(config.game), Action(GM, {"told": True}, now)
+    if "start" in config.options or rules.deadline(state) is not None or rules.check(state, told) is not None:
+        return state
+    running = rules.deadline(rules.apply(state, told))
+    return judge.submit_action(session, match, told)[1] if running and running.waiting in (None, player) else state
+
+
 def open_matches(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[tuple[str, str]]:
     """The opening mail to every player who plays a begun, unfinished match by mail and has not had it at their
     address; (match, address) of each queued (not committed)."""
@@ -213,6 +230,7 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
         if get_game(config.game).is_over(state):
             continue
         for entry in sorted(entries, key=lambda row: row.player):
+            state = _start_clock(session, match, config, state, entry.player, now)
             if queue_opening(session, match.name, entry, config, state, now, sender):
                 opened.append((match.name, entry.email))
     return opened

@@ -2,7 +2,9 @@
 the running deadline in minutes and seconds, and what the addressee may send next.
 
 A mail shows the match as of the moment it is written: every deadline that has passed by then is applied first,
-so the picture, the text, the Deadline line and the reply lines all come from one position and one deadline."""
+so the picture, the text, the Deadline line and the reply lines all come from one position and one deadline.
+Every line fits 78 columns (prose wrapped at spaces; the reply lines, copied whole, are short), and a subject
+says when the match is over and who won."""
 from __future__ import annotations
 
 import html
@@ -13,33 +15,47 @@ from typing import Any
 from ..dm.base import Config, get_game
 from ..dm.clock import advance, remaining, when
 from ..render.message import message_id, report_message
+from ..render.text import fitted
 from .letters import clean
 
 PICTURE = "position.png"
+SUBJECT = 120  # the longest subject, in characters
 
 
 def match_mail(*, sender: str, recipient: str, player: str, match: str, config: Config, state: Any, now: datetime,
                subject: str, lines: list[str], token: str, secret: str | None = None) -> EmailMessage:
     """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
     recipient, so the same news is never queued twice."""
-    from ..render.dm import draw, png_bytes  # Pillow, only when a match mail is written
-    state = advance(get_game(config.game), state, now)[0]
-    text = "\n".join(lines + ["", *position_lines(config, state, player, now)]
+    from ..render.dm import deadline_lines, draw, png_bytes, with_caption  # Pillow, only when a mail is written
+    rules = get_game(config.game)
+    state = advance(rules, state, now)[0]
+    text = "\n".join(fitted(lines + ["", *position_lines(config, state, player, now)], hang=0)
                      + reply_lines(config, state, match, player, secret)) + "\n"
     try:
-        images = {PICTURE: png_bytes(draw(config.game, get_game(config.game).render_data(state)))}
+        picture_of = with_caption(draw(config.game, rules.render_data(state)), deadline_lines(rules, state))
+        images = {PICTURE: png_bytes(picture_of)}
     except KeyError:  # a game without a drawer still gets its text board
         images = {}
     picture = f'<p><img src="cid:{PICTURE}@pbem" alt="the position"></p>' if images else ""
     page = (f"<html><body>{picture}<pre style=\"font-family: monospace\">{html.escape(text)}</pre>"
             "</body></html>")
-    message = report_message(sender=sender, recipient=recipient, subject=clean(f"[pbem] {subject}", 120),
+    message = report_message(sender=sender, recipient=recipient, subject=clean(f"[pbem] {over(rules, state, subject)}", SUBJECT),
                              text=text, html=page, images=images)
     del message["Message-ID"]
     message["Message-ID"] = message_id("dm", token, recipient)
     message["References"] = match_thread(match)
     message["Auto-Submitted"] = "auto-generated"
     return message
+
+
+def over(rules: Any, state: Any, subject: str) -> str:
+    """The subject, saying the match is over and who won when it is (a final mail says so before it is opened)."""
+    result = rules.result(state)
+    if not result.over:
+        return subject
+    ending = "; the match is over" + (f": {result.winner} wins" if result.winner else ", no winner")
+    room = SUBJECT - len("[pbem] ") - len(ending)
+    return (subject if len(subject) <= room else subject[:room - 1] + "…") + ending
 
 
 def match_thread(match: str) -> str:
@@ -55,7 +71,8 @@ def position_lines(config: Config, state: Any, player: str, now: datetime) -> li
     deadline = rules.deadline(state)
     if deadline is not None:
         waiting = f"waiting for {deadline.waiting}" if deadline.waiting else "open to both players"
-        lines += ["", f"Deadline: {when(deadline.at)} ({remaining(deadline.at, now)} from {when(now)}), {waiting}."]
+        lines += ["", f"Deadline: {when(deadline.at)}, {waiting}.",
+                  f"That is {remaining(deadline.at, now)} from {when(now)}, when this mail was written."]
         lines += [f"  {what}: {when(at)} ({remaining(at, now)} from now)" for what, at in deadline.by_kind]
         lines += [f"If it passes: {deadline.effect}."]
     return lines
@@ -68,8 +85,8 @@ def reply_lines(config: Config, state: Any, match: str, player: str, secret: str
     if not hints:
         why = ("the match is over" if rules.is_over(state)
                else rules.waiting(state, player) or "you will hear when it is your turn")
-        return ["", f"Nothing to send now: {why}."]
-    lines = ["", "You may send now:", *(f"  {hint}" for hint in hints), "",
+        return ["", *fitted([f"Nothing to send now: {why}."], hang=0)]
+    lines = ["", "You may send now:", *fitted([f"  {hint}" for hint in hints]), "",
              "Reply with these lines (one action):", f"  match: {match}", f"  player: {player}"]
     if secret:
         lines.append(f'  secret: "{secret}"')

@@ -2,11 +2,12 @@
 
 The orders are a YAML attachment when there is one (or a text attachment
 holding an order file, whatever its name), else the plain-text body
-with quoted lines (`> …`) blanked and everything before the first `game:` (or,
-for a death match, `match:`) line and after the YAML (a signature, "thanks")
-blanked too, so line numbers in errors are still the body's. A message over
-the size limit is not parsed at all; an attachment that is not text refuses
-the message. Attachment names are only ever shown (cleaned), never used as paths.
+with quoted lines (`> …`), everything below a client's reply separator
+(`separators.py`: Outlook's original-message block, "On … wrote:", forwarded
+messages), everything before the first `game:` (or, for a death match,
+`match:`) line and after the YAML (a signature, "thanks") blanked too, so
+line numbers in errors are still the body's. A message over the size limit
+is not parsed at all; an attachment that is not text refuses the message. Attachment names are only ever shown (cleaned), never used as paths.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Iterator
 from ..formats.names import valid_address, written_address
 from .decode import html_text, part_text
 from .identity import header_of, letter_key, parse_message_id, stub_key
+from .separators import reply_ends
 
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 _FIRST = re.compile(r"^(game|match)\s*:", re.MULTILINE)
@@ -202,6 +204,10 @@ def orders_in_body(body: str) -> str:
     start = next((i for i, line in enumerate(kept) if _FIRST.match(line)), None)
     if start is None:
         return ""
+    # below a client's reply separator under the orders is the message it quotes (Outlook's has no `>`); orders
+    # written into a forwarded sheet, under its marker, are read up to the next one
+    ends = start + 1 + reply_ends(kept[start + 1:])
+    kept[ends:] = [""] * (len(kept) - ends)
     end = start + 1
     while end < len(kept):
         if not _yaml_line(kept[end]):

@@ -37,6 +37,35 @@ def draw(game: str, render_data: Mapping[str, Any]) -> Image.Image:
     return fn(dict(render_data))
 
 
+def deadline_lines(rules: Any, state: Any) -> list[str]:
+    """The running deadline as the picture shows it, asked of the game (empty when none runs)."""
+    from ..dm.clock import when
+
+    deadline = rules.deadline(state)
+    if deadline is None:
+        return []
+    waiting = f"waiting for {deadline.waiting}" if deadline.waiting else "open to both players"
+    return [f"Deadline: {when(deadline.at)}, {waiting}.", f"If it passes: {deadline.effect}."]
+
+
+def with_caption(image: Image.Image, lines: list[str]) -> Image.Image:
+    """The picture with `lines` under it (the running deadline: one truth in text and picture alike)."""
+    if not lines:
+        return image
+    from PIL import ImageDraw
+
+    from . import style
+
+    font = style.font(14)
+    wrapped = [piece for line in lines for piece in style.fit_lines(line, font, image.width - 20)]
+    framed = Image.new("RGB", (image.width, image.height + 10 + 20 * len(wrapped)), (255, 255, 255))
+    framed.paste(image, (0, 0))
+    draw = ImageDraw.Draw(framed)
+    for number, line in enumerate(wrapped):
+        draw.text((10, image.height + 5 + 20 * number), line, fill=(0, 0, 0), font=font)
+    return framed
+
+
 def png_bytes(image: Image.Image, compress_level: int = 9) -> bytes:
     """PNG bytes that depend only on the pixels (no time stamps or metadata).
 

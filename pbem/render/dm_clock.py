@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from ..dm.views import ClockView
 
+from ..dm.clock import span
+
 
 def minutes(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
+    """A duration in words ("4 h", "1 min 30 s"): "240:00" reads as a time of day."""
+    return span(seconds)
 
 
 def clock_line(clock: ClockView | None) -> str:

@@ -139,6 +139,11 @@ def _gyulbot_grid(data: GyulbotView) -> list[str]:
     return lines
 
 
+def _round_text(number: int, rounds: int) -> str:
+    """"Round 3 of 9"; past the last one, the tiebreak (D1.4)."""
+    return f"Round {number} of {rounds}" if number <= rounds else f"Tiebreak round {number - rounds} (after {rounds})"
+
+
 def gyulbot_text(data: GyulbotView) -> str:
     goal = data["goal"]
     robots = ", ".join(f"{robot['colour'][:1].upper()} {robot['colour']} at "
@@ -147,7 +152,7 @@ def gyulbot_text(data: GyulbotView) -> str:
     lines = _gyulbot_grid(data) + [
         "", f"Robots: {robots}.", f"Goal * at r{goal['at'][0]}c{goal['at'][1]}: {target} must stop there.",
         "Walls: | and --- between squares; moves are U D L R (a robot slides until it is stopped).",
-        "", f"Round {data['round']} of {data['rounds']}; "
+        "", f"{_round_text(data['round'], data['rounds'])}; "
         + ", ".join(f"{player} {score}" for player, score in data["scores"].items()) + "."]
     lines += data["log"][-3:]
     lines.append(_status(data) + ".")

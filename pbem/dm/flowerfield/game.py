@@ -10,13 +10,13 @@ a pass is only for the full board (D4.5).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from ...engine.vocabulary import Termination
 from ..base import Action, Config, Option, Result, Setup, opponent
 from ..cells import cell_name, neighbours, parse_cell
-from ..clock import CLOCK_ABOUT, Clock, Deadline, TimeControl, control_text, start
+from ..clock import CLOCK_ABOUT, START, Clock, Deadline, TimeControl, control_text, start
 from ..turngame import TurnGame
 from ..views import FlowerFieldView, MissedView
 from .fields import EMPTY, duplicate_pairs, field_at, field_key, named_pairs
@@ -34,6 +34,7 @@ OPTIONS = {
     "clock": Option(None, read=lambda value, default: TimeControl.from_options({"clock": value}, default),
                     unit="seconds", shown_default="the variant's (classic: {turn: 120, reserve: 600, step: 60, "
                     "bonus: {challenge: 60}})", about=CLOCK_ABOUT),
+    "start": START,
 }
 
 
@@ -46,6 +47,7 @@ class Settings:
     adjacent: bool
     missed_latest: str
     clock: TimeControl
+    start: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ class FlowerField(TurnGame[State]):
         if settings.variant.centre:
             board[CENTRE] = settings.variant.centre
         return State(config, settings, "".join(board), config.players[0],
-                     tuple((p, settings.lives) for p in config.players), clock=start(settings.clock, config.players))
+                     tuple((p, settings.lives) for p in config.players), clock=start(settings.clock, config.players, settings.start))
 
     def time_control(self, state: State) -> TimeControl:
         return state.settings.clock
@@ -159,7 +161,7 @@ class FlowerField(TurnGame[State]):
                 return str(err)
             latest = self.latest(state)
             if state.settings.missed_latest == "refuse" and not (latest and set(latest.cells) & (baskets[0] | baskets[1])):
-                return "neither basket includes a flower from the opponent's latest move"
+                return "neither field includes a flower from the opponent's latest move"
             return None
         if payload[move] is not True:
             return f"{move} must be `true`"
@@ -241,9 +243,9 @@ class FlowerField(TurnGame[State]):
                 return f"{names} is not a flower field (not connected)"
             placements.append(placement)
         if baskets[0] == baskets[1]:
-            return "the two baskets are the same cells"
+            return "the two fields are the same cells"
         if field_key(placements[0], state.board) != field_key(placements[1], state.board):
-            return "the baskets are not duplicates (shape or kinds differ under every rotation and reflection)"
+            return "the fields are not duplicates (shape or kinds differ under every rotation and reflection)"
         latest = self.latest(state)
         if latest is None or not set(latest.cells) & (baskets[0] | baskets[1]):
             return "neither basket includes a flower from the opponent's latest move"

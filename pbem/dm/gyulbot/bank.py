@@ -2,7 +2,9 @@
 goal, each with its minimum proven by the exact solver (tests/test_gyulbot_bank.py proves them again).
 
 The generator's hill climb needs minutes to hours of CPU for the deepest lengths (BENCHMARKS.md, issue
-#27), so `generator.generate` draws a puzzle of a length the bank holds from it, by the caller's seeded RNG.
+#27), so `generator.generate` draws a puzzle of a length the bank holds from it, by the caller's seeded RNG,
+and a match's rounds (`for_round`) take the bank's puzzles in a seeded order as seeded images (`images.py`), so
+no round repeats another.
 The file holds one JSON object a line, `{"optimal": N, "puzzle": {...}}` in the DESIGN.md puzzle format,
 as written by `formats.gyulbot.puzzle_data`.
 """
@@ -15,7 +17,9 @@ from importlib import resources
 from typing import Any
 
 from ...engine.geometry import Dir, Square
+from ...engine.rng import derive_rng
 from .board import Puzzle
+from .images import SYMMETRIES, every_renaming, image
 
 FILE = "deep-puzzles.jsonl"
 
@@ -34,6 +38,24 @@ def draw(moves: int, rng: random.Random) -> Puzzle | None:
     """A bank puzzle whose minimum is exactly `moves`, chosen by `rng`; None when it holds none."""
     puzzles = bank().get(moves)
     return rng.choice(puzzles) if puzzles else None
+
+
+def for_round(moves: int, seed: int, number: int) -> Puzzle | None:
+    """Round `number`'s puzzle of a match with `seed` whose puzzles have minimum `moves`; None when the bank holds
+    none. A match never meets one twice: it takes the bank's puzzles of that length in an order drawn by its seed,
+    each as an image (`images.py`: board turned or mirrored, colours renamed) drawn by the seed too, and after the
+    last of them, the same puzzles again as other images (B13: same seed, same rounds)."""
+    puzzles = bank().get(moves)
+    if not puzzles:
+        return None
+    order = derive_rng(seed, 0, 0, "gyulbot bank order").sample(range(len(puzzles)), len(puzzles))
+    lap, place = divmod(number - 1, len(puzzles))
+    base = puzzles[order[place]]
+    renamings = every_renaming(len(base.colours))
+    kinds = derive_rng(seed, order[place], 0, "gyulbot bank image").sample(range(SYMMETRIES * len(renamings)),
+                                                                        SYMMETRIES * len(renamings))
+    symmetry, renaming = divmod(kinds[lap % len(kinds)], len(renamings))
+    return image(base, symmetry, renamings[renaming])
 
 
 def _puzzle(data: dict[str, Any]) -> Puzzle:

@@ -27,6 +27,7 @@ from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent
 from ..clock import GM, Deadline, utc
 from ..views import GyulbotView
+from . import bank
 from .board import Puzzle, parse_solution, solved_after
 
 OPTIONS = {
@@ -257,6 +258,9 @@ def _puzzle(settings: Settings, number: int) -> Puzzle:
     """Round `number`'s puzzle: the transcript's, else one generated from the seed (B13)."""
     if number <= len(settings.puzzles):
         return settings.puzzles[number - 1]
+    banked = bank.for_round(settings.moves, settings.seed, number)
+    if banked is not None:  # a deep length: every round its own puzzle
+        return banked
     from .generator import generate  # the solver is only needed when the transcript lacks puzzles
 
     return generate(settings.moves, derive_rng(settings.seed, number, 0, "gyulbot puzzle"))
@@ -334,7 +338,7 @@ def _solution(state: State, player: str, value: Any, at: datetime | None) -> tup
     how = f"{len(moves)} moves" + (" reach the goal" if success else " fail")
     shown = f"{player} demonstrated {state.demo_moves}: {how}"
     if not success and state.deadline is not None:  # D1.4 ruling: may be replaced until the deadline
-        tries = f"round {state.round}: {player}'s {how}; another may follow until {clocks.when(state.deadline)}"
+        tries = f"round {state.round}: {player}'s {how}; another may follow until the deadline"
         return None, dataclasses.replace(state, log=state.log + (tries,))
     return None, _demonstrated(state, success, shown, at)
 

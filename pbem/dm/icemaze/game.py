@@ -45,6 +45,7 @@ OPTIONS = {
                     about="when the first maze opens (ISO 8601, like 2026-12-01T20:00Z)"),
 }
 PAYLOADS = ("claim", "solution", "skip", "pass", "timeout", "extend")
+KINDS = PAYLOADS + ("told",)  # the GM's clock records `told` too (clock.py)
 
 
 @dataclass(frozen=True)
@@ -218,8 +219,8 @@ def _judge(game: IceMaze, state: IceMatch, action: Action) -> tuple[str | None, 
     if at is not None and state.now is not None and at < state.now:
         return f"time stamp {at.isoformat()} is earlier than the previous action ({state.now.isoformat()})", state
     payload = dict(action.payload)
-    keys = [key for key in PAYLOADS if key in payload]
-    extra = sorted(str(key) for key in payload if key not in PAYLOADS)
+    keys = [key for key in KINDS if key in payload]
+    extra = sorted(str(key) for key in payload if key not in KINDS)
     if "undercut" in payload:
         return "the Ice maze has no undercut: the opponent answers with a shorter {solution: ...}", state
     if extra or len(keys) != 1:

@@ -1,0 +1,68 @@
+"""`pbem dm new` benchmark: the CPU a new match of each death-match game costs, beside `import sqlmodel` (#34).
+
+    python3 benchmarks/dm_new.py [--repeat 5] [--before CHECKOUT]
+
+Runs `pbem warm` first (the solvers compiled, as a GM's machine has them), then, `--repeat` rounds, each command in
+its own interpreter in turn (alternating, so every command sees the same load): `python -c "import sqlmodel"` and
+`pbem dm new` of each game into a fresh SQLite file (Gyulbot with a 10-move puzzle, generated: no bank length).
+Prints one JSON document with each command's median CPU (user + system of the child) and its ratio to `import
+sqlmodel` in the same rounds; `--before` times another checkout (e.g. `git archive main`) in the same rounds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"gyulbot": ["--option", "moves=10"], "takebacktoe": [], "flowerfield": [], "ice": []}
+ENVIRONMENT = {key: value for key, value in os.environ.items()
+               if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
+
+
+def cpu(command: list[str], source: Path) -> float:
+    """CPU seconds (user + system) of one child process running `command` with `source` first on its path."""
+    child = subprocess.Popen(command, env={**ENVIRONMENT, "PYTHONPATH": str(source)}, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def dm_new(game: str, source: Path) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        return cpu([sys.executable, "-m", "pbem", "--db", f"sqlite:///{folder}/m.db", "dm", "new", "m", "--game", game,
+                    "--player", "ann", "--player", "bob", "--seed", "3", *GAMES[game], "--out", folder], source)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--before", type=Path, help="another checkout, timed in the same rounds")
+    args = parser.parse_args()
+    sources = {"now": ROOT, **({"before": args.before.resolve()} if args.before else {})}
+    for source in sources.values():
+        subprocess.run([sys.executable, "-m", "pbem", "warm"], env={**ENVIRONMENT, "PYTHONPATH": str(source)},
+                       check=True, capture_output=True)
+    times: dict[str, list[float]] = {}
+    for _ in range(args.repeat):
+        times.setdefault("import sqlmodel", []).append(cpu([sys.executable, "-c", "import sqlmodel"], ROOT))
+        for game in GAMES:
+            for label, source in sources.items():
+                times.setdefault(f"dm new {game} ({label})", []).append(dm_new(game, source))
+    base = statistics.median(times["import sqlmodel"])
+    print(json.dumps({"machine": platform.node(), "python": platform.python_version(), "load": os.getloadavg(),
+                      "repeat": args.repeat, "commands": {name: {"cpu_ms": round(statistics.median(t) * 1000),
+                                                                 "ratio": round(statistics.median(t) / base, 2)}
+                                                          for name, t in times.items()}}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
