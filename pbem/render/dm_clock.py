@@ -1,9 +1,8 @@
 """The clock line under a death-match position (RULES D5): turn limit, bonuses, reserves, GM extensions."""
 from __future__ import annotations
 
-from ..dm.views import ClockView
-
 from ..dm.clock import span
+from ..dm.views import ClockView
 
 
 def minutes(seconds: int) -> str:
