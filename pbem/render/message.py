@@ -19,7 +19,8 @@ import css_inline
 
 from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
 
-_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False, minify_css=True)
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True, load_remote_stylesheets=False,
+                                 minify_css=True)  # @media kept: a phone shows what only a phone needs
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
 _LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 
