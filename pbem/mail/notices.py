@@ -15,7 +15,7 @@ from typing import Sequence
 from ..engine.campaign import GameState, missing_programs
 from ..engine.vocabulary import MissingOrders
 from ..render import html
-from ..render.message import message_id, report_message
+from ..render.message import bare_page, message_id, report_message
 from ..render.model import fate_note
 from ..render.text import fitted
 from ..render.turn import TurnReport, whole_turn_message
@@ -42,8 +42,8 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
     message["References"] = references
     message["Auto-Submitted"] = "auto-generated"
     message.set_content("\n".join(lines) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
-                            + "</body></html>", subtype="html")
+    message.add_alternative(bare_page("".join(f"<p>{escape(line)}</p>" for line in lines if line)),
+                            subtype="html")
     return message
 
 

@@ -36,6 +36,12 @@ def message_id(*parts: str) -> str:
     return f"<{digest[:32]}@pbem>"
 
 
+def bare_page(body: str) -> str:
+    """A page without the style sheet (a short mail's HTML part), shown at the reader's own width on a phone."""
+    return ('<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"</head><body>{body}</body></html>")
+
+
 def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, token: str) -> None:
     message["From"] = sender
     message["To"] = recipient
