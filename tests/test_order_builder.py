@@ -141,11 +141,13 @@ def test_the_sheet_mail_of_a_scheduled_game_carries_the_deadline_as_a_calendar_e
 
     sheet = sample_sheet()
     sheet.due_at = datetime(2026, 12, 4, 20, 0, tzinfo=timezone.utc)
+    sheet.written_at, sheet.reminders = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc), (24, 2)
     message = email.message_from_bytes(turn_sheet_message(sheet, "gm@example.org").as_bytes(), policy=policy.default)
     [entry] = [part for part in message.iter_attachments() if part.get_content_type() == "text/calendar"]
     text = entry.get_content()
     assert entry.get_filename() == "Geek-o-2026-turn-2.ics"
     assert "DTSTART:20261204T200000Z\r\n" in text and "SUMMARY:Geek-o <2026>: turn 2 orders due" in text
+    assert "DTSTAMP:20261129T200000Z\r\n" in text and text.count("BEGIN:VALARM") == 2
     assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
     assert all(len(line) <= 75 for line in text.split("\r\n"))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import base64
 import textwrap
-from datetime import timezone
+from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import parseaddr
 from typing import Any, Sequence
@@ -176,21 +176,28 @@ def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -
 
 
 def deadline_entry(sheet: Any) -> dict[str, str]:
-    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`; none
-    when the game has no schedule. Its stamp is the deadline itself: the same sheet gives the same bytes."""
+    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`, with an
+    alarm for each reminder the game sends; none when the game has no schedule. Its stamp is when the turn was
+    dealt (`written_at`, a stored time): the same sheet mailed again gives the same bytes, so it is queued once."""
     due = getattr(sheet, "due_at", None)
     if due is None:
         return {}
-    stamp = f"{due.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
+    start, stamp = _ics_time(due), _ics_time(sheet.written_at)
     game = _ics_text(sheet.game)
+    alarms = [line for hours in sheet.reminders for line in (
+        "BEGIN:VALARM", "ACTION:DISPLAY", f"TRIGGER:-PT{hours}H",
+        f"DESCRIPTION:{game}: turn {sheet.turn} orders due in {hours} hour{'s' if hours != 1 else ''}", "END:VALARM")]
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//turn deadline//EN", "METHOD:PUBLISH",
              "BEGIN:VEVENT", f"UID:{slug(sheet.game)}-turn-{sheet.turn}-{slug(sheet.player)}@pbem",
-             f"DTSTAMP:{stamp}", f"DTSTART:{stamp}", f"DTEND:{stamp}",
+             f"DTSTAMP:{stamp}", f"DTSTART:{start}", f"DTEND:{start}",
              f"SUMMARY:{game}: turn {sheet.turn} orders due",
              f"DESCRIPTION:Orders for {game} turn {sheet.turn} are {_ics_text(sheet.due)}.",
-             "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT24H", f"DESCRIPTION:{game}: orders due in 24 hours",
-             "END:VALARM", "END:VEVENT", "END:VCALENDAR"]
+             *alarms, "END:VEVENT", "END:VCALENDAR"]
     return {f"{slug(sheet.game)}-turn-{sheet.turn}.ics": "".join(_folded(line) for line in lines)}
+
+
+def _ics_time(moment: datetime) -> str:
+    return f"{moment.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
 
 
 def _folded(line: str) -> str:

@@ -59,6 +59,8 @@ class TurnSheet:
     equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
     due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
+    written_at: datetime | None = None  # when the turn was dealt and its clock started: the calendar entry's stamp
+    reminders: tuple[int, ...] = ()  # hours before the deadline that the game reminds at (after the deal)
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
@@ -78,7 +80,7 @@ def record_hands(session: Session, game: Game, state: GameState) -> None:
 def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
     from ..formats.controls import paused_due
     from .controls import paused
-    from .schedule import deadline_of, schedule_for  # only here: processing a turn needs no schedule tables
+    from .schedule import deadline_of, reminders_after_deal, schedule_for  # only here: a turn's play needs none
 
     rules = state.setup.rules()
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
@@ -106,7 +108,9 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                                 template, exact_program=not state.geeko, due=due, board=board,
                                 equal_lengths=rules.equal_length_programs,
                                 option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
-                                due_at=deadline.due_at if deadline and schedule else None))
+                                due_at=deadline.due_at if deadline and schedule else None,
+                                written_at=deadline.dealt_at if deadline and schedule else None,
+                                reminders=reminders_after_deal(deadline, schedule) if deadline and schedule else ()))
     return sheets
 
 
