@@ -9,13 +9,11 @@ from email import policy
 
 import icalendar
 import pytest
+from cycle_fixtures import sheets_with_clock
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.gm import cycle
 from pbem.render.sheet import turn_sheet_message
-from pbem.store.games import Store, get_game
-from pbem.store.schedule import start_clock
 
 DEALT = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -27,15 +25,7 @@ def calendar_of(tmp_path, *schedule: str) -> icalendar.Event:
                                     "botwars", "--player", "ann:ann@x.org:Rusty", "--player", "ben:ben@x.org",
                                     "--seed", "3", *schedule])
     assert made.exit_code == 0, made.output
-    store = Store(db)
-    try:
-        with store.session() as session:
-            cycle.deal(session, "spring")
-            start_clock(session, get_game(session, "spring"), 1, DEALT)
-            session.commit()
-            sheet = next(s for s in cycle.deal(session, "spring")[1] if s.player == "ann")
-    finally:
-        store.close()
+    sheet = next(s for s in sheets_with_clock(db, "spring", DEALT) if s.player == "ann")
     message = email.message_from_bytes(turn_sheet_message(sheet, "Game Master <gm@x.org>").as_bytes(),
                                        policy=policy.default)
     [entry] = [part for part in message.iter_attachments() if part.get_content_type() == "text/calendar"]
