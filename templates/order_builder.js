@@ -130,11 +130,18 @@
       encodeURIComponent(subject) + "&body=" + encodeURIComponent(body.replace(/\n/g, "\r\n"));
   }
 
+  function showLines(box, text) {
+    /* each line a block of its own: on a narrow screen a line that wraps hangs under its start, so the lines the
+       file has stay apart from those the screen makes (the text, copied or mailed, is the same) */
+    box.textContent = "";
+    text.replace(/\n$/, "").split("\n").forEach(function (line) { box.appendChild(el("span", "line", line + "\n")); });
+  }
+
   function draw() {
     drawRobots();
     drawHand();
     var text = orderText(), missing = problems();
-    document.getElementById("builder-text").textContent = text;
+    showLines(document.getElementById("builder-text"), text);
     document.getElementById("builder-status").textContent =
       missing.length ? "Not complete: " + missing.join("; ") + "." : "Complete: ready to send.";
     // no link until the program is complete: a mail sent before would only be refused

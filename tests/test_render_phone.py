@@ -46,7 +46,7 @@ def _mail_pages(folder: Path, kind: str, data: bytes) -> dict[str, str]:
     message = email.message_from_bytes(data, policy=policy.default)
     for part in message.iter_attachments():
         if part.get_content_type() == "text/html":
-            (folder / f"{name}-attachment.html").write_text(part.get_content(), encoding="utf-8")
+            (folder / f"{name}-attachment.html").write_bytes(part.get_payload(decode=True))  # as saved to disk
             pages[f"{kind}: its attachment"] = f"{name}-attachment.html"
     return pages
 
