@@ -115,7 +115,8 @@ def _sheet_data(sheet) -> dict:
     """A turn sheet as JSON data (its board is drawn on the sheet, not printed)."""
     data = asdict(replace(sheet, board=None))
     del data["board"]
-    data["due_at"] = sheet.due_at.isoformat() if sheet.due_at else None
+    for moment in ("due_at", "written_at"):
+        data[moment] = data[moment].isoformat() if data[moment] else None
     return data
 
 
