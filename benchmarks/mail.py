@@ -29,10 +29,11 @@ sys.path.insert(0, str(ROOT / "tests"))
 from mail_fixtures import mail, new_campaign, order_mail
 
 from pbem.gm.intake import fetch
+from pbem.gm.outgoing import deliver
 from pbem.mail.config import MailConfig
 from pbem.mail.inbox import maildir_messages
 from pbem.mail.letters import read_letter
-from pbem.mail.outbox import FolderTransport, deliver
+from pbem.mail.outbox import FolderTransport
 from pbem.store.games import Store
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the CLI's clock for each fetch and delivery

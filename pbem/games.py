@@ -23,6 +23,26 @@ class Kind(StrEnum):
 
 
 @dataclass(frozen=True)
+class PuzzleFile:
+    """A death-match file a GM may give where a room is expected (`pbem room check`): the top-level fields that
+    tell it from a room, what it is called, and its reader (raw data, source -> the game's object)."""
+
+    fields: tuple[str, ...]
+    title: str
+    reader: str
+
+
+@dataclass(frozen=True)
+class Solver:
+    """A numba solver compiled on first use (`pbem warm` compiles it ahead)."""
+
+    module: str  # has warm_up()
+    kernel: str  # holds the njit functions whose cache tells whether it is compiled
+    title: str  # what the notice before compiling calls it
+    compile_seconds: int  # CPU seconds to compile it, measured
+
+
+@dataclass(frozen=True)
 class Entry:
     name: str
     title: str
@@ -32,28 +52,45 @@ class Entry:
     picture: str | None  # death matches: render data -> image; campaigns: their stage reports' module
     text: str | None  # death matches: render data -> text board (None: YAML); campaigns: their turn sheets'
     mail: str  # builds its mails
+    puzzles: str | None = None  # the `formats.dmpuzzles.PuzzleFormat` of a match whose Config takes puzzles
+    puzzle_file: PuzzleFile | None = None  # its puzzle or board file, told from a room
+    solver: Solver | None = None
+    deck: str | None = None  # campaigns: the deck a room is rehearsed with (`pbem room analyse`)
 
 
 _CAMPAIGN_FORMATS = ("pbem.formats.game", "pbem.formats.orders", "pbem.formats.rooms", "pbem.formats.roommap",
                      "pbem.formats.decks", "pbem.formats.scenario", "pbem.formats.schedule")
-_CAMPAIGN_RENDER = dict(picture="pbem.render.turn", text="pbem.render.sheet", mail="pbem.mail.post")
+
+
+def _campaign(name: str, title: str, rules: str, deck: str) -> Entry:
+    """A campaign: its files, stage reports, turn sheets and mails are every campaign's."""
+    return Entry(name, title, Kind.CAMPAIGN, rules, _CAMPAIGN_FORMATS, "pbem.render.turn", "pbem.render.sheet",
+                 "pbem.mail.post", deck=deck)
+
 
 GAMES: tuple[Entry, ...] = (
-    Entry("botwars", "BotWars", Kind.CAMPAIGN, "pbem.dm.campaign:BotWars", _CAMPAIGN_FORMATS, **_CAMPAIGN_RENDER),
-    Entry("geeko", "Geek-o Challenge", Kind.CAMPAIGN, "pbem.dm.campaign:Geeko", _CAMPAIGN_FORMATS,
-          **_CAMPAIGN_RENDER),
+    _campaign("botwars", "BotWars", "pbem.dm.campaign:BotWars", "decks/standard.yaml"),
+    _campaign("geeko", "Geek-o Challenge", "pbem.dm.campaign:Geeko", "decks/geeko.yaml"),
     Entry("gyulbot", "Gyulbot", Kind.MATCH, "pbem.dm.gyulbot.game:Gyulbot",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.gyulbot"),
-          "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text", "pbem.mail.dmpost"),
+          "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text", "pbem.mail.dmpost",
+          puzzles="pbem.formats.gyulbot:PUZZLES",
+          puzzle_file=PuzzleFile(("goal",), "Gyulbot puzzle", "pbem.formats.gyulbot:parse_puzzle"),
+          solver=Solver("pbem.dm.gyulbot.solver", "pbem.dm.gyulbot.solver", "the Gyulbot solver", 9)),
     Entry("ice", "Ice maze", Kind.MATCH, "pbem.dm.icemaze.game:IceMaze",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.icemaze"),
-          "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text", "pbem.mail.dmpost"),
+          "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text", "pbem.mail.dmpost",
+          puzzles="pbem.formats.icemaze:PUZZLES",
+          puzzle_file=PuzzleFile(("map",), "Ice maze", "pbem.formats.icemaze:parse_maze"),
+          solver=Solver("pbem.dm.icemaze.solver", "pbem.dm.icemaze.kernel", "the ice-maze solver", 5)),
     Entry("takebacktoe", "Take-Back-Toe", Kind.MATCH, "pbem.dm.takebacktoe:TakeBackToe",
           ("pbem.formats.transcript",),
           "pbem.render.dm_takebacktoe:picture", "pbem.render.dm_takebacktoe:text", "pbem.mail.dmpost"),
     Entry("flowerfield", "Flower Field", Kind.MATCH, "pbem.dm.flowerfield.game:FlowerField",
           ("pbem.formats.transcript", "pbem.formats.flowerboard"),
-          "pbem.render.dm_flowerfield:picture", "pbem.render.dm_flowerfield:text", "pbem.mail.dmpost"),
+          "pbem.render.dm_flowerfield:picture", "pbem.render.dm_flowerfield:text", "pbem.mail.dmpost",
+          puzzle_file=PuzzleFile(("board", "variant"), "Flower Field board",
+                                 "pbem.formats.flowerboard:parse_flower_board")),
 )
 BY_NAME = {entry.name: entry for entry in GAMES}
 

@@ -105,3 +105,56 @@ def test_an_archive_to_share_leaves_the_secrets_out(tmp_path):
     assert RUNNER.invoke(app, ["--db", source, "game", "export", "halls", str(tmp_path / "out"),
                                "--no-secrets"]).exit_code == 0
     assert "s-alice" not in (tmp_path / "out" / "game.yaml").read_text()
+
+
+
+def sent(game: str, turn: int, player: str, programs: dict[str, list], style: str, secret: str) -> bytes:
+    """An order file as players mail them, secret included: the sheet's `secret:` line, one flow mapping, or the
+    whole turn sheet pasted back (its preamble naming the secret) with a signature that quotes it."""
+    if style == "flow":
+        robots = ", ".join(f"{robot}: {{program: [{', '.join(map(str, cards))}]}}" for robot, cards in programs.items())
+        return f"{{game: {game}, secret: '{secret}', turn: {turn}, player: {player}, robots: {{{robots}}}}}\n".encode()
+    text = order(game, turn, player, programs).decode()
+    if style == "line":
+        return (text + f'# the secret proves these orders are yours:\nsecret: "{secret}"  # keep it\n').encode()
+    return f"Your turn sheet. Your secret is {secret}.\n\n{text}secret: {secret}\n-- \nBob ({secret})\n".encode()
+
+
+def test_an_archive_to_share_has_no_secret_in_any_file(tmp_path):
+    """Issue #37: the order files kept every player's `secret:`. Every file of the archive is searched for every
+    secret the game ever had (a replaced player's too); the archive still imports, the players with new secrets."""
+    source = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(source)
+    with store.session() as session:
+        create_game(session, halls_description(), AT)
+        session.commit()
+    for turn, styles in ((1, {"alice": "line", "bob": "flow"}), (2, {"alice": "sheet", "bob": "line"})):
+        with store.session() as session:
+            _, sheets = cycle.deal(session, "halls")
+            for sheet in sheets:
+                hand = sheet.hands[sheet.player]
+                programs = {robot.name: hand[2 * n:2 * n + 2] if robot.receives_cards else []
+                            for n, robot in enumerate(sheet.robots)}
+                data = sent("halls", turn, sheet.player, programs, styles[sheet.player], f"s-{sheet.player}")
+                [result] = cycle.submit(session, "halls", [(f"mail from {sheet.player}", data)], store=True,
+                                        at=at(turn))
+                assert result.accepted, result.problems
+            cycle.process(session, "halls", at=at(turn + 2))
+    store.close()
+    replaced = RUNNER.invoke(app, ["--db", source, "--now", "2026-11-02T15:00:00Z", "game", "replace", "halls", "bob",
+                                   "carol:carol@example.net", "--secret", "s-carol"])
+    assert replaced.exit_code == 0, replaced.output
+    result = RUNNER.invoke(app, ["--db", source, "game", "export", "halls", str(tmp_path / "out"), "--no-secrets"])
+    assert result.exit_code == 0, result.output
+    files = [path for path in (tmp_path / "out").rglob("*") if path.is_file()]
+    assert len([path for path in files if path.parent.name.startswith("turn-")]) == 6  # 2 turns × (2 orders + list)
+    for path in files:
+        for secret in ("s-alice", "s-bob", "s-carol"):
+            assert secret not in path.read_text(), f"{secret} in {path}"
+    destination = f"sqlite:///{tmp_path / 'new.db'}"
+    result = RUNNER.invoke(app, ["--db", destination, "game", "import", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    before, after = content(source), content(destination)
+    assert after["turns"] == before["turns"] and after["states"] == before["states"]  # the same game replayed
+    assert [p[3] for p in after["players"]] == ["alice@example.org", "carol@example.net"]  # bob's seat is carol's
+    assert not {p[4] for p in after["players"]} & {"s-alice", "s-bob", "s-carol"}  # new secrets, made at import

@@ -172,15 +172,21 @@ def test_botwars_flags_in_order_and_the_first_robot_through_the_last_wins():
     assert ended is not None and (ended.winners, ended.termination) == (("ann",), Termination.LAST_FLAG)
 
 
-def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
+# Each turn: Zapper drives into the gate and leaves at the end of stage 1; Spanner goes west along row 3 behind
+# it, turns north and follows through the freed gate at stage 4 (G3, one gate).
+WALK = Checked(programs={"Zapper": cards("FWD2#700", "UTRN#10", "UTRN#20", "UTRN#30"),
+                         "Spanner": cards("LF90#70", "FWD2#710", "RT90#80", "FWD2#720")})
+
+
+def two_player_geeko():
     halls = tuple(hall(f"Hall {n}") for n in range(1, 6))
-    setup = GameSetup("t", "geeko", "5", halls, GEEKO_DECK,
-                      (PlayerSetup("alice", ("Zapper", "Spanner")), PlayerSetup("bob", ("Bolt", "Nut"))))
-    state = new_game(setup)
-    # Each turn: Zapper drives into the gate and leaves at the end of stage 1; Spanner goes west along
-    # row 3 behind it, turns north and follows through the freed gate at stage 4 (G3, one gate).
-    walk = Checked(programs={"Zapper": cards("FWD2#700", "UTRN#10", "UTRN#20", "UTRN#30"),
-                             "Spanner": cards("LF90#70", "FWD2#710", "RT90#80", "FWD2#720")})
+    return new_game(GameSetup("t", "geeko", "5", halls, GEEKO_DECK,
+                              (PlayerSetup("alice", ("Zapper", "Spanner")), PlayerSetup("bob", ("Bolt", "Nut")))))
+
+
+def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
+    state = two_player_geeko()
+    walk = WALK
     for turn in range(1, 6):
         outcome = play_turn(state, {"alice": walk}, "5")
         state = outcome.state
@@ -195,6 +201,24 @@ def test_g1_g3_through_five_rooms_the_turn_count_and_the_standings():
     assert (state.done_playing("alice"), state.done_playing("bob"), result(state)) == ("finished", None, None)
 
 
+
+def test_a_geeko_player_through_the_last_room_keeps_getting_each_turns_report():
+    """#38: alice is through (G1) while bob plays on: her "no more turns" mail says each turn's report still
+    comes, and it does — bob's board, as a BotWars player out of lives keeps seeing the shared one."""
+    from pbem.render.ending import done_note
+    from pbem.render.history import outcome_report
+    from pbem.render.turn import Recipient, eml_files
+
+    state = two_player_geeko()
+    for _ in range(5):
+        state = play_turn(state, {"alice": WALK}, "5").state
+    assert "You will keep receiving each turn's report" in " ".join(done_note(state.done_playing("alice") or ""))
+    outcome = play_turn(state, {}, "5")
+    report = outcome_report("t", state, outcome, list(state.players))
+    assert [r.title for r in report.for_player("alice")] == ["bob — Hall 1"]
+    files = eml_files(report, [Recipient("alice", "alice@example.org"), Recipient("bob", "bob@example.org")])
+    assert sorted(files) == ["alice", "bob"]
+
 def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is_held():
     twin = load_room({"name": "Twin", "size": "3x3", "starts": ["r3c1", "r3c3"],
                       "elements": [{"type": "gate", "at": "r1c1", "open": True},
@@ -204,6 +228,10 @@ def test_g3_several_gates_a_robot_waits_locked_without_cards_until_every_gate_is
     zapper = state.boards["alice"].robots["Zapper"]
     assert (str(zapper.at), zapper.left_room, state.completions) == ("r1c1", False, [])
     assert state.receiving("alice") == ["Spanner"]  # a waiting robot gets no cards; the other any length
+    # #38: a program for it is refused saying why in a player's words, not its mode ("(real)")
+    refused = check_orders(state, "alice", Submission({"Zapper": ["FWD1"], "Spanner": []}))
+    assert [p.message for p in refused.problems] == [
+        "Zapper gets no cards this turn — locked in a gate: waits for the other robot (G3). Leave its program empty"]
     outcome = play_turn(state, orders(Spanner=["FWD2#710"]), "5")
     state = outcome.state
     assert [(c.robot, c.room, c.turn) for c in state.completions] == [("Zapper", 1, 2), ("Spanner", 1, 2)]

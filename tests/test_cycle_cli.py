@@ -114,5 +114,7 @@ def test_game_new_refuses_bad_names_and_rosters_with_every_reason(gm):
     assert code == 1
     rule = "letters, digits, '-', '_' or '.', at most 40 characters, starting with a letter or digit"
     assert err.splitlines() == [f"game name 'my game': use {rule}", f"player name 'a b': use {rule}",
-                                "player a b: 'x@y' is not a plain mail address (like alice@example.org)",
+                                "player a b: 'x@y' is not a plain mail address (like alice@example.org or "
+                                "jürgen@exämple.org: one address, no name or brackets, a dotted domain that IDNA can "
+                                "write in ASCII)",
                                 "player a b has 1 robots; geeko gives each player 2"]

@@ -9,6 +9,7 @@ from cycle_fixtures import AT, DECK
 
 from pbem.engine import campaign
 from pbem.engine.campaign import SHARED_BOARD
+from pbem.engine.vocabulary import Mode
 from pbem.formats.canonical import dumps, to_data
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
 from pbem.gm import cycle
@@ -94,3 +95,29 @@ def test_the_sheets_order_file_sent_back_as_it_is_is_the_robots_order(store):
         assert not refused.accepted and "no cards chosen" in refused.problems[0]
         processed = cycle.process(session, "field", at=AT)
     assert processed.orders == {"ann": 1, "ben": None}
+
+
+def test_a_player_whose_only_robot_reboots_still_gets_a_sheet_saying_why(tmp_path):
+    """#38: ann's only robot reboots this turn (B10: HP restored, no cards): she has nothing to order, and her
+    sheet comes all the same, saying so (before, she got no sheet and no mail saying why)."""
+    store = Store(f"sqlite:///{tmp_path / 'reboot.db'}")
+    description = GameDescription("field", "botwars", "3", [SourceFile("field.yaml", FIELD)],
+                                  SourceFile("decks/standard.yaml", STANDARD.read_text()),
+                                  [PlayerEntry("ann", "ann@example.org", ["Axle"], "s-ann"),
+                                   PlayerEntry("ben", "ben@example.org", ["Bolt"], "s-ben")])
+    try:
+        with store.session() as session:
+            game, state = create_game(session, description, AT)
+            state.boards[SHARED_BOARD].robots["Axle"].mode = Mode.REBOOTING
+            campaign._deal(state, state.setup.rules(), [])
+            row = snapshot(session, game, 1, "before")
+            assert isinstance(row, StateSnapshot)
+            row.state = dumps(to_data(state))
+            session.add(row)
+            session.commit()
+            assert current_state(session, game).receiving("ann") == []
+            text = " ".join(turn_sheet_text(sheet_of(session, "ann")).split())
+    finally:
+        store.close()
+    assert "Axle: rebooting, HP 10, no program this turn: rebooting this turn (B10): HP restored, no cards" in text
+    assert "None of your robots gets cards this turn, so you need send no orders" in text

@@ -1,7 +1,10 @@
 """Issue #22's done-when: a four-week BotWars campaign left to `pbem run` every six hours over the real loopback
 SMTP and IMAP servers, three runs started together on every tick, with an IMAP outage across a deadline, a late
 mail, a robot with no cards, a pause and resume, an extension, a replacement, an address change by mail, an
-absence played by the robot pilot, press both ways, a broadcast, an observer, an elimination and the end.
+absence played by the robot pilot, press both ways, a broadcast, an observer, an elimination and the end; then
+(#38) the game processed as soon as everyone is in and an absence under the `extend` policy over the last two turns
+(each turn due during it extended to its end), and every mail of every kind checked to fit 78 columns in whole
+sentences.
 
 The campaign is a timetable (`HAPPENINGS`: what the GM, the players and the mail servers do, and when) and a list
 of checks (`CHECKS`) run on everything the SMTP server received and the database kept.
@@ -38,6 +41,7 @@ from forked_pbem import ForkedPbem
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 from sqlmodel import Session, create_engine, select
+from test_mail_width import mail_lines_problems
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -213,6 +217,15 @@ def away(w: World, now: datetime) -> None:
     w.silent.add("bob")
 
 
+def away_under_extend(w: World, now: datetime) -> None:
+    """#38: from now on a turn is processed once everyone is in, and bob (carol's seat) is away until day 27 under
+    the `extend` policy: turn 10, running, and turn 11, dealt when turn 10 is processed early today, both fall due
+    during the absence and are each extended to its end."""
+    w.pbem(now, "game", "set", GAME, "--process", "all-in")
+    w.pbem(now, "game", "policy", GAME, "--absence", "extend")
+    w.pbem(now, "game", "away", GAME, "bob", "--from", now.isoformat(), "--to", day(27).isoformat())
+
+
 def inbox_down(w: World, now: datetime) -> None:
     """The GM's IMAP server stops (connections to its port refused); mail sent meanwhile waits at the mail
     exchanger."""
@@ -269,6 +282,7 @@ HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
     (day(21) + timedelta(minutes=30), alice_answers_late),
     (day(21.25), inbox_up),
     (day(21.25), lambda w, now: w.silent.clear()),
+    (day(22), away_under_extend),
 ]
 
 
@@ -419,6 +433,11 @@ def the_elimination_and_the_end_were_told(w: World, delivered: list[EmailMessage
     assert "keep receiving each turn's report" in text(out) and "You may still send press" in text(out)
 
 
+def card(turn: int, seat: str) -> str:
+    """The subject of a sheet for the seat once carol took it over (#38: for her, in bob's seat)."""
+    return f"{GAME}: turn {turn} cards for carol, in {seat}'s seat"
+
+
 def each_seat_got_each_turn_once(w: World, delivered: list[EmailMessage]) -> None:
     """Every processed turn's report reached each seat once (at its address of the time) and the observer once;
     each dealt turn's sheet reached each seat still playing once, besides the newcomer's copy of the running turn
@@ -430,11 +449,12 @@ def each_seat_got_each_turn_once(w: World, delivered: list[EmailMessage]) -> Non
     for turn in range(1, LAST + 1):
         assert sent(f"{GAME}: turn {turn} report") == ["watcher@example.net"], turn
         for seat, addresses in seats.items():
-            reports = sent(f"{GAME}: turn {turn} report for {seat}")
+            reports = sent(f"{GAME}: turn {turn} report for {seat}") + sent(f"{GAME}: turn {turn} report for carol, "
+                                                                            f"in {seat}'s seat")
             assert len(reports) == 1 and set(reports) <= addresses, (turn, seat, reports)
-            assert set(sent(f"{GAME}: turn {turn} cards for {seat}")) <= addresses
+            assert set(sent(f"{GAME}: turn {turn} cards for {seat}") + sent(card(turn, seat))) <= addresses
         assert len(sent(f"{GAME}: turn {turn} cards for alice")) == (turn <= OUT)  # none once she is out
-    bob = [len(sent(f"{GAME}: turn {turn} cards for bob")) for turn in range(1, LAST + 1)]
+    bob = [len(sent(f"{GAME}: turn {turn} cards for bob") + sent(card(turn, "bob"))) for turn in range(1, LAST + 1)]
     assert min(bob) == 1 and sum(bob) == LAST + 2, bob
 
 
@@ -447,7 +467,8 @@ def nothing_processed_while_paused(w: World, delivered: list[EmailMessage]) -> N
 
 
 def the_extension_was_told_and_counted(w: World, delivered: list[EmailMessage]) -> None:
-    extended = [m for m in delivered if m["Subject"].startswith(f"{GAME}: turn") and "extended" in m["Subject"]]
+    extended = [m for m in delivered if m["Subject"].startswith(f"{GAME}: turn") and "extended" in m["Subject"]
+                and "the game master extended it" in " ".join(text(m).split())]
     assert sorted(m["To"] for m in extended) == ["alice@example.org", "bob@example.org"]
     turn = int(extended[0]["Subject"].split()[2])
     assert (turn, "bob") in w.answered and w.answered[turn, "bob"] >= day(8.25)  # sent after the old deadline
@@ -457,9 +478,10 @@ def the_replacement_was_told_and_plays(w: World, delivered: list[EmailMessage]) 
     assert got(delivered, "carol@example.net", f"{GAME}: you take over bob") == 1
     assert got(delivered, "bob@example.org", f"{GAME}: carol takes over your seat") == 1
     assert got(delivered, "alice@example.org", f"{GAME}: carol takes over bob") == 1
-    sheets = [m for m in delivered if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"]]
-    assert sheets and 's-carol' in text(sheets[0])
-    assert not [m for m in delivered if m["To"] == "bob@example.org" and "cards for bob" in m["Subject"]
+    sheets = [m for m in delivered if m["To"] == "carol@example.net" and "cards for" in m["Subject"]]
+    assert sheets and all("cards for carol, in bob's seat" in m["Subject"] for m in sheets)
+    assert 's-carol' in text(sheets[0])
+    assert not [m for m in delivered if m["To"] == "bob@example.org" and "cards for" in m["Subject"]
                 and "s-carol" in text(m)]
 
 
@@ -471,11 +493,29 @@ def the_address_change_was_told_to_both(w: World, delivered: list[EmailMessage])
 
 def the_absence_was_played_by_the_pilot(w: World, delivered: list[EmailMessage]) -> None:
     for to in ("alice@home.example", "carol@example.net"):
-        assert got(delivered, to, f"{GAME}: bob is away") == 1
+        assert got(delivered, to, f"{GAME}: bob is away") == 2  # this absence, and the one under `extend`
     db = kept(w)
     away = [n for n in db.turns if day(14) <= db.processed(n) < day(18) and (n, "bob") not in w.answered]
     piloted = {n for n in db.turns if (db.used(n, "bob") or OrderVersion(source="")).source == "pilot/bob.yaml"}
     assert away and piloted == set(away)  # carol sent nothing for them: the pilot did, and never otherwise
+
+
+def each_turn_due_in_the_absence_was_extended(w: World, delivered: list[EmailMessage]) -> None:
+    """#38: under `extend`, turns 10 and 11 (the one dealt during the absence too) were each extended once to its
+    end, told to both seats; nobody was reminded during it; the game ended as soon as bob's orders were in."""
+    for turn in (OUT, LAST):
+        told = [m["To"] for m in delivered if m["Subject"] == f"{GAME}: turn {turn} extended"]
+        assert sorted(told) == ["alice@home.example", "carol@example.net"], (turn, told)
+        (one,) = [m for m in delivered if m["Subject"] == f"{GAME}: turn {turn} extended" and m["To"] == told[0]]
+        assert "bob is away until Monday 28 December" in " ".join(text(one).split()), text(one)
+    assert not [d for at, d in w.done if day(22) <= at < day(27) and d["what"] == "reminded"]
+    assert day(22) <= kept(w).processed(LAST) < day(23)
+
+
+def every_mail_fits_78_columns_in_whole_sentences(w: World, delivered: list[EmailMessage]) -> None:
+    """#35, #38: every text line of every mail the campaign sent (sheets, acknowledgements, reminders, reports,
+    every control, press, the broadcast, the mail commands' replies, the ends) by `test_mail_width`'s rule."""
+    assert mail_lines_problems(delivered) == []
 
 
 def press_went_both_ways(w: World, delivered: list[EmailMessage]) -> None:
@@ -500,7 +540,7 @@ def the_mail_commands_were_answered(w: World, delivered: list[EmailMessage]) -> 
     assert "comes again" in reply("<resend@bob>") and "Orders in:" in reply("<status@bob>")
     assert "command: resend" in reply("<help@alice>") and "press: signed" in reply("<help@alice>")
     sheets = Counter(m["Subject"] for m in delivered
-                     if m["To"] == "carol@example.net" and "cards for bob" in m["Subject"])
+                     if m["To"] == "carol@example.net" and "cards for" in m["Subject"])
     assert max(sheets.values()) == 2  # the turn's sheet, and once more on request
 
 
@@ -521,7 +561,9 @@ CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_la
           the_robot_with_no_cards_was_ordered_as_its_sheet_shows, the_elimination_and_the_end_were_told,
           each_seat_got_each_turn_once,
           nothing_processed_while_paused, the_extension_was_told_and_counted, the_replacement_was_told_and_plays,
-          the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot, press_went_both_ways,
+          the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot,
+          each_turn_due_in_the_absence_was_extended, every_mail_fits_78_columns_in_whole_sentences,
+          press_went_both_ways,
           the_press_and_the_winner_are_on_the_site,
           the_mail_commands_were_answered, the_broadcast_reached_everyone,
           the_observer_saw_reports_and_the_end_never_sheets]

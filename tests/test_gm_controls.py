@@ -63,6 +63,11 @@ def text_of(row: MailOutgoing) -> str:
     return message_from_bytes(row.data, policy=policy.default).get_body(("plain",)).get_content()
 
 
+def said(row: MailOutgoing) -> str:
+    """The mail's text with its lines joined again (a sentence may be wrapped at 78 columns)."""
+    return " ".join(text_of(row).split())
+
+
 def run(pbem, now: str, tmp_path) -> list[tuple[str, int]]:
     done = json.loads(pbem(now, "run", "--maildir", tmp_path / "inbox", "--json", code=None).stdout)["done"]
     return [(d["what"], d["turn"]) for d in done if d["what"] != "fetched"]
@@ -95,7 +100,7 @@ def test_extend_moves_the_running_deadline_tells_everyone_and_the_reminders_foll
     assert moved == {"game": "halls", "turn": 1, "due": at(6)}
     told = outbox(url, "control")
     assert sorted(r.recipient for r in told) == ["alice@example.org", "bob@example.org"]
-    assert all("orders are now due Monday 7 December, 20:00 UTC" in text_of(r) for r in told)
+    assert all("orders are now due Monday 7 December, 20:00 UTC" in said(r) for r in told)
     assert run(pbem, at(4, 23), tmp_path) == []  # an hour before the old deadline: nothing
     assert run(pbem, at(5), tmp_path) == [("reminded", 1)]  # the old deadline is 24 h before the new one: again
     assert len(outbox(url, "reminder")) == 4
@@ -211,6 +216,24 @@ def test_an_absence_over_the_deadline_extends_it_once_under_the_extend_policy(ca
                                          code=1).output
     assert "no player 'zoe'" in pbem(at(1), "game", "away", "halls", "zoe", "--from", at(3), "--to", at(4),
                                      code=1).output
+
+
+def test_extend_covers_every_turn_due_during_the_absence(campaign, tmp_path):
+    """#38: a turn due during the absence "is extended once, to its end" — every such turn, not only the one
+    running when `game away` is given; the absent player is never reminded of a deadline inside the absence."""
+    pbem, hands, inbox, url = campaign
+    pbem(at(0, 1), "game", "set", "halls", "--process", "all-in")
+    pbem(at(1), "game", "away", "halls", "bob", "--from", at(1, 1), "--to", at(20))
+    assert status(pbem, at(1))["due"] == at(20)
+    inbox.add(order_mail("alice", hands["alice"], "<a1@alice>"))
+    inbox.add(order_mail("bob", hands["bob"], "<b1@bob>"))
+    assert run(pbem, at(2), tmp_path) == [("processed", 1), ("dealt", 2)]
+    assert status(pbem, at(2))["due"] == at(20)  # turn 2, due at(7) inside the absence, follows it too
+    extended = [r.subject for r in outbox(url, "control") if r.recipient == "alice@example.org"]
+    assert extended.count("halls: turn 1 extended") == 1 and extended.count("halls: turn 2 extended") == 1
+    assert ("processed", 2) not in run(pbem, at(7, 1), tmp_path)
+    reminded = [text_of(r) for r in outbox(url, "reminder") if r.recipient == "bob@example.org"]
+    assert all("20:00 UTC" in text and "21 December" in text for text in reminded), reminded
 
 
 def test_under_the_pilot_policy_the_robot_pilot_plays_an_absent_player_without_orders(campaign, tmp_path):

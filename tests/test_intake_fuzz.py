@@ -1,7 +1,8 @@
 """Hostile input is normal input (#28 "done when"): mutated order files and mutated messages — senders and every
 integer spelling YAML 1.1 reads included — are each read, judged and answered, never a traceback, never lost.
 
-The fast suite runs a few hundred of each; the slow test runs 5,000 order files and 20,000 messages, and
+The fast suite runs a few hundred of each; the slow test runs ORDER_FUZZ order files and MAIL_FUZZ messages (the
+attack's volume, #37), each message read again with LF line ends (an mbox's), a duplicate however mutated; and
 `python tests/test_intake_fuzz.py ORDERS MESSAGES` runs any number and prints what became of them."""
 from __future__ import annotations
 
@@ -127,6 +128,8 @@ def fuzz_messages(folder: Path, url: str, hands: dict, count: int, seed: int) ->
                 first = handle(session, Incoming("fuzz", data), config, NOW)
                 again = handle(session, Incoming("fuzz", data), config, NOW)
                 assert again.outcome == "duplicate" and (first.outcome == "duplicate") == (first.key in keys)
+                from_mbox = handle(session, Incoming("fuzz", data.replace(b"\r\n", b"\n")), config, NOW)
+                assert from_mbox.outcome == "duplicate" and from_mbox.key == first.key, (data, first.key)
                 keys.add(first.key)
                 outcomes[first.outcome] += 1
             recorded = len(session.exec(select(MailReceived.id)).all())
@@ -151,11 +154,14 @@ def test_mutated_order_files_and_messages_never_raise_nor_get_lost(tmp_path):
     assert found["orders"].get("refused") and found["messages"].get("refused")
 
 
+ORDER_FUZZ, MAIL_FUZZ = 5_000, 25_000  # the reliability attack's volumes (#37)
+
+
 @pytest.mark.slow
-def test_five_thousand_order_files_and_twenty_thousand_messages(tmp_path):
-    found = fuzz(tmp_path, 5_000, 20_000, seed=2)
+def test_the_attack_volume_of_order_files_and_messages(tmp_path):
+    found = fuzz(tmp_path, ORDER_FUZZ, MAIL_FUZZ, seed=2)
     print(found)
-    assert sum(found["orders"].values()) == 5_000 and sum(found["messages"].values()) == 20_000
+    assert sum(found["orders"].values()) == ORDER_FUZZ and sum(found["messages"].values()) == MAIL_FUZZ
 
 
 if __name__ == "__main__":

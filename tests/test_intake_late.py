@@ -79,6 +79,13 @@ def test_orders_received_after_the_deadline_are_refused_naming_it_though_the_tur
     text = " ".join(text.split())  # the acknowledgement wraps each problem at 78 columns
     assert "orders refused" in text and "late: your mail server received this message at 2026-12-02 18:30 UTC" in text
     assert f"after the deadline of turn 1 of halls ({DUE_TEXT})" in text and "RULES B4.7" in text
+    # #38: the whole mail is late, not its `turn:` line: no caret under it, no "Expected: `turn: 1`"; and the
+    # reply ends saying the deadline passed, never that a new order file still replaces these orders
+    assert "^" not in text and "Expected" not in text
+    passed = f"were {DUE_TEXT}: the deadline has passed, and no order file received after it counts for this turn."
+    [(_, accepted)] = [ack for ack in mailed(url, "ack") if ack[0] == "bob@example.org"]
+    for reply in (text, " ".join(accepted.split())):
+        assert reply.endswith(passed) and "until then" not in reply, reply
 
 
 def test_a_review_hold_refuses_late_orders_and_a_change_in_time_previews_again_at_once(campaign):

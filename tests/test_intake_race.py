@@ -25,6 +25,9 @@ from pbem.store.tables import OrderVersion, Player, Turn
 ROOT = Path(__file__).resolve().parent.parent
 NOW = "2026-01-01T12:00Z"
 MAILS = 40
+TIMINGS = ("race", "before", "during", "after")
+RACES = 60  # the slow suite's races of mail against processing, per backend and command
+TIMED = 10  # the slow suite's fetches timed before, during and after processing, per backend and timing (#37)
 
 SIDE = """
 import json, os, sys, time
@@ -38,6 +41,8 @@ for trial in json.loads(Path(sys.argv[1]).read_text()):
     time.sleep(trial["pause"])
     os.chdir(trial["cwd"])
     result = CliRunner().invoke(app, trial["args"])
+    if trial.get("done"):
+        Path(trial["done"]).touch()  # the other side may be waiting for this side to finish
     print(json.dumps([result.exit_code, result.stdout, repr(result.exception)]), flush=True)
 """
 
@@ -86,10 +91,12 @@ def outcome(url: str) -> dict:
     return {"accepted": sum(accepted.values()), "late": len(refused)}
 
 
-def race(tmp_path: Path, given: list[str | None], command: str) -> list[dict]:
+def race(tmp_path: Path, given: list[str | None], command: str, timing: str = "race") -> list[dict]:
     """One trial per database (a PostgreSQL URL, or None: a SQLite file in the trial's folder): `command` (fetch
-    or run) against `turn process`, the process side starting at a random moment of the other's work."""
-    chance = random.Random(len(given) * 7 + (command == "run"))
+    or run) against `turn process`. Timing "race": the process side starts at a random moment of the other's work;
+    "before": the fetch ends just before processing begins (within 50 ms); "during": the fetch starts up to half
+    a second after processing did; "after": the fetch starts just after processing ended (within 50 ms)."""
+    chance = random.Random(len(given) * 7 + (command == "run") + 100 * TIMINGS.index(timing))
     urls, fetches, processes = [], [], []
     for number, url in enumerate(given):
         folder = tmp_path / f"trial{number}"
@@ -97,11 +104,17 @@ def race(tmp_path: Path, given: list[str | None], command: str) -> list[dict]:
         url, hands = new_campaign(folder, url)
         urls.append(url)
         prepare(folder, url, hands, scheduled=command == "run")
-        go = str(folder / "go")
+        go, fetched, processed = (str(folder / name) for name in ("go", "fetched", "processed"))
         reads = ["mail", "fetch", "--maildir", "inbox"] if command == "fetch" \
             else ["run", "--maildir", "inbox", "--out", "reports"]
-        fetches.append({"go": go, "pause": 0.0, "cwd": str(folder), "args": ["--db", url, *reads]})
-        processes.append({"go": go, "pause": chance.uniform(0.0, 1.5), "cwd": str(folder),
+        fetch_go, fetch_pause, process_go, process_pause = {
+            "race": (go, 0.0, go, chance.uniform(0.0, 1.5)),
+            "before": (go, 0.0, fetched, chance.uniform(0.0, 0.05)),
+            "during": (go, chance.uniform(0.0, 0.5), go, 0.0),
+            "after": (processed, chance.uniform(0.0, 0.05), go, 0.0)}[timing]
+        fetches.append({"go": fetch_go, "pause": fetch_pause, "cwd": str(folder), "args": ["--db", url, *reads],
+                        "done": fetched})
+        processes.append({"go": process_go, "pause": process_pause, "cwd": str(folder), "done": processed,
                           "args": ["--db", url, "turn", "process", "halls", "--out", "reports"]})
     reader, processor = side(tmp_path, fetches), side(tmp_path, processes)
     results = []
@@ -134,8 +147,22 @@ def test_mail_accepted_while_a_turn_is_processed_is_in_that_turn_or_refused_as_l
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 @pytest.mark.parametrize("command", ["fetch", "run"])
 def test_sixty_races_of_mail_against_turn_process(request, tmp_path, backend, command):
-    results = race(tmp_path, databases(request, backend, 60), command)
+    results = race(tmp_path, databases(request, backend, RACES), command)
     split = [r for r in results if r["accepted"] and r["late"]]
     print(f"{backend} {command}: {len(results)} trials, {len(split)} split by the race, "
           f"{sum(r['late'] for r in results)} late of {MAILS * len(results)}")
     assert split, results  # the race really ran through the middle of the mail
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("timing", ["before", "during", "after"])
+def test_a_fetch_timed_before_during_and_after_processing(request, tmp_path, backend, timing):
+    """#37: not only the fetch losing the race. Before: every order in the turn; after: every one late; during:
+    each accepted one in the turn, each other one late — what the checks in `outcome` hold in every trial."""
+    results = race(tmp_path, databases(request, backend, TIMED), "fetch", timing)
+    print(f"{backend} {timing}: {[(r['accepted'], r['late']) for r in results]}")
+    if timing == "before":
+        assert all(r["accepted"] == MAILS for r in results), results
+    if timing == "after":
+        assert all(r["late"] == MAILS for r in results), results

@@ -163,7 +163,7 @@ def test_two_fetches_at_once_store_a_message_once(campaign, tmp_path, monkeypatc
     pbem, hands, inbox, url = campaign
     from pbem.gm import intake as fetch
 
-    monkeypatch.setattr(fetch, "is_known", lambda session, key: False)  # as if both runs checked at once
+    monkeypatch.setattr(fetch, "is_known", lambda session, *keys: False)  # as if both runs checked at once
     data = order_mail("bob", hands["bob"], "<c1@bob>")
     inbox.add(data)
     inbox.add(data)

@@ -2,15 +2,19 @@
 message again on the next run, with the same Message-ID and bytes, so a mail reader shows it once."""
 from __future__ import annotations
 
+import json
+from dataclasses import asdict
 from datetime import datetime, timezone
 from email.message import EmailMessage
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import select
 
-from pbem.mail.outbox import deliver, queue
+from pbem.gm.outgoing import deliver
+from pbem.mail.outbox import PermanentFailure, queue
 from pbem.store.games import Store
-from pbem.store.mail import SENT, MailOutgoing
+from pbem.store.mail import MailOutgoing, OutboxState
 
 AT = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
 
@@ -58,4 +62,25 @@ def test_a_crash_between_acceptance_and_record_resends_the_same_message(tmp_path
     assert [message_id for message_id, _ in transport.sent] == ["<r1@pbem>", "<r1@pbem>", "<r2@pbem>"]
     assert transport.sent[0][1] == transport.sent[1][1] and b"Date: Tue, 01 Dec 2026 20:00:00 +0000" in \
         transport.sent[0][1]
-    assert again == [] and states == [SENT, SENT]
+    assert again == [] and states == [OutboxState.SENT, OutboxState.SENT]
+
+
+class Refusing:
+    def send(self, row, data: bytes) -> None:
+        raise PermanentFailure("550 no such mailbox")
+
+
+def test_the_outbox_states_are_stored_as_their_plain_words(tmp_path):
+    """The states are a StrEnum in the code, the same words in the table (a script reading it sees no change)."""
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    try:
+        with store.session() as session:
+            queue(session, message(1), "report", AT)
+            session.commit()
+            stored = [session.execute(text("SELECT state FROM mail_outbox")).scalar_one()]
+            [refused] = deliver(session, Refusing(), AT)
+            stored.append(session.execute(text("SELECT state FROM mail_outbox")).scalar_one())
+    finally:
+        store.close()
+    assert stored == ["pending", "refused"] and all(type(word) is str for word in stored)
+    assert refused.state is OutboxState.REFUSED and json.loads(json.dumps(asdict(refused)))["state"] == "refused"

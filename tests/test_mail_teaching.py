@@ -6,6 +6,7 @@ import mailbox
 from datetime import datetime, timezone
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mail_fixtures import mail, new_campaign, orders_text
@@ -15,9 +16,9 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.engine.campaign import check_orders, example_orders
 from pbem.engine.orders import Submission
-from pbem.mail.ack import OrderHelp, explained
+from pbem.formats.orders import parse_orders
+from pbem.mail.ack import OrderHelp, explained, time_left
 from pbem.mail.letters import plain_typing
-from pbem.mail.order_help import time_left
 from pbem.store.games import Store, current_state, get_game
 
 RUNNER = CliRunner()
@@ -40,7 +41,8 @@ def test_a_card_problem_quotes_the_line_with_a_caret_under_the_register_and_a_ri
                       HELP)
     assert lines[0] == "line 5, robots.Zapper register 2: card 999 is not in your hand"
     assert caret_under(lines, "  Zapper: {program: [FWD1, 999]}") == "999"
-    assert "A right line from your hand: `Zapper: {program: [FWD1#500]}`" in "\n".join(lines)
+    intro = lines.index("    A right line from your hand, to copy whole in place of yours:")
+    assert lines[intro + 1] == "  Zapper: {program: [FWD1#500]}"  # at the player's own indentation
 
 
 def test_a_length_problem_underlines_the_whole_program_and_a_key_problem_its_value():
@@ -134,11 +136,41 @@ def test_a_refused_mail_teaches_and_curly_quotes_around_the_secret_are_accepted(
     lines = refused.splitlines()
     assert any(line.endswith("robots.Zapper register 1: card 999 is not in your hand") for line in lines)
     assert caret_under(lines, next(line for line in lines if "{program: [999" in line)) == "999"
-    assert "A right line from your hand: `Zapper: {program: [" in refused
+    start = lines.index("    A right line from your hand, to copy whole in place of yours:") + 1
+    end = next(n for n in range(start, len(lines)) if lines[n].endswith("]}"))
+    right = yaml.safe_load("\n".join(lines[start:end + 1]))  # lines of their own, together one YAML mapping
+    assert list(right) == ["Zapper"] and set(right["Zapper"]["program"]) <= set(hands["alice"])
     assert f"Your hand: {' '.join(hands['alice'])}"[:60] in refused
     assert max(len(line) for line in lines) <= 78
     assert subject == "[pbem: orders accepted] orders"
 
+
+
+def test_a_right_line_longer_than_78_columns_is_broken_as_yaml_the_order_reader_takes_whole():
+    """#38: the right line for a Geek-o robot of nine cards (here with a long name) was wrapped inside its
+    backticks; now it stands alone at the player's indentation, broken after a comma with the rest indented, and
+    copied whole into the order file in place of the player's line it is read as the program it shows."""
+    cards = [f"{kind}#{n}" for kind, n in zip(["FWD1", "RT90", "FWD2", "LF90", "UTRN", "RVS1", "FWD3", "RT90",
+                                               "FWD1"], range(110, 990, 100))]
+    help = OrderHelp("halls", 1, {"alice": cards}, {"Zapper-the-Magnificent": cards})
+    text = "game: halls\nturn: 1\nplayer: alice\nrobots:\n  Zapper-the-Magnificent: {program: [FWD1, 999]}\n"
+    lines = explained(text, "your message", ["your message:5: robots.Zapper-the-Magnificent register 2: card 999 is "
+                                             "not in your hand"], help)
+    start = lines.index("    A right line from your hand, to copy whole in place of yours:") + 1
+    right = lines[start:]
+    assert len(right) == 2 and all(len(line) <= 78 and "`" not in line for line in right), right
+    copied = text.replace("  Zapper-the-Magnificent: {program: [FWD1, 999]}\n", "\n".join(right) + "\n")
+    assert [str(c) for c in parse_orders(copied).submission.programs["Zapper-the-Magnificent"]] == cards
+
+
+def test_the_right_line_comes_once_under_the_first_problem_of_its_robot():
+    """Nine refused registers of one robot used to repeat its right line nine times."""
+    text = "game: halls\nturn: 1\nplayer: alice\nrobots:\n  Zapper: {program: [999, 998]}\n"
+    lines = explained(text, "your message", [f"your message:5: robots.Zapper register {n}: card {c} is not in your "
+                                             "hand" for n, c in ((1, 999), (2, 998))], HELP)
+    assert lines.count("  Zapper: {program: [FWD1#500]}") == 1
+    assert lines.index("  Zapper: {program: [FWD1#500]}") < lines.index("line 5, robots.Zapper register 2: card 998 "
+                                                                         "is not in your hand")
 
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(max_size=300), line=st.integers(0, 12),

@@ -49,7 +49,7 @@ def test_b4_5_geeko_programs_of_equal_length_unless_one_robot_gets_no_cards():
     in_transit = [Robot("Zapper", "alice"), Robot("Spanner", "alice", mode="in-transit")]
     assert geeko({"Zapper": ["FWD1", "RT90"]}, in_transit, receiving=["Zapper"]).ok
     assert messages(geeko({"Zapper": ["FWD1"], "Spanner": ["UTRN"]}, in_transit, receiving=["Zapper"])) == [
-        (("robots", "Spanner", "program"), "Spanner receives no cards this turn (in-transit); leave its program empty")]
+        (("robots", "Spanner", "program"), "Spanner gets no cards this turn. Leave its program empty")]
 
 
 def test_b4_5_a_program_is_no_longer_than_the_free_registers():

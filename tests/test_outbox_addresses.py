@@ -81,7 +81,8 @@ def test_a_message_that_breaks_the_transport_is_set_aside_and_the_next_goes_out(
 
     from sqlmodel import select
 
-    from pbem.mail.outbox import deliver, queue
+    from pbem.gm.outgoing import deliver
+    from pbem.mail.outbox import queue
     from pbem.store.games import Store
     from pbem.store.mail import MailOutgoing
 

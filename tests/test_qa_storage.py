@@ -3,6 +3,7 @@ given as an input file; an archive folder made beforehand works; `pbem report` r
 wrote, summary.txt included."""
 from __future__ import annotations
 
+import errno
 import json
 import mailbox
 import os
@@ -66,7 +67,7 @@ def test_a_fifo_given_as_a_room_or_an_order_file_is_refused_unread(game, tmp_pat
     os.mkfifo(tmp_path / "pipe.yaml")  # opening it would block until somebody writes: it must not be opened
     for args in (("room", "check", tmp_path / "pipe.yaml"), ("turn", "check", "halls", tmp_path / "pipe.yaml")):
         result = run(url, *args)
-        assert result.exit_code == 1 and "a named pipe (FIFO), not a file: not read" in result.output
+        assert result.exit_code == 1 and "a named pipe (FIFO), not a regular file: not read" in result.output
 
 
 def test_an_archive_folder_made_beforehand_is_used(game, tmp_path):
@@ -134,3 +135,25 @@ def test_a_full_disk_under_the_turn_sheets_names_game_turn_path_and_the_repair(g
     assert "alice.txt: No space left on device" in result.stderr and "pbem turn deal halls --out sheets" in result.stderr
     (folder / "alice.txt").unlink()
     assert run(url, "turn", "deal", "halls").exit_code == 0 and (folder / "alice.txt").read_text()
+
+
+def test_a_full_archive_is_named_with_its_path_and_the_fix_and_loses_nothing(game, tmp_path, monkeypatch):
+    """#37: `mail fetch --archive` on a full disk said "cannot read the inbox". The archive's writes fail with
+    ENOSPC (simulated: no message file can be added); the refusal names the archive, its path and the fix, the
+    message stays in the inbox unhandled, and is handled once the archive has room."""
+    url, hands = game
+    inbox = mailbox.Maildir(str(tmp_path / "inbox"), create=True)
+    inbox.add(order_mail("alice", hands["alice"], "<full@alice>"))
+
+    def full(self, message):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(mailbox.Maildir, "add", full)
+        result = run(url, "mail", "fetch", "--maildir", tmp_path / "inbox", "--archive", tmp_path / "archive")
+    assert result.exit_code == 1
+    assert f"cannot keep a message in the archive {tmp_path / 'archive'}: No space left on device" in result.stderr
+    assert "Free space there (or give --archive another folder)" in result.stderr
+    assert "cannot read the inbox" not in result.stderr
+    result = run(url, "mail", "fetch", "--maildir", tmp_path / "inbox", "--archive", tmp_path / "archive", "--json")
+    assert [h["outcome"] for h in json.loads(result.stdout)] == ["accepted"]

@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.engine.campaign import missing_programs
-from pbem.mail.notices import missing_fate, reminder
+from pbem.gm.schedule import missing_fate
+from pbem.mail.notices import reminder
 from pbem.render.message import message_bytes
 from pbem.store.games import Store, current_state, get_game
 

@@ -1,4 +1,4 @@
-"""A processed turn read back as the engine played it (pbem.store.played): B4.6's missed-orders decisions are
+"""A processed turn read back as the engine played it (pbem.store.played, pbem.gm.history): B4.6's missed-orders decisions are
 recorded by the turn, kept with it (turns.missed, revision 0010), and a turn stored before that revision still
 gets the same report. The bundled BotWars campaign (turns/botwars, `missing_orders: bot`): dee sent no orders
 for turn 3 (turn-003/ has ann's, ben's and cy's files only)."""
@@ -13,10 +13,9 @@ from sqlmodel import select
 
 from pbem.engine.cards import Card
 from pbem.gm.archive import import_game
-from pbem.gm.history import stored_report
+from pbem.gm.history import played_turn, stored_report
 from pbem.resources import resource_dir
 from pbem.store.games import Store, get_game
-from pbem.store.played import played_turn
 from pbem.store.tables import DealtHand, Turn
 
 

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 import typer
 
 from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse
 from .room import room_app
 
-DECKS = {"geeko": "decks/geeko.yaml", "botwars": "decks/standard.yaml"}
-
+if TYPE_CHECKING:
+    from ..engine.room import Room
 
 @room_app.command("analyse")
 def analyse_rooms(
@@ -40,7 +40,7 @@ def analyse_rooms(
         analyses = []
         for path in files:
             room = read_or_refuse(read_room, path)
-            deck = read_deck(find_file(DECKS["geeko" if room.of_type("gate") else "botwars"]))
+            deck = read_deck(find_file(_deck(room)))
             bar.update(task, description=f"rehearsing {path.name}")
             analyses.append((path, room, analyse(room, deck, seeds=seeds, turn_limit=turns,
                                                  progress=lambda: bar.advance(task))))
@@ -65,3 +65,15 @@ def analyse_rooms(
             if "heatmap" in figures:
                 typer.echo(f"  heat map: {figures['heatmap']}")
     raise typer.Exit(EXIT_OK if all(f["passable"] for f in results.values()) else EXIT_REFUSED)
+
+
+def _deck(room: Room) -> str:
+    """The deck the room is rehearsed with: its game's (BotWars's for a room with neither gate nor flag, which
+    is not played)."""
+    from ..engine.rehearsal import rehearsal_mode
+    from ..games import Kind, entry
+
+    mode = rehearsal_mode(room)
+    deck = entry(mode if mode != "none" else "botwars", Kind.CAMPAIGN).deck
+    assert deck is not None, mode  # every campaign names its deck
+    return deck

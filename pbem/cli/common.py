@@ -75,7 +75,7 @@ def clock(ctx: typer.Context) -> datetime:
 def db_url(ctx: typer.Context) -> str:
     """The --db given to the top-level command."""
     root = ctx.find_root()
-    return (root.obj or {}).get("db", DEFAULT_DB)
+    return str((root.obj or {}).get("db", DEFAULT_DB))
 
 
 HIDDEN = ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")  # control, formatting, surrogate, private, unassigned, breaks

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import clock, print_json, read_clock
+from .common import clock, print_json, read_clock, read_or_refuse
 from .game import game_app
 from .gm import open_store
 from .mail import CONFIG, JSON, _config, mail_app
@@ -197,9 +197,12 @@ def broadcast(ctx: typer.Context, game: str = typer.Argument(..., help="The game
               file: str = typer.Argument(..., metavar="FILE|-", help="The message (UTF-8 text); - reads stdin."),
               config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
     """Queue a message from the GM to every player and observer of a game, threaded with the game's mail."""
+    from ..formats.bounded import decode, read_limited, read_stream
     from ..gm.broadcast import broadcast as send_all
 
-    text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    data = read_or_refuse(read_stream, sys.stdin.buffer, "standard input") if file == "-" \
+        else read_or_refuse(read_limited, file)
+    text = read_or_refuse(decode, data, "standard input" if file == "-" else file)
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
         count = send_all(session, game, text, clock(ctx), sender)

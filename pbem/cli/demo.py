@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formats.game import turn_folder_name
+from ..games import Kind, names
 from ..gm import cycle
 from ..gm.archive import import_game
 from ..gm.cycle import ProcessResult
@@ -18,14 +19,11 @@ from ..store.games import Store
 from ..store.turns import TurnSheet
 from .gm import progress
 
-DEMO_GAMES = ("geeko", "botwars")
-
-
 DEMO_AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the sample's turns are played then, not at the clock:
 # the site's feed dates each turn, and two runs must give the same bytes
 
 
-def run_demo(database: Path, out: Path, at: datetime) -> dict:
+def run_demo(database: Path, out: Path, at: datetime) -> dict[str, Any]:
     """Import each bundled game into a fresh SQLite file, then write the campaign site under OUT.
 
     OUT/index.html indexes the games; OUT/GAME/turn-NNN/ holds turn N's report (pages, pictures,
@@ -38,7 +36,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict:
     games: list[dict[str, Any]] = []
     try:
         with progress() as bar:
-            for name in DEMO_GAMES:
+            for name in names(Kind.CAMPAIGN):  # each campaign game's sample, turns/NAME
                 task = bar.add_task(f"demo: {name}", total=None)
 
                 def on_deal(sheets: list[TurnSheet]) -> None:

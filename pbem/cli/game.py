@@ -14,7 +14,11 @@ from .gm import open_store, progress
 from .schedule_options import HELP, option, read_schedule, schedule_text
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from ..formats.game import PlayerEntry, SourceFile
+    from ..gm.cycle import ReplayTurn
+    from ..store.tables import Game
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
 
@@ -123,7 +127,7 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
         refuse([str(err)])
 
 
-def _show(session, game) -> dict:
+def _show(session: Session, game: Game) -> dict[str, Any]:
     from ..engine.campaign import standings
     from ..store.games import current_state, players_of, processed_turns
 
@@ -235,7 +239,7 @@ def export(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
         typer.echo(f"{name}: {len(written)} files written to {directory}")
 
 
-def _difference(turn) -> str:
+def _difference(turn: ReplayTurn) -> str:
     """What differs in a replayed turn, in words."""
     if turn.stored != turn.replayed:
         return f"DIFFERS: state hash stored {turn.stored}"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -28,7 +28,7 @@ def solve(
     from ..formats.gyulbot import read_puzzle
     from .warm import warm
 
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
     warm("gyulbot")
     for path, puzzle in read_each(puzzles, read_puzzle, results, key="errors"):
         started = time.perf_counter()

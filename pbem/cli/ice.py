@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -38,7 +38,7 @@ def solve_command(
     """The proven shortest solution of each maze, or none within 15 orders."""
     from .warm import warm
 
-    reports: list[dict] = []
+    reports: list[dict[str, Any]] = []
     warm("ice")
     for path, maze in read_each(mazes, read_maze_file, reports, key="errors", echo=True):
         began = time.perf_counter()

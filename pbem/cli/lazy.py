@@ -9,7 +9,7 @@ import importlib
 from typing import Any, NamedTuple
 
 import typer
-from typer._click.core import Command
+from typer._click.core import Command, Context
 from typer._click.exceptions import NoSuchOption
 from typer.core import TyperCommand
 
@@ -87,7 +87,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
 }
 
 
-_BUILT: dict[typer.Typer, tuple[tuple, Any]] = {}
+_BUILT: dict[typer.Typer, tuple[tuple[Any, ...], Any]] = {}
 
 
 def click_command(app: typer.Typer) -> Any:
@@ -99,7 +99,7 @@ def click_command(app: typer.Typer) -> Any:
     return _BUILT[app][1]
 
 
-def _registered(app: typer.Typer) -> tuple:
+def _registered(app: typer.Typer) -> tuple[Any, ...]:
     """What decides the tree: the commands and groups registered so far (modules only ever add them)."""
     return len(app.registered_commands), tuple(_registered(group.typer_instance) for group in app.registered_groups
                                               if group.typer_instance)
@@ -121,7 +121,7 @@ class LazyGroup(PlainGroup):
         rank = {name: place for place, name in enumerate(lazy)}  # the group's own module's commands first
         self.commands = dict(sorted(commands.items(), key=lambda item: rank.get(item[0], -1)))
 
-    def get_command(self, ctx, cmd_name: str):
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         if isinstance(self.commands.get(cmd_name), _NotLoaded):
             for module in COMMANDS[self.name or ""][cmd_name].modules:
                 importlib.import_module(f"{__package__}.{module}")
@@ -132,7 +132,7 @@ class LazyGroup(PlainGroup):
             self.commands[cmd_name] = group.commands[cmd_name]
         return self.commands.get(cmd_name)
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: Context) -> Any:
         try:
             return super().invoke(ctx)
         except NoSuchOption as err:

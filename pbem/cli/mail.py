@@ -13,7 +13,7 @@ from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_o
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
-    from ..mail.config import MailConfig
+    from ..mail.config import MailConfig, Server
 
 SECRET = re.compile(r"[A-Za-z0-9_-]{4,64}")
 SEND_LIMIT = 25_000_000  # bytes: the most a mail server commonly takes in one message (Gmail's limit)
@@ -52,6 +52,7 @@ def fetch(
     from ..gm.mailcommands import reader
     from ..gm.reports import campaign_templates
     from ..mail.fetch import messages_from
+    from ..mail.inbox import ArchiveError
     from ..store.mail import Outcome
 
     if [maildir is not None, mbox is not None, imap].count(True) != 1:
@@ -65,6 +66,8 @@ def fetch(
         try:
             handled = fetch_messages(session, messages, config, clock(ctx),
                                      reader(config.sender, campaign_templates()))
+        except ArchiveError as err:
+            refuse([str(err)])
         except (OSError, imaplib.IMAP4.error) as err:
             refuse([f"cannot read the inbox: {err}"])
     if as_json:
@@ -109,24 +112,23 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 
-def _server(config: MailConfig, kind: str):
+def _server(config: MailConfig, kind: str) -> Server:
     return read_or_refuse(config.server, kind)
 
 
 def _eml_files(paths: list[Path]) -> list[Path]:
-    """The files to send, each checked for its size before anything is read (a huge file is refused unread)."""
+    """The files to send, each checked (a regular file, within a mail's size) before anything is read."""
+    from ..formats.bounded import check_regular
+    from ..formats.problems import FormatError
+
     found, problems = [], []
     for path in paths:
-        if path.is_dir():
-            found += sorted(path.rglob("*.eml"))
-        elif path.is_file():
-            found.append(path)
-        else:
-            problems.append(f"{path}: no such file or folder")
+        found += sorted(path.rglob("*.eml")) if path.is_dir() else [path]
     for path in found:
-        if path.stat().st_size > SEND_LIMIT:
-            problems.append(f"{path}: {path.stat().st_size:,} bytes, more than a mail can carry "
-                            f"({SEND_LIMIT:,} bytes): not read, nothing queued")
+        try:
+            check_regular(path, SEND_LIMIT, "a mail can carry")
+        except FormatError as err:
+            problems += [f"{problem}, nothing queued" for problem in err.problems]
     if problems:
         refuse(problems)
     return found
@@ -152,13 +154,15 @@ def send(
     with the same Message-ID). Exit 1 when any message is left unsent."""
     from dataclasses import asdict
 
+    from ..formats.bounded import read_limited
     from ..gm.outgoing import queue_outgoing, send_pending
     from ..gm.reports import campaign_templates
-    from ..store.mail import SENT
+    from ..store.mail import OutboxState
 
     config = _config(config_file)
     with open_store(ctx) as store, store.session() as session:
-        queued, results = queue_outgoing(session, ((path, path.read_bytes()) for path in _eml_files(files or [])),
+        queued, results = queue_outgoing(session, ((path, read_or_refuse(read_limited, path, SEND_LIMIT))
+                                                   for path in _eml_files(files or [])),
                                          games, config.sender, clock(ctx),
                                          (str(templates),) if templates else campaign_templates(),
                                          out if dry_run else None)
@@ -169,12 +173,13 @@ def send(
     if as_json:
         print_json({"queued": queued, "dry_run": dry_run, "messages": [asdict(r) for r in results]})
     else:
-        for r in results:
-            typer.echo(f"{('WRITTEN' if dry_run and r.state == 'sent' else r.state.upper()):<8} {r.recipient}  "
+        sent = [r.state == OutboxState.SENT for r in results]
+        for r, went in zip(results, sent):
+            typer.echo(f"{('WRITTEN' if dry_run and went else r.state.upper()):<8} {r.recipient}  "
                        f"{r.subject}" + (f"\n  {r.error}" if r.error else ""))
-        typer.echo(f"{queued} message(s) queued; {sum(r.state == 'sent' for r in results)} of {len(results)} "
+        typer.echo(f"{queued} message(s) queued; {sum(sent)} of {len(results)} "
                    + ("written to " + str(out) if dry_run else "sent"), err=True)
-    raise typer.Exit(EXIT_OK if all(r.state == SENT for r in results) else EXIT_REFUSED)
+    raise typer.Exit(EXIT_OK if all(r.state == OutboxState.SENT for r in results) else EXIT_REFUSED)
 
 
 @mail_app.command("outbox")
@@ -186,7 +191,7 @@ def outbox(
     """The messages not sent yet (pending: retried by the next `pbem mail send`), refused by the server for good,
     or set aside as unsendable (an internationalised address without SMTPUTF8), with the last error; with --all,
     every message queued."""
-    from ..mail.outbox import listing
+    from ..store.outbox import listing
 
     with open_store(ctx) as store, store.session() as session:
         rows = listing(session, everything)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import typer
-from typer._click.core import Command
+from typer._click.core import Command, Context
+from typer._click.formatting import HelpFormatter
 from typer.core import TyperCommand, TyperGroup
 from typer.models import CommandFunctionType
 
@@ -16,12 +17,12 @@ from typer.models import CommandFunctionType
 def value_name(param: Any) -> str:
     """What a value is called in help: its metavar, its choices, else its option's (or argument's) name."""
     if param.metavar:
-        return param.metavar
+        return str(param.metavar)
     choices = getattr(param.type, "choices", None)
     if choices:
         return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
     name = param.opts[0].lstrip("-") if param.param_type_name == "option" else param.name
-    return name.upper().replace("-", "_")
+    return str(name).upper().replace("-", "_")
 
 
 def _shown(param: Any) -> str:
@@ -42,18 +43,18 @@ def _usage(param: Any) -> str:
 class _PlainHelp(Command):
     """The help page of a command or group: usage, text, then arguments and options without type labels."""
 
-    def format_help(self, ctx, formatter) -> None:
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         self.format_usage(ctx, formatter)
         self.format_help_text(ctx, formatter)
         self.format_options(ctx, formatter)
         self.format_epilog(ctx, formatter)
 
-    def collect_usage_pieces(self, ctx) -> list[str]:
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
         pieces = [self.options_metavar] if self.options_metavar else []
         pieces += [_usage(p) for p in self.get_params(ctx) if p.param_type_name == "argument"]
         return pieces + ([self.subcommand_metavar] if hasattr(self, "subcommand_metavar") else [])
 
-    def format_options(self, ctx, formatter) -> None:
+    def format_options(self, ctx: Context, formatter: HelpFormatter) -> None:
         sections: dict[str, list[tuple[str, str]]] = {"argument": [], "option": []}
         for param in self.get_params(ctx):
             record = param.get_help_record(ctx)
@@ -74,7 +75,7 @@ class PlainCommand(_PlainHelp, TyperCommand):
 class PlainGroup(_PlainHelp, TyperGroup):
     """A command group with a plain help page."""
 
-    def format_commands(self, ctx, formatter) -> None:
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         """Each subcommand with the first sentence of its help, whole (wrapped, not cut at the terminal width)."""
         rows = [(name, command.get_short_help_str(limit=10_000)) for name, command in self.commands.items()
                 if not command.hidden]

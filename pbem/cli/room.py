@@ -6,19 +6,19 @@ from typing import Any, Callable, List, Optional
 
 import typer
 
-from ..formats.dmpuzzles import FORMATS, PUZZLE_KINDS, puzzle_kind
+from ..formats.dmpuzzles import puzzle_kind
+from ..formats.problems import Problem
 from ..formats.roomascii import room_text
 from ..formats.roommap import LEGEND_TEXT
 from ..formats.rooms import check_room_data, entry_fee_problems, is_entry_fee_size, read_room
 from ..formats.yamlfile import FormatError, read_yaml_file
+from ..games import PuzzleFile, entry, part
 from .common import EXIT_OK, EXIT_REFUSED, print_json, read_or_refuse, refuse, sub_app
-
-KIND_NAMES = {**{game: name for game, (_, name) in PUZZLE_KINDS.items()}, "flowerfield": "Flower Field board"}
 
 room_app = sub_app("room", "Check and draw room files.")
 
 
-def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list]:
+def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list[Problem]]:
     """What the file is (`room`, or a death-match puzzle's game) and every problem with it as that (RULES G8
     too for a room when `entry_fee`, or when None and the board is 7x7)."""
     try:
@@ -34,17 +34,19 @@ def room_file_problems(path: Path, entry_fee: Optional[bool]) -> tuple[str, list
     return "room", problems
 
 
-def _puzzle_problems(kind: str, data: object, source: str) -> list:
-    read: Callable[[Any, str], Any]
-    if kind == "flowerfield":
-        from ..formats.flowerboard import parse_flower_board as read
-    else:
-        read = FORMATS[kind].read
+def _puzzle_problems(kind: str, data: object, source: str) -> list[Problem]:
+    read: Callable[[Any, str], Any] = part(_puzzle_file(kind).reader)
     try:
         read(data, source)
     except FormatError as err:
         return err.problems
     return []
+
+
+def _puzzle_file(game: str) -> PuzzleFile:
+    found = entry(game).puzzle_file
+    assert found is not None, game  # puzzle_kind names only games with a puzzle file
+    return found
 
 
 @room_app.command("check")
@@ -64,7 +66,7 @@ def check(
         print_json({name: [str(p) for p in problems] for name, problems in results.items()})
     else:
         for name, problems in results.items():
-            kind = "" if kinds[name] == "room" else f" ({KIND_NAMES[kinds[name]]}, not a room)"
+            kind = "" if kinds[name] == "room" else f" ({_puzzle_file(kinds[name]).title}, not a room)"
             typer.echo(f"{'REFUSED' if problems else 'OK'} {name}{kind}")
             for problem in problems:
                 typer.echo(f"  {problem}")
@@ -83,7 +85,7 @@ def render_room(
     data = read_or_refuse(read_yaml_file, file)
     kind = puzzle_kind(data)
     if kind is not None:
-        refuse([f"{file}: this is a death-match puzzle ({KIND_NAMES[kind]}), not a room: "
+        refuse([f"{file}: this is a death-match puzzle ({_puzzle_file(kind).title}), not a room: "
                 "`pbem room render` draws BotWars and Geek-o rooms"])
     room = read_or_refuse(read_room, file)
     if ascii_map:

@@ -137,7 +137,7 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
         for d in done:
             say(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
-    raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+    raise typer.Exit(EXIT_REFUSED if any(d.needs_gm for d in done) else EXIT_OK)
 
 
 def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
@@ -180,7 +180,7 @@ def _reports_owed(session: Session) -> list[dict[str, Any]]:
             for r in owed(session)]
 
 
-def _match_rows(session: Session, now: datetime) -> list[dict]:
+def _match_rows(session: Session, now: datetime) -> list[dict[str, Any]]:
     """Every death match: its running deadline, whom it waits for, and what `pbem run` does next."""
     from ..dm.base import get_game as rules_of
     from ..dm.clock import when
@@ -228,7 +228,7 @@ def approve_command(ctx: typer.Context, game: str = typer.Argument(..., help="Th
     else:
         for d in done:
             say(f"{d.what.upper():<10} {d.game} turn {d.turn} {d.detail}".rstrip())
-    raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
+    raise typer.Exit(EXIT_REFUSED if any(d.needs_gm for d in done) else EXIT_OK)
 
 
 @app.command("status")

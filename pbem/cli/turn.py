@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields, replace
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
 from .common import EXIT_OK, EXIT_REFUSED, clock, print_json, refuse, sub_app
 from .gm import open_store
+
+if TYPE_CHECKING:
+    from ..store.turns import TurnSheet
 
 turn_app = sub_app("turn", "Run a game's turn cycle: deal, collect orders, process, roll back.")
 
@@ -111,7 +114,7 @@ def status(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
         typer.echo(f"  {p.player:<16} {line}")
 
 
-def _sheet_data(sheet) -> dict:
+def _sheet_data(sheet: TurnSheet) -> dict[str, Any]:
     """A turn sheet as JSON data (its board is drawn on the sheet, not printed)."""
     data = asdict(replace(sheet, board=None))
     del data["board"]

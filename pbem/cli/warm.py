@@ -11,20 +11,20 @@ from pathlib import Path
 
 import typer
 
+from ..games import GAMES, Solver
 from .common import app
 
-SOLVERS = {  # name -> (module with warm_up(), what the notice calls it, CPU seconds to compile it, measured)
-    "gyulbot": ("pbem.dm.gyulbot.solver", "the Gyulbot solver", 9),
-    "ice": ("pbem.dm.icemaze.solver", "the ice-maze solver", 5),
-}
-KERNELS = {"gyulbot": "pbem.dm.gyulbot.solver", "ice": "pbem.dm.icemaze.kernel"}  # the modules with the njit code
+
+def _solvers() -> dict[str, Solver]:
+    """The games with a numba solver, from the registry."""
+    return {game.name: game.solver for game in GAMES if game.solver is not None}
 
 
 def compiled(name: str) -> bool:
     """Whether the solver's compiled code is in numba's cache (a guess that errs towards "no")."""
     from numba.core.registry import CPUDispatcher
 
-    module = importlib.import_module(KERNELS[name])
+    module = importlib.import_module(_solvers()[name].kernel)
     for value in vars(module).values():
         if isinstance(value, CPUDispatcher):
             index = getattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_index_path", None)
@@ -35,11 +35,11 @@ def compiled(name: str) -> bool:
 
 def warm(name: str) -> None:
     """Load the solver's compiled code; when it must be compiled first, say so on stderr before it starts."""
-    module, words, seconds = SOLVERS[name]
+    solver = _solvers()[name]
     if not compiled(name):
-        typer.echo(f"Compiling {words} once for this installation (about {seconds} s of CPU; later runs load it in "
-                   f"under a second; `pbem warm` does this ahead)…", err=True)
-    importlib.import_module(module).warm_up()
+        typer.echo(f"Compiling {solver.title} once for this installation (about {solver.compile_seconds} s of CPU; "
+                   f"later runs load it in under a second; `pbem warm` does this ahead)…", err=True)
+    importlib.import_module(solver.module).warm_up()
 
 
 @app.command("warm")
@@ -47,10 +47,11 @@ def warm_command() -> None:
     """Compile the death-match solvers now (once per installation), so no later command waits for it."""
     from .gm import progress
 
+    solvers = _solvers().values()
     with progress() as bar:
-        task = bar.add_task("compiling the solvers", total=len(SOLVERS))
-        for module, words, _ in SOLVERS.values():
-            bar.update(task, description=f"compiling {words}")
-            importlib.import_module(module).warm_up()
+        task = bar.add_task("compiling the solvers", total=len(solvers))
+        for solver in solvers:
+            bar.update(task, description=f"compiling {solver.title}")
+            importlib.import_module(solver.module).warm_up()
             bar.advance(task)
-    typer.echo(", ".join(words for _, words, _ in SOLVERS.values()) + ": compiled and cached")
+    typer.echo(", ".join(solver.title for solver in solvers) + ": compiled and cached")

@@ -299,8 +299,10 @@ def _enter_room(room: Room, robots: list[Robot], *, checkpoint: bool = False) ->
 def check_orders(state: GameState, player: str, submission: Submission) -> Checked:
     """B4.4–B4.7 against the player's hand this turn."""
     rules = state.setup.rules()
-    return check_programs(submission, state.robots_of(player), state.receiving(player), state.hands_of(player),
-                          rules, shared_hand=player if rules.shared_hand else None)
+    receiving = state.receiving(player)
+    why = {robot: state.no_cards_reason(robot) for robot in state.players[player].robots if robot not in receiving}
+    return check_programs(submission, state.robots_of(player), receiving, state.hands_of(player),
+                          rules, shared_hand=player if rules.shared_hand else None, why_no_cards=why)
 
 
 def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:

@@ -51,12 +51,14 @@ class Submission:
 
 
 def check_programs(submission: Submission, robots: list[Robot], receiving: list[str],
-                   hands: dict[str, list[Card]], ruleset: Ruleset, *, shared_hand: str | None = None) -> Checked:
+                   hands: dict[str, list[Card]], ruleset: Ruleset, *, shared_hand: str | None = None,
+                   why_no_cards: Mapping[str, str] | None = None) -> Checked:
     """Validate one player's submission.
 
     `robots` are the player's robots in robot order; `receiving` those dealt cards
     this turn; `hands` maps each receiving robot (or, for a shared hand, the key
-    `shared_hand`) to its cards in hand order.
+    `shared_hand`) to its cards in hand order; `why_no_cards`, why each other robot
+    gets none, in a player's words (`GameState.no_cards_reason`).
     """
     checked = Checked(option_hp=submission.option_hp)
     problems = checked.problems
@@ -65,8 +67,9 @@ def check_programs(submission: Submission, robots: list[Robot], receiving: list[
         if name not in own:
             problems.append(OrderProblem(("robots", name), f"not one of your robots ({', '.join(own)})"))
         elif name not in receiving and submission.programs[name]:
-            problems.append(OrderProblem(("robots", name, "program"),
-                                         f"{name} receives no cards this turn ({own[name].mode}); leave its program empty"))
+            why = (why_no_cards or {}).get(name)
+            problems.append(OrderProblem(("robots", name, "program"), f"{name} gets no cards this turn"
+                                         f"{f' — {why}' if why else ''}. Leave its program empty"))
     claimed: dict[Card, _RegisterPath] = {}
     resolved: dict[str, list[Card | None]] = {}
     pending: list[tuple[str, int, str]] = []

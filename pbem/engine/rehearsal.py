@@ -73,10 +73,15 @@ class Analysis:
                            for (at, cause), count in sorted(self.deaths.items(), key=lambda i: (-i[1], i[0]))]}
 
 
+def rehearsal_mode(room: Room) -> str:
+    """The game a room is rehearsed as: Geek-o with a gate, else BotWars with a flag, else none."""
+    return "geeko" if room.of_type("gate") else "botwars" if room.of_type("flag") else "none"
+
+
 def analyse(room: Room, deck: Deck, seeds: int = 5, turn_limit: int = TURN_LIMIT,
             progress: Callable[[], None] | None = None) -> Analysis:
     """Play the room with bots once per seed and sum up what happened; `progress` is called after each run."""
-    mode = "geeko" if room.of_type("gate") else "botwars" if room.of_type("flag") else "none"
+    mode = rehearsal_mode(room)
     if mode == "none":
         return Analysis(room, mode, [], Counter(), "the room has no gate to leave by and no flag to reach")
     visits: Counter[Square] = Counter()

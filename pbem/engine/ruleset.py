@@ -130,7 +130,7 @@ GEEKO = replace(
     own_boards=True,
 )
 
-PRESETS: dict[str, Ruleset] = {"botwars": BOTWARS, "geeko": GEEKO}
+PRESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (BOTWARS, GEEKO)}
 
 
 def get_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Ruleset:

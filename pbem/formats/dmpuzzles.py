@@ -1,14 +1,14 @@
 """The puzzles of death-match transcripts, per game: raw file data ↔ the game's own puzzle objects.
 
 The games (below this layer) take only their domain objects in `Config.puzzles`;
-everything that builds a Config from a file or the store converts through here.
+everything that builds a Config from a file or the store converts through here. Which games take puzzles, and
+which files are a game's rather than a room, the registry says (`pbem.games`: `Entry.puzzles`, `.puzzle_file`).
 """
 from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from .gyulbot import parse_puzzle, puzzle_data
-from .icemaze import parse_maze
+from ..games import BY_NAME, GAMES, part
 from .yamlfile import FormatError, Problem
 
 
@@ -17,20 +17,21 @@ class PuzzleFormat(NamedTuple):
     write: Callable[[Any], Any]  # puzzle → raw data that `read` reads back
 
 
-FORMATS: dict[str, PuzzleFormat] = {
-    "gyulbot": PuzzleFormat(parse_puzzle, puzzle_data),
-    "ice": PuzzleFormat(parse_maze, lambda maze: {"map": maze.to_rows()}),
-}
+def puzzle_format(game: str) -> PuzzleFormat | None:
+    """How `game`'s puzzles are read and written (None: it takes none)."""
+    found = BY_NAME.get(game)
+    return part(found.puzzles) if found is not None and found.puzzles else None
 
 
 def read_puzzles(game: str, raw: list[Any]) -> tuple[tuple[Any, ...], list[Problem]]:
     """The puzzles `raw` holds for `game` (sources `puzzles[I]`), and every problem with them."""
-    if raw and game not in FORMATS:
-        return (), [Problem("puzzles", None, "puzzles", f"{game} takes no puzzles")]
+    form = puzzle_format(game)
+    if form is None:
+        return (), [Problem("puzzles", None, "puzzles", f"{game} takes no puzzles")] if raw else []
     puzzles, problems = [], []
     for index, data in enumerate(raw):
         try:
-            puzzles.append(FORMATS[game].read(data, f"puzzles[{index}]"))
+            puzzles.append(form.read(data, f"puzzles[{index}]"))
         except FormatError as err:
             problems.extend(err.problems)
     return tuple(puzzles), problems
@@ -38,22 +39,18 @@ def read_puzzles(game: str, raw: list[Any]) -> tuple[tuple[Any, ...], list[Probl
 
 def puzzle_documents(game: str, puzzles: tuple[Any, ...]) -> list[Any]:
     """The raw form of a Config's puzzles, for transcripts and the store."""
-    return [FORMATS[game].write(puzzle) for puzzle in puzzles]
-
-
-PUZZLE_KINDS = {  # the field that tells a death-match puzzle file from a room (which has `size` or `map`, and `elements`)
-    "ice": ("map", "Ice maze"),
-    "gyulbot": ("goal", "Gyulbot puzzle"),
-}
+    form = puzzle_format(game)
+    return [form.write(puzzle) for puzzle in puzzles] if form is not None else []
 
 
 def puzzle_kind(data: Any) -> str | None:
-    """The death-match game whose puzzle file `data` looks like (None: it may be a room)."""
+    """The death-match game whose puzzle file `data` looks like (None: it may be a room); the game asking for the
+    most fields first (a Flower Field board has a `board` and a `variant`)."""
     if not isinstance(data, dict) or "elements" in data or "starts" in data or _room_map(data.get("map")):
         return None
-    if "board" in data and "variant" in data:
-        return "flowerfield"
-    return next((game for game, (field, _) in PUZZLE_KINDS.items() if field in data), None)
+    files = sorted(((game.name, game.puzzle_file.fields) for game in GAMES if game.puzzle_file is not None),
+                   key=lambda item: -len(item[1]))
+    return next((game for game, fields in files if all(field in data for field in fields)), None)
 
 
 def _room_map(value: Any) -> bool:

@@ -36,6 +36,7 @@ from typing import Any
 import yaml
 
 from ..engine.ruleset import get_ruleset
+from ..games import Kind, names
 from ..resources import find_file
 from .fields import Field, Fields, checked, each, flag, is_whole, mapping, one_of, whole, word
 from .names import NAME_RULE, address_problem, valid_name
@@ -47,7 +48,7 @@ FIELDS = ("name", "notes", "ruleset", "ruleset_options", "seed", "rooms", "deck"
           "created_at", "schedule")
 MANIFEST = "orders.yaml"
 PLAYER_FIELDS = ("name", "email", "robots", "secret", "timezone")
-RULESETS = ("geeko", "botwars")
+RULESETS = names(Kind.CAMPAIGN)  # a campaign game plays the ruleset of its name
 DESCRIPTION = "game.yaml"
 _TURN_FOLDER = re.compile(r"^turn-(\d{1,18})$")
 

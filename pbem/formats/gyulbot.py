@@ -13,6 +13,7 @@ from typing import Any
 
 from ..dm.gyulbot.board import LETTERS, Puzzle
 from ..engine.geometry import Dir, Square
+from .dmpuzzles import PuzzleFormat
 from .fields import Field, Fields, is_whole, sequence
 from .yamlfile import FormatError, Problem, read_yaml_file
 
@@ -170,3 +171,6 @@ def puzzle_data(puzzle: Puzzle) -> dict[str, Any]:
         "robots": {colour: [str(s) for s in squares] for colour, squares in zip(puzzle.colours, puzzle.start)},
         "goal": goal,
     }
+
+
+PUZZLES = PuzzleFormat(parse_puzzle, puzzle_data)  # named by the registry (pbem.games)

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from ..dm.icemaze.maze import GOAL, ICE, MAX_SIDE, MIN_SIDE, ROCK, SNOM, SNOM_ON_GOAL, Maze
+from .dmpuzzles import PuzzleFormat
 from .fields import Fields
 from .yamlfile import FormatError, Problem, line_of, read_yaml_file
 
@@ -97,3 +98,11 @@ def maze_yaml(maze: Maze, name: str | None = None, notes: str | None = None) -> 
     lines.append("map: |")
     lines.extend(f"  {row}" for row in maze.to_rows())
     return "\n".join(lines) + "\n"
+
+
+def maze_data(maze: Maze) -> dict[str, Any]:
+    """A maze as the data `parse_maze` reads (a transcript's puzzle)."""
+    return {"map": maze.to_rows()}
+
+
+PUZZLES = PuzzleFormat(parse_maze, maze_data)  # named by the registry (pbem.games)

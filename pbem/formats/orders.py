@@ -139,6 +139,28 @@ def _from_game_line(text: str) -> str:
     return "\n" * text.count("\n", 0, start) + text[start:end]
 
 
+def without_secret(text: str) -> str:
+    """An order file to share (`game export --no-secrets`): only its YAML (a pasted sheet's preamble and a
+    signature may quote the secret), with the top-level `secret:` entry cut out."""
+    text = _from_game_line(text)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        node = None
+    if not isinstance(node, yaml.MappingNode):
+        return text
+    for key, value in reversed(node.value):
+        if key.value != "secret":
+            continue
+        if node.flow_style:  # {game: x, secret: y}: the value becomes "" (an empty secret, which no mail carries)
+            text = text[:value.start_mark.index] + '""' + text[value.end_mark.index:]
+        else:  # its own lines go
+            lines = text.splitlines(keepends=True)
+            last = value.end_mark.line - (value.end_mark.column == 0)
+            text = "".join(lines[:key.start_mark.line] + lines[last + 1:])
+    return text
+
+
 def line_for(document: Any, path: tuple[Any, ...]) -> int | None:
     """The line of the deepest part of `path` found in the document."""
     line, node = getattr(document, "line", None), document

@@ -55,6 +55,15 @@ class Schedule:
                 "process": self.process.value, "review": self.review, "hold_hours": self.hold_hours}
 
 
+SHEET_QUIET = timedelta(hours=1)  # no reminder comes sooner than this after the turn sheet (issue #35)
+
+
+def reminders_after_deal(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tuple[int, ...]:
+    """The hours before the deadline `due_at` that the game reminds at, for a turn dealt at `dealt_at`: those that
+    fall at least SHEET_QUIET after the deal (the sheet's calendar entry has an alarm for each)."""
+    return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + SHEET_QUIET)
+
+
 def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, ...] | list[int] = (24,),
                    process: str = Process.DEADLINE, review: bool = False, hold_hours: int | None = None) -> Schedule:
     """A checked schedule; ScheduleError names the first option refused."""

@@ -11,13 +11,14 @@ reader downstream meets a number it cannot print or store.
 """
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from .bounded import MAX_BYTES as MAX_BYTES  # readers import these from here
+from .bounded import decode as decode
+from .bounded import read_limited as read_limited
 from .fields import is_whole
 from .problems import FormatError as FormatError  # readers import these from here
 from .problems import LinedDict as LinedDict
@@ -26,37 +27,11 @@ from .problems import Problem as Problem
 from .problems import line_of as line_of
 from .yaml_words import in_words
 
-MAX_BYTES = 1_000_000
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when installed: ten times faster on a big file
 MAX_DEPTH = 50  # deeper nesting is refused: no format needs it, and the YAML composer recurses per level
 MAX_INT = 2**63 - 1  # the largest whole number a file may hold (a database's BIGINT); any bound of a field is smaller
 _INT_TAG = "tag:yaml.org,2002:int"
 _MAX_INT_TEXT = 80  # a number written longer (underscores aside) is too big, unread: base-60 parts cost quadratic time
-
-
-def decode(data: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
-    """Bytes to text, refusing what is too large, binary or not UTF-8."""
-    if len(data) > max_bytes:
-        raise FormatError([Problem(source, None, "", f"more than {max_bytes} bytes; the limit is {max_bytes}")])
-    if b"\x00" in data:
-        raise FormatError([Problem(source, None, "", "binary data, not a text file")])
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise FormatError([Problem(source, None, "", f"not UTF-8 text (byte {err.start})")]) from None
-
-
-def read_limited(path: str | Path, max_bytes: int = MAX_BYTES) -> bytes:
-    """A file's bytes, but never more than one past `max_bytes` (`decode` refuses those): a huge file or a
-    device such as /dev/zero is not read into memory. A FIFO is refused unopened: opening one blocks until
-    something writes to it, which may be never."""
-    try:
-        if stat.S_ISFIFO(os.stat(path).st_mode):
-            raise FormatError([Problem(str(path), None, "", "a named pipe (FIFO), not a file: not read")])
-        with open(path, "rb") as file:
-            return file.read(max_bytes + 1)
-    except OSError as err:
-        raise FormatError([Problem(str(path), None, "", f"cannot read: {err.strerror}")]) from None
 
 
 def read_yaml_file(path: str | Path, max_bytes: int = MAX_BYTES) -> Any:

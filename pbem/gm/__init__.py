@@ -23,5 +23,7 @@ parses and prints.
 - `schedule`: `pbem run` and `pbem turn approve`: deal, remind, all-in, review hold, process, reports owed, send.
 - `reports`: report folders and turn sheets written; `turn process` and `pbem report` with their reports settled.
 - `texts`: plain-text results of the turn cycle (submissions, turn summaries).
-- `setup`: `game new`; `outgoing`: `mail send`'s queue and delivery.
+- `setup`: `game new`; `outgoing`: `mail send`'s queue, and the send loop of every run with its commits.
+- `preview`: orders sent with `preview: true` rehearsed; `order_help`: what a reply about orders teaches.
+- `turn_sheets`: the turn sheets of the dealt turn; `sheets`: one sent again.
 """

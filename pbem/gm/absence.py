@@ -1,5 +1,5 @@
 """Announced absences (`pbem game away`) and what the game's absence policy does about a turn due meanwhile:
-`extend` moves that deadline once, to the end of the absence; `pilot` lets the robot pilot send the absent
+`extend` moves each such deadline once, to the end of the absence; `pilot` lets the robot pilot send the absent
 player's orders at the deadline when none came (stored like any player's, so replays play them again)."""
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def away(session: Session, name: str, player: str, start: datetime, end: datetim
     entry = record(session, game, Control.AWAY, now, player, **{"from": start.isoformat(), "to": end.isoformat()})
     policy = absence_policy(session, game)
     zone = _zone(session, game)
-    what = (f"A turn due while {player} is away is extended once, to the end of the absence."
+    what = (f"Each turn due while {player} is away is extended once, to the end of the absence."
             if policy is Policy.EXTEND else
             f"In a turn due while {player} is away, the robot pilot plays {player}'s robots if no orders came.")
     tell(session, game, entry, sender, now, players(session, game), f"{player} is away",
@@ -51,17 +51,17 @@ def away(session: Session, name: str, player: str, start: datetime, end: datetim
 
 
 def follow(session: Session, game: Game, deadline: Deadline, now: datetime, sender: str) -> Deadline:
-    """Under the `extend` policy, a deadline that falls in an absence moves to its end, once per absence
-    (not committed)."""
+    """Under the `extend` policy, a deadline that falls in an absence moves to its end: every turn due during
+    the absence, each turn once per absence (not committed)."""
     if absence_policy(session, game) is not Policy.EXTEND or paused(session, game) is not None:
         return deadline
-    used = {e.data.get("absence") for e in history(session, game, Control.EXTEND)}
+    used = {(e.data.get("turn"), e.data.get("absence")) for e in history(session, game, Control.EXTEND)}
     for found in absences(session, game):
         key = _key(found)
-        if key not in used and found.start <= deadline.due_at < found.end and now < deadline.due_at:
+        if (deadline.turn, key) not in used and found.start <= deadline.due_at < found.end and now < deadline.due_at:
             deadline = move_to(session, game, deadline, found.end, now, sender,
                                f"{found.player} is away until {_when(found.end, _zone(session, game))}", key)
-            used.add(key)
+            used.add((deadline.turn, key))
     return deadline
 
 

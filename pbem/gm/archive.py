@@ -30,6 +30,7 @@ from ..formats.game import (
     turn_folder_name,
     turn_folders,
 )
+from ..formats.orders import without_secret
 from ..formats.yamlfile import decode, read_limited
 from ..store.controls import history, restore
 from ..store.games import (
@@ -138,7 +139,8 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     """Write GAME as a campaign folder: game.yaml, rooms/, deck, and per turn every order version each player sent
     (with `orders.yaml` listing them in the order and at the times they came), the open turn's too, so that
     `import_game` rebuilds the same database content. Without `secrets` the players' secrets are left out (an
-    archive to share); such an import gives the players new ones."""
+    archive to share): of game.yaml, and of every order file (its `secret:` entry, a pasted sheet's preamble and
+    a signature); such an import gives the players new ones."""
     folder = Path(folder)
     with store.session() as session:
         game = get_game(session, name)
@@ -177,7 +179,7 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     listed: dict[int, list[tuple[str, str | None, datetime | None]]] = {}
     for (turn, player, version), row in versions:
         file = f"{player}.yaml" if counts[turn, player] == 1 else f"{player}.v{version}.yaml"
-        write(f"{turn_folder_name(turn)}/{file}", row.text)
+        write(f"{turn_folder_name(turn)}/{file}", row.text if secrets else without_secret(row.text))
         listed.setdefault(turn, []).append((file, row.source, _aware(row.submitted_at)))
     for turn in sorted(set(listed) | set(processed)):
         write(f"{turn_folder_name(turn)}/{MANIFEST}", manifest_text(TurnManifest(listed.get(turn, []),

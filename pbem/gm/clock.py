@@ -23,10 +23,10 @@ def start(session: Session, game: Game, turn: int, now: datetime, sender: str) -
     return follow(session, game, start_clock(session, game, turn, now), now, sender)
 
 
-def due(session: Session, game: Game, deadline: Deadline) -> str:
-    """'due Friday 28 November, 20:00 UTC' in the game's time zone."""
+def due(session: Session, game: Game, deadline: Deadline, own: str | None = None) -> str:
+    """'due Friday 28 November, 20:00 UTC' in the game's time zone (and in the player's `own`, when given)."""
     schedule = schedule_for(session, game)
-    return due_text(deadline.due_at, schedule.timezone if schedule else "UTC")
+    return due_text(deadline.due_at, schedule.timezone if schedule else "UTC", own)
 
 
 def running(session: Session, game: Game) -> Deadline:

@@ -45,9 +45,9 @@ from ..store.turns import (
     store_version,
     submission_of,
     turn_row,
-    turn_sheets,
     used_version,
 )
+from .turn_sheets import turn_sheets
 
 
 def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:

@@ -13,13 +13,16 @@ from ..engine.campaign import result
 from ..formats.controls import Press
 from ..mail.notices import game_over, no_more_turns
 from ..mail.outbox import queue
-from ..mail.post import queue_game_mail
+from ..mail.post import game_mail
 from ..render.ending import done_note, ending_lines
-from ..render.turn import Recipient
-from ..store.controls import observers
-from ..store.games import current_state, get_game, players_of
+from ..render.turn import Recipient, recipients
+from ..store.controls import holders, observers
+from ..store.games import current_state, get_game, players_of, processed_turns
 from ..store.tables import Game
+from ..store.turns import dealt
+from .history import stored_report
 from .policy import press as press_policy
+from .turn_sheets import turn_sheets
 
 
 def audience(session: Session, game: Game) -> list[Recipient]:
@@ -49,6 +52,19 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
                                                    done_note(reason, press=relays_press)), "out", at):
             told.append(f"{player.name}: {reason}")
     return told
+
+
+def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = ()) -> int:
+    """Queue the game's reports of its last processed turn and the sheets of its dealt turn (not committed); how
+    many were new."""
+    game = get_game(session, name)
+    turns = processed_turns(session, game)
+    report = stored_report(session, game, turns[-1].number) if turns else None
+    state = current_state(session, game)
+    sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
+    messages = game_mail(report, recipients(players_of(session, game), holders(session, game)), observers(session, game), sheets, sender,
+                         templates)
+    return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
 
 
 def queue_game_news(session: Session, name: str, sender: str, at: datetime,

@@ -1,16 +1,18 @@
 """A game's story for the site and the reports written again: its stored turns handed to render as plain data.
 
-The store reads a processed turn back as the engine played it (`pbem.store.played`); render draws it
-(`pbem.render.history.outcome_report`) and never reads the database itself.
+The store reads a processed turn's rows back (`pbem.store.played`), the engine gives what an old turn did not
+store (`played_turn`); render draws it (`pbem.render.history.outcome_report`) and never reads the database itself.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import partial
+from typing import NamedTuple
 
 from sqlmodel import Session
 
-from ..engine.campaign import result, standings
+from ..engine.campaign import GameState, TurnOutcome, missed_orders, result, standings
 from ..formats.controls import Control
 from ..render.ending import ending_lines
 from ..render.history import outcome_report
@@ -18,8 +20,25 @@ from ..render.site import GameHistory, StoredTurn
 from ..render.turn import TurnReport, recipients
 from ..store.controls import history
 from ..store.games import get_game, players_of, processed_turns, stored_state
-from ..store.played import played_turn
+from ..store.played import stored_turn
 from ..store.tables import Game
+
+
+class PlayedTurn(NamedTuple):
+    """The arguments of `pbem.render.history.outcome_report` after the game's name, in its order."""
+
+    before: GameState
+    outcome: TurnOutcome
+    players: list[str]  # every player's name, in the game's order
+
+
+def played_turn(session: Session, game: Game, number: int) -> PlayedTurn:
+    """A processed turn as the engine played it; a turn stored before revision 0010 has its missed-orders
+    decisions asked of the engine, once (`campaign.missed_orders`: deterministic, so it gives what the turn
+    played)."""
+    stored = stored_turn(session, game, number)
+    missed = stored.missed if stored.missed is not None else missed_orders(stored.before, stored.orders)
+    return PlayedTurn(stored.before, replace(stored.outcome, missed=missed), stored.players)
 
 
 def stored_report(session: Session, game: Game, turn: int) -> TurnReport:

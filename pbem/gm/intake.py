@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable
 import yaml
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ..dm.base import Action
 from ..dm.base import get_game as get_dm_game
@@ -34,11 +34,10 @@ from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.ack import acknowledgement, explained
 from ..mail.config import MailConfig
 from ..mail.dmpost import match_mail, queue_match_news
+from ..mail.identity import letter_keys
 from ..mail.inbox import Incoming, archive
-from ..mail.letters import Letter, LetterKind, clean, letter_key, read_letter, stub
-from ..mail.order_help import order_help
+from ..mail.letters import Letter, LetterKind, clean, read_letter, stub
 from ..mail.outbox import queue
-from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
 from ..store import dm as dm_store
 from ..store.games import Refused, current_state, lock_game, players_of
@@ -47,6 +46,8 @@ from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
 from . import judge
 from .cycle import take_orders
+from .order_help import order_help
+from .preview import rehearsal_lines
 
 _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # The reader of player mail commands (`resend`, `status`, `address:`, `press:` …), given by the caller
@@ -88,8 +89,8 @@ class Handled:
         return "Your action was recorded as refused; it changes nothing." if self.recorded else "Nothing was stored."
 
 
-def is_known(session: Session, key: str) -> bool:
-    return session.exec(select(MailReceived.id).where(MailReceived.key == key)).first() is not None
+def is_known(session: Session, *keys: str) -> bool:
+    return session.exec(select(MailReceived.id).where(col(MailReceived.key).in_(keys))).first() is not None
 
 
 def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, read_at: datetime,
@@ -110,8 +111,9 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     next fetch."""
     if incoming.seen is not None:
         return Handled(incoming.origin, incoming.seen, None, Outcome.DUPLICATE)
-    key = incoming.key or letter_key(incoming.data)
-    if is_known(session, key):
+    keys = (incoming.key,) if incoming.key else letter_keys(incoming.data)
+    key = keys[0]
+    if is_known(session, *keys):
         return Handled(incoming.origin, key, None, Outcome.DUPLICATE)
     kept = incoming.data if incoming.whole else stub(incoming.data, incoming.size)
     handled = Handled(incoming.origin, key, None, Outcome.REFUSED, archived=archive(config.archive, kept))
@@ -289,11 +291,11 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
 
 def late(session: Session, game: Game, order: OrderFile, received_at: datetime) -> list[str]:
     """RULES B4.7: orders for a turn already processed, or received after the turn's deadline, are late (with the
-    game's lock held, so a turn being processed is seen)."""
-    where = order.data.line_of("turn")
+    game's lock held, so a turn being processed is seen). The whole message is late, not a line of it: the reason
+    points at no field (a caret under `turn:` would say the turn is wrong)."""
     turn = current_state(session, game).turn
     if 1 <= order.turn < turn:
-        return [str(Problem(order.source, where, "turn",
+        return [str(Problem(order.source, None, "",
                             f"late: turn {order.turn} of {game.name} was processed before this message was read, "
                             f"so these orders do not count (RULES B4.7); the turn now is {turn}"))]
     deadline = deadline_of(session, game, turn) if order.turn == turn else None
@@ -301,7 +303,7 @@ def late(session: Session, game: Game, order: OrderFile, received_at: datetime) 
         return []
     schedule = schedule_for(session, game)
     zone = schedule.timezone if schedule else "UTC"
-    return [str(Problem(order.source, where, "turn",
+    return [str(Problem(order.source, None, "",
                         f"late: your mail server received this message at {received_at:%Y-%m-%d %H:%M} UTC, after "
                         f"the deadline of turn {turn} of {game.name} ({due_text(deadline.due_at, zone)}), so these "
                         "orders do not count (RULES B4.7)"))]

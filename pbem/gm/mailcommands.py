@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from sqlmodel import Session
 
-from ..formats.names import valid_address
+from ..formats.names import address_problem
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.letters import Letter, LetterKind
 from ..store import turns
@@ -51,14 +51,16 @@ class Command(StrEnum):
     HELP = "help"
 
 
-HELP = ["What you can mail the game master's address (always with game, player and secret, from your address):",
-        "  your orders: the order file from your turn sheet",
-        "  command: resend    your current turn sheet again",
-        "  command: status    who has sent orders, and when they are due",
-        "  command: help      this text",
-        "  address: NEW       play from the address NEW from now on (both addresses are told)",
-        "  press: {to: NAME or all, text: ...}   a message to other players, relayed by the game master",
-        "                                        (when the game allows press)"]
+HELP = ["What you can mail the game master's address, always with game, player and secret,",
+        "from your own address:",
+        "  your orders          the order file from your turn sheet",
+        "  command: resend      your current turn sheet again",
+        "  command: status      who has sent orders, and when they are due",
+        "  command: help        this text",
+        "  address: NEW         play from the address NEW from now on (both are told)",
+        "  press: {to: NAME or all, text: ...}",
+        "                       a message to other players (NAME: one of them), relayed",
+        "                       by the game master when the game allows press"]
 
 
 def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
@@ -105,15 +107,16 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
     if command is Command.HELP:
         handled.understood = HELP + [f"This game's press: {press_policy(session, game)}."]
     elif command is Command.STATUS:
-        handled.understood = status_lines(session, game)
+        handled.understood = status_lines(session, game, player.timezone)
     else:
         handled.understood = [f"Your turn sheet for {game.name} comes again in its own mail."]
         return lambda: _resend(session, game, player.name, letter, handled, sender, templates)
     return None
 
 
-def status_lines(session: Session, game: Game) -> list[str]:
-    """Who is in and when orders are due (or that the game is paused or over)."""
+def status_lines(session: Session, game: Game, own: str | None = None) -> list[str]:
+    """Who is in and when orders are due, in the player's `own` time zone too (or that the game is paused or
+    over)."""
     turn = turns.status(session, game.name)
     if turn.over:
         return [f"{game.name} is over."]
@@ -121,7 +124,7 @@ def status_lines(session: Session, game: Game) -> list[str]:
     sent = [p.player for p in expected if p.latest is not None]
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
     pause = paused(session, game)
-    when = ("paused by the game master" if pause is not None else due(session, game, deadline) if deadline
+    when = ("paused by the game master" if pause is not None else due(session, game, deadline, own) if deadline
             else "not dealt yet" if not turn.dealt else "due when the game master processes it")
     return [f"{game.name}, turn {turn.turn}: {when}.",
             f"Orders in: {', '.join(sent) or 'nobody yet'}.",
@@ -137,9 +140,8 @@ def _resend(session: Session, game: Game, player: str, letter: Letter, handled: 
 def _address(session: Session, letter: Letter, handled: Handled, game: Game, document: LinedDict,
              sender: str) -> Callable[[], Any]:
     new = document["address"]
-    if not valid_address(new):
-        raise FormatError([Problem(letter.source, document.line_of("address"), "address",
-                                   "a mail address like alice@example.org")])
+    if (problem := address_problem(new)) is not None:
+        raise FormatError([Problem(letter.source, document.line_of("address"), "address", problem)])
     handled.outcome = Outcome.ACCEPTED
     handled.understood = [f"{handled.player}'s address in {game.name} is now {new.lower()}; "
                           "both addresses get a notice."]

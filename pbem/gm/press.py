@@ -44,8 +44,11 @@ def relay(session: Session, game: Game, author: str, to: list[str], text: str, n
     entry = record(session, game, Control.PRESS, now, author, to=names, text=text, policy=str(policy))
     signed = policy is Press.SIGNED
     whom = {p.name: p.email for p in players_of(session, game)}
+    answer = ([f"To answer, mail game, player, secret and `press: {{to: {author}, text: ...}}` (or `to: all`)."]
+              if signed else
+              ["To answer, mail game, player, secret and `press: {to: all, text: ...}`: the author is not named, "
+               "so `to: all` is the answer that reaches them."])
     tell(session, game, entry, sender, now, [(n, whom[n]) for n in names],
          f"press from {author}" if signed else "anonymous press",
-         [f"{author} writes:" if signed else "A player writes (anonymously):", "", *text.splitlines(), "",
-          "To answer, mail game, player, secret and `press: {to: NAME or all, text: ...}`."])
+         [f"{author} writes:" if signed else "A player writes (anonymously):", "", *text.splitlines(), "", *answer])
     return entry, names

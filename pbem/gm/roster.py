@@ -11,7 +11,7 @@ from typing import Sequence
 from sqlmodel import Session
 
 from ..formats.controls import Control
-from ..formats.names import valid_address
+from ..formats.names import address_problem
 from ..store.base import players_of
 from ..store.controls import observers, record
 from ..store.games import Refused, get_game, lock_game
@@ -30,8 +30,8 @@ def seat(session: Session, game: Game, name: str) -> Player:
 
 def _check_address(session: Session, game: Game, email: str, player: Player | None) -> str:
     email = email.strip().lower()
-    if not valid_address(email):
-        raise Refused([f"{email!r} is not a mail address like alice@example.org"])
+    if (problem := address_problem(email)) is not None:
+        raise Refused([problem])
     taken = next((p.name for p in players_of(session, game) if p.email.lower() == email and p is not player), None)
     if taken is not None:
         raise Refused([f"{email} is already {taken}'s address in {game.name}"])
@@ -101,8 +101,8 @@ def observe(session: Session, name: str, email: str, now: datetime, sender: str)
     lock_game(session, name)
     game = get_game(session, name)
     email = email.strip().lower()
-    if not valid_address(email):
-        raise Refused([f"{email!r} is not a mail address like alice@example.org"])
+    if (problem := address_problem(email)) is not None:
+        raise Refused([problem])
     if email in observers(session, game):
         raise Refused([f"{email} observes {name} already"])
     entry = record(session, game, Control.OBSERVE, now, email=email)

@@ -12,25 +12,28 @@ from __future__ import annotations
 import imaplib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..engine.campaign import GameState
+from ..engine.campaign import GameState, missing_programs
+from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
 from ..formats.schedule import Schedule, due_text, hold_expires, moment_text
 from ..mail.config import MailConfig
 from ..mail.fetch import messages_from
 from ..mail.letters import clean
-from ..mail.notices import held_for_review, missing_fate, reminder
+from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import queue
 from ..render.history import outcome_report
+from ..render.model import fate_note
 from ..render.turn import DEFAULT_SENDER, recipients
 from ..store import turns
 from ..store.controls import paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders, turn_processed
-from ..store.mail import note_inbox
+from ..store.mail import OutboxState, note_inbox
 from ..store.reports import failed, owe, owed, settle
 from ..store.schedule import (
     Deadline,
@@ -54,15 +57,36 @@ from .reports import not_written, report_turn, write_report, write_stored_report
 from .texts import turn_summary
 
 
+class RunStep(StrEnum):
+    """What a pass of `pbem run` did, printed (and given in `--json`) as these words."""
+
+    DEALT = "dealt"
+    REMINDED = "reminded"
+    PILOTED = "piloted"
+    PROCESSED = "processed"
+    TOLD = "told"
+    FETCHED = "fetched"
+    OPENED = "opened"
+    DEADLINE = "deadline"  # a death match's deadline passed
+    SENT = "sent"
+    PROBLEM = "problem"
+    HELD = "held"
+    WAITING = "waiting"  # due, but the inbox could not be read
+    REPORTED = "reported"  # owed reports written again
+
+
 @dataclass
 class Done:
     """One thing `pbem run` did (or found needing the GM)."""
 
     game: str
     turn: int
-    what: str  # dealt | reminded | piloted | processed | told | fetched | opened | deadline (a match's) | sent
-    #            | problem | held | waiting (due, the inbox unread) | reported (owed reports written again)
+    what: RunStep
     detail: str = ""
+
+    @property
+    def needs_gm(self) -> bool:
+        return self.what == RunStep.PROBLEM
 
 
 def run_once(session: Session, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...], *,
@@ -70,7 +94,7 @@ def run_once(session: Session, now: datetime, config: MailConfig, out: Path, tem
     """One pass of `pbem run` at `now` (the caller holds the run lock): new mail unless `fetch` is false, the
     reports owed, every scheduled game, the death matches' deadlines (only once the inbox was read), the outbox."""
     fetched = fetch_mail(session, config, now, maildir, mbox, templates) if fetch else []
-    inbox_read = not any(d.what == "problem" for d in fetched)
+    inbox_read = not any(d.needs_gm for d in fetched)
     done = fetched + write_owed_reports(session, templates) + run_games(session, now, config, out, templates,
                                                                          inbox_read)
     if inbox_read:
@@ -103,12 +127,12 @@ def fetch_mail(session: Session, config: MailConfig, now: datetime, maildir: Pat
         session.rollback()
         note_inbox(session, origin, clean(str(err) or type(err).__name__, 300), now)
         session.commit()
-        return [Done("", 0, "problem", f"cannot read the inbox {origin}: {err}; due turns and match deadlines wait "
-                                       "for the orders in it (pbem run --no-fetch processes them without)")]
+        return [Done("", 0, RunStep.PROBLEM, f"cannot read the inbox {origin}: {err}; due turns and match deadlines "
+                                             "wait for the orders in it (pbem run --no-fetch processes them without)")]
     if origin:
         note_inbox(session, origin, None, now)
         session.commit()
-    return [Done(h.game or "", 0, "fetched", f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
+    return [Done(h.game or "", 0, RunStep.FETCHED, f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
             for h in handled]
 
 
@@ -130,11 +154,11 @@ def write_owed_reports(session: Session, templates: tuple[str, ...]) -> list[Don
         except OSError as err:
             failed(session, row, not_written(row.game, row.turn, out, err))
             session.commit()
-            done.append(Done(row.game, row.turn, "problem", row.error or ""))
+            done.append(Done(row.game, row.turn, RunStep.PROBLEM, row.error or ""))
             continue
         settle(session, row.game, row.turn, row.folder)
         session.commit()
-        done.append(Done(row.game, row.turn, "reported", f"reports written again in {out / row.game}"))
+        done.append(Done(row.game, row.turn, RunStep.REPORTED, f"reports written again in {out / row.game}"))
     return done
 
 
@@ -147,12 +171,12 @@ def run_games(session: Session, now: datetime, config: MailConfig, out: Path, te
             done += run_game(session, game, now, config, out, templates, inbox_read)
         except Refused as err:
             session.rollback()
-            done += [Done(game, 0, "problem", reason) for reason in err.reasons]
+            done += [Done(game, 0, RunStep.PROBLEM, reason) for reason in err.reasons]
         except IntegrityError:  # another run did this step at the same moment: it is done
             session.rollback()
         except OSError as err:  # a template or picture that cannot be read: this game waits, the others go on
             session.rollback()
-            done.append(Done(game, 0, "problem", f"{err.filename or ''} {err.strerror or err}".strip()))
+            done.append(Done(game, 0, RunStep.PROBLEM, f"{err.filename or ''} {err.strerror or err}".strip()))
     return done
 
 
@@ -167,7 +191,7 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
     if state.is_over:  # ended by `turn process`, say: its result is told once all the same
         told = queue_the_end(session, name, config.sender, now)
         session.commit()
-        return [Done(name, state.turn - 1, "told", who) for who in told]
+        return [Done(name, state.turn - 1, RunStep.TOLD, who) for who in told]
     if paused(session, game) is not None:  # a paused game's clock stands still
         return []
     schedule = required_schedule(session, game)
@@ -176,22 +200,23 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, templates)
         session.commit()
-        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
+        return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone))]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = turns.status(session, name).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
     is_due = now >= deadline.due_at or (schedule.process == "all-in" and not waiting)
     if is_due and not inbox_read:
         session.commit()
-        return done + [Done(name, state.turn, "waiting", "due, but the inbox could not be read: the turn waits for "
-                                                          "the orders in it")]
+        return done + [Done(name, state.turn, RunStep.WAITING, "due, but the inbox could not be read: the turn waits "
+                                                               "for the orders in it")]
     if not is_due:
         session.commit()
         return done
     piloted = pilot_absent(session, game, deadline) if now >= deadline.due_at else []
     if piloted:  # a step of its own: the pilot's orders stay, whatever becomes of the turn
         session.commit()
-    done += [Done(name, state.turn, "piloted", f"{player} is away: the robot pilot sent orders") for player in piloted]
+    done += [Done(name, state.turn, RunStep.PILOTED, f"{player} is away: the robot pilot sent orders")
+             for player in piloted]
     if schedule.review and not deadline.approved:
         held = _review(session, game, state.turn, deadline, now, config, out, templates)
         if held is not None:
@@ -215,7 +240,15 @@ def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, 
                                 fate=missing_fate(state, player), templates=templates), "reminder", now)
     for h in pending:
         mark_reminded(session, game, turn, h)
-    return [Done(game.name, turn, "reminded", f"{', '.join(waiting)} ({hours} h before)")]
+    return [Done(game.name, turn, RunStep.REMINDED, f"{', '.join(waiting)} ({hours} h before)")]
+
+
+def missing_fate(state: GameState, player: str) -> list[str]:
+    """A reminder's `fate`: what the engine would play for the player's robots under the game's B4.6 policy,
+    asked here so that mail only words it."""
+    policy = state.setup.rules().missing_orders
+    programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
+    return fate_note(programs, policy)
 
 
 def _process(session: Session, game: Game, turn: int, deadline: Deadline, waiting: list[str], now: datetime,
@@ -228,20 +261,20 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
         session.rollback()
         hold(session, game, turn, None, None)
         session.commit()
-        return [Done(name, turn, "problem", "orders changed since the preview the GM saw: the next run previews the "
-                                            "turn again")]
+        return [Done(name, turn, RunStep.PROBLEM, "orders changed since the preview the GM saw: the next run "
+                                                  "previews the turn again")]
     missing = [p for p, version in result.orders.items() if version is None and p in waiting]
-    done = [Done(name, result.turn, "processed", f"missing: {', '.join(missing)}" if missing else "")]
+    done = [Done(name, result.turn, RunStep.PROCESSED, f"missing: {', '.join(missing)}" if missing else "")]
     if not result.over:
         cycle.deal_hands(session, name)
         nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
-        done.append(Done(name, result.turn + 1, "dealt", due_text(nxt.due_at, schedule.timezone)))
+        done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
     told = queue_game_news(session, name, config.sender, now, templates)[1]
-    done += [Done(name, result.turn, "told", who) for who in told]
+    done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()
     problem = report_turn(session, name, result, out, templates, turn_summary(result), recipients(players_of(session, game)))
-    return done + ([Done(name, result.turn, "problem", problem)] if problem else [])
+    return done + ([Done(name, result.turn, RunStep.PROBLEM, problem)] if problem else [])
 
 
 def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: datetime, config: MailConfig,
@@ -262,7 +295,7 @@ def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: da
                                    _hold_text(game.name, schedule, now), templates), "review", now)
     hold(session, game, turn, now, preview.after_hash)
     session.commit()
-    return [Done(game.name, turn, "held", f"preview in {folder / game.name}; pbem turn approve {game.name}")]
+    return [Done(game.name, turn, RunStep.HELD, f"preview in {folder / game.name}; pbem turn approve {game.name}")]
 
 
 def _hold_text(game: str, schedule: Schedule, held_at: datetime) -> str:
@@ -292,8 +325,8 @@ def tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Do
     except IntegrityError:  # another run recorded the same deadline at the same moment
         session.rollback()
         return []
-    return ([Done(match, 0, "opened", address) for match, address in opened]
-            + [Done(d["match"], 0, "deadline", "; ".join(d["passed"])) for d in moved])
+    return ([Done(match, 0, RunStep.OPENED, address) for match, address in opened]
+            + [Done(d["match"], 0, RunStep.DEADLINE, "; ".join(d["passed"])) for d in moved])
 
 
 def send_outbox(session: Session, config: MailConfig, now: datetime) -> list[Done]:
@@ -302,5 +335,5 @@ def send_outbox(session: Session, config: MailConfig, now: datetime) -> list[Don
     if config.smtp is None:
         return []
     sent = send_pending(session, config.smtp, config.sender, now)
-    return [Done("", 0, "sent" if d.state == "sent" else "problem", f"{d.recipient}: {d.subject}"
+    return [Done("", 0, RunStep.SENT if d.state == OutboxState.SENT else RunStep.PROBLEM, f"{d.recipient}: {d.subject}"
                  + (f" ({d.error})" if d.error else "")) for d in sent]

@@ -12,6 +12,7 @@ from ..render.sheet import turn_sheet_message
 from ..store import turns
 from ..store.games import current_state
 from ..store.tables import Game
+from .turn_sheets import turn_sheets
 
 
 def queue_sheet(session: Session, game: Game, player: str, sender: str, now: datetime, token: tuple[str, ...],
@@ -21,11 +22,10 @@ def queue_sheet(session: Session, game: Game, player: str, sender: str, now: dat
     state = current_state(session, game)
     if state.is_over or not turns.dealt(session, game, state.turn):
         return False
-    sheet = next((s for s in turns.turn_sheets(session, game, state) if s.player == player), None)
+    sheet = next((s for s in turn_sheets(session, game, state) if s.player == player), None)
     if sheet is None:
         return False
     message = turn_sheet_message(sheet, sender, templates)
     del message["Message-ID"]
     message["Message-ID"] = message_id("sheet", game.name, str(state.turn), player, *token)
     return queue(session, message, "sheet", now) is not None
-

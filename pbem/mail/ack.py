@@ -12,16 +12,17 @@ made from their hand, the hand itself, and the deadline with the time left.
 from __future__ import annotations
 
 import re
-import textwrap
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from email.policy import SMTP
 
 from ..formats.orders import FIELDS
 from ..render.message import message_id
+from ..render.text import WIDTH, fitted
 from .letters import Letter, clean
 
-WIDTH = 78
+PASSED = "the deadline has passed"  # `OrderHelp.left` once the deadline is behind
 _REGISTER = re.compile(r"^robots\.(?P<robot>[^. ]+)(?: register (?P<register>\d+))?")
 _ITEM = re.compile(r"^reboot item (?P<item>\d+)$")
 
@@ -52,15 +53,9 @@ def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str],
         message["In-Reply-To"] = letter.message_id
         message["References"] = letter.message_id
     message["Auto-Submitted"] = "auto-replied"
-    body = wrap(f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "))
-    message.set_content("\n".join(body + [""] + lines + (help_lines(help) if help else [])) + "\n")
+    body = f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " ")
+    message.set_content("\n".join(fitted([body, "", *lines, *(help_lines(help) if help else [])])) + "\n")
     return message
-
-
-def wrap(text: str, indent: str = "") -> list[str]:
-    """One paragraph in lines of at most 78 columns (a long word, a Message-ID, stays whole)."""
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
-                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
 
 
 def help_lines(help: OrderHelp) -> list[str]:
@@ -68,10 +63,13 @@ def help_lines(help: OrderHelp) -> list[str]:
     lines = [""]
     for holder, cards in help.hands.items():
         named = "Your hand" if holder == "" or holder not in help.examples else f"Hand of {holder}"
-        lines += wrap(f"{named}: {' '.join(cards) or '(no cards)'}")
-    if help.due:
-        lines += wrap(f"Orders for {help.game} turn {help.turn} are {help.due}"
-                      f"{f' ({help.left})' if help.left else ''}; until then a new order file replaces this one.")
+        lines.append(f"{named}: {' '.join(cards) or '(no cards)'}")
+    if help.due and help.left == PASSED:
+        lines.append(f"Orders for {help.game} turn {help.turn} were {help.due}: the deadline has passed, and no "
+                     "order file received after it counts for this turn.")
+    elif help.due:
+        lines.append(f"Orders for {help.game} turn {help.turn} are {help.due}"
+                     f"{f' ({help.left})' if help.left else ''}; until then a new order file replaces this one.")
     return lines
 
 
@@ -80,15 +78,17 @@ def explained(text: str | None, source: str, reasons: list[str], help: OrderHelp
     right line from their own hand. `text` is the order text as read (`Letter.orders`)."""
     lines = (text or "").splitlines()
     out: list[str] = []
+    shown: set[tuple[str, ...]] = set()  # a right line once, under the first problem it answers
     for reason in reasons:
         line, name, message = _split(reason, source)
         where = ", ".join(part for part in (f"line {line}" if line else "", name) if part)
-        out += wrap(f"{where}: {message}" if where else message)
+        out.append(" ".join((f"{where}: {message}" if where else message).split()))  # one line, however it came
         if line and 0 < line <= len(lines) and lines[line - 1].strip():
             out += _quote(lines[line - 1], _span(lines[line - 1], name, message))
-        example = _example(name, help)
-        if example:
-            out += wrap(example, "    ")
+        said = lines[line - 1] if line and 0 < line <= len(lines) else ""
+        example = tuple(_example(name, help, said[:len(said) - len(said.lstrip())] or "  "))
+        out += [] if example in shown else example
+        shown.add(example)
         out.append("")
     return out[:-1]
 
@@ -162,12 +162,41 @@ def _flow_items(text: str) -> list[tuple[int, int]] | None:
     return items
 
 
-def _example(name: str, help: OrderHelp | None) -> str:
-    """What a right line for the field looks like, from the player's hand and this turn."""
+def _example(name: str, help: OrderHelp | None, indent: str) -> list[str]:
+    """What a right line for the field looks like, from the player's hand and this turn: a robot's program as a
+    line of its own at the player's `indent`, to copy whole (`program_lines`)."""
     if help is None or not name:
-        return ""
+        return []
     register = _REGISTER.match(name)
     if register and register["robot"] in help.examples:
         robot = register["robot"]
-        return f"A right line from your hand: `{robot}: {{program: [{', '.join(help.examples[robot])}]}}`"
-    return {"turn": f"Expected: `turn: {help.turn}`", "game": f"Expected: `game: {help.game}`"}.get(name, "")
+        return ["    A right line from your hand, to copy whole in place of yours:",
+                *program_lines(f"{indent}{robot}: {{program: [", help.examples[robot], "]}")]
+    expected = {"turn": f"    Expected: `turn: {help.turn}`", "game": f"    Expected: `game: {help.game}`"}.get(name)
+    return [expected] if expected else []
+
+
+def program_lines(opening: str, cards: list[str], closing: str) -> list[str]:
+    """`opening`, the cards separated by commas, `closing`: one line when it fits 78 columns, else broken after
+    a comma with each continuation indented four more than the first line (still one YAML flow list)."""
+    indent = " " * (len(opening) - len(opening.lstrip(" ")) + 4)
+    pieces = [f"{card}," for card in cards[:-1]] + [cards[-1] + closing] if cards else [closing]
+    lines = [opening]
+    for piece in pieces:
+        joiner = "" if lines[-1].endswith("[") or lines[-1] == indent else " "
+        if lines[-1] != indent and len(lines[-1]) + len(joiner) + len(piece) > WIDTH:
+            lines.append(indent)
+            joiner = ""
+        lines[-1] += joiner + piece
+    return lines
+
+
+def time_left(due: datetime, now: datetime) -> str:
+    """'2 days 3 hours left', '40 minutes left', or 'the deadline has passed'."""
+    minutes = int((due - now).total_seconds() // 60)
+    if minutes <= 0:
+        return PASSED
+    days, hours = divmod(minutes // 60, 24)
+    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes % 60, "minute")]
+    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    return " ".join(shown) + " left"

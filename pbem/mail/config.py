@@ -53,7 +53,7 @@ class MailConfig:
     answer_unknown: bool = False  # reply to senders who are not players (off: replies to forged senders are spam)
 
     def server(self, kind: str) -> Server:
-        found = getattr(self, kind)
+        found: Server | None = getattr(self, kind)
         if found is None:
             prefix = f"PBEM_{kind.upper()}_"
             raise FormatError([Problem("mail config", None, kind,

@@ -93,7 +93,7 @@ class _TextWriter(HTMLParser):
         self.pre = 0
         self.quote = 0
 
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in SKIPPED:
             self.skip += 1
         elif tag == "br":
@@ -103,7 +103,7 @@ class _TextWriter(HTMLParser):
             self.pre += tag == "pre"
             self.quote += tag == "blockquote"
 
-    def handle_startendtag(self, tag: str, attrs) -> None:
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "br":
             self._end_line(force=True)
         elif tag in BLOCKS:

@@ -5,7 +5,7 @@ Only choosing and reading: what becomes of each message is judged and committed 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from sqlmodel import Session, select
 
@@ -28,5 +28,5 @@ def messages_from(session: Session, max_bytes: int, maildir: Path | None = None,
     return []
 
 
-def _recorded(session: Session, column, value: str) -> bool:
+def _recorded(session: Session, column: Any, value: str) -> bool:
     return session.exec(select(MailReceived.id).where(column == value)).first() is not None

@@ -21,11 +21,13 @@ from email import policy
 from email.parser import BytesHeaderParser
 from functools import partial
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import Any, BinaryIO, Callable, Iterator
 
+from ..formats.bounded import check_regular
+from ..formats.problems import FormatError
 from .config import Server
 from .connect import connect
-from .letters import identity, parse_message_id, stub_key
+from .identity import letter_keys, parse_message_id, stub_key
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 HEAD_BYTES = 64 * 1024  # what is read of a message over the size limit: enough for any honest header
@@ -38,7 +40,7 @@ class Incoming:
     done: Callable[[], None] = lambda: None
     seen: str | None = None  # the key of a message handled before, known without downloading it
     size: int = -1  # the message's size in bytes (-1: len(data), the whole message)
-    key: str | None = None  # the key of a message over the size limit (mail.letters.stub_key)
+    key: str | None = None  # the key of a message over the size limit (mail.identity.stub_key)
 
     def __post_init__(self) -> None:
         self.size = len(self.data) if self.size < 0 else self.size
@@ -48,21 +50,41 @@ class Incoming:
         return self.size == len(self.data)
 
 
+class ArchiveError(OSError):
+    """The archive could not keep a message (a full disk, no permission): said as the archive's fault, with its
+    path and the fix, not as an inbox that cannot be read. The message stays in the inbox, unhandled."""
+
+    def __init__(self, folder: Path, err: OSError) -> None:
+        super().__init__(err.errno, err.strerror)
+        self.folder = folder
+
+    def __str__(self) -> str:
+        return (f"cannot keep a message in the archive {self.folder}: {self.strerror}. Nothing was lost: the "
+                "message stays in the inbox, unhandled. Free space there (or give --archive another folder) "
+                "and fetch again.")
+
+
 def archive(folder: Path, data: bytes) -> str:
     """Keep the message in the archive Maildir; its file name there (made by `mailbox`, never from the message).
     A folder the GM made beforehand (empty, or holding only some of new/ cur/ tmp/) is completed, not refused."""
-    for sub in ("tmp", "new", "cur"):
-        (folder / sub).mkdir(parents=True, exist_ok=True)
-    return mailbox.Maildir(str(folder), create=False).add(data)
+    try:
+        for sub in ("tmp", "new", "cur"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return mailbox.Maildir(str(folder), create=False).add(data)
+    except OSError as err:
+        raise ArchiveError(folder, err) from err
 
 
-def bounded(origin: str, stream: BinaryIO, max_bytes: int, done: Callable[[], None] = lambda: None) -> Incoming:
-    """The message in `stream` (at its start, seekable): whole when within `max_bytes`, else its head and size."""
-    data = stream.read(max_bytes + 1)
+def bounded(origin: str, stream: BinaryIO, max_bytes: int, done: Callable[[], None] = lambda: None,
+            size: int | None = None) -> Incoming:
+    """The message in `stream` from where it stands (seekable; `size` bytes, else to its end): whole when within
+    `max_bytes`, else its head and size."""
+    data = stream.read(max_bytes + 1 if size is None else min(size, max_bytes + 1))
     if len(data) <= max_bytes:
         return Incoming(origin, data, done)
-    stream.seek(0, os.SEEK_END)
-    size = stream.tell()
+    if size is None:
+        stream.seek(0, os.SEEK_END)
+        size = stream.tell()
     return Incoming(origin, data[:HEAD_BYTES], done, size=size, key=stub_key(data[:HEAD_BYTES], size))
 
 
@@ -94,18 +116,43 @@ def _mark_seen(path: Path) -> None:
 
 
 def mbox_messages(path: Path, max_bytes: int) -> Iterator[Incoming]:
-    if not path.is_file():
+    """The messages of an mbox file, each the lines after its `From ` line up to the next one (the blank line
+    before it aside). The file is scanned in bounded pieces and each message read as `bounded` reads it, so
+    neither a huge message nor a huge file without line breaks is held in memory; a file that is not regular,
+    or does not begin with a `From ` line, is refused unread."""
+    if not path.exists():
         raise FileNotFoundError(f"{path}: no such mbox file")
-    box = mailbox.mbox(str(path), create=False)
     try:
-        for key in box.keys():
-            stream = box.get_file(key)
-            try:
-                yield bounded(f"mbox {path}", stream, max_bytes)  # type: ignore[arg-type]
-            finally:
-                stream.close()
-    finally:
-        box.close()
+        check_regular(path)
+    except FormatError as err:
+        raise OSError("; ".join(str(problem) for problem in err.problems)) from None
+    origin = f"mbox {path}"
+    with path.open("rb") as file:
+        if file.read(5) not in (b"", b"From "):
+            raise OSError(f"{path}: not an mbox file (it does not begin with a `From ` line): not read")
+        file.seek(0)
+        spans = list(_mbox_spans(file))
+        for start, stop in spans:
+            file.seek(start)
+            yield bounded(origin, file, max_bytes, size=stop - start)
+
+
+def _mbox_spans(file: BinaryIO) -> Iterator[tuple[int, int]]:
+    """Where each message of an mbox lies, read in lines of at most HEAD_BYTES (a longer one in pieces)."""
+    start: int | None = None
+    position, at_line_start, in_from_line, last_was_empty = 0, True, False, False
+    for line in iter(lambda: file.readline(HEAD_BYTES), b""):
+        if at_line_start and line.startswith(b"From "):
+            if start is not None:
+                yield start, position - last_was_empty
+            start, in_from_line = None, True
+        last_was_empty = at_line_start and line == b"\n"
+        at_line_start = line.endswith(b"\n")
+        position += len(line)
+        if in_from_line and at_line_start:
+            start, in_from_line = position, False
+    if start is not None:
+        yield start, position - last_was_empty
 
 
 def imap_messages(server: Server, max_bytes: int, known: Callable[[str], bool],
@@ -129,9 +176,9 @@ def imap_messages(server: Server, max_bytes: int, known: Callable[[str], bool],
                 continue
             message_id = _message_id(header)
             if message_id and known_id(message_id):
-                key = identity(message_id, _fetched(connection, uid, "(BODY.PEEK[TEXT])")[1])
-                if known(key):
-                    yield Incoming(origin, b"", done, key)
+                keys = letter_keys(header + _fetched(connection, uid, "(BODY.PEEK[TEXT])")[1])
+                if any(known(key) for key in keys):
+                    yield Incoming(origin, b"", done, keys[0])
                     continue
             yield Incoming(origin, _fetched(connection, uid, "(BODY.PEEK[])")[1], done)
     finally:
@@ -145,7 +192,7 @@ def _quoted(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _ok(reply: tuple, what: str) -> list:
+def _ok(reply: tuple[str, list[Any]], what: str) -> list[Any]:
     status, data = reply
     if status != "OK":
         raise imaplib.IMAP4.error(f"{what}: {data!r}")

@@ -10,7 +10,6 @@ the message. Attachment names are only ever shown (cleaned), never used as paths
 """
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -22,8 +21,9 @@ from email.utils import getaddresses, parsedate_to_datetime
 from enum import StrEnum
 from typing import Iterator
 
-from ..formats.names import valid_address
+from ..formats.names import valid_address, written_address
 from .decode import html_text, part_text
+from .identity import header_of, letter_key, parse_message_id, stub_key
 
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 _FIRST = re.compile(r"^(game|match)\s*:", re.MULTILINE)
@@ -34,7 +34,6 @@ MAX_NESTING = 20
 PASSENGERS = {"application/pkcs7-signature", "application/x-pkcs7-signature", "application/pgp-signature",
               "application/pgp-keys", "application/ms-tnef", "text/vcard", "text/x-vcard", "text/directory",
               "text/calendar"}
-_MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 
 
 class LetterKind(StrEnum):
@@ -74,20 +73,11 @@ def clean(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def message_key(message_id: str | None, data: bytes) -> str:
-    return message_id or "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-def parse_message_id(value: object) -> str | None:
-    text = str(value or "").strip()
-    return text if _MESSAGE_ID.match(text) else None
-
-
 def sender_address(value: object) -> str | None:
     addresses = [address for _, address in getaddresses([str(value or "")]) if address]
     if len(addresses) != 1 or not valid_address(addresses[0]):
         return None
-    return addresses[0].lower()
+    return written_address(addresses[0]).lower()  # an IDNA domain (xn--…) in its own script, as players are kept
 
 
 def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None = None) -> Letter:
@@ -100,7 +90,7 @@ def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None
     parser = BytesHeaderParser if too_big else BytesParser
     message = parser(policy=policy.default).parsebytes(data)
     message_id = parse_message_id(_header(message, "Message-ID"))
-    letter = Letter(letter_key(data), size, sender_address(_header(message, "From")),
+    letter = Letter(stub_key(data, size) if too_big else letter_key(data), size, sender_address(_header(message, "From")),
                     clean(_header(message, "Subject")), message_id, received_at=received_time(message, read_at))
     letter.automatic = _header(message, "Auto-Submitted").strip().lower() not in ("", "no") \
         or _header(message, "Precedence").strip().lower() in ("bulk", "junk", "list") \
@@ -113,48 +103,10 @@ def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None
     return letter
 
 
-def letter_key(data: bytes) -> str:
-    """What makes a message the same message: its Message-ID with a digest of its body, or, without a usable
-    Message-ID, a digest of all its bytes. A relay adding headers leaves the key alone; a broken client reusing a
-    Message-ID for a new message does not make it a duplicate."""
-    try:
-        message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(data).get("Message-ID"))
-    except Exception:  # a header too broken to read: the bytes alone identify the message
-        message_id = None
-    if message_id is None:
-        return message_key(None, data)
-    split = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=len(data))
-    return identity(message_id, data[split:])
-
-
-def header_of(data: bytes) -> bytes:
-    """The header section of a message (or of its head), up to and with the blank line that ends it."""
-    ends = [i + len(gap) for gap in (b"\r\n\r\n", b"\n\n") if (i := data.find(gap)) >= 0]
-    return data[:min(ends, default=len(data))]
-
-
-def stub_key(head: bytes, size: int) -> str:
-    """The key of a message over the size limit, which is never read whole: its Message-ID, a digest of its header
-    section, and its size."""
-    try:
-        message_id = parse_message_id(BytesHeaderParser(policy=policy.default).parsebytes(head).get("Message-ID"))
-    except Exception:
-        message_id = None
-    digest = hashlib.sha256(header_of(head)).hexdigest()
-    return f"{message_id + ' ' if message_id else ''}sha256:{digest[:32]} size:{size}"
-
-
 def stub(head: bytes, size: int) -> bytes:
     """What the archive keeps of a message over the size limit: its headers and a line saying how big it was."""
     return header_of(head).rstrip(b"\r\n") + f"\n\n(pbem kept only the headers of this message: {size:,} bytes, " \
         "over the size limit)\n".encode("ascii")
-
-
-def identity(message_id: str, body: bytes) -> str:
-    """The key of a message with a Message-ID, from its body (what follows the header; an IMAP server's
-    BODY[TEXT]): every inbox kind names a message the same way."""
-    digest = hashlib.sha256(body.lstrip(b"\r\n")).hexdigest()
-    return f"{message_id} sha256:{digest[:32]}"
 
 
 def received_time(message: EmailMessage, read_at: datetime) -> datetime:

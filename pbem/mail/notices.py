@@ -12,11 +12,8 @@ from email.policy import SMTP
 from html import escape
 from typing import Sequence
 
-from ..engine.campaign import GameState, missing_programs
-from ..engine.vocabulary import MissingOrders
 from ..render import html
 from ..render.message import bare_page, message_id, report_message
-from ..render.model import fate_note
 from ..render.text import fitted
 from ..render.turn import TurnReport, whole_turn_message
 
@@ -41,7 +38,7 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
     message["Message-ID"] = message_id(*token, address)
     message["References"] = references
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content("\n".join(lines) + "\n")
+    message.set_content("\n".join(fitted(lines, hang=0)) + "\n")
     message.add_alternative(bare_page("".join(f"<p>{escape(line)}</p>" for line in lines if line)),
                             subtype="html")
     return message
@@ -50,8 +47,8 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
 def reminder(sender: str, game: str, turn: int, player: str, address: str, due: str, hours: int, *,
              fate: Sequence[str] = (), templates: Sequence[str] = ()) -> EmailMessage:
     """'Your orders for GAME turn N are missing; due Friday 28 November, 20:00 UTC', styled like the other mails,
-    with `fate`: what will happen to the player's robots if nothing comes (`missing_fate`). Its Message-ID names
-    the deadline too: after an extension the reminders come again, for the new time."""
+    with `fate`: what will happen to the player's robots if nothing comes (`pbem.gm.schedule.missing_fate`). Its
+    Message-ID names the deadline too: after an extension the reminders come again, for the new time."""
     lines = [f"we have no orders from you yet for {game}, turn {turn}: they are {due}.",
              "Send the order file from your turn sheet, with its secret line, as the mail body or an attachment "
              "(or build it by clicking in the turn sheet's attachment, opened in a browser)."]
@@ -61,21 +58,15 @@ def reminder(sender: str, game: str, turn: int, player: str, address: str, due: 
                   [*fitted(fate[:1], hang=0), *fate[1:]], ["(An automatic reminder from the game master's pbem.)"]]
     text = "\n\n".join("\n".join(paragraph) for paragraph in paragraphs) + "\n"
     page = html.render("reminder.html", templates, game=game, turn=turn, player=player, lines=lines, fate=fate)
+    flat = due.replace(" (", "; ").removesuffix(")")  # "due … CET; … JST your time": no parenthesis in one
     message = report_message(sender=sender, recipient=address, subject=f"{game}: turn {turn} orders still missing "
-                             f"({due})", text=text, html=page, images={})
+                             f"({flat})", text=text, html=page, images={})
     del message["Message-ID"]
     message["Message-ID"] = message_id("reminder", game, str(turn), player, str(hours), due)
     message["References"] = turn_thread(game, turn)
     del message["Auto-Submitted"]
     message["Auto-Submitted"] = "auto-generated"
     return message
-
-
-def missing_fate(state: GameState, player: str) -> list[str]:
-    """`reminder`'s `fate`: what the engine would play for the player's robots under the game's B4.6 policy."""
-    policy = state.setup.rules().missing_orders
-    programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
-    return fate_note(programs, policy)
 
 
 def held_for_review(sender: str, game: str, turn: int, report: TurnReport, summary: str, hold: str,

@@ -1,19 +1,14 @@
 """The outbox: every message to send is queued in the database first, then delivered.
 
 A message is queued under its Message-ID, so queueing the same report or
-acknowledgement again changes nothing, and a message recorded as sent is not
-sent again. Before sending, a message is claimed in a committed step of its
-own (pending → sending, only if still pending), so two senders never both send
-it. Delivery is at least once: a crash between the server's acceptance and the
-record leaves the claim behind, and the next sender (under the run lock, so no
-claim is live then) sends it again, with the same Message-ID (mail readers show
-it once). One that fails for a passing reason (server down, 4xx) goes back to
-pending with its error and is retried on the next run; one the server refuses
-for good (5xx) is marked refused, and one that cannot be sent at all (an
+acknowledgement again changes nothing. Sending is one message at a time
+(`send_one`): a message the server took is sent; one that fails for a passing
+reason (server down, 4xx) stays pending with its error; one the server refuses
+for good (5xx) is refused, and one that cannot be sent at all (an
 internationalised address the server takes no SMTPUTF8 for, anything else that
-breaks) is set aside with its reason: neither blocks the messages behind it and
-`pbem mail outbox` shows both. `--dry-run` writes the pending messages to a
-folder and changes no state.
+breaks) is set aside with its reason. The send loop, its claims and records and
+their commits are the GM's (`pbem.gm.outgoing`); the rows, the store's
+(`pbem.store.outbox`).
 """
 from __future__ import annotations
 
@@ -27,16 +22,17 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, parseaddr
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Protocol
 
-from sqlalchemy import CursorResult
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, select
 
+from ..formats.names import transport_address
 from ..render.message import message_bytes
-from ..store.mail import PENDING, REFUSED, SENDING, SENT, SET_ASIDE, MailOutgoing
+from ..store.mail import MailOutgoing, OutboxState
 from .config import Server
 from .connect import connect
-from .letters import clean, parse_message_id, sender_address
+from .identity import parse_message_id
+from .letters import clean, sender_address
 
 
 def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
@@ -44,26 +40,15 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
     data = message if isinstance(message, bytes) else message_bytes(message)
     headers = BytesParser(policy=policy.SMTP).parsebytes(data, headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
-    recipient = sender_address(headers.get("To"))
+    recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:
         raise ValueError("a message to send needs one To address and a Message-ID")
     if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
         return None
     row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
-                       purpose=purpose, data=data, state=PENDING, queued_at=at)
+                       purpose=purpose, data=data, state=OutboxState.PENDING, queued_at=at)
     session.add(row)
     return row
-
-
-def listing(session: Session, everything: bool = False) -> list[MailOutgoing]:
-    """The messages not sent (pending, or refused by the server), or every message; oldest first."""
-    query = select(MailOutgoing).order_by(col(MailOutgoing.id))
-    return list(session.exec(query if everything else query.where(MailOutgoing.state != SENT)).all())
-
-
-def pending(session: Session) -> list[MailOutgoing]:
-    query = select(MailOutgoing).where(MailOutgoing.state == PENDING).order_by(col(MailOutgoing.id))
-    return list(session.exec(query).all())
 
 
 class Transport(Protocol):
@@ -83,53 +68,25 @@ class Delivery:
     message_id: str
     recipient: str
     subject: str
-    state: str
+    state: OutboxState
     error: str | None = None
 
 
-def deliver(session: Session, transport: Transport, at: datetime, *, dry_run: bool = False) -> list[Delivery]:
-    """Send every pending message, oldest first, each claimed and recorded in commits of its own (nothing stored
-    with `dry_run`); `at` is the time of sending (the CLI's clock), for the Date header and the record. The
-    caller holds the run lock (pbem.store.runlock), so a message still marked sending was left by a crash."""
-    if not dry_run:
-        session.execute(update(MailOutgoing).where(col(MailOutgoing.state) == SENDING).values(state=PENDING))
-        session.commit()
-    results = []
-    for row in pending(session):
-        if not dry_run and not claim(session, row):
-            continue  # another sender took it
-        try:
-            transport.send(row, with_date(row.data, at))
-            state, error = SENT, None
-        except PermanentFailure as err:
-            state, error = REFUSED, str(err)
-        except CannotSend as err:
-            state, error = SET_ASIDE, str(err)
-        except (smtplib.SMTPException, OSError) as err:
-            state, error = PENDING, clean(f"{type(err).__name__}: {err}", 300)
-        except Exception as err:
-            state, error = SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
-        results.append(Delivery(row.message_id, row.recipient, row.subject, state, error))
-        if dry_run:
-            continue
-        row.attempts += 1
-        row.state, row.last_error = state, error
-        if state == SENT:
-            row.sent_at = at
-        session.add(row)
-        session.commit()
-    return results
-
-
-def claim(session: Session, row: MailOutgoing) -> bool:
-    """Mark one pending message as being sent, committed before it goes out; False when it is no longer pending
-    (another sender claimed or sent it meanwhile)."""
-    taken = session.execute(update(MailOutgoing)
-                            .where(col(MailOutgoing.id) == row.id, col(MailOutgoing.state) == PENDING)
-                            .values(state=SENDING).execution_options(synchronize_session=False))
-    session.commit()
-    session.expire(row, ["state"])  # read again when next used (the store's sessions keep objects on commit)
-    return cast(CursorResult[Any], taken).rowcount == 1  # an UPDATE's result counts its rows
+def send_one(transport: Transport, row: MailOutgoing, at: datetime) -> Delivery:
+    """Send one message through `transport` at `at` (the CLI's clock, for its Date header): what became of it. A
+    passing failure (server down, 4xx) leaves it pending, a 5xx refuses it, anything else sets it aside."""
+    try:
+        transport.send(row, with_date(row.data, at))
+        state, error = OutboxState.SENT, None
+    except PermanentFailure as err:
+        state, error = OutboxState.REFUSED, str(err)
+    except CannotSend as err:
+        state, error = OutboxState.SET_ASIDE, str(err)
+    except (smtplib.SMTPException, OSError) as err:
+        state, error = OutboxState.PENDING, clean(f"{type(err).__name__}: {err}", 300)
+    except Exception as err:
+        state, error = OutboxState.SET_ASIDE, clean(f"cannot be sent: {type(err).__name__}: {err}", 300)
+    return Delivery(row.message_id, row.recipient, row.subject, state, error)
 
 
 def with_date(data: bytes, at: datetime) -> bytes:
@@ -156,14 +113,14 @@ class SmtpTransport:
     """One SMTP connection (implicit TLS, STARTTLS or plain, then login) for a run; opened on first use."""
 
     def __init__(self, server: Server, sender: str):
-        self.server, self.envelope_from = server, parseaddr(sender)[1]
+        self.server, self.envelope_from = server, transport_address(parseaddr(sender)[1])
         self.connection: smtplib.SMTP | None = None
         self.unreachable: Exception | None = None  # a failed connection is not tried again in the same run
 
     def __enter__(self) -> "SmtpTransport":
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         if self.connection is not None:
             try:
                 self.connection.quit()
@@ -181,7 +138,8 @@ class SmtpTransport:
                 raise
         options = self._utf8_options(row)
         try:
-            self.connection.sendmail(self.envelope_from, [row.recipient], data, mail_options=options)
+            self.connection.sendmail(self.envelope_from, [transport_address(row.recipient)], data,
+                                     mail_options=options)
         except smtplib.SMTPRecipientsRefused as err:
             code, text = next(iter(err.recipients.values()))
             self._fail(code, text)
@@ -195,7 +153,7 @@ class SmtpTransport:
 
     def _utf8_options(self, row: MailOutgoing) -> list[str]:
         """SMTPUTF8 (RFC 6531) for a message whose addresses are not all ASCII, when the server offers it."""
-        if (self.envelope_from + row.recipient).isascii():
+        if (self.envelope_from + transport_address(row.recipient)).isascii():
             return []
         assert self.connection is not None
         self.connection.ehlo_or_helo_if_needed()

@@ -1,22 +1,17 @@
-"""See before you send (issue #24): orders mailed with `preview: true` are checked as any orders, then played by
-the engine on the player's board as it stands (`campaign.rehearse_orders`), and the reply tells the path of the
-player's robots, stage by stage. Nothing is stored: it is a rehearsal."""
+"""See before you send (issue #24): the reply to orders mailed with `preview: true` tells the path of the player's
+robots, stage by stage, as the engine rehearsed them (`pbem.gm.preview`). Nothing is stored: it is a rehearsal."""
 from __future__ import annotations
 
-from sqlmodel import Session
+from typing import Mapping, Sequence
 
-from ..engine.campaign import check_orders, rehearse_orders
+from ..engine.turn import RobotView, Snapshot
 from ..engine.vocabulary import Mode
-from ..formats.orders import OrderFile
-from ..store.games import current_state, get_game
 
 
-def rehearsal_lines(session: Session, order: OrderFile) -> list[str]:
-    """The path of each of the player's robots with the programs of `order` (already checked, so legal)."""
-    state = current_state(session, get_game(session, order.game))
-    checked = check_orders(state, order.player, order.submission)
-    snapshots = rehearse_orders(state, order.player, checked)
-    mine = [robot.name for robot in state.robots_of(order.player)]
+def rehearsal_text(mine: Sequence[str], programs: Mapping[str, Sequence[str]], snapshots: Sequence[Snapshot]
+                   ) -> list[str]:
+    """The reply's lines: each of the player's robots (`mine`) with its program, on the boards the rehearsal
+    gave (`snapshots`: the start, then after each stage)."""
     lines = ["A REHEARSAL: nothing was stored, and these are not your orders yet.",
              "Your programs on the board as it stands now, every other robot standing still,",
              "every mechanism acting (the turn's end, flags and new cards, is left out):", ""]
@@ -25,7 +20,7 @@ def rehearsal_lines(session: Session, order: OrderFile) -> list[str]:
         if views[0] is None:
             continue
         lines.append(f"  {name}: {_where(views[0])}")
-        program = [str(card) for card in checked.programs.get(name, [])]
+        program = programs.get(name, [])
         for stage, after in enumerate(views[1:], start=1):  # the board after stage n is the next one's start
             card = f" ({program[stage - 1]})" if stage <= len(program) else ""
             lines.append(f"    after stage {stage}{card}: {_where(after)}")
@@ -33,7 +28,7 @@ def rehearsal_lines(session: Session, order: OrderFile) -> list[str]:
     return lines
 
 
-def _where(view) -> str:
+def _where(view: RobotView | None) -> str:
     if view is None or view.at is None:
         return f"off the board ({view.mode})" if view is not None else "off the board"
     mode = "" if view.mode == Mode.REAL else f", {view.mode}"

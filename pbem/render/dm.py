@@ -1,7 +1,9 @@
 """Pictures of death-match positions: each game's drawer and writer, as `pbem.games` lists them.
 
 A drawer turns a game's `render_data` (plain data, no rules) into a Pillow image;
-a writer turns it into plain text for the mail body and the terminal.
+a writer turns it into plain text for the mail body and the terminal. Each takes its game's view
+(`dm/views.py`), the TypedDict the game's `render_data` returns, so mypy checks every field read against it;
+tests/test_games_registry.py checks that the registry pairs each game with drawers of its own view.
 """
 from __future__ import annotations
 

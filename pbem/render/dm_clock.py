@@ -1,14 +1,14 @@
 """The clock line under a death-match position (RULES D5): turn limit, bonuses, reserves, GM extensions."""
 from __future__ import annotations
 
-from typing import Any
+from ..dm.views import ClockView
 
 
 def minutes(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def clock_line(clock: dict[str, Any] | None) -> str:
+def clock_line(clock: ClockView | None) -> str:
     """One line of text, or "" for an untimed match."""
     if not clock:
         return ""

@@ -1,10 +1,9 @@
 """Flower Field positions (RULES D4): coloured flowers with their letters, a legend, lives, the last move marked."""
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
 
+from ..dm.views import FlowerFieldView
 from . import style
 from .dm_clock import clock_line
 
@@ -16,7 +15,7 @@ COLOURS = {
 }
 
 
-def _status(data: dict[str, Any]) -> str:
+def _status(data: FlowerFieldView) -> str:
     lives = ", ".join(f"{p} {n}" for p, n in data["lives"].items())
     if data["winner"]:
         return f"{data['winner']} wins: {data['ending']} (lives: {lives})"
@@ -26,7 +25,7 @@ def _status(data: dict[str, Any]) -> str:
 MISSED_SHOWN = 10  # a finished game can have thousands of missed pairs: the text shows the first few
 
 
-def text(data: dict[str, Any]) -> str:
+def text(data: FlowerFieldView) -> str:
     last = set(data["last"]["cells"]) if data["last"] else set()
     lines = ["   " + "".join(f" {c} " for c in range(1, 8))]
     for r, row in enumerate(data["board"]):
@@ -52,7 +51,7 @@ def text(data: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def picture(data: dict[str, Any]) -> Image.Image:
+def picture(data: FlowerFieldView) -> Image.Image:
     legend_height = 26 * len(data["kinds"]) + 16
     width = MARGIN * 2 + CELL * 7
     small, letter_font = style.font(14), style.font(22)
@@ -82,9 +81,10 @@ def picture(data: dict[str, Any]) -> Image.Image:
             if f"{name}{c + 1}" in last:
                 draw.rectangle([x + 2, y + 2, x + CELL - 2, y + CELL - 2], outline=MARK, width=4)
     y = top + CELL * 7 + 12
-    for kind in data["kinds"]:
-        _flower(draw, MARGIN + 10, y + 10, COLOURS[kind["colour"]], radius=10)
-        draw.text((MARGIN + 28, y + 10), f"{kind['letter']}  {kind['name']}", fill=(0, 0, 0), font=small, anchor="lm")
+    for shown in data["kinds"]:
+        _flower(draw, MARGIN + 10, y + 10, COLOURS[shown["colour"]], radius=10)
+        draw.text((MARGIN + 28, y + 10), f"{shown['letter']}  {shown['name']}", fill=(0, 0, 0), font=small,
+                  anchor="lm")
         y += 26
     draw.rectangle([width - MARGIN - 150, top + CELL * 7 + 14, width - MARGIN - 134, top + CELL * 7 + 30],
                    outline=MARK, width=3)

@@ -4,11 +4,11 @@ from __future__ import annotations
 import hashlib
 import math
 from datetime import datetime
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from ..dm.clock import when
+from ..dm.views import GyulbotView
 from . import style
 
 CELL = 36
@@ -37,7 +37,7 @@ def colour_rgb(name: str | None) -> tuple[int, int, int]:
     return (red, green, blue)
 
 
-def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
+def draw_gyulbot(data: GyulbotView) -> Image.Image:
     rows, cols = data["rows"], data["cols"]
     font, small = style.font(14), style.font(11)
     lines = [_headline(data), _status(data)]
@@ -66,7 +66,7 @@ def draw_gyulbot(data: dict[str, Any]) -> Image.Image:
     x, y = corner(goal_row, goal_col)
     _star(pen, x + CELL / 2, y + CELL / 2, CELL * 0.42, colour_rgb(data["goal"]["colour"]))
 
-    for row, col, side in data["walls"]:
+    for row, col, side in _walls(data):
         x, y = corner(row, col)
         segment = {NORTH: [x, y, x + CELL, y], SOUTH: [x, y + CELL, x + CELL, y + CELL],
                    WEST: [x, y, x, y + CELL], EAST: [x + CELL, y, x + CELL, y + CELL]}[side]
@@ -95,13 +95,13 @@ def _star(pen: ImageDraw.ImageDraw, cx: float, cy: float, radius: float, fill: s
     pen.polygon(points, fill=fill, outline=INK)
 
 
-def _headline(data: dict[str, Any]) -> str:
+def _headline(data: GyulbotView) -> str:
     scores = "  ".join(f"{player} {points}" for player, points in data["scores"].items())
     round_text = f"round {data['round']}/{data['rounds']}" + (" (tiebreak)" if data["round"] > data["rounds"] else "")
     return f"Gyulbot  {round_text}  {scores}"
 
 
-def _status(data: dict[str, Any]) -> str:
+def _status(data: GyulbotView) -> str:
     if data["phase"] == "over":
         return f"Match over: {data['winner']} wins" + (f" ({data['ending']})" if data.get("ending") else "")
     if data["phase"] == "claims":
@@ -116,11 +116,16 @@ def _when(stamp: str | None) -> str | None:
     return None if stamp is None else when(datetime.fromisoformat(stamp))
 
 
-def _gyulbot_grid(data: dict[str, Any]) -> list[str]:
+def _walls(data: GyulbotView) -> list[tuple[int, int, str]]:
+    """Each wall as (row, column, side)."""
+    return [(int(row), int(col), str(side)) for row, col, side in data["walls"]]
+
+
+def _gyulbot_grid(data: GyulbotView) -> list[str]:
     """The board drawn with `|` and `---` walls between cells, rows r1.. down and columns c1.. across."""
     rows, cols = data["rows"], data["cols"]
-    south = {(r - 1, c) for r, c, side in data["walls"] if side == "N"}
-    east = {(r, c - 1) for r, c, side in data["walls"] if side == "W"}
+    south = {(r - 1, c) for r, c, side in _walls(data) if side == "N"}
+    east = {(r, c - 1) for r, c, side in _walls(data) if side == "W"}
     marks = {(r, c): robot["colour"][:1].upper() for robot in data["robots"] for r, c in robot["squares"]}
     goal = tuple(data["goal"]["at"])
     lines = ["     " + "".join(f"c{c:<3}" for c in range(1, cols + 1)).rstrip(), "    +" + "---+" * cols]
@@ -134,7 +139,7 @@ def _gyulbot_grid(data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def gyulbot_text(data: dict[str, Any]) -> str:
+def gyulbot_text(data: GyulbotView) -> str:
     goal = data["goal"]
     robots = ", ".join(f"{robot['colour'][:1].upper()} {robot['colour']} at "
                        + " ".join(f"r{r}c{c}" for r, c in robot["squares"]) for robot in data["robots"])

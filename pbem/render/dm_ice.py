@@ -5,10 +5,9 @@ player sees at once which snoms still move.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
 
+from ..dm.views import IceView
 from . import style
 
 CELL = 32
@@ -21,7 +20,7 @@ ICE, ROCK, GOAL, SNOM, RING, GRID, TEXT, PAPER = (
 )
 
 
-def draw_ice(data: dict[str, Any]) -> Image.Image:
+def draw_ice(data: IceView) -> Image.Image:
     rows: list[str] = data["rows"]
     lines = [data.get("title", "Ice maze"), *data.get("lines", [])]
     font, small = style.font(14), style.font(11)
@@ -51,7 +50,7 @@ def draw_ice(data: dict[str, Any]) -> Image.Image:
     return image
 
 
-def ice_text(data: dict[str, Any]) -> str:
+def ice_text(data: IceView) -> str:
     rows: list[str] = data["rows"]
     cols = len(rows[0]) if rows else 0
     tens = "".join(str(c // 10) if c >= 10 else " " for c in range(1, cols + 1))

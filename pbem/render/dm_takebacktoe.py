@@ -1,10 +1,9 @@
 """Take-Back-Toe positions (RULES D3): stacks with their counts, home rows named, the last move marked."""
 from __future__ import annotations
 
-from typing import Any
-
 from PIL import Image, ImageDraw
 
+from ..dm.views import TakeBackToeView
 from . import style
 from .dm_clock import clock_line
 
@@ -15,7 +14,7 @@ FROM_COLOUR, TO_COLOUR = (230, 120, 30), (40, 160, 70)
 ROWS = "ABC"
 
 
-def _status(data: dict[str, Any]) -> str:
+def _status(data: TakeBackToeView) -> str:
     turns = ", ".join(f"{p} {n}" for p, n in data["turns"].items())
     if data["winner"]:
         return f"{data['winner']} wins: {data['ending']}"
@@ -23,7 +22,7 @@ def _status(data: dict[str, Any]) -> str:
     return f"{data['to_move']} to move{roll} (turns taken: {turns}; limit {data['turn_limit']} each)"
 
 
-def _skips(data: dict[str, Any]) -> str:
+def _skips(data: TakeBackToeView) -> str:
     """The turns skipped automatically since the player to move last moved (D3.2), or ""."""
     skipped = list(data.get("skipped") or [])
     last = data["last"]
@@ -35,7 +34,7 @@ def _skips(data: dict[str, Any]) -> str:
         f"{t['player']} rolled {t['roll']} (no stack of {t['roll']})" for t in skipped) + "."
 
 
-def _last(data: dict[str, Any]) -> str:
+def _last(data: TakeBackToeView) -> str:
     last = data["last"]
     if last is None:
         return "No move yet."
@@ -44,7 +43,7 @@ def _last(data: dict[str, Any]) -> str:
     return f"Last: {last['player']} rolled {last['roll']} and moved {last['move'][0]}-{last['move'][1]}."
 
 
-def text(data: dict[str, Any]) -> str:
+def text(data: TakeBackToeView) -> str:
     lines = ["     1   2   3   4"]
     for name, row in zip(ROWS, data["rows"]):
         cells = "".join(f"{n if n else '.':>4}" for n in row)
@@ -55,7 +54,7 @@ def text(data: dict[str, Any]) -> str:
                      + ([clock] if clock else [])) + "\n"
 
 
-def picture(data: dict[str, Any]) -> Image.Image:
+def picture(data: TakeBackToeView) -> Image.Image:
     width = MARGIN * 2 + CELL * 4 + 150
     height = HEADER + MARGIN + CELL * 3 + FOOTER
     image = Image.new("RGB", (width, height), BACKGROUND)

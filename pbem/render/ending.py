@@ -28,10 +28,16 @@ def result_line(result: GameResult) -> str:
 def standing_line(row: Mapping[str, Any]) -> str:
     """One row of `campaign.standings`: Geek-o rooms and turns, BotWars flags, lives and place through."""
     if "rooms_done" in row:
-        turns = f"through all rooms in {row['turns']} turns" if row["turns"] is not None else "not through"
-        return f"{row['place']}. {row['player']}: {row['rooms_done']} rooms completed, {turns}"
+        turns = f"through all rooms in {counted(row['turns'], 'turn')}" if row["turns"] is not None else "not through"
+        return f"{row['place']}. {row['player']}: {counted(row['rooms_done'], 'room')} completed, {turns}"
     through = f", through all flags {row['won']}{_ORDINAL.get(row['won'], 'th')}" if row["won"] else ""
-    return f"{row['place']}. {row['player']}: {row['flags']} flags touched, {row['lives']} lives left{through}"
+    return (f"{row['place']}. {row['player']}: {counted(row['flags'], 'flag')} touched, "
+            f"{counted(row['lives'], 'life', 'lives')} left{through}")
+
+
+def counted(number: int, one: str, many: str = "") -> str:
+    """'1 life', '2 lives', '0 flags'."""
+    return f"{number} {one if number == 1 else many or one + 's'}"
 
 
 def ending_lines(result: GameResult) -> list[str]:
@@ -43,12 +49,11 @@ def done_note(reason: str, press: bool = False) -> list[str]:
     """What a player who has no more turns while the game goes on is told (`GameState.done_playing`), and, when
     the game relays press, that they may still send it."""
     if reason == "finished":
-        lines = ["Both your robots are through the last room (G1): you have no more turns to play.",
-                 "You will get the result and the final standings when the game is over."]
+        lines = ["Both your robots are through the last room (G1): you have no more turns to play."]
     else:
-        lines = ["All your robots are out of lives (RULES B8.2): you have no more turns to play.",
-                 "You will keep receiving each turn's report, and the result and the final standings when the "
-                 "game is over."]
+        lines = ["All your robots are out of lives (RULES B8.2): you have no more turns to play."]
+    lines.append("You will keep receiving each turn's report, and the result and the final standings when the "
+                 "game is over.")
     if press:
         lines.append("You may still send press to the other players (a mail with your secret and "
                      "`press: {to: all, text: …}`).")

@@ -16,15 +16,18 @@ from .turn import BoardTurn, TurnReport, build_turn_report
 
 def outcome_report(game: str, before: GameState, outcome: TurnOutcome, players: list[str]) -> TurnReport:
     """The report of a turn: `before`, the state it was played from; `outcome`, what `campaign.play_turn` returned
-    (just now, or read back by `pbem.store.played`); `players`, every player's name (a shared board's readers)."""
+    (just now, or read back by `pbem.gm.history.played_turn`); `players`, every player's name (a shared board's
+    readers)."""
     after, events = outcome.state, _by_board(outcome.events)
+    finished = tuple(p for p in before.players if before.done_playing(p))
     boards = []
     for key, board in before.boards.items():
         if key not in outcome.stages:
             continue  # nothing was played on it (a Geek-o player who has finished)
         title = f"{key} — {board.room.name}" if before.geeko else board.room.name
+        readers = (key, *finished) if before.geeko else tuple(players)  # finished: every board, as BotWars' do
         boards.append(BoardTurn(title, board.room, outcome.stages[key], events.get(key, []), outcome.finals[key],
-                                (key,) if before.geeko else tuple(players), after.boards[key]))
+                                readers, after.boards[key]))
     ended = result(after)
     done = {player: done_note(reason) for player in after.players
             if not ended and (reason := after.done_playing(player)) and not before.done_playing(player)}

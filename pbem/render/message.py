@@ -10,6 +10,7 @@ import hashlib
 import io
 import re
 from email.generator import BytesGenerator
+from email.headerregistry import Address
 from email.message import EmailMessage, Message
 from email.policy import SMTP, EmailPolicy
 from functools import lru_cache
@@ -18,6 +19,7 @@ from typing import Mapping
 import css_inline
 
 from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
+from ..formats.names import ascii_domain
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True, load_remote_stylesheets=False,
                                  minify_css=True)  # @media kept: a phone shows what only a phone needs
@@ -133,13 +135,28 @@ _WIRE_UTF8 = _WIRE.clone(utf8=True)  # SMTPUTF8 (RFC 6531): headers in UTF-8
 
 
 def message_bytes(message: EmailMessage) -> bytes:
-    """The message as an `.eml` file (CRLF line ends, as on the wire). An internationalised address (RFC 6531)
-    cannot be written as an encoded word, so such a message's headers are written in UTF-8, to be sent with
-    SMTPUTF8 (the outbox sets it aside when the server does not offer that)."""
+    """The message as an `.eml` file (CRLF line ends, as on the wire). A domain in another script is written in
+    ASCII (IDNA), which any server takes; an address whose local part is not ASCII (RFC 6531) cannot be written as
+    an encoded word, so such a message's headers are written in UTF-8, to be sent with SMTPUTF8 (the outbox sets
+    it aside when the server does not offer that)."""
+    for name in ("From", "To"):
+        _ascii_domains(message, name)
     buffer = io.BytesIO()
-    plain = all(str(message.get(name, "")).isascii() for name in ("From", "To"))
+    plain = all(a.addr_spec.isascii() for name in ("From", "To") for a in getattr(message.get(name), "addresses", ()))
     _Generator(buffer, policy=_WIRE if plain else _WIRE_UTF8).flatten(message)
     return buffer.getvalue()
+
+
+def _ascii_domains(message: EmailMessage, name: str) -> None:
+    """The header's addresses with their domains in ASCII (IDNA); a header already ASCII is left alone."""
+    header = message.get(name)
+    if header is None or str(header).isascii():
+        return
+    addresses = [Address(a.display_name, a.username, ascii_domain(a.domain) or a.domain)
+                 for a in getattr(header, "addresses", ())]
+    if addresses:
+        del message[name]
+        message[name] = ", ".join(map(str, addresses))
 
 
 def readdressed(message: EmailMessage, body: bytes, recipient: str, subject: str) -> bytes:

@@ -144,11 +144,11 @@ def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | No
 
 def turn_sheet_text(sheet: Any) -> str:
     context = _context(sheet)
-    lines = [f"{sheet.game}, turn {sheet.turn}: turn sheet for {sheet.player}", ""]
+    lines = [f"{sheet.game}, turn {sheet.turn}: turn sheet for {reader(sheet)}", ""]
     if context["free"]:
         lines += textwrap.wrap(context["free"], 66) + [""]
     if sheet.due:
-        lines[1:1] = [f"Orders {sheet.due}.", ""]
+        lines[1:1] = [*fitted([f"Orders {sheet.due}."], hang=0), ""]
     for robot in context["robots"]:
         lines += fitted([f"{robot['name']}: {robot['mode']}, HP {robot['hp']}, {robot['note']}"], SHEET_WIDTH)
         lines += [f"    fused {line}" for line in robot["fused"]]
@@ -161,6 +161,12 @@ def turn_sheet_text(sheet: Any) -> str:
     return "\n".join(lines)
 
 
+def reader(sheet: Any) -> str:
+    """Whom the sheet is for: the player, or the newcomer who took over their seat ("carol, in bob's seat")."""
+    holder = getattr(sheet, "holder", "")
+    return f"{holder}, in {sheet.player}'s seat" if holder else sheet.player
+
+
 def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -> EmailMessage:
     """The sheet by mail: the text sheet (with its map), the page with the board picture inline, and the same
     page with its order builder as an attachment to open in a browser (mail programs drop scripts)."""
@@ -169,7 +175,7 @@ def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -
     inline = f"data:image/png;base64,{base64.b64encode(images[name]).decode()}" if images else None
     page = turn_sheet_html(sheet, templates, inline, to=sender)
     return report_message(sender=sender, recipient=sheet.email,
-                          subject=f"{sheet.game}: turn {sheet.turn} cards for {sheet.player}",
+                          subject=f"{sheet.game}: turn {sheet.turn} cards for {reader(sheet)}",
                           text=turn_sheet_text(sheet),
                           html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}", builder=False), images=images,
                           attachments={f"{slug(sheet.player)}-sheet.html": page, **deadline_entry(sheet)})

@@ -21,13 +21,41 @@ WIDTH = 78  # every line of a mail's text part fits here: the reader's program n
 
 
 def fitted(lines: Sequence[str], width: int = WIDTH, hang: int = 2) -> list[str]:
-    """Each line wrapped at spaces to `width`, its continuation indented `hang` more than the line itself."""
+    """Each line wrapped to `width`, its continuation indented `hang` more than the line itself; a line that
+    fits is left as it is. It breaks only where a sentence may (`phrases`): never inside a backticked code span,
+    never between a word and its number. A phrase longer than the width stands alone on its line."""
     out: list[str] = []
     for line in lines:
+        if len(line) <= width:
+            out.append(line.rstrip())
+            continue
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        out += textwrap.wrap(line, width, subsequent_indent=indent + " " * hang, break_long_words=False,
-                             break_on_hyphens=False) or [line.rstrip()]
+        wrapped = [indent]
+        for phrase in phrases(line.strip()):
+            if wrapped[-1].strip() and len(wrapped[-1]) + 1 + len(phrase) > width:
+                wrapped.append(indent + " " * hang)
+            wrapped[-1] += f" {phrase}" if wrapped[-1].strip() else phrase
+        out += wrapped
     return out
+
+
+PARENTHESIS = 50  # a parenthesis up to this long is kept on one line: "(Friday 4 December, 03:00 JST your time)"
+
+
+def phrases(text: str) -> list[str]:
+    """The words of `text` joined where a line must not break: the words of a `code span`, a short parenthesis,
+    and a word with the number after it ("register 1", "turn 4"; not after a comma: "December, 13:00" may)."""
+    joined: list[str] = []
+    for word in text.split():
+        last = joined[-1] if joined else ""
+        in_code = last.count("`") % 2 == 1
+        aside = last.count("(") > last.count(")") and len(last) + 1 + len(word) <= PARENTHESIS
+        numbered = word[:1].isdigit() and last[-1:].isalpha()
+        if in_code or aside or numbered:
+            joined[-1] += " " + word
+        else:
+            joined.append(word)
+    return joined
 
 
 def _block(grid: list[list[str]], widths: list[int]) -> list[str]:
@@ -82,5 +110,5 @@ def turn_text(game: str, turn: int, reports: list[BoardReport], notice: Sequence
               player: str | None = None, ending: Sequence[str] = ()) -> str:
     heading = f"{game} — turn {turn}"
     body = "\n\n".join(board_text(r, player) for r in reports)
-    told = "".join(f"{line}\n" for lines in (ending, fitted(notice)) if lines for line in [*lines, ""])
+    told = "".join(f"{line}\n" for lines in (fitted(ending, hang=0), fitted(notice)) if lines for line in [*lines, ""])
     return f"{heading}\n\n{told}The turn as an animated picture is in the HTML part of\nthis message; each stage's picture is on the game's site.\n\n{body}\n"

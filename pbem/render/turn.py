@@ -52,6 +52,7 @@ class BoardTurn:
 class Recipient:
     player: str
     address: str
+    holder: str = ""  # who plays the seat now, when a newcomer took it over (`pbem game replace`)
 
 
 class Addressed(Protocol):
@@ -61,9 +62,10 @@ class Addressed(Protocol):
     email: str
 
 
-def recipients(players: Iterable[Addressed]) -> list[Recipient]:
-    """Who gets a turn's report: each player at their address, in the order given."""
-    return [Recipient(p.name, p.email) for p in players]
+def recipients(players: Iterable[Addressed], holders: Mapping[str, str] | None = None) -> list[Recipient]:
+    """Who gets a turn's report: each player at their address, in the order given (`holders`: seat -> the
+    newcomer playing it)."""
+    return [Recipient(p.name, p.email, (holders or {}).get(p.name, "")) for p in players]
 
 
 @dataclass
@@ -195,7 +197,8 @@ def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str
 
 
 def _subject(report: TurnReport, recipient: Recipient) -> str:
-    return f"{report.game}: turn {report.turn} report for {recipient.player}"
+    reader = f"{recipient.holder}, in {recipient.player}'s seat" if recipient.holder else recipient.player
+    return f"{report.game}: turn {report.turn} report for {reader}"
 
 
 def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str = DEFAULT_SENDER,

@@ -4,7 +4,9 @@ in `gm` commit).
 - `db`: opening any SQLAlchemy URL (SQLite by default), migrated on open (Alembic, `migrations/`).
 - `tables`: the SQLModel tables; `dm`: the death-match tables.
 - `games`: games, players, robots and stored states (repository functions, `Store`, `Refused`).
-- `turns`: a BotWars game's turns: hands dealt, turn sheets, order versions, status, a processed turn's rows.
+- `turns`: a BotWars game's turns: hands dealt, what a turn sheet holds, order versions, status, a processed turn's
+  rows; `played`: a processed turn's rows read back.
+- `outbox`: the outbox's rows: pending, claimed, what became of each message (`pbem.gm.outgoing` commits).
 - `controls`: the history of the GM's controls (`gm_events`), and what it says now: paused, observers, policies,
   absences.
 - `due`: what a cron tick has to do, from the stored rows with plain SQL (no ORM, no engine).

@@ -89,6 +89,12 @@ def observers(session: Session, game: Game) -> list[str]:
     return list(watching)
 
 
+def holders(session: Session, game: Game) -> dict[str, str]:
+    """Each seat given to a newcomer (`pbem game replace`) -> the name of the person who plays it now."""
+    return {entry.player: str(entry.data["name"]) for entry in history(session, game, Control.REPLACE)
+            if entry.player is not None}
+
+
 def policy(session: Session, game: Game) -> dict[str, str]:
     """The game's control policies as set (later settings win); the gm layer reads them with their defaults."""
     found: dict[str, str] = {}

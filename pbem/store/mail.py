@@ -16,7 +16,15 @@ from enum import StrEnum
 from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, Session, SQLModel, select
 
-PENDING, SENDING, SENT, REFUSED, SET_ASIDE = "pending", "sending", "sent", "refused", "set-aside"
+
+class OutboxState(StrEnum):
+    """Where a queued message is on its way (`mail_outbox.state`, stored as these words)."""
+
+    PENDING = "pending"  # to send (again, after a passing failure)
+    SENDING = "sending"  # claimed by a sender, committed before it goes out
+    SENT = "sent"
+    REFUSED = "refused"  # refused by the server for good (5xx)
+    SET_ASIDE = "set-aside"  # cannot be sent as it stands
 
 
 class Outcome(StrEnum):
@@ -33,7 +41,7 @@ class Outcome(StrEnum):
 class MailReceived(SQLModel, table=True):
     __tablename__ = "mail_received"
     id: int | None = Field(default=None, primary_key=True)
-    key: str = Field(unique=True, index=True)  # mail.letters.letter_key
+    key: str = Field(unique=True, index=True)  # mail.identity.letter_key
     message_id: str | None = Field(default=None, index=True)
     received_at: datetime  # by the GM's server (RULES D5)
     read_at: datetime | None = None  # by pbem
@@ -56,7 +64,7 @@ class MailOutgoing(SQLModel, table=True):
     subject: str
     purpose: str  # ack | report | sheet | file
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
-    state: str = Field(index=True)
+    state: str = Field(index=True)  # an OutboxState
     attempts: int = 0
     last_error: str | None = None
     queued_at: datetime

@@ -50,15 +50,6 @@ class Deadline:
     approved: bool = False
 
 
-SHEET_QUIET = timedelta(hours=1)  # no reminder comes sooner than this after the turn sheet (issue #35)
-
-
-def reminders_after_deal(deadline: Deadline, schedule: Schedule) -> tuple[int, ...]:
-    """The hours before the deadline that the game reminds at: those that fall at least SHEET_QUIET after the
-    turn was dealt (the calendar entry's alarms, one each)."""
-    return tuple(h for h in schedule.remind if deadline.due_at - timedelta(hours=h) >= deadline.dealt_at + SHEET_QUIET)
-
-
 def utc(moment: datetime) -> datetime:
     """A stored time in UTC (SQLite gives them back without their zone)."""
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)

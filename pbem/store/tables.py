@@ -72,7 +72,7 @@ class Turn(SQLModel, table=True):
     processed_at: datetime
     over: bool | None = None  # the engine's GameState.is_over after the turn (None: stored before revision 0006)
     # B4.6: the engine's TurnOutcome.missed, player -> robot -> the cards played for it (canonical JSON; None:
-    # stored before revision 0010, when pbem.store.played asks the engine)
+    # stored before revision 0010, when pbem.gm.history asks the engine)
     missed: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 

@@ -1,5 +1,6 @@
-"""A BotWars game's turns in the database: the hands dealt, the turn sheets, every order version, the turn's
-status, a processed turn's rows (snapshots, events, the turn) and their removal on a rollback.
+"""A BotWars game's turns in the database: the hands dealt, what a turn sheet holds (built by
+`pbem.gm.sheets`), every order version, the turn's status, a processed turn's rows (snapshots, events, the turn)
+and their removal on a rollback.
 
 Repository functions: they read and write rows and never commit; the turn cycle that runs the engine over them is
 `pbem.gm.cycle`.
@@ -15,12 +16,10 @@ from typing import Any
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameState, TurnOutcome
-from ..engine.deal import can_use, free_registers
 from ..engine.orders import Checked, Submission
 from ..engine.state import Board
 from ..formats.canonical import dumps, to_data
-from ..formats.orders import OrderFile, order_template
-from ..formats.schedule import due_text
+from ..formats.orders import OrderFile
 from .games import current_state, get_game, players_of, save_snapshot, snapshot
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn, key
 
@@ -59,6 +58,7 @@ class TurnSheet:
     equal_lengths: bool = False  # every robot's program of one length (Geek-o, B4.5)
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
     due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
+    holder: str = ""  # who plays the seat `player` now, when a newcomer took it over (`pbem game replace`)
     written_at: datetime | None = None  # when the turn was dealt and its clock started: the calendar entry's stamp
     reminders: tuple[int, ...] = ()  # hours before the deadline that the game reminds at (after the deal)
 
@@ -75,43 +75,6 @@ def record_hands(session: Session, game: Game, state: GameState) -> None:
             session.add(DealtHand(game_id=key(game), turn=state.turn, holder=holder,
                                   cards=dumps([str(c) for c in state.hands.get(holder, [])])))
         session.flush()
-
-
-def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnSheet]:
-    from ..formats.controls import paused_due
-    from .controls import paused
-    from .schedule import deadline_of, reminders_after_deal, schedule_for  # only here: a turn's play needs none
-
-    rules = state.setup.rules()
-    deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
-    pause = paused(session, game)
-    sheets = []
-    for player in players_of(session, game):
-        due = due_text(deadline.due_at, schedule.timezone, player.timezone) if deadline and schedule else ""
-        due = paused_due(pause.remaining) if pause is not None else due
-        if not state.receiving(player.name):
-            continue
-        programmed = state.needs_program(player.name)
-        in_hand = state.hands_of(player.name)
-        robots = [RobotSheet(r.name, r.mode, r.hp, str(r.at) if r.at else None, r.facing.name,
-                             {n: (str(c) if c else None) for n, c in sorted(r.registers.items())},
-                             r.name in programmed, free_registers(r, rules),
-                             "" if r.name in programmed else state.no_cards_reason(r.name),
-                             [str(c) for c in in_hand.get(player.name if rules.shared_hand else r.name, [])
-                              if can_use(r, c, rules)] if r.name in programmed else [], rules.registers)
-                  for r in state.robots_of(player.name)]
-        hands = {key: [str(c) for c in cards] for key, cards in in_hand.items() if cards}
-        template = order_template(game.name, state.turn, player.name, state.players[player.name].robots,
-                                  option_hp=rules.options_absorb_damage, secret=player.secret)
-        board = state.board_of(player.name)
-        sheets.append(TurnSheet(game.name, state.turn, player.name, player.email, board.room.name, robots, hands,
-                                template, exact_program=not state.geeko, due=due, board=board,
-                                equal_lengths=rules.equal_length_programs,
-                                option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
-                                due_at=deadline.due_at if deadline and schedule else None,
-                                written_at=deadline.dealt_at if deadline and schedule else None,
-                                reminders=reminders_after_deal(deadline, schedule) if deadline and schedule else ()))
-    return sheets
 
 
 # --- orders ---------------------------------------------------------------------------------

@@ -32,15 +32,15 @@ def sheets() -> dict[str, str]:
     """The real turn sheets (text) of the halls game, turn 1."""
     from mail_fixtures import new_campaign
 
+    from pbem.gm.turn_sheets import turn_sheets
     from pbem.render import turn_sheet_text
-    from pbem.store import turns
     from pbem.store.games import Store, current_state, get_game
 
     url, _ = new_campaign(Path(tempfile.mkdtemp()))
     store = Store(url)
     with store.session() as session:
         game = get_game(session, "halls")
-        found = {s.player: turn_sheet_text(s) for s in turns.turn_sheets(session, game, current_state(session, game))}
+        found = {s.player: turn_sheet_text(s) for s in turn_sheets(session, game, current_state(session, game))}
     store.close()
     return found
 

@@ -1,4 +1,5 @@
-"""What a reply about a player's orders teaches from (`ack.OrderHelp`), read from the store."""
+"""What a reply about a player's orders teaches from (`mail.ack.OrderHelp`): read from the store, the example
+programs asked of the engine (mail only words the reply)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -7,9 +8,9 @@ from sqlmodel import Session
 
 from ..engine.campaign import example_orders
 from ..formats.schedule import due_text
+from ..mail.ack import OrderHelp, time_left
 from ..store.games import Refused, current_state, get_game, players_of
 from ..store.schedule import deadline_of, schedule_for
-from .ack import OrderHelp
 
 
 def order_help(session: Session, game_name: str | None, player: str | None, now: datetime) -> OrderHelp | None:
@@ -32,14 +33,3 @@ def order_help(session: Session, game_name: str | None, player: str | None, now:
     zone = next((p.timezone for p in players_of(session, game) if p.name == player), None)
     return OrderHelp(game.name, state.turn, hands, examples, due_text(deadline.due_at, schedule.timezone, zone),
                      time_left(deadline.due_at, now))
-
-
-def time_left(due: datetime, now: datetime) -> str:
-    """'2 days 3 hours left', '40 minutes left', or 'the deadline has passed'."""
-    minutes = int((due - now).total_seconds() // 60)
-    if minutes <= 0:
-        return "the deadline has passed"
-    days, hours = divmod(minutes // 60, 24)
-    parts = [(days, "day"), (hours, "hour")] if days else [(hours, "hour"), (minutes % 60, "minute")]
-    shown = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
-    return " ".join(shown) + " left"
