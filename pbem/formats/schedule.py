@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+QUIET_AFTER_SHEET = timedelta(hours=1)  # a reminder due sooner after the turn sheet than this falls away
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAYS = re.compile(r"(\d{1,2})d(?:\s+(\d{1,2}):(\d{2}))?")
 _WEEKDAY = re.compile(r"([a-z]{3})[a-z]*\s+(\d{1,2}):(\d{2})")
@@ -53,15 +54,6 @@ class Schedule:
     def to_data(self) -> dict[str, Any]:
         return {"deadline": self.deadline, "timezone": self.timezone, "remind": list(self.remind),
                 "process": self.process.value, "review": self.review, "hold_hours": self.hold_hours}
-
-
-SHEET_QUIET = timedelta(hours=1)  # no reminder comes sooner than this after the turn sheet (issue #35)
-
-
-def reminders_after_deal(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tuple[int, ...]:
-    """The hours before the deadline `due_at` that the game reminds at, for a turn dealt at `dealt_at`: those that
-    fall at least SHEET_QUIET after the deal (the sheet's calendar entry has an alarm for each)."""
-    return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + SHEET_QUIET)
 
 
 def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, ...] | list[int] = (24,),
@@ -132,6 +124,12 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
             due += timedelta(days=1)
             due = datetime.combine(due.date(), at, zone)
     return due.astimezone(timezone.utc)
+
+
+def reminders_of(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tuple[int, ...]:
+    """The reminders (hours before the deadline) a turn dealt at `dealt_at` and due at `due_at` sends: one due less
+    than an hour after its turn sheet went out falls away (a player just mailed their sheet needs no nudge)."""
+    return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + QUIET_AFTER_SHEET)
 
 
 def due_text(due: datetime, zone: str, own: str | None = None) -> str:
