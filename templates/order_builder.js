@@ -38,13 +38,30 @@
     return found;
   }
 
+  function flowLines(prefix, items, suffix) {
+    /* A YAML flow list, `prefix[a, b, c]suffix`, over as many lines as it takes to keep each within data.width
+       columns (a mail program wraps longer ones): the next lines indented past the key, as YAML reads them. */
+    var lines = [], line = prefix + "[";
+    items.forEach(function (item, i) {
+      var piece = item + (i < items.length - 1 ? "," : "]" + suffix);
+      if (i > 0 && (line + " " + piece).length > data.width) {
+        lines.push(line);
+        line = "    " + piece;
+      } else {
+        line += (i > 0 ? " " : "") + piece;
+      }
+    });
+    lines.push(items.length ? line : line + "]" + suffix);
+    return lines;
+  }
+
   function orderText() {
     var lines = [data.head.replace(/\n$/, ""), "robots:"];
     data.robots.forEach(function (robot) {
-      lines.push("  " + robot.key + ": {program: [" + programs[robot.name].join(", ") + "]}");
+      lines = lines.concat(flowLines("  " + robot.key + ": {program: ", programs[robot.name], "}"));
     });
     var rebooting = data.robots.filter(function (r) { return reboot[r.name]; }).map(function (r) { return r.key; });
-    if (rebooting.length) { lines.push("reboot: [" + rebooting.join(", ") + "]"); }
+    if (rebooting.length) { lines = lines.concat(flowLines("reboot: ", rebooting, "")); }
     var option = document.getElementById("builder-option");
     if (option && option.value) { lines.push("option_hp: " + option.value); }
     return lines.join("\n") + "\n";
@@ -113,18 +130,36 @@
       encodeURIComponent(subject) + "&body=" + encodeURIComponent(body.replace(/\n/g, "\r\n"));
   }
 
+  function showLines(box, text) {
+    /* each line a block of its own: on a narrow screen a line that wraps hangs under its start, so the lines the
+       file has stay apart from those the screen makes (the text, copied or mailed, is the same) */
+    box.textContent = "";
+    text.replace(/\n$/, "").split("\n").forEach(function (line) { box.appendChild(el("span", "line", line + "\n")); });
+  }
+
   function draw() {
     drawRobots();
     drawHand();
     var text = orderText(), missing = problems();
-    document.getElementById("builder-text").textContent = text;
+    showLines(document.getElementById("builder-text"), text);
     document.getElementById("builder-status").textContent =
       missing.length ? "Not complete: " + missing.join("; ") + "." : "Complete: ready to send.";
-    var send = document.getElementById("builder-send"), rehearse = document.getElementById("builder-preview");
-    send.href = mailto(data.subject, text);
-    send.className = missing.length ? "button off" : "button";
-    rehearse.href = mailto("rehearsal: " + data.subject, text + "preview: true\n");  // answered with the path
-    rehearse.className = missing.length ? "button off" : "button";
+    // no link until the program is complete: a mail sent before would only be refused
+    link(document.getElementById("builder-send"), missing, mailto(data.subject, text));
+    link(document.getElementById("builder-preview"), missing,
+         mailto("rehearsal: " + data.subject, text + "preview: true\n"));  // answered with the path
+  }
+
+  function link(anchor, missing, href) {
+    if (missing.length) {
+      anchor.removeAttribute("href");
+      anchor.setAttribute("aria-disabled", "true");
+      anchor.className = "button off";
+    } else {
+      anchor.href = href;
+      anchor.removeAttribute("aria-disabled");
+      anchor.className = "button";
+    }
   }
 
   document.getElementById("builder-copy").onclick = function () {
@@ -141,7 +176,10 @@
     }
   };
   var option = document.getElementById("builder-option");
-  if (option) { option.onchange = draw; }
+  if (option) {
+    option.value = data.option_hp === null ? "" : String(data.option_hp);  // the sheet's choice (B11), kept
+    option.onchange = draw;
+  }
   document.getElementById("builder").hidden = false;
   draw();
 })();

@@ -45,3 +45,20 @@ def order(game: str, turn: int, player: str, programs: dict[str, list], reboot=(
     if no_cards:
         lines.append("no_cards: true")
     return ("\n".join(lines) + "\n").encode()
+
+
+def sheets_with_clock(db: str, name: str, dealt: datetime) -> list:
+    """The game's first turn dealt with its clock started at `dealt` (as `pbem run` does): every player's sheet."""
+    from pbem.gm import cycle
+    from pbem.store.games import get_game
+    from pbem.store.schedule import start_clock
+
+    store = Store(db)
+    try:
+        with store.session() as session:
+            cycle.deal(session, name)
+            start_clock(session, get_game(session, name), 1, dealt)
+            session.commit()
+            return cycle.deal(session, name)[1]
+    finally:
+        store.close()

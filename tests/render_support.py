@@ -191,17 +191,21 @@ def write_screenshot_pages(folder: Path) -> None:
 
 def mail_as_shown(board_turn, player: str = "alice") -> str:
     """A player's report mail's HTML as a mail reader shows it: each cid: picture resolved to its part."""
+    from pbem.render.message import message_bytes
+    from pbem.render.turn import Recipient, build_turn_report, player_message
+
+    report = build_turn_report("Geek-o <2026>", 1, [board_turn])
+    return html_as_shown(message_bytes(player_message(report, Recipient(player, "a@x.org"))))
+
+
+def html_as_shown(data: bytes) -> str:
+    """A message's HTML part as a mail reader shows it: each cid: picture resolved to its part."""
     import base64
     import email
     import re
     from email import policy
 
-    from pbem.render.message import message_bytes
-    from pbem.render.turn import Recipient, build_turn_report, player_message
-
-    report = build_turn_report("Geek-o <2026>", 1, [board_turn])
-    message = email.message_from_bytes(message_bytes(player_message(report, Recipient(player, "a@x.org"))),
-                                       policy=policy.default)
+    message = email.message_from_bytes(data, policy=policy.default)
     html = message.get_body(("html",)).get_content()
     parts = {p["Content-ID"].strip("<>"): p for p in message.walk() if p["Content-ID"]}
     return re.sub(r'src="cid:([^"]+)"', lambda m: f'src="data:{parts[m[1]].get_content_type()};base64,'

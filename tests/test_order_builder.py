@@ -141,10 +141,99 @@ def test_the_sheet_mail_of_a_scheduled_game_carries_the_deadline_as_a_calendar_e
 
     sheet = sample_sheet()
     sheet.due_at = datetime(2026, 12, 4, 20, 0, tzinfo=timezone.utc)
+    sheet.written_at, sheet.reminders = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc), (24, 2)
     message = email.message_from_bytes(turn_sheet_message(sheet, "gm@example.org").as_bytes(), policy=policy.default)
     [entry] = [part for part in message.iter_attachments() if part.get_content_type() == "text/calendar"]
     text = entry.get_content()
     assert entry.get_filename() == "Geek-o-2026-turn-2.ics"
     assert "DTSTART:20261204T200000Z\r\n" in text and "SUMMARY:Geek-o <2026>: turn 2 orders due" in text
+    assert "DTSTAMP:20261129T200000Z\r\n" in text and text.count("BEGIN:VALARM") == 2
     assert text.startswith("BEGIN:VCALENDAR\r\n") and text.endswith("END:VCALENDAR\r\n")
     assert all(len(line) <= 75 for line in text.split("\r\n"))
+
+
+def send_link(browser: Browser) -> str | None:
+    return browser.evaluate("document.getElementById('builder-send').getAttribute('href')")
+
+
+def test_send_by_mail_is_no_link_until_the_program_is_complete(browser, campaign):
+    """Issue #35: with 1 of 5 cards "Send by mail" was a live mailto: link, and the mail it wrote was refused."""
+    folder, _ = campaign
+    browser.open((folder / "sheets" / "bw" / "turn-001" / "alice.html").as_uri())
+    assert send_link(browser) is None
+    click_program(browser, "Zapper", 1)
+    assert send_link(browser) is None and browser.evaluate(
+        "document.getElementById('builder-preview').getAttribute('href')") is None
+    assert browser.evaluate("document.getElementById('builder-send').getAttribute('aria-disabled')") == "true"
+    click_program(browser, "Zapper", 4)
+    assert send_link(browser).startswith("mailto:")
+    browser.evaluate("document.querySelector('[data-robot=\"Zapper\"] [data-register=\"5\"]').click()")  # take back
+    assert send_link(browser) is None
+
+
+def test_the_builder_keeps_the_sheets_option_hp(browser, campaign, tmp_path):
+    """Issue #35: the sheet says `option_hp: 6` (B11); the builder started at "(no)" and left the line out."""
+    folder, pbem = campaign
+    sheet = (folder / "sheets" / "bw" / "turn-001" / "alice.html")
+    assert "\noption_hp: 6\n" in sheet.read_text(encoding="utf-8")
+    browser.open(sheet.as_uri())
+    assert browser.evaluate("document.getElementById('builder-option').value") == "6"
+    click_program(browser, "Zapper", 5)
+    _, text, _ = built_orders(browser)
+    assert text.endswith("option_hp: 6\n"), text
+    browser.evaluate("(() => { const s = document.getElementById('builder-option'); s.value = '3';"
+                     " s.dispatchEvent(new Event('change')); })()")
+    _, text, _ = built_orders(browser)
+    assert text.endswith("option_hp: 3\n") and text.count("option_hp") == 1
+    (tmp_path / "alice.yaml").write_text(text, encoding="utf-8")
+    code, out = pbem("turn", "check", "bw", str(tmp_path / "alice.yaml"))
+    assert code == 0, (out, text)
+
+
+def test_a_long_geeko_program_is_written_in_lines_of_72_columns_that_turn_check_accepts(browser, campaign, tmp_path):
+    """Issue #35: 9 + 9 cards made a 110-column line, which a mail program wraps into broken YAML."""
+    folder, pbem = campaign
+    browser.open((folder / "sheets" / "gk" / "turn-001" / "carol.html").as_uri())
+    click_program(browser, "Zip", 9)
+    click_program(browser, "Zap", 9)
+    browser.evaluate("document.querySelector('[data-robot=\"Zap\"] input').click()")  # reboot: a flow list too
+    status, text, link = built_orders(browser)
+    assert status == "Complete: ready to send.", status
+    assert max(len(line) for line in text.splitlines()) <= 72, text
+    assert text.count("#") >= 18 and len(text.splitlines()) > len(text.split("robots:")[0].splitlines()) + 3
+    assert link["body"].replace("\r\n", "\n") == text
+    (tmp_path / "carol.yaml").write_text(text, encoding="utf-8")
+    code, out = pbem("turn", "check", "gk", str(tmp_path / "carol.yaml"))
+    assert code == 0, (out, text)
+
+
+def test_the_mailto_recipient_is_a_bare_address(browser, campaign, tmp_path):
+    """RFC 6068: a mailto: link carries addr-spec only; `Game Master <gm@…>` was written as it was."""
+    from pbem.render.sheet import turn_sheet_html
+    from tests.render_support import sample_sheet
+
+    sheet = sample_sheet()
+    page = tmp_path / "sheet.html"
+    page.write_text(turn_sheet_html(sheet, picture="", to='"Game Master, GM" <gm@example.org>'), encoding="utf-8")
+    browser.open(page.as_uri())
+    click_program(browser, "Zapper", 1)
+    _, _, link = built_orders(browser)
+    assert link["to"] == "gm@example.org"
+
+
+def test_the_sheet_says_the_checkers_limit_where_programs_are_of_one_length():
+    """B4.5 (Geek-o): with 9 and 8 free registers, both programs may hold up to 8 cards; the sheet said "up to
+    9 cards" for the first while the builder (and the order checker) stopped at 8."""
+    from types import SimpleNamespace
+
+    from pbem.render.sheet import builder_data, turn_sheet_html, turn_sheet_text
+    from tests.render_support import sample_sheet
+
+    sheet = sample_sheet()
+    zapper = sheet.robots[0]  # 8 free registers
+    sheet.robots[1] = SimpleNamespace(**{**vars(zapper), "name": "Zip", "free_registers": 9, "fused": {}})
+    limits = {robot["name"]: (robot["max"], robot["note"]) for robot in builder_data(sheet)["robots"]}
+    assert {name: most for name, (most, _) in limits.items()} == {"Zapper": 8, "Zip": 8}
+    assert all(note.startswith("up to 8 cards") for _, note in limits.values())
+    text, page = turn_sheet_text(sheet), turn_sheet_html(sheet, picture="", builder=False)
+    assert "up to 9" not in text + page and text.count("up to 8 cards") == page.count("up to 8 cards") == 2

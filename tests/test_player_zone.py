@@ -6,12 +6,10 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import yaml
+from cycle_fixtures import sheets_with_clock
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.gm import cycle
-from pbem.store.games import Store, get_game
-from pbem.store.schedule import start_clock
 
 RUNNER = CliRunner()
 DEALT = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)  # a Tuesday: 5d 20:00 Berlin is Sunday 19:00 UTC
@@ -22,15 +20,7 @@ def pbem(db: str, *args: str):
 
 
 def sheets_due(db: str) -> dict[str, str]:
-    store = Store(db)
-    try:
-        with store.session() as session:
-            cycle.deal(session, "spring")
-            start_clock(session, get_game(session, "spring"), 1, DEALT)
-            session.commit()
-            return {sheet.player: sheet.due for sheet in cycle.deal(session, "spring")[1]}
-    finally:
-        store.close()
+    return {sheet.player: sheet.due for sheet in sheets_with_clock(db, "spring", DEALT)}
 
 
 def test_the_sheet_shows_the_deadline_in_the_players_zone_beside_the_games(tmp_path):

@@ -68,6 +68,9 @@ def site(
                                       "(repeat; `all` for every match)."),
     templates: Optional[Path] = TEMPLATES,
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL", callback=lambda v: web_address(v),
+                                           help="Where the site is on the web (https://example.org/games/): each "
+                                           "game's feed then links to its turns by absolute addresses."),
 ) -> None:
     """Write the static campaign site: an index of the games, their turns, stages and standings, and of the
     death matches given with --match and their results.
@@ -88,7 +91,7 @@ def site(
         shown = list(games or []) + [page.name for page in pages]
         task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
         try:
-            files = write_site(out, histories, dirs, version, pages, lambda: bar.advance(task))
+            files = write_site(out, histories, dirs, version, pages, lambda: bar.advance(task), base_url or "")
         except OSError as err:
             refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
                     f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
@@ -98,3 +101,16 @@ def site(
                     "files": [str(f) for f in files]})
     else:
         typer.echo(f"site of {', '.join(shown)} in {out / 'index.html'} ({len(files)} files written)")
+
+
+def web_address(given: str | None) -> str | None:
+    """`--base-url`: an absolute http(s) address, kept as given with one closing slash."""
+    from urllib.parse import urlsplit
+
+    if given is None:
+        return None
+    parts = urlsplit(given.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise typer.BadParameter(f"{given!r} is not a web address like https://example.org/games/",
+                                 param_hint="--base-url")
+    return given.strip().rstrip("/") + "/"

@@ -118,7 +118,8 @@ def _sheet_data(sheet: TurnSheet) -> dict[str, Any]:
     """A turn sheet as JSON data (its board is drawn on the sheet, not printed)."""
     data = asdict(replace(sheet, board=None))
     del data["board"]
-    data["due_at"] = sheet.due_at.isoformat() if sheet.due_at else None
+    for moment in ("due_at", "written_at"):
+        data[moment] = data[moment].isoformat() if data[moment] else None
     return data
 
 

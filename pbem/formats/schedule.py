@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+QUIET_AFTER_SHEET = timedelta(hours=1)  # a reminder due sooner after the turn sheet than this falls away
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAYS = re.compile(r"(\d{1,2})d(?:\s+(\d{1,2}):(\d{2}))?")
 _WEEKDAY = re.compile(r"([a-z]{3})[a-z]*\s+(\d{1,2}):(\d{2})")
@@ -123,6 +124,12 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
             due += timedelta(days=1)
             due = datetime.combine(due.date(), at, zone)
     return due.astimezone(timezone.utc)
+
+
+def reminders_of(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tuple[int, ...]:
+    """The reminders (hours before the deadline) a turn dealt at `dealt_at` and due at `due_at` sends: one due less
+    than an hour after its turn sheet went out falls away (a player just mailed their sheet needs no nudge)."""
+    return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + QUIET_AFTER_SHEET)
 
 
 def due_text(due: datetime, zone: str, own: str | None = None) -> str:

@@ -9,7 +9,7 @@ from ..engine.campaign import GameState
 from ..engine.deal import can_use, free_registers
 from ..formats.controls import paused_due
 from ..formats.orders import order_template
-from ..formats.schedule import due_text
+from ..formats.schedule import due_text, reminders_of
 from ..store.controls import holders, paused
 from ..store.games import players_of
 from ..store.schedule import deadline_of, schedule_for
@@ -47,5 +47,8 @@ def turn_sheets(session: Session, game: Game, state: GameState) -> list[TurnShee
                                 equal_lengths=rules.equal_length_programs,
                                 option_hp_max=rules.max_hp if rules.options_absorb_damage else 0,
                                 due_at=deadline.due_at if deadline and schedule else None,
-                                holder=holding.get(player.name, "")))
+                                holder=holding.get(player.name, ""),
+                                written_at=deadline.dealt_at if deadline and schedule else None,
+                                reminders=reminders_of(schedule, deadline.dealt_at, deadline.due_at)
+                                if deadline and schedule else ()))
     return sheets

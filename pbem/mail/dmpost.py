@@ -14,7 +14,7 @@ from typing import Any
 
 from ..dm.base import Config, get_game
 from ..dm.clock import advance, remaining, when
-from ..render.message import message_id, report_message
+from ..render.message import bare_page, message_id, report_message
 from ..render.text import fitted
 from .letters import clean
 
@@ -36,9 +36,9 @@ def match_mail(*, sender: str, recipient: str, player: str, match: str, config: 
         images = {PICTURE: png_bytes(picture_of)}
     except KeyError:  # a game without a drawer still gets its text board
         images = {}
-    picture = f'<p><img src="cid:{PICTURE}@pbem" alt="the position"></p>' if images else ""
-    page = (f"<html><body>{picture}<pre style=\"font-family: monospace\">{html.escape(text)}</pre>"
-            "</body></html>")
+    picture = (f'<p><img src="cid:{PICTURE}@pbem" alt="the position" style="max-width: 100%; height: auto"></p>'
+               if images else "")  # a phone shows the picture at its width and scrolls the text board in its box
+    page = bare_page(f'{picture}<pre style="font-family: monospace; overflow-x: auto">{html.escape(text)}</pre>')
     message = report_message(sender=sender, recipient=recipient, subject=clean(f"[pbem] {over(rules, state, subject)}", SUBJECT),
                              text=text, html=page, images=images)
     del message["Message-ID"]

@@ -13,7 +13,7 @@ from html import escape
 from typing import Sequence
 
 from ..render import html
-from ..render.message import message_id, report_message
+from ..render.message import bare_page, message_id, report_message
 from ..render.text import fitted
 from ..render.turn import TurnReport, whole_turn_message
 
@@ -39,8 +39,8 @@ def notice(sender: str, address: str, subject: str, lines: list[str], token: tup
     message["References"] = references
     message["Auto-Submitted"] = "auto-generated"
     message.set_content("\n".join(fitted(lines, hang=0)) + "\n")
-    message.add_alternative("<html><body>" + "".join(f"<p>{escape(line)}</p>" for line in lines if line)
-                            + "</body></html>", subtype="html")
+    message.add_alternative(bare_page("".join(f"<p>{escape(line)}</p>" for line in lines if line)),
+                            subtype="html")
     return message
 
 

@@ -21,7 +21,8 @@ import css_inline
 from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
 from ..formats.names import ascii_domain
 
-_INLINER = css_inline.CSSInliner(keep_style_tags=False, load_remote_stylesheets=False, minify_css=True)
+_INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True, load_remote_stylesheets=False,
+                                 minify_css=True)  # @media kept: a phone shows what only a phone needs
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
 _LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 
@@ -35,6 +36,12 @@ def message_id(*parts: str) -> str:
     """A Message-ID made from `parts` alone (the same parts, the same ID: a message is never queued twice)."""
     digest = hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()
     return f"<{digest[:32]}@pbem>"
+
+
+def bare_page(body: str) -> str:
+    """A page without the style sheet (a short mail's HTML part), shown at the reader's own width on a phone."""
+    return ('<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"</head><body>{body}</body></html>")
 
 
 def _headers(message: EmailMessage, sender: str, recipient: str, subject: str, token: str) -> None:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import base64
 import textwrap
-from datetime import timezone
+from datetime import datetime, timezone
 from email.message import EmailMessage
+from email.utils import parseaddr
 from typing import Any, Sequence
+
+import yaml
 
 from ..formats.orders import yaml_scalar
 from . import html
@@ -26,15 +29,32 @@ from .turn import slug
 
 NO_ORDERS_NEEDED = ("None of your robots gets cards this turn, so you need send no orders (RULES B4.7); "
                     "send the order file only to declare a reboot.")
-SHEET_WIDTH = 72  # the text sheet's lines: a reply quoting it ("> " and a client's wrap at 76) stays unbroken
+SHEET_WIDTH = 72  # the text sheet's and the builder's lines: a reply quoting them ("> " and a client's wrap at 76),
+# or a mail program wrapping at 72, leaves them whole
 
 
-def program_note(robot: Any, exact: bool = False) -> str:
-    """What the robot's program may hold: BotWars fills every free register (B4.5), Geek-o up to them."""
+def program_note(robot: Any, exact: bool = False, most: int | None = None) -> str:
+    """What the robot's program may hold, as the order checker counts it: BotWars fills every free register
+    (B4.5), Geek-o up to them, or up to `most` where programs must be of one length (B4.5)."""
     if not robot.receives_cards:
         return f"no program this turn: {robot.no_cards_reason or robot.mode}"
-    cards = f"{robot.free_registers} card{'s' if robot.free_registers != 1 else ''}"
-    return f"exactly {cards}" if exact else f"up to {cards}"
+    if exact:
+        return f"exactly {_cards(robot.free_registers)}"
+    if most is not None and most < robot.free_registers:
+        return f"up to {_cards(most)} (every program of one length, B4.5)"
+    return f"up to {_cards(robot.free_registers)}"
+
+
+def _cards(count: int) -> str:
+    return f"{count} card{'s' if count != 1 else ''}"
+
+
+def longest_program(sheet: Any) -> int | None:
+    """Where programs must be of one length (Geek-o, B4.5), the longest each may be: the shortest free registers
+    among the robots that get cards; None where each robot has its own limit."""
+    receiving = [r.free_registers for r in sheet.robots if r.receives_cards]
+    equal = getattr(sheet, "equal_lengths", False) and not sheet.exact_program
+    return min(receiving) if equal and len(receiving) > 1 else None
 
 
 def sheet_position(sheet: Any) -> Position:
@@ -80,7 +100,8 @@ def fused_lines(robot: Any) -> list[str]:
 
 
 def _context(sheet: Any) -> dict[str, Any]:
-    robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "note": program_note(r, sheet.exact_program),
+    most = longest_program(sheet)
+    robots = [{"name": r.name, "mode": r.mode, "hp": r.hp, "note": program_note(r, sheet.exact_program, most),
                "fused": fused_lines(r), "at": r.at, "facing": r.facing,
                "square": f"{r.at}, facing {r.facing}" if r.at else "off the board"}
               for r in sheet.robots]
@@ -92,18 +113,19 @@ def _context(sheet: Any) -> dict[str, Any]:
 
 def builder_data(sheet: Any, to: str = "") -> dict[str, Any]:
     """What the sheet's order builder needs, all of it from the turn cycle (the engine's answers): the order
-    file's head, each robot's YAML key, usable cards and program length, the hands, and where to send."""
-    exact, equal = sheet.exact_program, getattr(sheet, "equal_lengths", False)
-    receiving = [r.free_registers for r in sheet.robots if r.receives_cards]
-    shortest = min(receiving, default=0)
-    robots = [{"name": r.name, "key": yaml_scalar(r.name), "receives": r.receives_cards, "note": program_note(r, exact),
-               "free": r.free_registers, "registers": getattr(r, "registers", 0) or r.free_registers + len(r.fused),
+    file's head, each robot's YAML key, usable cards and program length, the hands, the sheet's `option_hp`
+    (B11), and where to send: the bare address, as a mailto: link carries it (RFC 6068)."""
+    exact, most = sheet.exact_program, longest_program(sheet)
+    robots = [{"name": r.name, "key": yaml_scalar(r.name), "receives": r.receives_cards,
+               "note": program_note(r, exact, most), "free": r.free_registers,
+               "registers": getattr(r, "registers", 0) or r.free_registers + len(r.fused),
                "fused": {str(n): card or "(empty)" for n, card in r.fused.items()}, "usable": getattr(r, "usable", []),
                "min": r.free_registers if exact else min(1, r.free_registers),
-               "max": shortest if equal and not exact else r.free_registers}
+               "max": r.free_registers if most is None else min(most, r.free_registers)}
               for r in sheet.robots]
     return {"head": sheet.orders.split("\nrobots:")[0] + "\n", "robots": robots, "hands": sheet.hands,
-            "equal": bool(equal), "reboot": "\nreboot:" in sheet.orders, "to": to,
+            "equal": most is not None, "reboot": "\nreboot:" in sheet.orders, "to": parseaddr(to)[1],
+            "option_hp": (yaml.safe_load(sheet.orders) or {}).get("option_hp"), "width": SHEET_WIDTH,
             "subject": f"orders: {sheet.game}, turn {sheet.turn}, {sheet.player}"}
 
 
@@ -160,21 +182,28 @@ def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -
 
 
 def deadline_entry(sheet: Any) -> dict[str, str]:
-    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`; none
-    when the game has no schedule. Its stamp is the deadline itself: the same sheet gives the same bytes."""
+    """The deadline as a calendar entry (RFC 5545) a player adds with one click, named `GAME-turn-N.ics`, with an
+    alarm for each reminder the game sends; none when the game has no schedule. Its stamp is when the turn was
+    dealt (`written_at`, a stored time): the same sheet mailed again gives the same bytes, so it is queued once."""
     due = getattr(sheet, "due_at", None)
     if due is None:
         return {}
-    stamp = f"{due.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
+    start, stamp = _ics_time(due), _ics_time(sheet.written_at)
     game = _ics_text(sheet.game)
+    alarms = [line for hours in sheet.reminders for line in (
+        "BEGIN:VALARM", "ACTION:DISPLAY", f"TRIGGER:-PT{hours}H",
+        f"DESCRIPTION:{game}: turn {sheet.turn} orders due in {hours} hour{'s' if hours != 1 else ''}", "END:VALARM")]
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//pbem//turn deadline//EN", "METHOD:PUBLISH",
              "BEGIN:VEVENT", f"UID:{slug(sheet.game)}-turn-{sheet.turn}-{slug(sheet.player)}@pbem",
-             f"DTSTAMP:{stamp}", f"DTSTART:{stamp}", f"DTEND:{stamp}",
+             f"DTSTAMP:{stamp}", f"DTSTART:{start}", f"DTEND:{start}",
              f"SUMMARY:{game}: turn {sheet.turn} orders due",
              f"DESCRIPTION:Orders for {game} turn {sheet.turn} are {_ics_text(sheet.due)}.",
-             "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT24H", f"DESCRIPTION:{game}: orders due in 24 hours",
-             "END:VALARM", "END:VEVENT", "END:VCALENDAR"]
+             *alarms, "END:VEVENT", "END:VCALENDAR"]
     return {f"{slug(sheet.game)}-turn-{sheet.turn}.ics": "".join(_folded(line) for line in lines)}
+
+
+def _ics_time(moment: datetime) -> str:
+    return f"{moment.astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
 
 
 def _folded(line: str) -> str:

@@ -73,8 +73,9 @@ def _manifest(out_dir: Path, version: str) -> dict[str, Any]:
 
 
 def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "",
-               progress: Callable[[], None] | None = None) -> list[Path]:
+               progress: Callable[[], None] | None = None, base_url: str = "") -> list[Path]:
     """The game's folder; returns the files written (not those kept from an earlier run with the same `version`).
+    `base_url`, the folder's address on the web when the site knows it, makes the feed's links absolute.
 
     Turn by turn: a turn's pages link to the last page of the turn before and the first of the turn after, so at
     most two reports are loaded at a time (the turn written and the next), and each turn's files are written
@@ -133,7 +134,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
                        ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
-    feed = html.render("feed.xml", templates, game=game.name, slug=slug(game.name), winners=winners,
+    feed = html.render("feed.xml", templates, game=game.name, slug=slug(game.name), winners=winners, base=base_url,
                        turns=[{"number": t.turn, "href": entry["href"], "at": t.at or EPOCH}
                               for t, entry in zip(turns, index)])
     (out_dir / "feed.xml").write_text(feed, encoding="utf-8")
@@ -146,16 +147,19 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
                version: str = "", matches: Sequence[MatchPage] = (),
-               progress: Callable[[], None] | None = None) -> list[Path]:
+               progress: Callable[[], None] | None = None, base_url: str = "") -> list[Path]:
     """Write the site under `out_dir` (with a `version`, only what changed since the last run), death matches under
     `matches/` with their result on the index; returns the files written. The index lists these games and matches
-    and every one an earlier run put in `out_dir`. `progress` is called after each turn of each game."""
+    and every one an earlier run put in `out_dir`. `progress` is called after each turn of each game. `base_url` is
+    the site's address on the web (`https://example.org/games/`), when it has one: each game's feed then links to
+    its pages by their absolute addresses, as feed readers want them."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     entries = []
     for game in games:
         name = slug(game.name)
-        written += write_game(out_dir / name, game, templates, version, progress)
+        written += write_game(out_dir / name, game, templates, version, progress,
+                              f"{base_url.rstrip('/')}/{name}/" if base_url else "")
         winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
         entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns),
                         "winners": winners})

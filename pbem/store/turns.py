@@ -59,6 +59,8 @@ class TurnSheet:
     option_hp_max: int = 0  # the highest `option_hp` (B11); 0 where options cannot be given up
     due_at: datetime | None = None  # the deadline (UTC), for the sheet mail's calendar entry
     holder: str = ""  # who plays the seat `player` now, when a newcomer took it over (`pbem game replace`)
+    written_at: datetime | None = None  # when the turn was dealt and its clock started: the calendar entry's stamp
+    reminders: tuple[int, ...] = ()  # hours before the deadline that the game reminds at (after the deal)
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
