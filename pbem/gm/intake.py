@@ -75,6 +75,7 @@ class Handled:
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
     news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
+    written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -152,7 +153,8 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         return
     kinds = {LetterKind.ORDERS: "orders", LetterKind.DM: "action", LetterKind.COMMAND: "command"}
     verdict = f"{kinds.get(handled.kind, 'message')} {handled.outcome}"
-    help = order_help(session, handled.game, handled.player, read_at) if handled.kind is LetterKind.ORDERS else None
+    help = order_help(session, handled.game, handled.player, read_at, handled.written) \
+        if handled.kind is LetterKind.ORDERS else None
     if handled.outcome in (Outcome.ACCEPTED, Outcome.PREVIEWED):
         lines = list(handled.understood)
     else:
@@ -258,6 +260,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
     assert letter.orders is not None
     order = parse_orders(letter.orders, letter.source)
     handled.game, handled.player = order.game, order.player
+    handled.written = {name: list(tokens) for name, tokens in order.submission.programs.items()}
     lock_game(session, order.game)
     game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)

@@ -29,7 +29,8 @@ _ITEM = re.compile(r"^reboot item (?P<item>\d+)$")
 @dataclass(frozen=True)
 class OrderHelp:
     """What a refusal of a player's orders teaches from: this turn's hand, a legal program per robot made
-    from it (the engine's `example_orders`), and the deadline as the player reads it."""
+    from it (the engine's `example_orders`), the robots whose program the player must change for them to be
+    legal beside the ones they keep, and the deadline as the player reads it."""
 
     game: str
     turn: int
@@ -37,6 +38,7 @@ class OrderHelp:
     examples: dict[str, list[str]] = field(default_factory=dict)
     due: str = ""  # "due Friday 28 November, 20:00 UTC"
     left: str = ""  # "2 days 3 hours left"
+    change: tuple[str, ...] | None = None  # None: every robot's example stands alone
 
 
 def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str],
@@ -169,5 +171,11 @@ def _example(name: str, help: OrderHelp | None) -> str:
     register = _REGISTER.match(name)
     if register and register["robot"] in help.examples:
         robot = register["robot"]
-        return f"A right line from your hand: `{robot}: {{program: [{', '.join(help.examples[robot])}]}}`"
+        beside = [other for other in help.change or () if other != robot]
+        line = f"A right line from your hand: {_program(robot, help)}"
+        return line + (f", with {' and '.join(_program(other, help) for other in beside)}" if beside else "")
     return {"turn": f"Expected: `turn: {help.turn}`", "game": f"Expected: `game: {help.game}`"}.get(name, "")
+
+
+def _program(robot: str, help: OrderHelp) -> str:
+    return f"`{robot}: {{program: [{', '.join(help.examples[robot])}]}}`"
