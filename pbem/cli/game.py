@@ -110,7 +110,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         print_json(shown)
     else:
         typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: "
-                   + (schedule_text(name, schedule) + "; pbem run deals it" if schedule else f"pbem turn deal {name}"))
+                   + (schedule_text(name, schedule, "; pbem run deals it") if schedule else f"pbem turn deal {name}"))
 
 
 def _data_files(names: list[str], folder: str) -> list[SourceFile]:

@@ -83,6 +83,7 @@ def set_command(
 
     A new schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review. A turn
     already dealt keeps the deadline it was given."""
+    from ..formats.schedule import fallen_reminders
     from ..gm.schedule import schedule_game
     from ..store.games import Refused, get_game
     from ..store.schedule import schedule_for
@@ -94,9 +95,10 @@ def set_command(
         except Refused as err:
             refuse(err.reasons)
     if as_json:
-        print_json({"game": game, **schedule.to_data(), "missing_orders": policy})
+        print_json({"game": game, **schedule.to_data(), "missing_orders": policy,
+                    "reminders_fall_away": fallen_reminders(schedule)})
     else:
-        typer.echo(f"{schedule_text(game, schedule)}; missing orders: {policy} (RULES B4.6)")
+        typer.echo(schedule_text(game, schedule, f"; missing orders: {policy} (RULES B4.6)"))
 
 
 @app.command("run")

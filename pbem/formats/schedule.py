@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+QUIET_AFTER_SHEET = timedelta(hours=1)  # a reminder due sooner after the turn sheet than this falls away
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DAYS = re.compile(r"(\d{1,2})d(?:\s+(\d{1,2}):(\d{2}))?")
 _WEEKDAY = re.compile(r"([a-z]{3})[a-z]*\s+(\d{1,2}):(\d{2})")
@@ -123,6 +124,26 @@ def due_after(schedule: Schedule, dealt_at: datetime) -> datetime:
             due += timedelta(days=1)
             due = datetime.combine(due.date(), at, zone)
     return due.astimezone(timezone.utc)
+
+
+def reminders_of(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tuple[int, ...]:
+    """The reminders (hours before the deadline) a turn dealt at `dealt_at` and due at `due_at` sends: one due less
+    than an hour after its turn sheet went out falls away (a player just mailed their sheet needs no nudge)."""
+    return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + QUIET_AFTER_SHEET)
+
+
+def fallen_reminders(schedule: Schedule) -> list[str]:
+    """Which reminders fall away, and when, in words (see `reminders_of`): every turn lasts exactly N days under
+    `Nd`; `Nd HH:MM` lasts more than N-1 days, a weekday deadline more than one."""
+    days = _DAYS.fullmatch(schedule.deadline)
+    shortest = int(days[1]) * 24 - (24 if days[2] else 0) if days else 24
+    quiet = int(QUIET_AFTER_SHEET.total_seconds() // 3600)
+    why = "it would come less than an hour after the turn sheet"
+    if days and not days[2]:
+        return [f"the {h} h reminder falls away: a turn lasts {shortest} hours, so {why}"
+                for h in schedule.remind if h + quiet > shortest]
+    return [f"the {h} h reminder falls away in a turn shorter than {h + quiet} hours (one dealt close to its "
+            f"deadline): {why}" for h in schedule.remind if h + quiet > shortest]
 
 
 def due_text(due: datetime, zone: str, own: str | None = None) -> str:

@@ -19,7 +19,7 @@ from sqlmodel import Session, select
 
 from ..engine.campaign import GameState
 from ..formats.game import turn_folder_name
-from ..formats.schedule import Schedule, due_text, hold_expires, moment_text
+from ..formats.schedule import Schedule, due_text, hold_expires, moment_text, reminders_of
 from ..mail.config import MailConfig
 from ..mail.fetch import messages_from
 from ..mail.letters import clean
@@ -202,9 +202,10 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
 def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, deadline: Deadline,
             waiting: list[str], now: datetime, config: MailConfig, templates: tuple[str, ...]) -> list[Done]:
     """The reminders now due, queued to the players still waited for (not committed); a run that missed an earlier
-    reminder sends only the most urgent one."""
+    reminder sends only the most urgent one, and one due within an hour of the turn sheet is never sent."""
     turn = state.turn
-    pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
+    pending = [h for h in reminders_of(schedule, deadline.dealt_at, deadline.due_at)
+               if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if not (pending and now < deadline.due_at and waiting):
         return []
     hours = min(pending)
