@@ -10,6 +10,7 @@ import pytest
 from test_autopilot import campaign, outbox, run  # noqa: F401 (a fixture)
 
 from pbem.formats.schedule import fallen_reminders, parse_schedule, reminders_of
+from pbem.store.due import quiet_status
 
 T0 = datetime(2026, 12, 1, 20, 0, tzinfo=timezone.utc)
 
@@ -28,6 +29,7 @@ def test_a_one_day_turn_sends_the_two_hour_reminder_only(campaign, tmp_path):  #
     shown = json.loads(pbem(at(0), "game", "set", "halls", "--json").stdout)
     assert shown["reminders_fall_away"] and "24 h" in shown["reminders_fall_away"][0]
     assert run(pbem, at(0), tmp_path) == []  # the clock starts: the sheet's time
+    assert quiet_status(url, T0 + timedelta(minutes=20)) is not None  # the cron tick agrees: nothing due
     assert run(pbem, at(1 / 3), tmp_path) == []  # 20 minutes on: no "orders still missing"
     assert run(pbem, at(12), tmp_path) == []
     assert run(pbem, at(22), tmp_path) == [("reminded", "halls", 1)]

@@ -142,8 +142,9 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
     raise typer.Exit(EXIT_REFUSED if any(d.what == "problem" for d in done) else EXIT_OK)
 
 
-def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
-    """A scheduled game in `pbem status`: its turn, deadline, pause, review hold, who is missing, what comes next."""
+def _status_row(tick: GameTick, now: datetime, inbox: Inbox | None) -> dict[str, Any]:
+    """A scheduled game in `pbem status`: its turn, deadline, pause, review hold, who is missing, what comes next
+    (a due turn waits while the inbox cannot be read, as `pbem run` does: orders may be sitting in it)."""
     schedule, due_at, held_at = tick.schedule, tick.due_at, tick.held_at
     expires = hold_expires(schedule, held_at) if held_at else None
     if tick.over:
@@ -155,6 +156,9 @@ def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
     elif held_at is not None and not tick.approved:
         nxt = (f"held for review since {held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve {tick.game}"
                + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires else " (no time limit)"))
+    elif (now >= due_at or (schedule.process == "all-in" and not tick.waiting_for)) and inbox and inbox.failed_since:
+        nxt = (f"waiting for the inbox (unread since {inbox.failed_since:%Y-%m-%d %H:%M} UTC), then process the turn; "
+               "pbem run --no-fetch goes on without it")
     elif now >= due_at or (schedule.process == "all-in" and not tick.waiting_for):
         nxt = "process the turn"
     else:
@@ -249,7 +253,7 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             matches, reports = _match_rows(session, now), _reports_owed(session)
         with RowReader(db_url(ctx)) as read:
             inbox = inbox_of(read)
-    rows = [_status_row(tick, now) for tick in ticks]
+    rows = [_status_row(tick, now, inbox) for tick in ticks]
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches, "inbox": _inbox_row(inbox),
                     "reports_owed": reports})
