@@ -107,7 +107,8 @@ def run(
     maildir: Optional[Path] = typer.Option(None, "--maildir", help="Read orders from a Maildir first."),
     mbox: Optional[Path] = typer.Option(None, "--mbox", help="Read orders from an mbox file first."),
     config_file: Optional[Path] = CONFIG,
-    out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports are written."),
+    out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports and the turn sheets "
+                             "mailed are written (OUT/GAME/turn-NNN/ and its sheets/)."),
     no_fetch: bool = typer.Option(False, "--no-fetch", help="Read no mail: process due turns and deadlines even "
                                   "though the inbox cannot be read (the orders in it are not counted)."),
     wait: float = typer.Option(RUN_WAIT, "--wait", min=0.0, metavar="SECONDS",

@@ -50,7 +50,7 @@ from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_matches
 from .outgoing import send_pending
-from .reports import not_written, report_turn, write_report, write_stored_report
+from .reports import SHEETS, not_written, report_turn, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
 
 
@@ -176,7 +176,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, templates)
         session.commit()
-        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone))]
+        return [Done(name, state.turn, "dealt", due_text(deadline.due_at, schedule.timezone)),
+                *keep_sheets(session, game, out, templates)]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = turns.status(session, name).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
@@ -242,7 +243,21 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
     owe(session, name, result.turn, str(out), now)
     session.commit()
     problem = report_turn(session, name, result, out, templates, turn_summary(result), recipients(players_of(session, game)))
-    return done + ([Done(name, result.turn, "problem", problem)] if problem else [])
+    return done + ([Done(name, result.turn, "problem", problem)] if problem else []) + \
+        ([] if result.over else keep_sheets(session, game, out, templates))
+
+
+def keep_sheets(session: Session, game: Game, out: Path, templates: tuple[str, ...]) -> list[Done]:
+    """The turn sheets just mailed, kept in OUT/GAME/turn-NNN/sheets/ as `pbem demo` keeps them (`pbem turn deal
+    GAME --out …` writes them again from the store); a folder that cannot be written is a problem for the GM."""
+    state = current_state(session, game)
+    try:
+        write_sheets(turns.turn_sheets(session, game, state), out, SHEETS, templates)
+    except OSError as err:
+        return [Done(game.name, state.turn, "problem", f"the turn sheets could not be written to "
+                                                       f"{err.filename or out}: {err.strerror or err}; they were "
+                                                       f"mailed all the same (pbem turn deal {game.name} writes them)")]
+    return []
 
 
 def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: datetime, config: MailConfig,
