@@ -125,9 +125,11 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
 
 def _show(session, game) -> dict:
     from ..engine.campaign import standings
+    from ..formats.ending import ended_text
+    from ..store.controls import ended
     from ..store.games import current_state, players_of, processed_turns
 
-    state = current_state(session, game)
+    state, end = current_state(session, game), ended(session, game)
     players = []
     for player in players_of(session, game):
         p = state.players[player.name]
@@ -142,7 +144,10 @@ def _show(session, game) -> dict:
     return {"game": game.name, "ruleset": game.ruleset, "seed": game.seed, "turn": state.turn,
             "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
             "standings": standings(state), "winners": list(state.winners),
-            "completions": [asdict(c) for c in state.completions]}
+            "completions": [asdict(c) for c in state.completions],
+            "ended": None if end is None else {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
+                                               "reason": end.reason,
+                                               "text": ended_text(game.name, end.at, end.how, end.winner)}}
 
 
 @game_app.command("list")
@@ -184,6 +189,9 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
         return
     typer.echo(f"{shown['game']} ({shown['ruleset']}, seed {shown['seed']}): turn {shown['turn']}, "
                f"{shown['processed']} processed{', over' if shown['over'] else ''}")
+    if shown["ended"]:
+        reason = f" ({shown['ended']['reason']})" if shown["ended"]["reason"] else ""
+        typer.echo(f"  {shown['ended']['text']}{reason}")
     for entry in shown["players"]:
         where = f" room {entry['room']}" if "room" in entry else ""
         secret = f" secret {entry['secret']}" if "secret" in entry else ""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from ..formats.ending import Ending, ended_text
 from ..formats.schedule import due_text, hold_expires
 from ..store.due import GameTick, Inbox, RowReader, inbox_of, quiet_status, quiet_ticks
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say
@@ -148,7 +149,9 @@ def _status_row(tick: GameTick, now: datetime, inbox: Inbox | None) -> dict[str,
     (a due turn waits while the inbox cannot be read, as `pbem run` does: orders may be sitting in it)."""
     schedule, due_at, held_at = tick.schedule, tick.due_at, tick.held_at
     expires = hold_expires(schedule, held_at) if held_at else None
-    if tick.over:
+    if tick.ended is not None:
+        nxt = f"nothing: {ended_text(tick.game, tick.ended[0], Ending(tick.ended[1]), tick.ended[2])}"
+    elif tick.over:
         nxt = "nothing: the game is over"
     elif tick.paused is not None:
         nxt = f"nothing: paused since {tick.paused:%Y-%m-%d %H:%M} UTC (pbem game resume {tick.game})"
@@ -168,7 +171,8 @@ def _status_row(tick: GameTick, now: datetime, inbox: Inbox | None) -> dict[str,
             "due_text": due_text(due_at, schedule.timezone) if due_at else None, "waiting_for": tick.waiting_for,
             "next": nxt, "schedule": schedule.to_data(), "held_at": held_at.isoformat() if held_at else None,
             "hold_expires": expires.isoformat() if expires else None,
-            "paused": tick.paused.isoformat() if tick.paused else None}
+            "paused": tick.paused.isoformat() if tick.paused else None,
+            "ended": tick.ended[0].isoformat() if tick.ended else None}
 
 
 def _inbox_row(inbox: Inbox | None) -> dict[str, Any] | None:

@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 from ..dm.base import Action
 from ..dm.base import get_game as get_dm_game
 from ..dm.clock import when
+from ..formats.ending import ended_text
 from ..formats.orders import OrderFile, parse_orders
 from ..formats.schedule import due_text
 from ..formats.transcript import plain
@@ -41,6 +42,7 @@ from ..mail.outbox import queue
 from ..mail.preview import rehearsal_lines
 from ..render.message import message_id
 from ..store import dm as dm_store
+from ..store.controls import ended
 from ..store.games import Refused, current_state, lock_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome
 from ..store.schedule import deadline_of, schedule_for
@@ -292,7 +294,11 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
 
 def late(session: Session, game: Game, order: OrderFile, received_at: datetime) -> list[str]:
     """RULES B4.7: orders for a turn already processed, or received after the turn's deadline, are late (with the
-    game's lock held, so a turn being processed is seen)."""
+    game's lock held, so a turn being processed is seen); so is every order once the GM has ended the game."""
+    end = ended(session, game)
+    if end is not None:
+        return [str(Problem(order.source, None, "", "orders are no longer taken: "
+                            + ended_text(game.name, end.at, end.how, end.winner)))]
     where = order.data.line_of("turn")
     turn = current_state(session, game).turn
     if 1 <= order.turn < turn:

@@ -28,7 +28,7 @@ from ..mail.outbox import queue
 from ..render.history import outcome_report
 from ..render.turn import DEFAULT_SENDER, recipients
 from ..store import turns
-from ..store.controls import paused
+from ..store.controls import ended, paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders, turn_processed
 from ..store.mail import note_inbox
 from ..store.reports import failed, owe, owed, settle
@@ -163,6 +163,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
     not be read (`inbox_read` false): orders may be sitting in it."""
     lock_game(session, name)
     game = get_game(session, name)
+    if ended(session, game) is not None:  # the GM ended it (pbem game end): everyone was told then
+        return []
     state = current_state(session, game)
     if state.is_over:  # ended by `turn process`, say: its result is told once all the same
         told = queue_the_end(session, name, config.sender, now)

@@ -49,9 +49,13 @@ class GameTick:
     approved: bool = False  # the held turn was approved
     away: tuple[str, ...] = ()  # the players away at the deadline (pbem game away: the pilot may play for them)
     dealt_at: datetime | None = None  # when the turn's clock started (its sheets went out)
+    ended: tuple[datetime, str, str | None] | None = None  # the GM's end (pbem game end): when, how, the winner
+
 
     def due(self, now: datetime) -> bool:
         """Whether `pbem run` would do anything for this game at `now` (deal, start the clock, remind, process)."""
+        if self.ended is not None:
+            return False  # closed by the GM: nothing follows
         if self.over is None:
             return True
         if self.over:
@@ -135,31 +139,35 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     pause = rows("SELECT kind, at FROM gm_events WHERE game_id = :game AND kind IN ('pause', 'resume') "
                  "ORDER BY id DESC LIMIT 1", game=game)
     paused = _utc(pause[0][1]) if pause and pause[0][0] == "pause" else None
+    end = rows("SELECT at, player, data FROM gm_events WHERE game_id = :game AND kind = 'end' ORDER BY id DESC LIMIT 1",
+               game=game)
+    ended = (_utc(end[0][0]), json.loads(end[0][2])["how"], end[0][1]) if end else None
     spans = rows("SELECT player, data FROM gm_events WHERE game_id = :game AND kind = 'away'", game=game)
     away = tuple(sorted({player for player, data in spans if due_at and _during(json.loads(data), due_at)}))
     return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told, paused, held_at,
-                    approved, away, dealt_at)
+                    approved, away, dealt_at, ended)
 
 
 def stored_tick(session: Session, name: str) -> GameTick:
     """A game's tick as the store tells it through the ORM and the engine (its state loaded: who is expected), for
     `pbem status` when something is due; `told` is not read (only `pbem run` acts on it)."""
     from . import turns
-    from .controls import absences, paused
+    from .controls import absences, ended, paused
     from .games import get_game
     from .schedule import deadline_of, required_schedule
 
     game = get_game(session, name)
     turn = turns.status(session, name)
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
-    pause = paused(session, game)
+    pause, end = paused(session, game), ended(session, game)
     return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,
                     deadline.reminded if deadline else (), required_schedule(session, game), turn.waiting_for,
                     paused=pause.at if pause else None, held_at=deadline.held_at if deadline else None,
                     approved=deadline.approved if deadline else False,
                     away=tuple(sorted({a.player for a in absences(session, game)
                                        if deadline and a.start <= deadline.due_at < a.end})),
-                    dealt_at=deadline.dealt_at if deadline else None)
+                    dealt_at=deadline.dealt_at if deadline else None,
+                    ended=(end.at, str(end.how), end.winner) if end else None)
 
 
 @dataclass(frozen=True)
