@@ -42,41 +42,35 @@ def hard_wrapped(lines: list[str], width: int, indent: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
+def client_mail(text: str, cte: str, **headers: str) -> bytes:
+    """A text/plain message as a mail client sends it: its headers (From, Subject, Message_ID …) and encoding."""
+    message = EmailMessage(policy=SMTP)
+    message["To"] = "gm@example.org"
+    for name, value in headers.items():
+        message[name.replace("_", "-")] = value
+    message.set_content(text, cte=cte)
+    return message.as_bytes()
+
+
 def thunderbird(body: str) -> bytes:
     """Thunderbird with format=flowed turned off: 7bit text/plain, lines of at most 72 columns."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = "Alice <alice@example.org>"
-    message["To"] = "gm@example.org"
-    message["Subject"] = "orders"
-    message["Message-ID"] = "<tb-1@example.org>"
-    message["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0"
-    message.set_content(f"Hi GM,\n\n{body}\nAlice\n", cte="7bit")
-    return message.as_bytes()
+    return client_mail(f"Hi GM,\n\n{body}\nAlice\n", "7bit", From="Alice <alice@example.org>", Subject="orders",
+                       Message_ID="<tb-1@example.org>",
+                       User_Agent="Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.5.0")
 
 
 def outlook(body: str) -> bytes:
     """Outlook's plain text: CRLF lines, quoted-printable, a signature block after the orders."""
     text = f"Hello,\r\n\r\n{body.replace(chr(10), chr(13) + chr(10))}\r\nRegards,\r\nAlice\r\n"
-    message = EmailMessage(policy=SMTP)
-    message["From"] = "\"Alice A.\" <alice@example.org>"
-    message["To"] = "\"Game Master\" <gm@example.org>"
-    message["Subject"] = "RE: [pbem] halls turn 1"
-    message["Message-ID"] = "<AM0PR01MB1234@EUR01.prod.outlook.com>"
-    message["X-Mailer"] = "Microsoft Outlook 16.0"
-    message.set_content(text, cte="quoted-printable")
-    return message.as_bytes()
+    return client_mail(text, "quoted-printable", From="\"Alice A.\" <alice@example.org>",
+                       Subject="RE: [pbem] halls turn 1", Message_ID="<AM0PR01MB1234@EUR01.prod.outlook.com>",
+                       X_Mailer="Microsoft Outlook 16.0")
 
 
 def phone(body: str) -> bytes:
     """A phone's mail app: base64 UTF-8, continuation lines keeping the line's indentation, a sent-from line."""
-    message = EmailMessage(policy=SMTP)
-    message["From"] = "alice@example.org"
-    message["To"] = "gm@example.org"
-    message["Subject"] = "Re: halls"
-    message["Message-ID"] = "<ph-1@example.org>"
-    message["X-Mailer"] = "iPhone Mail (21G93)"
-    message.set_content(f"{body}\nSent from my iPhone\n", cte="base64")
-    return message.as_bytes()
+    return client_mail(f"{body}\nSent from my iPhone\n", "base64", From="alice@example.org", Subject="Re: halls",
+                       Message_ID="<ph-1@example.org>", X_Mailer="iPhone Mail (21G93)")
 
 
 @pytest.mark.parametrize("client, width, indent", [(thunderbird, 72, ""), (outlook, 76, ""), (phone, 60, "    ")])
