@@ -27,7 +27,7 @@ from ..store.games import Refused, current_state, get_game, lock_game, players_o
 from ..store.tables import Game
 from .cycle import closed
 from .policy import press as press_policy
-from .tell import everyone, tell
+from .tell import tell
 
 
 def audience(session: Session, game: Game) -> list[Recipient]:
@@ -81,9 +81,9 @@ def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str
     if winner is not None and winner not in names:
         raise Refused([f"{winner} is not a player of {name} ({', '.join(names)})"])
     entry = record(session, game, Control.END, at, winner, how=str(how), reason=reason)
-    for person in everyone(session, game):
-        tell(session, game, entry, sender, at, [person], "the game is over",
-             ended_lines(name, how, winner, reason, person[0]))
+    for person in audience(session, game):  # as the natural end is told: the players, then the observers
+        tell(session, game, entry, sender, at, [(person.player, person.address)], "the game is over",
+             ended_lines(name, how, winner, reason, person.player))
     session.commit()
     return Ended(at, how, winner, reason)
 
