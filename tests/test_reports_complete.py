@@ -117,7 +117,7 @@ def test_a_full_disk_under_one_game_neither_skips_the_other_nor_the_sending(tmp_
         for game in ("halls", "keep"):
             assert run_pbem("--db", url, "game", "set", game, "--deadline", "5d", cwd=tmp_path).returncode == 0
         assert run_pbem("--db", url, "--now", "2026-12-01T20:00Z", "run", cwd=tmp_path, env=env).returncode == 0
-        (tmp_path / FOLDER).mkdir(parents=True)
+        (tmp_path / FOLDER).mkdir(parents=True, exist_ok=True)  # its sheets/ are there: the run kept them
         (tmp_path / FOLDER / "index.html").symlink_to("/dev/full")  # every write to it: no space left on device
         sent_before = len(smtp.messages)
         full = run_pbem("--db", url, "--now", "2026-12-06T20:00Z", "run", "--json", cwd=tmp_path, env=env)

@@ -18,7 +18,7 @@ def main() -> None:
     """Run the command line; a file or folder that cannot be read or written is a refusal, not a traceback."""
     _exit_without_collecting()
     try:
-        click_command(app)()
+        click_command(app)(prog_name="pbem")
     except OSError as err:
         where = f"{err.filename}: " if err.filename else ""
         typer.echo(f"{where}{err.strerror or err}", err=True)

@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, TypeVar
 
 import typer
+from typer._completion_classes import completion_init
+from typer._completion_shared import Shells
+from typer.completion import install_callback, show_callback
 
 from .lazy import LazyGroup
 from .plainhelp import PlainTyper
@@ -23,9 +26,12 @@ app = PlainTyper(
     name="pbem",
     help="A play-by-email game master for BotWars, the Geek-o Challenge and four death-match games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # its --show-completion guesses the shell and takes none: ours below name it
     pretty_exceptions_enable=False,
 )
+
+
+completion_init()  # the shells' completers, for `_PBEM_COMPLETE=complete_bash pbem` (Typer: only with its options)
 
 
 @app.callback()
@@ -37,6 +43,13 @@ def _global_options(
                                            "to rehearse a schedule, or replay mail at its own times."),
     version: bool = typer.Option(False, "--version", is_eager=True, callback=lambda shown: _version(shown),
                                  help="Print pbem's version and stop."),
+    show_completion: Optional[Shells] = typer.Option(None, "--show-completion", metavar="SHELL", is_eager=True,
+                                                     callback=show_callback, expose_value=False,
+                                                     help="Print the completion script for SHELL and stop."),
+    install_completion: Optional[Shells] = typer.Option(None, "--install-completion", metavar="SHELL",
+                                                        is_eager=True, callback=install_callback, expose_value=False,
+                                                        help="Install completion for SHELL in its start-up file and "
+                                                             "stop."),
 ) -> None:
     ctx.obj = {"db": db, "now": read_clock(now)}
     from ..engine.plugins import add_loader

@@ -173,6 +173,31 @@ def observe(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
          f"{game}: {email} {'no longer observes' if stop else 'observes'} the game")
 
 
+@game_app.command("end")
+def end(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
+        winner: Optional[str] = typer.Option(None, "--winner", metavar="PLAYER", help="End it with PLAYER the winner."),
+        draw: bool = typer.Option(False, "--draw", help="End it as a draw."),
+        abandoned: bool = typer.Option(False, "--abandoned", help="Abandon it: it ends without a result."),
+        reason: str = typer.Option("", "--reason", metavar="TEXT", help="Why, told to everyone."),
+        config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
+    """End a game before its rules do, with a winner, as a draw or abandoned; every player and observer is told, and
+    no sheet, reminder or turn follows."""
+    from ..formats.ending import Ending, ended_text
+    from ..gm.ending import end_game
+
+    given = [how for how, chosen in ((Ending.WINNER, winner is not None), (Ending.DRAW, draw),
+                                      (Ending.ABANDONED, abandoned)) if chosen]
+    if len(given) != 1:
+        raise typer.BadParameter("give exactly one of --winner PLAYER, --draw or --abandoned",
+                                 param_hint="--winner/--draw/--abandoned")
+    sender = _config(config_file).sender
+    with open_store(ctx) as store, store.session() as session:
+        done = end_game(session, game, given[0], clock(ctx), sender, winner=winner, reason=" ".join(reason.split()))
+    _say(as_json, {"game": game, "ended": done.at.isoformat(), "how": str(done.how), "winner": done.winner,
+                   "reason": done.reason},
+         f"{ended_text(game, done.at, done.how, done.winner)}; every player and observer is told")
+
+
 @game_app.command("history")
 def history(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."), as_json: bool = JSON) -> None:
     """The game's GM controls, oldest first: extensions, pauses, replacements, addresses, absences, press …"""

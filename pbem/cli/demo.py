@@ -11,7 +11,7 @@ from ..gm import cycle
 from ..gm.archive import import_game
 from ..gm.cycle import ProcessResult
 from ..gm.history import game_history
-from ..gm.reports import write_sheets
+from ..gm.reports import SHEETS, write_sheets
 from ..gm.texts import turn_summary
 from ..render.site import write_site
 from ..resources import resource_dir
@@ -40,7 +40,7 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict[str, Any]:
                 task = bar.add_task(f"demo: {name}", total=None)
 
                 def on_deal(sheets: list[TurnSheet]) -> None:
-                    written.extend(write_sheets(sheets, out, "sheets"))
+                    written.extend(write_sheets(sheets, out, SHEETS))
 
                 def on_turn(result: ProcessResult) -> None:
                     summary = out / result.game / turn_folder_name(result.turn) / "summary.txt"

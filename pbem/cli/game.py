@@ -114,7 +114,7 @@ def new(ctx: typer.Context, name: str = typer.Argument(..., help="The game's nam
         print_json(shown)
     else:
         typer.echo(f"Game {name} created ({ruleset}, seed {game.seed}). Next: "
-                   + (schedule_text(name, schedule) + "; pbem run deals it" if schedule else f"pbem turn deal {name}"))
+                   + (schedule_text(name, schedule, "; pbem run deals it") if schedule else f"pbem turn deal {name}"))
 
 
 def _data_files(names: list[str], folder: str) -> list[SourceFile]:
@@ -129,9 +129,11 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
 
 def _show(session: Session, game: Game) -> dict[str, Any]:
     from ..engine.campaign import standings
+    from ..formats.ending import ended_text
+    from ..store.controls import ended
     from ..store.games import current_state, players_of, processed_turns
 
-    state = current_state(session, game)
+    state, end = current_state(session, game), ended(session, game)
     players = []
     for player in players_of(session, game):
         p = state.players[player.name]
@@ -146,7 +148,10 @@ def _show(session: Session, game: Game) -> dict[str, Any]:
     return {"game": game.name, "ruleset": game.ruleset, "seed": game.seed, "turn": state.turn,
             "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
             "standings": standings(state), "winners": list(state.winners),
-            "completions": [asdict(c) for c in state.completions]}
+            "completions": [asdict(c) for c in state.completions],
+            "ended": None if end is None else {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
+                                               "reason": end.reason,
+                                               "text": ended_text(game.name, end.at, end.how, end.winner)}}
 
 
 @game_app.command("list")
@@ -188,6 +193,9 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
         return
     typer.echo(f"{shown['game']} ({shown['ruleset']}, seed {shown['seed']}): turn {shown['turn']}, "
                f"{shown['processed']} processed{', over' if shown['over'] else ''}")
+    if shown["ended"]:
+        reason = f" ({shown['ended']['reason']})" if shown["ended"]["reason"] else ""
+        typer.echo(f"  {shown['ended']['text']}{reason}")
     for entry in shown["players"]:
         where = f" room {entry['room']}" if "room" in entry else ""
         secret = f" secret {entry['secret']}" if "secret" in entry else ""

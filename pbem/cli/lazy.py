@@ -72,6 +72,9 @@ COMMANDS: dict[str, dict[str, Entry]] = {
                                             "options not given stay."),
              "observe": Entry(("controls",), "Let an address watch the game: each turn's report and the end, never "
                                              "sheets or secrets (--stop ends it)."),
+             "end": Entry(("controls",), "End a game before its rules do, with a winner, as a draw or abandoned; "
+                                         "every player and observer is told, and no sheet, reminder or turn "
+                                         "follows."),
              "history": Entry(("controls",), "The game's GM controls, oldest first: extensions, pauses, "
                                              "replacements, addresses, absences, press …")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "

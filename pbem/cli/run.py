@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from ..formats.ending import Ending, ended_text
 from ..formats.schedule import due_text, hold_expires
 from ..store.due import GameTick, Inbox, RowReader, inbox_of, quiet_status, quiet_ticks
 from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say
@@ -83,6 +84,7 @@ def set_command(
 
     A new schedule starts from 5d, UTC, a reminder 24 h before, processed at the deadline, no review. A turn
     already dealt keeps the deadline it was given."""
+    from ..formats.schedule import fallen_reminders
     from ..gm.schedule import schedule_game
     from ..store.games import Refused, get_game
     from ..store.schedule import schedule_for
@@ -94,9 +96,10 @@ def set_command(
         except Refused as err:
             refuse(err.reasons)
     if as_json:
-        print_json({"game": game, **schedule.to_data(), "missing_orders": policy})
+        print_json({"game": game, **schedule.to_data(), "missing_orders": policy,
+                    "reminders_fall_away": fallen_reminders(schedule)})
     else:
-        typer.echo(f"{schedule_text(game, schedule)}; missing orders: {policy} (RULES B4.6)")
+        typer.echo(schedule_text(game, schedule, f"; missing orders: {policy} (RULES B4.6)"))
 
 
 @app.command("run")
@@ -105,7 +108,8 @@ def run(
     maildir: Optional[Path] = typer.Option(None, "--maildir", help="Read orders from a Maildir first."),
     mbox: Optional[Path] = typer.Option(None, "--mbox", help="Read orders from an mbox file first."),
     config_file: Optional[Path] = CONFIG,
-    out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports are written."),
+    out: Path = typer.Option(Path("reports"), "--out", help="Where processed turns' reports and the turn sheets "
+                             "mailed are written (OUT/GAME/turn-NNN/ and its sheets/)."),
     no_fetch: bool = typer.Option(False, "--no-fetch", help="Read no mail: process due turns and deadlines even "
                                   "though the inbox cannot be read (the orders in it are not counted)."),
     wait: float = typer.Option(RUN_WAIT, "--wait", min=0.0, metavar="SECONDS",
@@ -140,11 +144,14 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
     raise typer.Exit(EXIT_REFUSED if any(d.needs_gm for d in done) else EXIT_OK)
 
 
-def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
-    """A scheduled game in `pbem status`: its turn, deadline, pause, review hold, who is missing, what comes next."""
+def _status_row(tick: GameTick, now: datetime, inbox: Inbox | None) -> dict[str, Any]:
+    """A scheduled game in `pbem status`: its turn, deadline, pause, review hold, who is missing, what comes next
+    (a due turn waits while the inbox cannot be read, as `pbem run` does: orders may be sitting in it)."""
     schedule, due_at, held_at = tick.schedule, tick.due_at, tick.held_at
     expires = hold_expires(schedule, held_at) if held_at else None
-    if tick.over:
+    if tick.ended is not None:
+        nxt = f"nothing: {ended_text(tick.game, tick.ended[0], Ending(tick.ended[1]), tick.ended[2])}"
+    elif tick.over:
         nxt = "nothing: the game is over"
     elif tick.paused is not None:
         nxt = f"nothing: paused since {tick.paused:%Y-%m-%d %H:%M} UTC (pbem game resume {tick.game})"
@@ -153,6 +160,9 @@ def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
     elif held_at is not None and not tick.approved:
         nxt = (f"held for review since {held_at:%Y-%m-%d %H:%M} UTC until pbem turn approve {tick.game}"
                + (f" or {expires:%Y-%m-%d %H:%M} UTC, then process the turn" if expires else " (no time limit)"))
+    elif (now >= due_at or (schedule.process == "all-in" and not tick.waiting_for)) and inbox and inbox.failed_since:
+        nxt = (f"waiting for the inbox (unread since {inbox.failed_since:%Y-%m-%d %H:%M} UTC), then process the turn; "
+               "pbem run --no-fetch goes on without it")
     elif now >= due_at or (schedule.process == "all-in" and not tick.waiting_for):
         nxt = "process the turn"
     else:
@@ -161,7 +171,8 @@ def _status_row(tick: GameTick, now: datetime) -> dict[str, Any]:
             "due_text": due_text(due_at, schedule.timezone) if due_at else None, "waiting_for": tick.waiting_for,
             "next": nxt, "schedule": schedule.to_data(), "held_at": held_at.isoformat() if held_at else None,
             "hold_expires": expires.isoformat() if expires else None,
-            "paused": tick.paused.isoformat() if tick.paused else None}
+            "paused": tick.paused.isoformat() if tick.paused else None,
+            "ended": tick.ended[0].isoformat() if tick.ended else None}
 
 
 def _inbox_row(inbox: Inbox | None) -> dict[str, Any] | None:
@@ -247,7 +258,7 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
             matches, reports = _match_rows(session, now), _reports_owed(session)
         with RowReader(db_url(ctx)) as read:
             inbox = inbox_of(read)
-    rows = [_status_row(tick, now) for tick in ticks]
+    rows = [_status_row(tick, now, inbox) for tick in ticks]
     if as_json:
         print_json({"now": now.isoformat(), "games": rows, "matches": matches, "inbox": _inbox_row(inbox),
                     "reports_owed": reports})

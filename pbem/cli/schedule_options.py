@@ -44,16 +44,18 @@ def changed_schedule(current: Any, deadline: Optional[str], zone: Optional[str],
                          hold)
 
 
-def schedule_text(game: str, schedule: Any) -> str:
-    """One line saying when the game's turns are due and processed, and whether the GM reviews them first."""
-    from ..formats.schedule import Process
+def schedule_text(game: str, schedule: Any, tail: str = "") -> str:
+    """One line saying when the game's turns are due and processed, and whether the GM reviews them first (with
+    `tail` at its end); then a line for each reminder that falls away, saying why."""
+    from ..formats.schedule import Process, fallen_reminders
 
     reminders = ", ".join(f"{h} h" for h in schedule.remind) or "none"
     processed = "the deadline" if schedule.process is Process.DEADLINE else "the deadline or when all orders are in"
     review = "off" if not schedule.review else "on, held until pbem turn approve" + (
         f" or {schedule.hold_hours} h" if schedule.hold_hours is not None else "")
+    fallen = "".join(f"\n  {why}" for why in fallen_reminders(schedule))
     return (f"{game}: due {schedule.deadline} ({schedule.timezone}), reminders {reminders} before, processed at "
-            f"{processed}, review {review}")
+            f"{processed}, review {review}{tail}{fallen}")
 
 
 def option(name: str, default: Any, flag: str | None = None) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .cards import Card
 from .context import TurnContext
@@ -22,7 +22,7 @@ from .elements import new_board
 from .end_of_turn import EndStep, end_of_turn_steps, put_back
 from .events import Event, RegisterFilled
 from .geometry import Dir
-from .orders import Checked, Submission, check_programs, example_programs
+from .orders import Checked, Submission, check_programs, example_programs, to_change
 from .rng import derive_rng
 from .room import Room
 from .ruleset import Ruleset, get_ruleset
@@ -305,11 +305,21 @@ def check_orders(state: GameState, player: str, submission: Submission) -> Check
                           rules, shared_hand=player if rules.shared_hand else None, why_no_cards=why)
 
 
-def example_orders(state: GameState, player: str) -> dict[str, list[Card]]:
-    """A legal program per robot of `player` from this turn's hand (see `orders.example_programs`)."""
+def example_orders(state: GameState, player: str,
+                   written: Mapping[str, Sequence[object]] | None = None) -> dict[str, list[Card]]:
+    """A legal program per robot of `player` from this turn's hand, keeping what they have `written` where a
+    legal whole allows (see `orders.example_programs`)."""
     rules = state.setup.rules()
     return example_programs(state.robots_of(player), state.receiving(player), state.hands_of(player), rules,
-                            shared_hand=player if rules.shared_hand else None)
+                            shared_hand=player if rules.shared_hand else None, written=written)
+
+
+def orders_to_change(state: GameState, player: str, examples: dict[str, list[Card]],
+                     written: Mapping[str, Sequence[object]]) -> list[str]:
+    """The robots of `player` whose written program `examples` replaces (see `orders.to_change`)."""
+    rules = state.setup.rules()
+    return to_change(examples, written, state.robots_of(player), state.receiving(player), state.hands_of(player),
+                     rules, shared_hand=player if rules.shared_hand else None)
 
 
 def rehearse_orders(state: GameState, player: str, checked: Checked) -> list[Snapshot]:

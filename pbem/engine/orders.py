@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from itertools import combinations
+from typing import Iterator, Mapping, Sequence
 
 from .cards import KINDS, Card
 from .deal import can_use, free_registers
@@ -192,20 +193,91 @@ def _where(path: _RegisterPath) -> str:
 
 
 def example_programs(robots: list[Robot], receiving: list[str], hands: dict[str, list[Card]], ruleset: Ruleset, *,
-                     shared_hand: str | None = None) -> dict[str, list[Card]]:
-    """A legal program per receiving robot from its hand, cards in hand order (B4.4–B4.5, G7): what an
-    acknowledgement shows a player as a right line. Every free register where BotWars asks for all of them,
-    else the shortest robot's free registers, so Geek-o's programs are of equal length."""
+                     shared_hand: str | None = None,
+                     written: Mapping[str, Sequence[object]] | None = None) -> dict[str, list[Card]]:
+    """A legal program per receiving robot from its hand (B4.4–B4.5, G7): what an acknowledgement shows a
+    player as a right line. It keeps as many of the programs the player has `written` as a legal whole allows
+    and fills the others in hand order: every free register (BotWars), or all of one length (Geek-o), the
+    kept programs' or the longest the hand allows. Each candidate is judged by `check_programs` itself, so a
+    hint is never refused; {} when no legal whole is found."""
     takers = [robot for robot in robots if robot.name in receiving]
-    lengths = {robot.name: free_registers(robot, ruleset) for robot in takers}
-    if ruleset.equal_length_programs and takers and not ruleset.fill_free_registers:
-        shortest = min(lengths.values())
-        lengths = dict.fromkeys(lengths, shortest)
-    claimed: set[Card] = set()
-    programs: dict[str, list[Card]] = {}
+    sent: dict[str, list[object]] = {name: list(tokens) for name, tokens in (written or {}).items() if tokens}
+    kept = [robot.name for robot in takers if robot.name in sent]
+    for size in range(len(kept), -1, -1):
+        for keep in combinations(kept, size):
+            for programs in _candidates({name: sent[name] for name in keep}, takers, hands, ruleset, shared_hand):
+                checked = check_programs(Submission(programs), robots, receiving, hands, ruleset,
+                                         shared_hand=shared_hand)
+                if checked.ok and any(checked.programs.values()):
+                    return checked.programs
+    return {}
+
+
+def _candidates(kept: dict[str, list[object]], takers: list[Robot], hands: dict[str, list[Card]], ruleset: Ruleset,
+                shared_hand: str | None) -> Iterator[dict[str, list[object]]]:
+    """`kept` with a program for every other taker, from the cards the kept ones leave in hand order: as
+    many cards as each has free registers, or, under equal lengths, the kept length or every length from the
+    shortest robot's free registers down."""
+    free = {robot.name: free_registers(robot, ruleset) for robot in takers}
+    if not ruleset.equal_length_programs or ruleset.fill_free_registers:
+        yield _filled(kept, takers, hands, ruleset, shared_hand, free)
+        return
+    programmed = [n for n in free.values() if n > 0]
+    lengths = [len(next(iter(kept.values())))] if kept else range(min(programmed, default=0), 0, -1)
+    for length in lengths:
+        yield _filled(kept, takers, hands, ruleset, shared_hand, {name: min(n, length) for name, n in free.items()})
+
+
+def _filled(kept: dict[str, list[object]], takers: list[Robot], hands: dict[str, list[Card]], ruleset: Ruleset,
+            shared_hand: str | None, lengths: dict[str, int]) -> dict[str, list[object]]:
+    claimed = _claimed(kept, takers, hands, shared_hand)
+    filled = dict(kept)
     for robot in takers:
+        if robot.name in filled:
+            continue
         usable = [card for card in hands.get(shared_hand or robot.name, [])
-                  if card not in claimed and can_use(robot, card, ruleset)]
-        programs[robot.name] = usable[:lengths[robot.name]]
-        claimed.update(programs[robot.name])
-    return programs
+                  if card not in claimed and can_use(robot, card, ruleset)][:lengths[robot.name]]
+        filled[robot.name] = [str(card) for card in usable]
+        claimed.update(usable)
+    return filled
+
+
+def _claimed(kept: dict[str, list[object]], takers: list[Robot], hands: dict[str, list[Card]],
+             shared_hand: str | None) -> set[Card]:
+    """The cards the kept programs take, numbered ones first and then a bare kind's first free card (B4.4), as
+    `check_programs` resolves them."""
+    claimed: set[Card] = set()
+    bare: list[tuple[str, str]] = []
+    for robot in takers:
+        hand = hands.get(shared_hand or robot.name, [])
+        for token in kept.get(robot.name, ()):
+            kind, number, problem = _parse_token(token)
+            if problem is None and number is not None:
+                claimed.update(card for card in hand if card.number == number)
+            elif problem is None and kind is not None:
+                bare.append((robot.name, kind))
+    for name, kind in bare:
+        free = next((card for card in hands.get(shared_hand or name, []) if card.kind == kind and card not in claimed),
+                    None)
+        if free is not None:
+            claimed.add(free)
+    return claimed
+
+
+def to_change(examples: dict[str, list[Card]], written: Mapping[str, Sequence[object]], robots: list[Robot],
+              receiving: list[str], hands: dict[str, list[Card]], ruleset: Ruleset, *,
+              shared_hand: str | None = None) -> list[str]:
+    """The robots whose `written` program an `examples` whole replaces: the others the player keeps as they
+    wrote them, and with the examples they are legal (checked; a line that differs drops out, round by round)."""
+    ours = {name: [str(card) for card in cards] for name, cards in examples.items()}
+    kept = {name: list(tokens) for name, tokens in written.items() if name in ours and tokens}
+    while kept:
+        checked = check_programs(Submission({**ours, **kept}), robots, receiving, hands, ruleset,
+                                 shared_hand=shared_hand)
+        if checked.ok and all(checked.programs[name] == examples[name] for name in kept):
+            break
+        wrong = {p.path[1] for p in checked.problems if p.path[0] == "robots" and len(p.path) > 1}
+        differ = {name for name in kept if checked.ok and checked.programs[name] != examples[name]}
+        kept = {name: tokens for name, tokens in kept.items() if name not in wrong | differ} \
+            if wrong | differ else {}
+    return [name for name in ours if name not in kept]

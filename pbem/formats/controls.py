@@ -32,6 +32,7 @@ class Control(StrEnum):
     UNOBSERVE = "unobserve"
     POLICY = "policy"
     PRESS = "press"
+    END = "end"  # the GM ended the game (data: how, a `formats.ending.Ending`, and reason)
 
 
 class Press(StrEnum):

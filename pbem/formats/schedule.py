@@ -132,6 +132,20 @@ def reminders_of(schedule: Schedule, dealt_at: datetime, due_at: datetime) -> tu
     return tuple(h for h in schedule.remind if due_at - timedelta(hours=h) >= dealt_at + QUIET_AFTER_SHEET)
 
 
+def fallen_reminders(schedule: Schedule) -> list[str]:
+    """Which reminders fall away, and when, in words (see `reminders_of`): every turn lasts exactly N days under
+    `Nd`; `Nd HH:MM` lasts more than N-1 days, a weekday deadline more than one."""
+    days = _DAYS.fullmatch(schedule.deadline)
+    shortest = int(days[1]) * 24 - (24 if days[2] else 0) if days else 24
+    quiet = int(QUIET_AFTER_SHEET.total_seconds() // 3600)
+    why = "it would come less than an hour after the turn sheet"
+    if days and not days[2]:
+        return [f"the {h} h reminder falls away: a turn lasts {shortest} hours, so {why}"
+                for h in schedule.remind if h + quiet > shortest]
+    return [f"the {h} h reminder falls away in a turn shorter than {h + quiet} hours (one dealt close to its "
+            f"deadline): {why}" for h in schedule.remind if h + quiet > shortest]
+
+
 def due_text(due: datetime, zone: str, own: str | None = None) -> str:
     """'due Friday 28 November, 20:00 UTC' in the game's time zone, as players read it; with the player's `own`
     zone (when it differs), their time too: '… 20:00 UTC (Saturday 29 November, 05:00 JST your time)'."""

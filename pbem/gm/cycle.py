@@ -19,8 +19,10 @@ from sqlmodel import Session
 from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
 from ..engine.orders import Checked
 from ..formats.canonical import state_hash
+from ..formats.ending import ended_text
 from ..formats.orders import OrderFile, parse_orders
 from ..formats.yamlfile import FormatError, Problem
+from ..store.controls import ended
 from ..store.games import (
     Refused,
     current_state,
@@ -60,11 +62,19 @@ def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
 def deal_hands(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
     """Record the current turn's hands (once, not committed) and return every player's turn sheet."""
     game = get_game(session, name)
+    closed(session, game)
     state = current_state(session, game)
     if state.is_over:
         raise Refused([f"{name} is over: nothing to deal"])
     record_hands(session, game, state)
     return state.turn, turn_sheets(session, game, state)
+
+
+def closed(session: Session, game: Game) -> None:
+    """Refused when the GM has ended the game (`gm.ending.end_game`): nothing is dealt, taken or played after it."""
+    end = ended(session, game)
+    if end is not None:
+        raise Refused([ended_text(game.name, end.at, end.how, end.winner)])
 
 
 # --- submissions -----------------------------------------------------------------------------
@@ -100,6 +110,11 @@ def take_orders(session: Session, name: str, files: list[tuple[str, bytes]], *, 
     if store:
         lock_game(session, name)
     game = get_game(session, name)
+    end = ended(session, game)
+    if end is not None:  # every file refused, saying when the game ended
+        return [SubmissionResult(source, False, problems=[str(Problem(source, None, "", "orders are no longer taken: "
+                                                                      + ended_text(name, end.at, end.how, end.winner)))])
+                for source, _ in files]
     state = current_state(session, game)
     players = {p.name: p for p in players_of(session, game)}
     is_dealt = dealt(session, game, state.turn)
@@ -212,6 +227,7 @@ def play(session: Session, name: str, *, at: datetime, preview: bool = False,
     if not preview:
         lock_game(session, name)
     game = get_game(session, name)
+    closed(session, game)
     state = current_state(session, game)
     if turn is not None and turn != state.turn:
         raise Refused([f"{name} is at turn {state.turn}, not {turn}"])

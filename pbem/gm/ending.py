@@ -1,7 +1,12 @@
 """The end told (#22): a player who has no more turns while the game goes on (BotWars: every robot out of
 lives; Geek-o: through the last room) is mailed so, once; when the game is over everyone it concerns is mailed
 the result and the final standings, once. The facts are the engine's (`GameState.done_playing`,
-`campaign.result`); the Message-IDs come from the game and the recipient, so asking again queues nothing."""
+`campaign.result`); the Message-IDs come from the game and the recipient, so asking again queues nothing.
+
+The GM may also end a game before its rules do (`end_game`, issue #35): with a winner, as a draw, or
+abandoned. That is a control in the game's history (`Control.END`, kept by export/import); everyone is told in
+their own words, and the game is closed: no sheet, reminder or turn follows, and orders are refused saying when
+it ended (`cycle.closed`)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -10,18 +15,21 @@ from typing import Sequence
 from sqlmodel import Session
 
 from ..engine.campaign import result
-from ..formats.controls import Press
+from ..formats.controls import Control, Press
+from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
 from ..mail.outbox import queue
 from ..mail.post import game_mail
-from ..render.ending import done_note, ending_lines
+from ..render.ending import done_note, ended_lines, ending_lines
 from ..render.turn import Recipient, recipients
-from ..store.controls import holders, observers
-from ..store.games import current_state, get_game, players_of, processed_turns
+from ..store.controls import Ended, holders, observers, record
+from ..store.games import Refused, current_state, get_game, lock_game, players_of, processed_turns
 from ..store.tables import Game
 from ..store.turns import dealt
+from .cycle import closed
 from .history import stored_report
 from .policy import press as press_policy
+from .tell import tell
 from .turn_sheets import turn_sheets
 
 
@@ -72,3 +80,26 @@ def queue_game_news(session: Session, name: str, sender: str, at: datetime,
     """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
     (`queue_game_mail`), and the end told. Returns how many reports and sheets were new, and who was told what."""
     return queue_game_mail(session, name, sender, at, templates), queue_the_end(session, name, sender, at)
+
+
+def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str, *, winner: str | None = None,
+             reason: str = "") -> Ended:
+    """`pbem game end`: the GM ends a game that is still running, with a `winner` (a player of it), as a draw or
+    abandoned; recorded, everyone told in their own words, committed."""
+    lock_game(session, name)
+    game = get_game(session, name)
+    closed(session, game)
+    if current_state(session, game).is_over:
+        raise Refused([f"{name} is over already: its rules ended it (pbem game show {name})"])
+    names = [p.name for p in players_of(session, game)]
+    if (how is Ending.WINNER) != (winner is not None):
+        raise Refused(["name the winner with --winner, and only when the game ends with one"])
+    if winner is not None and winner not in names:
+        raise Refused([f"{winner} is not a player of {name} ({', '.join(names)})"])
+    entry = record(session, game, Control.END, at, winner, how=str(how), reason=reason)
+    for person in audience(session, game):  # as the natural end is told: the players, then the observers
+        tell(session, game, entry, sender, at, [(person.player, person.address)], "the game is over",
+             ended_lines(name, how, winner, reason, person.player))
+    session.commit()
+    return Ended(at, how, winner, reason)
+

@@ -14,10 +14,12 @@ from sqlmodel import Session
 
 from ..engine.campaign import GameState, TurnOutcome, missed_orders, result, standings
 from ..formats.controls import Control
+from ..formats.ending import ended_text
 from ..render.ending import ending_lines
 from ..render.history import outcome_report
 from ..render.site import GameHistory, StoredTurn
 from ..render.turn import TurnReport, recipients
+from ..store.controls import ended as gm_ended
 from ..store.controls import history
 from ..store.games import get_game, players_of, processed_turns, stored_state
 from ..store.played import stored_turn
@@ -57,11 +59,14 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
                    partial(stored_report, session, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
         for t in done]
     state = stored_state(session, game, done[-1].number, "after") if done else None
-    ended = result(state) if state else None
+    over, end = result(state) if state else None, gm_ended(session, game)
+    ending = ending_lines(over) if over else []
+    if end is not None:  # the GM ended it (pbem game end): their words, and the winner they named
+        ending = [ended_text(game.name, end.at, end.how, end.winner) + (f": {end.reason}" if end.reason else "")]
     return GameHistory(game.name, turns, standings(state) if state else [],
-                       recipients(players_of(session, game)) if with_mail else [],
-                       ending_lines(ended) if ended else [],
-                       press_shown(session, game) if state is not None and state.is_over else [])
+                       recipients(players_of(session, game)) if with_mail else [], ending,
+                       press_shown(session, game) if end is not None or (state is not None and state.is_over) else [],
+                       None if end is None else [end.winner] if end.winner else [])
 
 
 def press_shown(session: Session, game: Game) -> list[dict[str, str | None]]:

@@ -27,6 +27,7 @@ from sqlmodel import Session, col, select
 from ..dm.base import Action
 from ..dm.base import get_game as get_dm_game
 from ..dm.clock import utc, when
+from ..formats.ending import ended_text
 from ..formats.orders import OrderFile, parse_orders
 from ..formats.schedule import due_text
 from ..formats.transcript import plain
@@ -40,6 +41,7 @@ from ..mail.letters import Letter, LetterKind, clean, read_letter, stub
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store import dm as dm_store
+from ..store.controls import ended
 from ..store.games import Refused, current_state, lock_game, players_of
 from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome, inbox_state
 from ..store.schedule import deadline_of, schedule_for
@@ -77,6 +79,7 @@ class Handled:
     secret: str | None = None  # the death-match player's secret, for the reply template
     news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
     read_at: datetime | None = None  # when this run read it (the CLI's clock)
+    written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -156,7 +159,8 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
         return
     kinds = {LetterKind.ORDERS: "orders", LetterKind.DM: "action", LetterKind.COMMAND: "command"}
     verdict = f"{kinds.get(handled.kind, 'message')} {handled.outcome}"
-    help = order_help(session, handled.game, handled.player, read_at) if handled.kind is LetterKind.ORDERS else None
+    help = order_help(session, handled.game, handled.player, read_at, handled.written) \
+        if handled.kind is LetterKind.ORDERS else None
     if handled.outcome in (Outcome.ACCEPTED, Outcome.PREVIEWED):
         lines = list(handled.understood)
     else:
@@ -262,6 +266,7 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
     assert letter.orders is not None
     order = parse_orders(letter.orders, letter.source)
     handled.game, handled.player = order.game, order.player
+    handled.written = {name: list(tokens) for name, tokens in order.submission.programs.items()}
     lock_game(session, order.game)
     game = game_named(session, order.game, letter.source, order.data.line_of("game"))
     player = next((p for p in players_of(session, game) if p.name == order.player), None)
@@ -293,8 +298,13 @@ def _orders(session: Session, letter: Letter, handled: Handled) -> None:
 
 def late(session: Session, game: Game, order: OrderFile, received_at: datetime) -> list[str]:
     """RULES B4.7: orders for a turn already processed, or received after the turn's deadline, are late (with the
-    game's lock held, so a turn being processed is seen). The whole message is late, not a line of it: the reason
-    points at no field (a caret under `turn:` would say the turn is wrong)."""
+    game's lock held, so a turn being processed is seen); so is every order once the GM has ended the game. The
+    whole message is late, not a line of it: the reason points at no field (a caret under `turn:` would say the
+    turn is wrong)."""
+    end = ended(session, game)
+    if end is not None:
+        return [str(Problem(order.source, None, "", "orders are no longer taken: "
+                            + ended_text(game.name, end.at, end.how, end.winner)))]
     turn = current_state(session, game).turn
     if 1 <= order.turn < turn:
         return [str(Problem(order.source, None, "",

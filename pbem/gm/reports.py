@@ -94,6 +94,9 @@ def complete_folder(folder: Path, write: Callable[[Path], list[Path]], summary: 
     return files
 
 
+SHEETS = "sheets"  # the turn sheets dealt for turn N, in OUT/GAME/turn-NNN/sheets/ beside its report
+
+
 def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
                  templates: tuple[str, ...] = ()) -> list[Path]:
     """Each player's turn sheet (text and HTML) and pre-filled order file, in OUT/GAME/turn-NNN/[SUBFOLDER]."""

@@ -21,7 +21,7 @@ from sqlmodel import Session, select
 from ..engine.campaign import GameState, missing_programs
 from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
-from ..formats.schedule import Schedule, due_text, hold_expires, moment_text
+from ..formats.schedule import Schedule, due_text, hold_expires, moment_text, reminders_of
 from ..mail.config import MailConfig
 from ..mail.fetch import messages_from
 from ..mail.letters import clean
@@ -31,7 +31,7 @@ from ..render.history import outcome_report
 from ..render.model import fate_note
 from ..render.turn import DEFAULT_SENDER, recipients
 from ..store import turns
-from ..store.controls import paused
+from ..store.controls import ended, paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders, turn_processed
 from ..store.mail import OutboxState, note_inbox
 from ..store.reports import failed, owe, owed, settle
@@ -53,8 +53,9 @@ from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_matches
 from .outgoing import send_pending
-from .reports import not_written, report_turn, write_report, write_stored_report
+from .reports import SHEETS, not_written, report_turn, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
+from .turn_sheets import turn_sheets
 
 
 class RunStep(StrEnum):
@@ -187,6 +188,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
     not be read (`inbox_read` false): orders may be sitting in it."""
     lock_game(session, name)
     game = get_game(session, name)
+    if ended(session, game) is not None:  # the GM ended it (pbem game end): everyone was told then
+        return []
     state = current_state(session, game)
     if state.is_over:  # ended by `turn process`, say: its result is told once all the same
         told = queue_the_end(session, name, config.sender, now)
@@ -200,7 +203,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         queue_game_news(session, name, config.sender, now, templates)
         session.commit()
-        return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone))]
+        return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone)),
+                *keep_sheets(session, game, out, templates)]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = turns.status(session, name).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
@@ -227,9 +231,10 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
 def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, deadline: Deadline,
             waiting: list[str], now: datetime, config: MailConfig, templates: tuple[str, ...]) -> list[Done]:
     """The reminders now due, queued to the players still waited for (not committed); a run that missed an earlier
-    reminder sends only the most urgent one."""
+    reminder sends only the most urgent one, and one due within an hour of the turn sheet is never sent."""
     turn = state.turn
-    pending = [h for h in schedule.remind if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
+    pending = [h for h in reminders_of(schedule, deadline.dealt_at, deadline.due_at)
+               if h not in deadline.reminded and now >= deadline.due_at - timedelta(hours=h)]
     if not (pending and now < deadline.due_at and waiting):
         return []
     hours = min(pending)
@@ -274,7 +279,22 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
     owe(session, name, result.turn, str(out), now)
     session.commit()
     problem = report_turn(session, name, result, out, templates, turn_summary(result), recipients(players_of(session, game)))
-    return done + ([Done(name, result.turn, RunStep.PROBLEM, problem)] if problem else [])
+    return done + ([Done(name, result.turn, RunStep.PROBLEM, problem)] if problem else []) + \
+        ([] if result.over else keep_sheets(session, game, out, templates))
+
+
+def keep_sheets(session: Session, game: Game, out: Path, templates: tuple[str, ...]) -> list[Done]:
+    """The turn sheets just mailed, kept in OUT/GAME/turn-NNN/sheets/ as `pbem demo` keeps them (`pbem turn deal
+    GAME --out …` writes them again from the store); a folder that cannot be written is a problem for the GM."""
+    state = current_state(session, game)
+    try:
+        write_sheets(turn_sheets(session, game, state), out, SHEETS, templates)
+    except OSError as err:
+        return [Done(game.name, state.turn, RunStep.PROBLEM, f"the turn sheets could not be written to "
+                                                              f"{err.filename or out}: {err.strerror or err}; they "
+                                                              f"were mailed all the same (pbem turn deal {game.name} "
+                                                              "writes them)")]
+    return []
 
 
 def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: datetime, config: MailConfig,

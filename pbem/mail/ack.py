@@ -30,7 +30,8 @@ _ITEM = re.compile(r"^reboot item (?P<item>\d+)$")
 @dataclass(frozen=True)
 class OrderHelp:
     """What a refusal of a player's orders teaches from: this turn's hand, a legal program per robot made
-    from it (the engine's `example_orders`), and the deadline as the player reads it."""
+    from it (the engine's `example_orders`), the robots whose program the player must change for them to be
+    legal beside the ones they keep, and the deadline as the player reads it."""
 
     game: str
     turn: int
@@ -38,6 +39,7 @@ class OrderHelp:
     examples: dict[str, list[str]] = field(default_factory=dict)
     due: str = ""  # "due Friday 28 November, 20:00 UTC"
     left: str = ""  # "2 days 3 hours left"
+    change: tuple[str, ...] | None = None  # None: every robot's example stands alone
 
 
 def acknowledgement(letter: Letter, sender: str, verdict: str, lines: list[str],
@@ -170,8 +172,13 @@ def _example(name: str, help: OrderHelp | None, indent: str) -> list[str]:
     register = _REGISTER.match(name)
     if register and register["robot"] in help.examples:
         robot = register["robot"]
-        return ["    A right line from your hand, to copy whole in place of yours:",
-                *program_lines(f"{indent}{robot}: {{program: [", help.examples[robot], "]}")]
+        beside = [other for other in help.change or () if other != robot]  # lines that must change with it
+        lines = ["    A right line from your hand, to copy whole in place of yours:",
+                 *program_lines(f"{indent}{robot}: {{program: [", help.examples[robot], "]}")]
+        for other in beside:
+            lines += [f"    with, in place of your line for {other}:",
+                      *program_lines(f"{indent}{other}: {{program: [", help.examples[other], "]}")]
+        return lines
     expected = {"turn": f"    Expected: `turn: {help.turn}`", "game": f"    Expected: `game: {help.game}`"}.get(name)
     return [expected] if expected else []
 

@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Iterator
 
 from ..formats.names import valid_address, written_address
+from ..formats.wrapped import open_after
 from .decode import html_text, part_text
 from .identity import header_of, letter_key, parse_message_id, stub_key
 from .separators import reply_ends
@@ -198,7 +199,8 @@ def plain_typing(text: str) -> str:
 
 def orders_in_body(body: str) -> str:
     """The YAML in a mail body, other lines blanked (so line numbers stay the body's). A line that a client's
-    hard wrap cut from the end of a comment (`# … share it` / `with nobody`) is blanked too, not taken as the end."""
+    hard wrap cut from the end of a comment (`# … share it` / `with nobody`) is blanked too, not taken as the end,
+    and one that continues a flow list left open is kept (`formats.wrapped` joins them)."""
     lines = body.replace("\r\n", "\n").split("\n")
     kept = ["" if line.lstrip().startswith(">") else line for line in lines]
     start = next((i for i, line in enumerate(kept) if _FIRST.match(line)), None)
@@ -208,12 +210,13 @@ def orders_in_body(body: str) -> str:
     # written into a forwarded sheet, under its marker, are read up to the next one
     ends = start + 1 + reply_ends(kept[start + 1:])
     kept[ends:] = [""] * (len(kept) - ends)
-    end = start + 1
+    end, open_ = start + 1, open_after(kept[start]) or ""
     while end < len(kept):
-        if not _yaml_line(kept[end]):
+        if not open_ and not _yaml_line(kept[end]):  # an open flow list's line a client wrapped is kept
             if not _wrapped_comment(kept[end - 1], kept[end]):
                 break
             kept[end] = ""
+        open_ = (open_after(kept[end], open_) or "") if kept[end].strip() else ""  # a blank line ends a wrap
         end += 1
     return "\n".join([""] * start + kept[start:end]) + "\n"
 

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ..engine.campaign import GameResult
 from ..engine.vocabulary import Termination
+from ..formats.ending import Ending, ended_outcome
 
 _ENDINGS = {Termination.LAST_FLAG: "first robot through the last flag",
             Termination.ALL_OUT: "every robot is out of lives, and the standings decide",
@@ -58,3 +59,12 @@ def done_note(reason: str, press: bool = False) -> list[str]:
         lines.append("You may still send press to the other players (a mail with your secret and "
                      "`press: {to: all, text: …}`).")
     return lines
+
+
+def ended_lines(game: str, how: Ending, winner: str | None, reason: str, reader: str | None) -> list[str]:
+    """What everyone is told when the GM ends a game (`pbem game end`), in the words of the one reading."""
+    lines = [f"The game master has ended {game}: {ended_outcome(how, winner, reader)}."]
+    if reason:
+        lines.append(f"Their reason: {reason}")
+    return lines + ["No more turn sheets, reminders or turns follow; orders sent from now on are refused."]
+

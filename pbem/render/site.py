@@ -47,11 +47,19 @@ class GameHistory:
     recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
     ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
     press: list[dict[str, Any]] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
+    named: list[str] | None = None  # the winners the GM named ending it (pbem game end; [] none); None: the rules'
 
     @property
     def over(self) -> bool:
-        """The engine said the game has ended (its ending was told)."""
+        """The engine said the game has ended, or the GM ended it (its ending was told)."""
         return bool(self.ending)
+
+    @property
+    def winners(self) -> list[str]:
+        """Who won: the GM's word when they ended the game, else the first place of the final standings."""
+        if self.named is not None:
+            return self.named
+        return [row["player"] for row in self.standings if row.get("place") == 1] if self.over else []
 
 
 def _turn_dir(turn: int) -> str:
@@ -130,7 +138,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
               "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
              for t, p in zip(turns, pages_in_order)]
-    winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
+    winners = game.winners
     page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
                        ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
@@ -160,7 +168,7 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
         name = slug(game.name)
         written += write_game(out_dir / name, game, templates, version, progress,
                               f"{base_url.rstrip('/')}/{name}/" if base_url else "")
-        winners = [row["player"] for row in game.standings if row.get("place") == 1] if game.over else []
+        winners = game.winners
         entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns),
                         "winners": winners})
     for match in matches:

@@ -15,6 +15,7 @@ from sqlalchemy import Column, Text
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from ..formats.controls import Control, ControlEntry
+from ..formats.ending import Ending
 from .tables import Game, key
 
 
@@ -40,6 +41,16 @@ class Pause:
     at: datetime
     turn: int
     remaining: timedelta | None  # the running turn's time left when the clock stopped; None: no clock ran
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The GM's end of a game (`pbem game end`): when, how, the winner named and the reason given."""
+
+    at: datetime
+    how: Ending
+    winner: str | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -75,6 +86,14 @@ def paused(session: Session, game: Game) -> Pause | None:
         return None
     remaining = last.data.get("remaining")
     return Pause(last.at, int(last.data["turn"]), None if remaining is None else timedelta(seconds=remaining))
+
+
+def ended(session: Session, game: Game) -> Ended | None:
+    """The GM's end of the game, if they ended it: no sheet, reminder or turn follows it."""
+    last = next(reversed(history(session, game, Control.END)), None)
+    if last is None:
+        return None
+    return Ended(last.at, Ending(last.data["how"]), last.player, last.data.get("reason") or "")
 
 
 def observers(session: Session, game: Game) -> list[str]:

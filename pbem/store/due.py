@@ -22,7 +22,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ..formats.schedule import Process, Schedule, hold_expires, schedule_of
+from ..formats.schedule import Process, Schedule, hold_expires, reminders_of, schedule_of
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -48,9 +48,14 @@ class GameTick:
     held_at: datetime | None = None  # since when the turn is held for review (its preview sent to the GM)
     approved: bool = False  # the held turn was approved
     away: tuple[str, ...] = ()  # the players away at the deadline (pbem game away: the pilot may play for them)
+    dealt_at: datetime | None = None  # when the turn's clock started (its sheets went out)
+    ended: tuple[datetime, str, str | None] | None = None  # the GM's end (pbem game end): when, how, the winner
+
 
     def due(self, now: datetime) -> bool:
         """Whether `pbem run` would do anything for this game at `now` (deal, start the clock, remind, process)."""
+        if self.ended is not None:
+            return False  # closed by the GM: nothing follows
         if self.over is None:
             return True
         if self.over:
@@ -66,7 +71,8 @@ class GameTick:
             return True
         if self.schedule.process is Process.ALL_IN and not self.waiting_for:
             return True
-        reminders = [h for h in self.schedule.remind if h not in self.reminded and now >= self.due_at - timedelta(hours=h)]
+        sent = reminders_of(self.schedule, self.dealt_at, self.due_at) if self.dealt_at else self.schedule.remind
+        reminders = [h for h in sent if h not in self.reminded and now >= self.due_at - timedelta(hours=h)]
         return bool(reminders and self.waiting_for)
 
 
@@ -122,41 +128,46 @@ def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     players = rows("SELECT id, name FROM players WHERE game_id = :game ORDER BY position", game=game)
     waiting = [player for player_id, player in players
                if (player in holders or any(owners.get(h) == player_id for h in holders)) and player_id not in sent]
-    deadline = rows("SELECT due_at, reminded, held_at, approved FROM turn_deadlines "
+    deadline = rows("SELECT due_at, reminded, held_at, approved, dealt_at FROM turn_deadlines "
                     "WHERE game_id = :game AND turn = :turn", game=game, turn=turn) if hands else []
-    due_at, reminded, held_at, approved = (
+    due_at, reminded, held_at, approved, dealt_at = (
         (_utc(deadline[0][0]), tuple(json.loads(deadline[0][1])), _utc(deadline[0][2]) if deadline[0][2] else None,
-         bool(deadline[0][3])) if deadline else (None, (), None, False))
+         bool(deadline[0][3]), _utc(deadline[0][4])) if deadline else (None, (), None, False, None))
     told = not over or bool(rows("SELECT 1 FROM mail_outbox WHERE purpose = 'end' AND subject = :subject LIMIT 1",
                                  subject=f"{name}: the game is over"))
     # the kinds are pbem.formats.controls.Control's words (not imported here: it loads PyYAML)
     pause = rows("SELECT kind, at FROM gm_events WHERE game_id = :game AND kind IN ('pause', 'resume') "
                  "ORDER BY id DESC LIMIT 1", game=game)
     paused = _utc(pause[0][1]) if pause and pause[0][0] == "pause" else None
+    end = rows("SELECT at, player, data FROM gm_events WHERE game_id = :game AND kind = 'end' ORDER BY id DESC LIMIT 1",
+               game=game)
+    ended = (_utc(end[0][0]), json.loads(end[0][2])["how"], end[0][1]) if end else None
     spans = rows("SELECT player, data FROM gm_events WHERE game_id = :game AND kind = 'away'", game=game)
     away = tuple(sorted({player for player, data in spans if due_at and _during(json.loads(data), due_at)}))
     return GameTick(name, turn, over, bool(hands), due_at, reminded, schedule, waiting, told, paused, held_at,
-                    approved, away)
+                    approved, away, dealt_at, ended)
 
 
 def stored_tick(session: Session, name: str) -> GameTick:
     """A game's tick as the store tells it through the ORM and the engine (its state loaded: who is expected), for
     `pbem status` when something is due; `told` is not read (only `pbem run` acts on it)."""
     from . import turns
-    from .controls import absences, paused
+    from .controls import absences, ended, paused
     from .games import get_game
     from .schedule import deadline_of, required_schedule
 
     game = get_game(session, name)
     turn = turns.status(session, name)
     deadline = deadline_of(session, game, turn.turn) if turn.dealt else None
-    pause = paused(session, game)
+    pause, end = paused(session, game), ended(session, game)
     return GameTick(name, turn.turn, turn.over, turn.dealt, deadline.due_at if deadline else None,
                     deadline.reminded if deadline else (), required_schedule(session, game), turn.waiting_for,
                     paused=pause.at if pause else None, held_at=deadline.held_at if deadline else None,
                     approved=deadline.approved if deadline else False,
                     away=tuple(sorted({a.player for a in absences(session, game)
-                                       if deadline and a.start <= deadline.due_at < a.end})))
+                                       if deadline and a.start <= deadline.due_at < a.end})),
+                    dealt_at=deadline.dealt_at if deadline else None,
+                    ended=(end.at, str(end.how), end.winner) if end else None)
 
 
 @dataclass(frozen=True)
