@@ -22,6 +22,7 @@ from pbem.mail.ack import OrderHelp, explained
 RUNNER = CliRunner()
 NAMES = ("Zapper", "Spanner")
 OFFERED = re.compile(r"(\w+): \{program: \[([^\]`]*)\]\}")  # a right line, read across the lines it is wrapped over
+OFFERED_START = re.compile(r"\s+\w+: \{program: \[")
 UPGRADES = [f"{card_set}@{room}" for card_set in CARD_SETS for room in ("Hall", "Vault")]
 KINDS = [*BASIC_KINDS, *(kind for kinds in CARD_SETS.values() for kind in kinds)]
 
@@ -53,6 +54,24 @@ def order_file(written: dict[str, list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+
+def offered_hints(reply: str) -> list[str]:
+    """Each right line a refusal offers, read across the lines it is wrapped over: the program lines under "A right
+    line from your hand…" and "with, in place of your line for …" (not the player's own lines the reply quotes)."""
+    hints: list[str] = []
+    taking = False
+    for line in reply.splitlines():
+        if "A right line" in line:
+            hints.append("")
+            taking = True
+        elif taking and line.strip().startswith("with, in place of"):
+            continue
+        elif taking and (OFFERED_START.match(line) or (hints[-1] and not hints[-1].endswith("]}"))):
+            hints[-1] = f"{hints[-1]} {line.strip()}".strip()
+        else:
+            taking = False
+    return hints
+
 @settings(max_examples=150, deadline=None)  # ~3 s unloaded; finds the old illegal hint in its first dozen
 @given(position=positions())
 def test_every_line_a_refusal_offers_passes_the_check_that_refused(position):
@@ -68,12 +87,11 @@ def test_every_line_a_refusal_offers_passes_the_check_that_refused(position):
     help = OrderHelp("halls", 1, {h: [str(c) for c in cards] for h, cards in hands.items()},
                      {name: [str(c) for c in cards] for name, cards in examples.items()}, change=tuple(change))
     reasons = [str(problem) for problem in order.problems(checked.problems)]
-    hints = [line for line in " ".join(explained(text, "your message", reasons, help)).split("A right line")[1:]]
+    hints = offered_hints("\n".join(explained(text, "your message", reasons, help)))
     if examples and any(p.path[0] == "robots" and p.path[1] in examples for p in checked.problems):
         assert hints, reasons
     for hint in hints:
-        offered = {name: [t.strip() for t in cards.split(",") if t.strip()]
-                   for name, cards in OFFERED.findall(re.sub(r"\s+", " ", hint))}
+        offered = {name: [t.strip() for t in cards.split(",") if t.strip()] for name, cards in OFFERED.findall(hint)}
         assert offered
         idle = {name: [] for name in written if name not in receiving}  # as their refusal says: leave it empty
         fixed = {**order.submission.programs, **idle, **offered}
