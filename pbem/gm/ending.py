@@ -15,7 +15,7 @@ from ..mail.notices import game_over, no_more_turns
 from ..mail.outbox import queue
 from ..mail.post import queue_game_mail
 from ..render.ending import done_note, ending_lines
-from ..render.turn import Recipient
+from ..render.turn import Recipient, TurnReport
 from ..store.controls import observers
 from ..store.games import current_state, get_game, players_of
 from ..store.tables import Game
@@ -51,8 +51,10 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
     return told
 
 
-def queue_game_news(session: Session, name: str, sender: str, at: datetime,
-                    templates: Sequence[str] = ()) -> tuple[int, list[str]]:
-    """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
-    (`queue_game_mail`), and the end told. Returns how many reports and sheets were new, and who was told what."""
-    return queue_game_mail(session, name, sender, at, templates), queue_the_end(session, name, sender, at)
+def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
+                    report: TurnReport | None = None) -> tuple[int, list[str]]:
+    """Everything a game has to mail now (not committed): the last turn's reports (from `report` when the caller
+    built it already) and the dealt turn's sheets (`queue_game_mail`), and the end told. Returns how many reports
+    and sheets were new, and who was told what."""
+    return (queue_game_mail(session, name, sender, at, templates, report),
+            queue_the_end(session, name, sender, at))

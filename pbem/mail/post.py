@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from ..render.history import outcome_report
 from ..render.sheet import turn_sheet_message
-from ..render.turn import eml_files, observer_message, recipients
+from ..render.turn import TurnReport, eml_files, observer_message, recipients
 from ..store.controls import observers
 from ..store.games import current_state, get_game, players_of, processed_turns
 from ..store.played import played_turn
@@ -23,13 +23,16 @@ from ..store.turns import dealt, turn_sheets
 from .outbox import queue
 
 
-def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = ()) -> int:
-    """Queue the game's reports and turn sheets (not committed); how many were new."""
+def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
+                    report: TurnReport | None = None) -> int:
+    """Queue the game's reports and turn sheets (not committed); how many were new. `report`: the last processed
+    turn's, when the caller has built it already (it is built once per turn, for the mails and the folder)."""
     game = get_game(session, name)
     messages: list[tuple[str, EmailMessage | bytes]] = []
     turns = processed_turns(session, game)
     if turns:
-        report = outcome_report(game.name, *played_turn(session, game, turns[-1].number))
+        if report is None or report.turn != turns[-1].number:
+            report = outcome_report(game.name, *played_turn(session, game, turns[-1].number))
         messages += [("report", data) for data in eml_files(report, recipients(players_of(session, game)), sender,
                                                               templates).values()]
         messages += [("report", observer_message(report, address, sender, templates))
