@@ -1,13 +1,15 @@
 """Due-tick benchmark (issue #36): the CPU a `pbem run` costs per game when every game's turn is due, beside
 `import sqlmodel`, and (with `--profile`) how often the tick builds each turn's report, animation and mails.
 
-    python3 benchmarks/due_tick.py [--games 4] [--repeat 3] [--profile] [--before CHECKOUT]
+    python3 benchmarks/due_tick.py [--games 8] [--repeat 3] [--profile] [--before CHECKOUT]
 
 Makes a database of `--games` scheduled copies of the bundled BotWars sample (four players, the reports and mails
 of a real tick), each dealt with its clock started; then, three days later (every deadline passed, nobody's orders
 in: B4.6 plays for them), runs `pbem run` on a fresh copy of that database in its own interpreter, `--repeat` rounds
 alternating with `python -c "import sqlmodel"` (and `--before`'s checkout), and prints one JSON document: each
-command's median CPU (user + system of the child), the tick's CPU per game and its ratio to `import sqlmodel`.
+command's median CPU (user + system of the child), the tick's CPU per game and its ratio to `import sqlmodel`, and
+the CPU of each further game (the tick of every game less the tick of a database holding one, shared among the
+others: the process's start-up left out).
 `--profile` runs one more tick under cProfile and reports the calls of the report builders and the functions with
 the most cumulative time.
 """
@@ -101,7 +103,7 @@ def profile(folder: Path, database: Path) -> dict[str, object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="one more tick under cProfile")
     parser.add_argument("--before", type=Path, help="another checkout to time beside this one")
@@ -109,25 +111,32 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        database = setup(folder, args.games)
+        (folder / "one").mkdir()
+        databases = {"one": setup(folder / "one", 1), "all": setup(folder, args.games)}
         sources = {"run": ROOT, **({"before_run": args.before} if args.before else {})}
-        times: dict[str, list[float]] = {"import_sqlmodel": [], **{key: [] for key in sources}}
+        runs = [(f"{key}_{size}", source, databases[size]) for key, source in sources.items() for size in databases]
+        times: dict[str, list[float]] = {"import_sqlmodel": [], **{key: [] for key, _, _ in runs}}
         cpu([sys.executable, "-c", "import sqlmodel"], folder, ROOT)  # warm-up: bytecode written
         for _ in range(args.repeat):
             times["import_sqlmodel"].append(cpu([sys.executable, "-c", "import sqlmodel"], folder, ROOT))
-            for key, source in sources.items():
+            for key, source, database in runs:
                 command, _ = due_run(folder, database, key)
                 times[key].append(cpu(command, folder, source))
-        profiled = profile(folder, database) if args.profile else None
+        profiled = profile(folder, databases["all"]) if args.profile else None
     medians = {key: statistics.median(values) for key, values in times.items()}
-    per_game = {key: medians[key] / args.games for key in sources}
+    sqlmodel = medians["import_sqlmodel"]
+    per_game = {key: medians[f"{key}_all"] / args.games for key in sources}
+    # what one more game costs: the tick of every game less the tick of one, shared among the others
+    marginal = {key: (medians[f"{key}_all"] - medians[f"{key}_one"]) / max(args.games - 1, 1) for key in sources}
     print(json.dumps({
         "benchmark": "due tick: every game's turn processed, reports written and mails queued",
         "games": args.games, "repeat": args.repeat,
         "cpu_ms_median": {key: round(value * 1000, 1) for key, value in medians.items()},
         "cpu_ms_per_game": {key: round(value * 1000, 1) for key, value in per_game.items()},
-        "per_game_ratio_to_import_sqlmodel": {key: round(value / medians["import_sqlmodel"], 2)
-                                              for key, value in per_game.items()},
+        "per_game_ratio_to_import_sqlmodel": {key: round(value / sqlmodel, 2) for key, value in per_game.items()},
+        "cpu_ms_per_further_game": {key: round(value * 1000, 1) for key, value in marginal.items()},
+        "per_further_game_ratio_to_import_sqlmodel": {key: round(value / sqlmodel, 2)
+                                                      for key, value in marginal.items()},
         "cpu_ms_runs": {key: [round(v * 1000, 1) for v in values] for key, values in times.items()},
         **({"profile": profiled} if profiled else {}),
         "load": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
