@@ -136,6 +136,7 @@ class RoomIndex:
         self._rays: dict[int, Ray] = {}  # by start cell and direction
         self._lines: dict[int, Line] = {}  # by first cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}
+        self._by_cell: dict[str, dict[int, list[Element]]] = {}  # by type, the elements on each cell
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
@@ -143,6 +144,20 @@ class RoomIndex:
     def cell(self, square: Square) -> int:
         """A square's number (an int key hashes without a call into Python)."""
         return square.row * self.stride + square.col
+
+    def elements_on(self, type_name: str, cells: int) -> list[Element]:
+        """The elements of one type on `cells` (as bits), in reading order (cell numbers grow in reading order)."""
+        by_cell = self._by_cell.get(type_name)
+        if by_cell is None:
+            by_cell = self._by_cell[type_name] = defaultdict(list)
+            for element in self.by_type.get(type_name, ()):
+                by_cell[self.cell(element.at)].append(element)
+        found: list[Element] = []
+        while cells:
+            lowest = cells & -cells
+            cells ^= lowest
+            found += by_cell[lowest.bit_length() - 1]
+        return found
 
     def placed(self, type_name: str) -> dict[Square, Element]:
         """The elements of one type by their square (for types with one per square, such as belts)."""
