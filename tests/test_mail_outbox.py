@@ -59,3 +59,18 @@ def test_a_crash_between_acceptance_and_record_resends_the_same_message(tmp_path
     assert transport.sent[0][1] == transport.sent[1][1] and b"Date: Tue, 01 Dec 2026 20:00:00 +0000" in \
         transport.sent[0][1]
     assert again == [] and states == [SENT, SENT]
+
+
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\n"])
+def test_a_message_is_queued_from_its_header_block_alone_whatever_its_line_ends(tmp_path, line_end):
+    """#36: the outbox reads only the header block of a message (a report mail is ~150 KB): the addressee, the
+    subject and the Message-ID as before, from .eml files with CRLF (as pbem writes them) or LF line ends, even
+    when the body holds a line that looks like a header, and the whole message is kept."""
+    head = [b"From: gm@example.org", b"To: Bob <bob@example.org>", b"Subject: turn 3", b"Message-ID: <t3@pbem>"]
+    data = line_end.join([*head, b"", b"To: not@example.org", b"Subject: not this", b""])
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        row = queue(session, data, "file", AT)
+        assert row is not None
+        assert (row.recipient, row.subject, row.message_id, row.data) == ("bob@example.org", "turn 3", "<t3@pbem>",
+                                                                          data)
