@@ -5,8 +5,8 @@
 Prints one JSON document: the median milliseconds per turn for a 9-stage
 Geek-o turn of one player's two robots (target <= 2 ms), a 5-stage BotWars
 turn of 8 robots (target <= 5 ms), and the BotWars turn for 2, 8 and 32
-robots. Programs are drawn from the standard deck with a fixed seed, so every
-run times the same turns. With --peer, only pbem beside roboprojekt at 2 and 8 robots (see `side_by_side`).
+robots; and the cost per robot at 8, 32 and 128 robots at one density (the room tiled 1x1, 2x2, 4x4).
+Programs are drawn from the standard deck with a fixed seed, so every run times the same turns. With --peer, only pbem beside roboprojekt at 2 and 8 robots (see `side_by_side`).
 """
 from __future__ import annotations
 
@@ -48,6 +48,58 @@ def setup(room, count: int, registers: int, seed: int, facing: Dir | None = None
               for i in range(count)]
     programs = {robot.name: [rng.choice(deck) for _ in range(registers)] for robot in robots}
     return new_board(room, robots), programs
+
+
+SHARED_KEYS = ("id", "control", "colour", "number")  # elements tied to others by these are left out of a tiled room
+
+
+def tiled_room(k: int):
+    """`everything` repeated k x k times (its walls, belts, gears, pushers, lasers, pits…; elements tied to others
+    by an id, a control, a colour or a number only in the first copy): a room k² times the size with the same mix."""
+    from pbem.formats.yamlfile import read_yaml_file
+
+    data = read_yaml_file(ROOM)
+    rows, cols = (int(n) for n in str(data["size"]).split("x"))
+    elements = []
+    for tile in range(k * k):
+        down, right = divmod(tile, k)
+        for element in data["elements"]:
+            if tile and any(key in element for key in SHARED_KEYS):
+                continue
+            row, col = (int(n) for n in str(element["at"])[1:].split("c"))
+            elements.append({**element, "at": f"r{row + down * rows}c{col + right * cols}"})
+    return load_room({"name": f"everything x{k * k}", "size": f"{rows * k}x{cols * k}", "starts": data["starts"],
+                      "elements": elements}, f"{ROOM} x{k * k}")
+
+
+def spread_setup(room, count: int, seed: int):
+    """`count` robots on free squares drawn with a seeded RNG over the whole room (the same density in a room k²
+    times the size with k² times the robots), five registers each."""
+    rng = random.Random(seed)
+    deck = standard_cards()
+    squares = rng.sample(free_squares(room), count)
+    robots = [Robot(f"R{i:03d}", owner=f"p{i}", at=square, facing=Dir(i % 4)) for i, square in enumerate(squares)]
+    programs = {robot.name: [rng.choice(deck) for _ in range(5)] for robot in robots}
+    return new_board(room, robots), programs
+
+
+def growth_per_robot(repeat: int) -> dict:
+    """Per-robot milliseconds of a 5-stage BotWars turn at 8 robots on `everything` and at 32 and 128 robots on
+    it tiled 2x2 and 4x4 (the same density): a cost per robot that grows with the count is a scan over all
+    robots where the neighbours would do (issue #36: <= 1.3x from 8 to 128)."""
+    per_robot = {}
+    for count, k in ((8, 1), (32, 2), (128, 4)):
+        room = tiled_room(k)
+        deals = [spread_setup(room, count, seed=count * 10 + deal) for deal in range(DEALS)]
+        times = []
+        for turn in range(1, max(DEALS, repeat // (count // 8)) + 1):
+            board, programs = deals[turn % DEALS]
+            started = time.thread_time()
+            resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn)
+            times.append(time.thread_time() - started)
+        per_robot[str(count)] = round(statistics.median(times) * 1000 / count, 4)
+    return {"ms_per_robot": per_robot, "ratio_128_to_8": round(per_robot["128"] / per_robot["8"], 2),
+            "target_ratio": 1.3}
 
 
 def median_ms(board, programs, ruleset, repeat: int) -> float:
@@ -196,6 +248,7 @@ def main() -> None:
     result["botwars_8_robots_5_stages_ms"] = growth["8"]
     result["botwars_target_ms"] = 5.0
     result["botwars_5_stages_ms_by_robots"] = growth
+    result["growth_same_density"] = growth_per_robot(args.repeat)
     print(json.dumps(result, indent=2, sort_keys=True))
 
 

@@ -1,7 +1,8 @@
 """Benchmark: replay a stored 100-turn Geek-o campaign with verification (no rendering). Target: <= 1 s.
 
 Builds the campaign once in a temporary SQLite database (the bundled Geek-o
-game, both players sending random legal programs every turn), then times
+game, both players sending random legal programs every turn: RULES G7's upgrade cards only to a robot that may
+use them), then times
 `pbem replay GAME --verify`'s work — rebuilding every turn from the first state
 and the stored orders and comparing each state hash — several times, and
 prints one JSON document with the median.
@@ -23,7 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datetime import datetime, timezone
 
-from pbem.engine.deal import free_registers
+from pbem.engine.cards import Card
+from pbem.engine.deal import can_use, free_registers
+from pbem.engine.ruleset import Ruleset
+from pbem.engine.state import Robot
 from pbem.formats.game import DESCRIPTION, read_description
 from pbem.gm import cycle
 from pbem.resources import resource_dir
@@ -41,6 +45,22 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list]) -> 
     if not any(programs.values()):
         document["no_cards"] = True  # empty programs on purpose (RULES B4.6)
     return yaml.safe_dump(document, sort_keys=False)
+
+
+def legal_programs(cards: list[Card], robots: list[Robot], length: int, rules: Ruleset) -> dict[str, list[Card]]:
+    """A program of `length` cards (fewer when the hand allows no more) for each robot from the shared hand, each
+    card one its robot may use (G7: an upgrade card only once the robot has its set), in the hand's order."""
+    for size in range(length, 0, -1):
+        left, programs = list(cards), {}
+        for robot in robots:
+            mine = [i for i, card in enumerate(left) if can_use(robot, card, rules)][:size]
+            if len(mine) < size:
+                break
+            programs[robot.name] = [left[i] for i in mine]
+            left = [card for i, card in enumerate(left) if i not in mine]
+        else:
+            return programs
+    return {robot.name: [] for robot in robots}
 
 
 def build(store: Store, turns: int, fresh: bool = True) -> str:
@@ -66,7 +86,7 @@ def build(store: Store, turns: int, fresh: bool = True) -> str:
                 robots = {r.name: r for r in state.robots_of(player)}
                 length = min([rng.randint(1, 5), len(cards) // len(receiving),
                               *(free_registers(robots[n], state.setup.rules()) for n in receiving)])
-                programs = {n: cards[i * length:(i + 1) * length] for i, n in enumerate(receiving)}
+                programs = legal_programs(cards, [robots[n] for n in receiving], length, state.setup.rules())
                 files.append((player, order_text("bench", state.turn, player, programs).encode()))
             refused = [p for r in cycle.submit(session, "bench", files, store=True, at=AT) for p in r.problems]
             assert not refused, refused

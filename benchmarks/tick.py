@@ -7,7 +7,7 @@ Makes a database with `--games` scheduled Geek-o games (the bundled sample), eac
 (alternating, so every command sees the same load), and prints one JSON document with each command's median CPU
 time (user + system of the child process, which other jobs on the machine sway far less than wall time) and its
 ratio to `python -c "import sqlmodel"` in the same rounds. Also timed: `pbem game list` (its lines read with plain
-SQL), `pbem turn status` (the store and the engine: who is expected), and the tick's rows read with the standard library's sqlite3 in a bare interpreter (the floor). `--before`
+SQL), `pbem game list` of games with no turn processed yet, `pbem turn status` (the store and the engine: who is expected), and the tick's rows read with the standard library's sqlite3 in a bare interpreter (the floor). `--before`
 times `run`, `status` and `game list` of another checkout (e.g. `git archive main`) in the same rounds.
 """
 from __future__ import annotations
@@ -48,12 +48,14 @@ def cpu(command: list[str], cwd: Path, source: Path) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def setup(folder: Path, games: int) -> str:
-    url = f"sqlite:///{folder / 'tick.db'}"
+def setup(folder: Path, games: int, database: str = "tick.db", played: bool = True) -> str:
+    """`games` scheduled Geek-o games in `database`: dealt, turn 1 processed and turn 2 dealt (`played`), else
+    only imported (no turn yet: issue #36's `game list` before any turn)."""
+    url = f"sqlite:///{folder / database}"
     pbem = [sys.executable, "-m", "pbem", "--db", url]
     description = (ROOT / "turns" / "geeko" / "game.yaml").read_text()
     for n in range(games):
-        (folder / f"g{n}").mkdir()
+        (folder / f"g{n}").mkdir(exist_ok=True)
         (folder / f"g{n}" / "game.yaml").write_text(description.replace("name: geeko-demo", f"name: g{n}")
                                                     .replace("rooms: [rooms/geeko]", f"rooms: [{ROOT}/rooms/geeko]")
                                                     .replace("deck: decks/geeko.yaml", f"deck: {ROOT}/decks/geeko.yaml"))
@@ -62,6 +64,8 @@ def setup(folder: Path, games: int) -> str:
             subprocess.run(pbem + args, cwd=folder, env={**ENVIRONMENT, "PYTHONPATH": str(ROOT)}, check=True,
                            capture_output=True)
     environment = {**ENVIRONMENT, "PYTHONPATH": str(ROOT)}
+    if not played:
+        return url
     subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env=environment, check=True,
                    capture_output=True)  # deals every game and starts its clock
     for n in range(games):  # turn 1 processed with nobody's orders (B4.6): a stored turn for `game list` to read
@@ -82,15 +86,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         url = setup(folder, args.games)
+        new = setup(folder, args.games, "new.db", played=False)
         python = [sys.executable]
         pbem = python + ["-m", "pbem", "--db", url, "--now", QUIET]
         commands = {"import_sqlmodel": (python + ["-c", "import sqlmodel"], ROOT),
                     "run": (pbem + ["run"], ROOT), "status": (pbem + ["status"], ROOT),
-                    "game_list": (pbem + ["game", "list"], ROOT), "turn_status": (pbem + ["turn", "status", "g0"], ROOT),
+                    "game_list": (pbem + ["game", "list"], ROOT),
+                    "game_list_no_turn_yet": ([*python, "-m", "pbem", "--db", new, "game", "list"], ROOT), "turn_status": (pbem + ["turn", "status", "g0"], ROOT),
                     "sqlite3_rows": (python + ["-c", SQLITE_READ, str(folder / "tick.db")], ROOT)}
         if args.before:
             commands |= {"before_run": (pbem + ["run"], args.before), "before_status": (pbem + ["status"], args.before),
-                         "before_game_list": (pbem + ["game", "list"], args.before)}
+                         "before_game_list": (pbem + ["game", "list"], args.before),
+                         "before_game_list_no_turn_yet": ([*python, "-m", "pbem", "--db", new, "game", "list"],
+                                                          args.before)}
         for command, source in commands.values():  # warm-up: bytecode written
             cpu(command, folder, source)
         times: dict[str, list[float]] = {key: [] for key in commands}

@@ -28,6 +28,7 @@ SMOKE = {
     "site": ["--turns", "2"],
     "cli": ["--repeat", "1"],
     "tick": ["--games", "1", "--repeat", "1"],
+    "due_tick": ["--games", "1", "--repeat", "1", "--profile"],
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
 }

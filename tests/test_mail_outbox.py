@@ -84,3 +84,18 @@ def test_the_outbox_states_are_stored_as_their_plain_words(tmp_path):
         store.close()
     assert stored == ["pending", "refused"] and all(type(word) is str for word in stored)
     assert refused.state is OutboxState.REFUSED and json.loads(json.dumps(asdict(refused)))["state"] == "refused"
+
+
+@pytest.mark.parametrize("line_end", [b"\r\n", b"\n"])
+def test_a_message_is_queued_from_its_header_block_alone_whatever_its_line_ends(tmp_path, line_end):
+    """#36: the outbox reads only the header block of a message (a report mail is ~150 KB): the addressee, the
+    subject and the Message-ID as before, from .eml files with CRLF (as pbem writes them) or LF line ends, even
+    when the body holds a line that looks like a header, and the whole message is kept."""
+    head = [b"From: gm@example.org", b"To: Bob <bob@example.org>", b"Subject: turn 3", b"Message-ID: <t3@pbem>"]
+    data = line_end.join([*head, b"", b"To: not@example.org", b"Subject: not this", b""])
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        row = queue(session, data, "file", AT)
+        assert row is not None
+        assert (row.recipient, row.subject, row.message_id, row.data) == ("bob@example.org", "turn 3", "<t3@pbem>",
+                                                                          data)

@@ -3,6 +3,7 @@ store's ORM path, and no SQLAlchemy imported."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from cli_process import imported_by, run_pbem
@@ -15,6 +16,8 @@ from pbem.store.due import RowReader, from_rows
 from pbem.store.games import create_game
 from pbem.store.summary import game_summaries, listed
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_game_list_from_the_rows_is_the_stores_and_a_game_without_a_stored_turn_asks_the_store(
@@ -25,7 +28,9 @@ def test_game_list_from_the_rows_is_the_stores_and_a_game_without_a_stored_turn_
     with Session(engine) as session:
         create_game(session, halls_description("annex", "9"), AT)
         session.commit()
-    assert from_rows(url, listed) is None  # no turn stored yet: only the engine knows the turn and whether over
+    with RowReader(url) as rows, Session(engine) as session:  # no turn stored yet (#36): the rows say it too
+        assert listed(rows) == game_summaries(session)
+        assert [(s.game, s.turn, s.over) for s in listed(rows)] == [("annex", 1, False), ("halls", 1, False)]
     for name in ("halls", "annex"):
         with Session(engine) as session:
             cycle.deal(session, name)
@@ -49,6 +54,18 @@ def test_game_list_from_the_rows_is_the_stores_and_a_game_without_a_stored_turn_
     assert from_rows(url, listed) is None
     assert [row["game"] for row in json.loads(run_pbem("--db", url, "game", "list", "--json").stdout)] == \
         ["annex", "halls"]
+
+
+@pytest.mark.parametrize("sample", ["botwars", "geeko"])
+def test_a_new_game_is_never_over_as_the_rows_path_takes_it(sample):
+    """#36: `game list` reads a game with no turn as not over without loading the engine; the engine agrees."""
+    from pbem.engine.campaign import new_game
+    from pbem.engine.vocabulary import NEW_GAME_IS_OVER
+    from pbem.formats.game import read_description
+    from pbem.store.games import load_setup, setup_document
+
+    setup = load_setup(setup_document(read_description(ROOT / "turns" / sample)))
+    assert new_game(setup).is_over is NEW_GAME_IS_OVER
 
 
 def test_game_list_of_a_database_that_is_not_there_still_says_so(tmp_path):

@@ -19,26 +19,56 @@ from .room import Element, Room
 Entry = tuple[Mechanism, Element]
 
 
-class Ray:
-    """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
-    start), where each is on it (`position`, by cell number), and only the places where something may stop it
-    (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from robot to
-    blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the square;
-    `hooked`: whether it has any.
-    `mask`, `past`: its cells as bits, with and without the start (a robot's beam starts past its own square)."""
+class Line:
+    """The squares from one side of the board to the other in one direction, with what a beam meets on each (see
+    `Ray`), worked out once: every ray along it is a part of it (a beam from each square of the line)."""
 
-    __slots__ = ("squares", "position", "stops", "ends", "hooked", "mask", "past")
+    __slots__ = ("squares", "position", "stops", "ends", "hooked_from", "masks")
 
-    def __init__(self, squares: list[Square], cells: list[int], stops: list[tuple[int, list[Entry], list[Entry]]],
-                 ends: list[list[Entry]]):
+    def __init__(self, index: "RoomIndex", start: Square, direction: Dir):
+        squares: list[Square] = []
+        stops: list[tuple[int, list[Entry], list[Entry]]] = []
+        ends: list[list[Entry]] = []
+        square = start
+        while index.inside(square):
+            edge = (square, direction)
+            blocks, edge_blocks = index.square_beam_block.get(square, []), index.edge_beam_block.get(edge, [])
+            if blocks or edge_blocks:
+                stops.append((len(squares), blocks, edge_blocks))
+            squares.append(square)
+            ends.append(index.edge_beam_end.get(edge, []))
+            square = square.step(direction)
+        cells = [index.cell(sq) for sq in squares]
         self.squares = tuple(squares)
         self.position = {cell: i for i, cell in enumerate(cells)}
         self.stops = tuple(stops)
         self.ends = tuple(tuple((mech, element, square) for mech, element in hooks)
                           for square, hooks in zip(squares, ends))
-        self.hooked = any(self.ends)  # an eye on some edge of the path
-        self.mask = sum(1 << cell for cell in cells)
-        self.past = self.mask & ~(1 << cells[0])
+        # from each position on: whether an edge has beam hooks, and the cells as bits
+        self.hooked_from = [False] * (len(cells) + 1)
+        self.masks = [0] * (len(cells) + 1)
+        for i in range(len(cells) - 1, -1, -1):
+            self.hooked_from[i] = self.hooked_from[i + 1] or bool(self.ends[i])
+            self.masks[i] = self.masks[i + 1] | 1 << cells[i]
+
+
+class Ray:
+    """The squares a beam from one square in one direction crosses to the board's edge (`squares[0]` is the
+    start), where each is on it (`position[cell] - offset`, by cell number), and only the places where something
+    may stop it (`stops`: position, the square's beam blockers, those on the edge it leaves by): a trace jumps from
+    robot to blocker instead of stepping through plain floor. `ends`: each edge's beam hooks (eyes), with the
+    square; `hooked`: whether it has any. `mask`, `past`: its cells as bits, with and without the start (a robot's
+    beam starts past its own square). The end of a `Line`, from `offset` on."""
+
+    __slots__ = ("squares", "position", "offset", "stops", "ends", "hooked", "mask", "past")
+
+    def __init__(self, line: Line, offset: int):
+        self.squares = line.squares[offset:]
+        self.position, self.offset = line.position, offset
+        self.stops = tuple((i - offset, blocks, edge_blocks) for i, blocks, edge_blocks in line.stops if i >= offset)
+        self.ends = line.ends[offset:]
+        self.hooked = line.hooked_from[offset]  # an eye on some edge of the path
+        self.mask, self.past = line.masks[offset], line.masks[offset + 1]
 
 
 class Occupancy:
@@ -104,7 +134,9 @@ class RoomIndex:
                     self.acting[phase].append((mech, elements, cells))
         self.initial_states = initial_states(room)
         self._rays: dict[int, Ray] = {}  # by start cell and direction
+        self._lines: dict[int, Line] = {}  # by first cell and direction
         self._placed: dict[str, dict[Square, Element]] = {}
+        self._by_cell: dict[str, dict[int, list[Element]]] = {}  # by type, the elements on each cell
 
     def inside(self, square: Square) -> bool:
         return 1 <= square.row <= self.rows and 1 <= square.col <= self.cols
@@ -112,6 +144,20 @@ class RoomIndex:
     def cell(self, square: Square) -> int:
         """A square's number (an int key hashes without a call into Python)."""
         return square.row * self.stride + square.col
+
+    def elements_on(self, type_name: str, cells: int) -> list[Element]:
+        """The elements of one type on `cells` (as bits), in reading order (cell numbers grow in reading order)."""
+        by_cell = self._by_cell.get(type_name)
+        if by_cell is None:
+            by_cell = self._by_cell[type_name] = defaultdict(list)
+            for element in self.by_type.get(type_name, ()):
+                by_cell[self.cell(element.at)].append(element)
+        found: list[Element] = []
+        while cells:
+            lowest = cells & -cells
+            cells ^= lowest
+            found += by_cell[lowest.bit_length() - 1]
+        return found
 
     def placed(self, type_name: str) -> dict[Square, Element]:
         """The elements of one type by their square (for types with one per square, such as belts)."""
@@ -121,22 +167,19 @@ class RoomIndex:
         return found
 
     def ray(self, start: Square, direction: Dir) -> Ray:
-        """The beam path from `start` to the board's edge (see `Ray`). Worked out once per room; whether a
-        blocker blocks (a gate's state …) is asked while tracing."""
+        """The beam path from `start` to the board's edge (see `Ray`). Worked out once per room, each line of the
+        board once for all the rays along it; whether a blocker blocks (a gate's state …) is asked while tracing."""
         key = (start.row * self.stride + start.col) * 4 + direction
         found = self._rays.get(key)
         if found is None:
-            squares: list[Square] = []
-            stops, ends, square = [], [], start
-            while self.inside(square):
-                edge = (square, direction)
-                blocks, edge_blocks = self.square_beam_block.get(square, []), self.edge_beam_block.get(edge, [])
-                if blocks or edge_blocks:
-                    stops.append((len(squares), blocks, edge_blocks))
-                squares.append(square)
-                ends.append(self.edge_beam_end.get(edge, []))
-                square = square.step(direction)
-            found = self._rays[key] = Ray(squares, [self.cell(sq) for sq in squares], stops, ends)
+            d_row, d_col = direction.delta  # the line's first square: on the side the beam comes from
+            first = Square(start.row if d_row == 0 else (1 if d_row > 0 else self.rows),
+                           start.col if d_col == 0 else (1 if d_col > 0 else self.cols))
+            line_key = (first.row * self.stride + first.col) * 4 + direction
+            line = self._lines.get(line_key)
+            if line is None:
+                line = self._lines[line_key] = Line(self, first, direction)
+            found = self._rays[key] = Ray(line, abs(start.row - first.row) + abs(start.col - first.col))
         return found
 
 

@@ -29,7 +29,11 @@ the end of the turn), with all elements of this type in reading order of their
 squares (never the room file's order). A kind whose `act` does nothing unless a
 robot stands on one of its elements, and never moves a robot onto a square (it
 may turn, hurt, remove or destroy one), sets `robots_only`: its `act` is then
-not called while no robot stands on them. A new kind only subclasses `Mechanism`,
+not called while no robot stands on them. One whose `act` treats each element by
+the robots on it alone (no element's effect depends on another element's robots)
+also sets `each_square`: it is then given only the elements a robot stands on
+(a room four times the size, with four times the robots, costs four times as
+much, not sixteen). A new kind only subclasses `Mechanism`,
 fills these in and calls `register`, which refuses an unknown phase or a
 misspelt hook; the stage loop never changes.
 """
@@ -77,6 +81,7 @@ class Mechanism:
     is_control: ClassVar[bool] = False  # switches and eyes: other elements name its `id` as `control`
     plain: ClassVar[bool] = False       # decoration only (flags, starts): G8 "not plain floor" ignores it
     robots_only: ClassVar[bool] = False  # `act` needs a robot on one of its elements (see above)
+    each_square: ClassVar[bool] = False  # robots_only, each element acting alone on its robots (see above)
     replaces: ClassVar[str] = ""        # a kind already registered that this class means to replace (G9)
 
     # --- set-up -------------------------------------------------------

@@ -35,14 +35,17 @@ class Phase:
 
 def run_mechanisms(ctx: TurnContext, phase: str) -> None:
     """Every mechanism registered for this phase acts, with all its elements, in registration order (one that
-    is `robots_only` if a robot stands on one of its elements)."""
+    is `robots_only` if a robot stands on one of its elements; one that acts `each_square` with those only)."""
     occupied = None  # the robots' cells as bits, worked out when first needed (again after a robot may move)
     for mech, elements, cells in ctx.index.acting.get(phase, ()):
         if cells:  # robots_only
             if occupied is None:
                 occupied = ctx.occupied_cells()
-            if not occupied & cells:
+            standing = occupied & cells
+            if not standing:
                 continue
+            if mech.each_square:
+                elements = ctx.index.elements_on(mech.type, standing)
         mech.act(ctx, phase, elements)
         if not cells:
             occupied = None
@@ -79,14 +82,16 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
     first = 0 if shooter is None else 1  # a robot's beam starts in the square in front of it
     target, reach = None, len(squares)
     on_path = occupancy.mask & (ray.mask if first == 0 else ray.past)
-    if on_path:
-        position = ray.position
-        for cell, robots in occupancy.cells.items():
-            if on_path >> cell & 1 and position[cell] < reach:
-                for robot in robots:
-                    if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                        target, reach = robot, position[cell]  # B9: robot beams pass virtual robots
-                        break
+    position, offset, cells = ray.position, ray.offset, occupancy.cells
+    while on_path:  # the cells on the path where robots stand (a few), not every robot's cell
+        lowest = on_path & -on_path
+        on_path ^= lowest
+        cell = lowest.bit_length() - 1
+        if position[cell] - offset < reach:
+            for robot in cells[cell]:
+                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
+                    target, reach = robot, position[cell] - offset  # B9: robot beams pass virtual robots
+                    break
     for i, square_blocks, edge_blocks in ray.stops:
         if i > reach:
             break

@@ -104,3 +104,8 @@ class Termination(StrEnum):
     NO_LIVES = "no lives left"  # Flower Field (D4.5): a player lost their last life
     BOARD_FULL = "board full"  # Flower Field (D4.5): the board is full, the lives decide
     OUT_OF_TIME = "out of time"  # D5: a player's clock ran out
+
+# Whether a game is over before its first turn (`campaign.new_game(setup).is_over`): never — no winners yet, no
+# player finished, every robot with at least one life (B8.2's range starts at 1). Said here, where the store's
+# plain-SQL `game list` reads it without loading the engine; tests/test_read_rows.py checks the engine agrees.
+NEW_GAME_IS_OVER = False

@@ -21,7 +21,7 @@ from ..mail.notices import game_over, no_more_turns
 from ..mail.outbox import queue
 from ..mail.post import game_mail
 from ..render.ending import done_note, ended_lines, ending_lines
-from ..render.turn import Recipient, recipients
+from ..render.turn import Recipient, TurnReport, recipients
 from ..store.controls import Ended, holders, observers, record
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, processed_turns
 from ..store.tables import Game
@@ -62,24 +62,30 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
     return told
 
 
-def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = ()) -> int:
+def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
+                    report: TurnReport | None = None) -> int:
     """Queue the game's reports of its last processed turn and the sheets of its dealt turn (not committed); how
-    many were new."""
+    many were new. `report`: the last processed turn's, when the caller has built it already (it is built once per
+    turn, for the mails and the report folder)."""
     game = get_game(session, name)
     turns = processed_turns(session, game)
-    report = stored_report(session, game, turns[-1].number) if turns else None
+    if turns and (report is None or report.turn != turns[-1].number):
+        report = stored_report(session, game, turns[-1].number)
+    report = report if turns else None
     state = current_state(session, game)
     sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
-    messages = game_mail(report, recipients(players_of(session, game), holders(session, game)), observers(session, game), sheets, sender,
-                         templates)
+    readers = recipients(players_of(session, game), holders(session, game))
+    messages = game_mail(report, readers, observers(session, game), sheets, sender, templates)
     return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
 
 
-def queue_game_news(session: Session, name: str, sender: str, at: datetime,
-                    templates: Sequence[str] = ()) -> tuple[int, list[str]]:
-    """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
-    (`queue_game_mail`), and the end told. Returns how many reports and sheets were new, and who was told what."""
-    return queue_game_mail(session, name, sender, at, templates), queue_the_end(session, name, sender, at)
+def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
+                    report: TurnReport | None = None) -> tuple[int, list[str]]:
+    """Everything a game has to mail now (not committed): the last turn's reports (from `report` when the caller
+    built it already) and the dealt turn's sheets (`queue_game_mail`), and the end told. Returns how many reports
+    and sheets were new, and who was told what."""
+    return (queue_game_mail(session, name, sender, at, templates, report),
+            queue_the_end(session, name, sender, at))
 
 
 def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str, *, winner: str | None = None,

@@ -48,6 +48,11 @@ def campaign_templates() -> tuple[str, ...]:
     return ("templates",) if Path("templates").is_dir() else ()
 
 
+def turn_report(game: str, result: ProcessResult) -> TurnReport:
+    """The report of a turn just played (stored or previewed)."""
+    return outcome_report(game, result.before, result.outcome, list(result.before.players))
+
+
 def write_reports(out: Path, game: str, turn: int, before: GameState, outcome: TurnOutcome,
                   recipients: list[Recipient], templates: tuple[str, ...] = (),
                   summary: str | None = None) -> list[Path]:
@@ -170,13 +175,13 @@ def preview_turn(session: Session, name: str, *, at: datetime, turn: int | None,
 
 
 def report_turn(session: Session, name: str, result: ProcessResult, out: Path, templates: tuple[str, ...],
-                summary: str, recipients: list[Recipient]) -> str | None:
-    """A stored turn's reports written into OUT and settled (committed); what went wrong if they could not be
-    written (they stay owed, for the next `pbem run`)."""
+                summary: str, recipients: list[Recipient], report: TurnReport | None = None) -> str | None:
+    """A stored turn's reports (`report`, when the caller built it already for the mails) written into OUT and
+    settled (committed); what went wrong if they could not be written (they stay owed, for the next `pbem run`)."""
     from ..store.reports import settle
 
     try:
-        write_reports(out, name, result.turn, result.before, result.outcome, recipients, templates, summary)
+        write_report(out, report or turn_report(name, result), recipients, templates, summary)
     except OSError as err:
         return not_written(name, result.turn, out, err)
     settle(session, name, result.turn, str(out))

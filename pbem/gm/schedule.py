@@ -27,7 +27,6 @@ from ..mail.fetch import messages_from
 from ..mail.letters import clean
 from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import queue
-from ..render.history import outcome_report
 from ..render.model import fate_note
 from ..render.turn import DEFAULT_SENDER, recipients
 from ..store import turns
@@ -53,7 +52,7 @@ from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_matches
 from .outgoing import send_pending
-from .reports import SHEETS, not_written, report_turn, write_report, write_sheets, write_stored_report
+from .reports import SHEETS, not_written, report_turn, turn_report, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
 from .turn_sheets import turn_sheets
 
@@ -274,11 +273,13 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
         cycle.deal_hands(session, name)
         nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
         done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
-    told = queue_game_news(session, name, config.sender, now, templates)[1]
+    report = turn_report(name, result)  # once, for the mails and the report folder
+    told = queue_game_news(session, name, config.sender, now, templates, report)[1]
     done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()
-    problem = report_turn(session, name, result, out, templates, turn_summary(result), recipients(players_of(session, game)))
+    problem = report_turn(session, name, result, out, templates, turn_summary(result),
+                          recipients(players_of(session, game)), report)
     return done + ([Done(name, result.turn, RunStep.PROBLEM, problem)] if problem else []) + \
         ([] if result.over else keep_sheets(session, game, out, templates))
 
@@ -308,7 +309,7 @@ def _review(session: Session, game: Game, turn: int, deadline: Deadline, now: da
     session.commit()  # a preview rolls its session back: keep what this run did so far
     preview = cycle.process(session, game.name, preview=True, turn=turn, at=now)
     folder = out / "previews"
-    report = outcome_report(game.name, preview.before, preview.outcome, list(preview.before.players))
+    report = turn_report(game.name, preview)
     write_report(folder, report, recipients(players_of(session, game)), templates)
     lock_game(session, game.name)
     queue(session, held_for_review(config.sender, game.name, turn, report, turn_summary(preview),

@@ -38,7 +38,7 @@ from .letters import clean, sender_address
 def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
     """Add a message to the outbox (not committed); None when its Message-ID is there already."""
     data = message if isinstance(message, bytes) else message_bytes(message)
-    headers = BytesParser(policy=policy.SMTP).parsebytes(data, headersonly=True)
+    headers = BytesParser(policy=policy.SMTP).parsebytes(header_block(data), headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
     recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:
@@ -49,6 +49,13 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
                        purpose=purpose, data=data, state=OutboxState.PENDING, queued_at=at)
     session.add(row)
     return row
+
+
+def header_block(data: bytes) -> bytes:
+    """The message's header block, with the blank line that ends it: the parser reads a whole message line by
+    line even for its headers alone (~8 ms of a report mail's 150 KB)."""
+    ends = [end + len(blank) for blank in (b"\r\n\r\n", b"\n\n") if (end := data.find(blank)) >= 0]
+    return data[:min(ends)] if ends else data
 
 
 class Transport(Protocol):

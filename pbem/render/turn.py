@@ -77,6 +77,10 @@ class TurnReport:
     images: dict[str, bytes] = field(default_factory=dict)  # file name -> PNG
     notices: dict[str, list[str]] = field(default_factory=dict)  # player -> lines only they are told (B4.6)
     ending: list[str] = field(default_factory=list)  # the game ended with this turn: the result and standings
+    # the players' .eml files already made, by (recipients, sender, templates): a turn's mails are built once for
+    # the outbox and the report folder (`eml_files`)
+    mails: dict[tuple[tuple[Recipient, ...], str, tuple[str, ...]], dict[str, bytes]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def for_player(self, player: str) -> list[BoardReport]:
         return [r for r, who in zip(self.reports, self.players) if player in who]
@@ -205,7 +209,16 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
               templates: Sequence[str] = ()) -> dict[str, bytes]:
     """Each recipient's `.eml` (by a file-name-safe form of the player's name); a body is built once
     for all players who get the same boards and notices (on a shared board each player's own robots are marked,
-    so each gets a body of their own). Players with no board this turn (done) get none."""
+    so each gets a body of their own). Players with no board this turn (done) get none. Made once per report for
+    the same recipients, sender and templates."""
+    key = (tuple(recipients), sender, tuple(templates))
+    if key not in report.mails:
+        report.mails[key] = _eml_files(report, recipients, sender, templates)
+    return dict(report.mails[key])
+
+
+def _eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str,
+               templates: Sequence[str]) -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     # (boards shown, notices, the player where the board is shared) -> the mail they make
     bodies: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[EmailMessage, bytes]] = {}

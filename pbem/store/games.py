@@ -197,11 +197,17 @@ def read_state(game: Game, text: str) -> GameState: ...
 def read_state(game: Game, text: str, kind: type[T]) -> T: ...
 def read_state(game: Game, text: str, kind: type[object] = GameState) -> object:
     """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
-    setup = load_setup(game.setup)
-    rooms = {dumps(to_data(room)): room for room in setup.rooms}
+    setup, rooms = load_setup(game.setup), _rooms_by_data(game.setup)
     rebuilt: object = from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
                                                          GameSetup: lambda data: setup})
     return rebuilt
+
+
+@lru_cache(maxsize=32)
+def _rooms_by_data(document: str) -> dict[str, Room]:
+    """The setup's rooms by their canonical JSON, as a stored state holds them (made once per setup: a state is
+    read several times a turn)."""
+    return {dumps(to_data(room)): room for room in load_setup(document).rooms}
 
 
 def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:

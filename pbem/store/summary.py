@@ -2,8 +2,9 @@
 
 Whether a game is over is the engine's answer (`GameState.is_over`); processing a turn stores it with the turn
 (`turns.over`), so listing a game with turns reads that and the turn its latest state waits for, instead of
-loading the state with its rooms (~13 ms a game, and the engine's modules, ~60 ms, for the whole command). A game
-with no turn yet, or whose last turn was stored before that column existed, is asked of the engine as before.
+loading the state with its rooms (~13 ms a game, and the engine's modules, ~60 ms, for the whole command); a game
+with no turn yet waits for the turn of its first state and is not over (the engine's `NEW_GAME_IS_OVER`). A game
+whose last turn was stored before that column existed is asked of the engine as before.
 
 When every game's rows say enough, `listed` reads the same lines with plain SQL (pbem.store.due.RowReader: the
 standard library's sqlite3 on a SQLite file), so the command imports neither SQLAlchemy nor the tables.
@@ -14,6 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..engine.vocabulary import NEW_GAME_IS_OVER
 from .due import Rows
 
 if TYPE_CHECKING:
@@ -39,17 +41,18 @@ def game_summaries(session: Session) -> list[GameSummary]:
 
 def listed(rows: Rows) -> list[GameSummary] | None:
     """Every game's line read with plain SQL, as `game_summaries` reads it; None when a game's rows do not say
-    enough (no turn stored yet, or its last turn stored before `turns.over`): then ask `game_summaries`."""
+    enough (its last turn stored before `turns.over`): then ask `game_summaries`."""
     summaries = []
     for game, name, ruleset in rows("SELECT id, name, ruleset FROM games ORDER BY name"):
         last = rows("SELECT number, over FROM turns WHERE game_id = :game ORDER BY number DESC LIMIT 1", game=game)
-        if not last or last[0][1] is None:
+        if last and last[0][1] is None:
             return None
-        (state,), = rows("SELECT state FROM state_snapshots WHERE game_id = :game AND turn = :turn AND kind = 'after'",
-                         game=game, turn=last[0][0])
+        turn, kind, over = (last[0][0], "after", bool(last[0][1])) if last else (1, "before", NEW_GAME_IS_OVER)
+        (state,), = rows("SELECT state FROM state_snapshots WHERE game_id = :game AND turn = :turn AND kind = :kind "
+                         "AND board = '' AND stage = 0", game=game, turn=turn, kind=kind)
         players = [player for player, in rows("SELECT name FROM players WHERE game_id = :game ORDER BY position",
                                               game=game)]
-        summaries.append(GameSummary(name, ruleset, json.loads(state)["turn"], bool(last[0][1]), players))
+        summaries.append(GameSummary(name, ruleset, json.loads(state)["turn"], over, players))
     return summaries
 
 

@@ -20,6 +20,7 @@ class Gear(Mechanism):
     fields = {"turn": Field(choice(*TURNS))}
     phases = ("gears",)
     robots_only = True
+    each_square = True
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:

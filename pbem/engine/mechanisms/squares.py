@@ -23,6 +23,7 @@ class Flag(Mechanism):
     fields = {"number": Field(positive_int)}
     phases = ("end of stage",)
     robots_only = True
+    each_square = True
     plain = True
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
@@ -45,6 +46,7 @@ class Wrench(Mechanism):
     fields = {"count": Field(positive_int, required=False, default=1)}
     phases = ("end of stage", "wrench repairs")
     robots_only = True
+    each_square = True
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
@@ -76,6 +78,7 @@ class Armoury(Mechanism):
     fields = {"option": Field(_option_name)}
     phases = ("end of stage",)
     robots_only = True
+    each_square = True
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:
@@ -101,6 +104,7 @@ class Computer(Mechanism):
     fields = {"set": Field(choice(*CARD_SETS))}
     phases = ("end of stage",)
     robots_only = True
+    each_square = True
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
         for element in elements:

@@ -1,0 +1,71 @@
+"""#36: a due tick builds each processed turn's report, animation and mails once, and shares them between the
+outbox and the report folder (they were built twice: once for the mails, again for the folder). The builders are
+counted by wrapping them, and the mails queued are the very bytes of the folder's .eml files."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from email import message_from_bytes
+
+import pytest
+from cycle_fixtures import two_halls
+from sqlmodel import Session, create_engine, select
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.store.mail import MailOutgoing
+
+RUNNER = CliRunner()
+
+
+@pytest.fixture
+def counted(monkeypatch) -> Counter[str]:
+    """How often each builder of a turn's report ran (by name), from now on."""
+    import pbem.render.animation as animation
+    import pbem.render.history as history
+    import pbem.render.turn as turn
+
+    calls: Counter[str] = Counter()
+
+    def counting(module, name):
+        original = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return original(*args, **kwargs)
+        monkeypatch.setattr(module, name, wrapper)
+    counting(history, "build_turn_report")
+    counting(turn, "turn_gif")
+    counting(animation, "turn_gif")
+    counting(turn, "player_message")  # one per distinct mail body
+    return calls
+
+
+def run(url: str, now: str) -> list[dict]:
+    result = RUNNER.invoke(app, ["--db", url, "--now", now, "run", "--json", "--out", "reports"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["done"]
+
+
+def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, monkeypatch, counted):
+    monkeypatch.chdir(tmp_path)
+    url = two_halls(tmp_path)
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
+    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    assert not counted
+    done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6)
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    boards = 2  # Geek-o: each of the two players on a board of their own
+    assert counted == {"build_turn_report": 2, "turn_gif": 2 * boards, "player_message": 2 * boards}
+    engine = create_engine(url)
+    with Session(engine) as session:
+        queued = {(row.recipient, row.subject): row.data for row in session.exec(select(MailOutgoing))
+                  if row.purpose == "report"}
+    engine.dispose()
+    for game in ("halls", "keep"):
+        for path in sorted((tmp_path / "reports" / game / "turn-001" / "mail").glob("*.eml")):
+            folder_mail = path.read_bytes()
+            header = message_from_bytes(folder_mail)
+            assert queued[(header["To"], header["Subject"])] == folder_mail, path
+    assert len(queued) == 4
