@@ -8,7 +8,6 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Callable, TypeVar, overload
 
-from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
@@ -23,9 +22,10 @@ from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, Problem, load_yaml
-from .base import Refused as Refused  # these four re-exported: the cycle, archive and CLI import them from here
+from .base import Refused as Refused  # these re-exported: the cycle, archive and CLI import them from here
 from .base import Store as Store
 from .base import list_games as list_games
+from .base import lock_game as lock_game
 from .base import players_of as players_of
 from .tables import (
     DealtHand,
@@ -43,14 +43,6 @@ from .tables import (
 T = TypeVar("T")
 
 # --- games -------------------------------------------------------------------------------------
-
-def lock_game(session: Session, name: str) -> None:
-    """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
-    first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
-    game (an order being stored, a turn being processed) run one after the other, each seeing the other's work."""
-    session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
-    session.expire_all()  # whatever was read before the lock is read again under it
-
 
 def setup_document(description: GameDescription) -> str:
     """What `games.setup` keeps: the description with its room and deck files as text."""
