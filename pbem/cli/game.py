@@ -153,8 +153,12 @@ def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help
 
     summaries = from_rows(db_url(ctx), listed)  # plain SQL when the rows say enough, else the store
     if summaries is None:
+        from ..gm.moves import summary
+        from ..store.matches import all_matches
+
         with open_store(ctx, read_only=True) as store, store.session() as session:
-            summaries = game_summaries(session)
+            summaries = sorted(game_summaries(session) + [summary(session, m) for m in all_matches(session)],
+                               key=lambda line: line.game)
     rows = [asdict(summary) for summary in summaries]
     if as_json:
         print_json(rows)

@@ -18,6 +18,7 @@ from ..mail.dmpost import match_mail
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store.base import lock_game
+from ..store.controls import paused
 from ..store.due import MatchTick
 from ..store.mail import MailOutgoing
 from ..store.matches import (
@@ -30,6 +31,7 @@ from ..store.matches import (
     seat_names,
 )
 from ..store.schedule import set_wake
+from ..store.summary import GameSummary
 from ..store.tables import Game as GameRow
 from ..store.tables import OrderVersion, Player
 
@@ -59,9 +61,18 @@ def submit(session: Session, match: GameRow, action: Action, now: datetime, *, s
     (`row.reason`); returns the row and the position after it. `mail`: the key of the message that carried it."""
     lock_game(session, match.name)
     config, state, _ = position(session, match)
+    stopped = paused(session, match)
+    if stopped is not None:  # no action counts while the clock stands still
+        reason = f"the match is paused (since {when(stopped.at)}): nothing counts until the game master resumes it"
+        return record_move(session, match, action, reason, source=source, mail=mail), state
     row, state = _submit(session, match, get_game(config.game), state, action, source, mail)
     write_deadline(session, match, config, state, now)
     return row, state
+
+
+def extend_at(session: Session, match: GameRow, state: Any, action: Action) -> tuple[OrderVersion, Any]:
+    """The GM's extension `action`, at the moment it carries (a resumed clock's, at the pause), recorded."""
+    return _submit(session, match, get_game(config_of(match).game), state, action, "command", None)
 
 
 def submit_run(session: Session, match: GameRow, state: Any, actions: list[Action], now: datetime) -> tuple[Any, int]:
@@ -91,6 +102,8 @@ def tick(session: Session, match: GameRow, now: datetime) -> tuple[list[clock.De
     lock_game(session, match.name)
     config, state, _ = position(session, match)
     rules = get_game(config.game)
+    if paused(session, match) is not None:
+        return [], state
     _, passed = clock.advance(rules, state, now)
     if passed:
         _, state = _submit(session, match, rules, state, Action(clock.GM, {"timeout": True}, now), "clock", None)
@@ -126,7 +139,10 @@ def match_tick(session: Session, match: GameRow, config: Config, state: Any, now
     """The match as `pbem run` and `pbem status` see it: when the run next has something to do for it (its
     opening mail owed at the start, or the running deadline), what happens then, and what it does till then."""
     rules = get_game(config.game)
-    over, running = rules.is_over(state), rules.deadline(state)
+    over, running, stopped = rules.is_over(state), rules.deadline(state), paused(session, match)
+    if stopped is not None:
+        return MatchTick(match.name, config.game, None, over, "", None,
+                         f"nothing: paused since {when(stopped.at)} (pbem game resume {match.name})")
     wake, effect = (running.at, running.effect) if running is not None and not over else (None, "")
     start = moment(config.options.get("start")) or now
     if not over and any(not opened(session, match, seat) for seat in by_mail(session, match)) \
@@ -180,3 +196,10 @@ def opened(session: Session, match: GameRow, seat: Player) -> bool:
     """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
     wanted = message_id("dm", opening_token(match, seat), seat.email)
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
+
+
+def summary(session: Session, match: GameRow) -> GameSummary:
+    """The match's line of `pbem game list`: its accepted moves as its turn, whether it is over."""
+    config, state, accepted = position(session, match)
+    return GameSummary(match.name, match.ruleset, len(accepted), get_game(config.game).is_over(state),
+                       list(config.players))

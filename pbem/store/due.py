@@ -18,11 +18,13 @@ these ticks when nothing is due, and `stored_tick` reads the same through the st
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..formats.schedule import Process, Schedule, hold_expires, schedule_of
 
@@ -253,7 +255,9 @@ def _utc(value: Any) -> datetime:
 
 
 class RowReader:
-    """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`."""
+    """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`.
+    A SQLite file is read with the standard library's sqlite3 and a PostgreSQL database with its driver, psycopg,
+    alone (SQLAlchemy's import costs more than the whole check); any other database through SQLAlchemy."""
 
     def __init__(self, url: str):
         self.url = url
@@ -265,6 +269,13 @@ class RowReader:
                 raise FileNotFoundError(path)
             self.connection: Any = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             return lambda sql, **parameters: self.connection.execute(sql, parameters).fetchall()
+        conninfo = _postgresql(self.url)
+        if conninfo is not None:
+            import psycopg
+
+            self.connection = psycopg.connect(**conninfo, autocommit=True)
+            return lambda sql, **parameters: self.connection.execute(_PARAMETER.sub(r"%(\1)s", sql),
+                                                                     parameters).fetchall()
         from sqlalchemy import text
 
         from .db import open_database
@@ -277,6 +288,19 @@ class RowReader:
         self.connection.close()
         if hasattr(self, "engine"):
             self.engine.dispose()
+
+
+_PARAMETER = re.compile(r"(?<![:\w]):(\w+)")  # `:name`, as psycopg spells it: `%(name)s`
+
+
+def _postgresql(url: str) -> dict[str, Any] | None:
+    """psycopg's connection arguments for a `postgresql://` or `postgresql+psycopg://` URL, else None."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgresql+psycopg"):
+        return None
+    found = {"host": parts.hostname, "port": parts.port, "user": unquote(parts.username or "") or None,
+             "password": unquote(parts.password or "") or None, "dbname": unquote(parts.path.lstrip("/")) or None}
+    return {key: value for key, value in {**found, **dict(parse_qsl(parts.query))}.items() if value is not None}
 
 
 def _sqlite_file(url: str) -> Path | None:
