@@ -10,6 +10,7 @@ from typing import Any, Callable, TypeVar, overload
 
 from sqlmodel import Session, col, delete, select
 
+from .. import games as registry
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.room import Room
@@ -41,6 +42,7 @@ from .tables import (
 )
 
 T = TypeVar("T")
+MATCH_GAMES = registry.names(registry.Kind.MATCH)
 
 # --- games -------------------------------------------------------------------------------------
 
@@ -247,7 +249,11 @@ def set_missing_orders(session: Session, name: str, policy: str) -> None:
 
 
 def current_state(session: Session, game: Game) -> GameState:
-    """The state before the next turn: after the last processed turn, else before turn 1."""
+    """The state before the next turn: after the last processed turn, else before turn 1. A death match has no
+    turns: refused, naming the commands that play it (a campaign command given a match's name)."""
+    if game.ruleset in MATCH_GAMES:
+        raise Refused([f"{game.name} is a death match ({game.ruleset}), not a campaign: pbem dm show {game.name}, "
+                       f"pbem game show {game.name}"])
     last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
     return stored_state(session, game, last, "after") if last else first_state(session, game)
 
