@@ -203,7 +203,8 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
     return queued
 
 
-def run_matches(session: Session, now: datetime, sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
-    """`pbem run`'s part for death matches: the opening mails now due, then every passed deadline applied and
+def run_match(session: Session, name: str, now: datetime,
+              sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+    """`pbem run`'s part for one death match: its opening mails now due, then every passed deadline applied and
     mailed (not committed)."""
-    return open_matches(session, now, sender), moves.tick_all(session, now, sender)
+    return open_matches(session, now, sender, [name]), moves.tick_all(session, now, sender, [name])

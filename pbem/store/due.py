@@ -256,8 +256,9 @@ def _utc(value: Any) -> datetime:
 
 class RowReader:
     """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`.
-    A SQLite file is read with the standard library's sqlite3 and a PostgreSQL database with its driver, psycopg,
-    alone (SQLAlchemy's import costs more than the whole check); any other database through SQLAlchemy."""
+    A SQLite file is read with the standard library's sqlite3 and a PostgreSQL database through libpq itself
+    (`pbem.store.libpq`; psycopg where libpq cannot be loaded): SQLAlchemy's import, and psycopg's, cost more
+    than the whole check. Any other database through SQLAlchemy."""
 
     def __init__(self, url: str):
         self.url = url
@@ -271,11 +272,17 @@ class RowReader:
             return lambda sql, **parameters: self.connection.execute(sql, parameters).fetchall()
         conninfo = _postgresql(self.url)
         if conninfo is not None:
-            import psycopg
+            from .libpq import Connection
 
-            self.connection = psycopg.connect(**conninfo, autocommit=True)
-            return lambda sql, **parameters: self.connection.execute(_PARAMETER.sub(r"%(\1)s", sql),
-                                                                     parameters).fetchall()
+            try:
+                connection = self.connection = Connection(conninfo)
+                return connection.rows
+            except OSError:  # no libpq to load here (or no server): psycopg says why, or reads
+                import psycopg
+
+                self.connection = psycopg.connect(**conninfo, autocommit=True)
+                return lambda sql, **parameters: self.connection.execute(_PARAMETER.sub(r"%(\1)s", sql),
+                                                                         parameters).fetchall()
         from sqlalchemy import text
 
         from .db import open_database
