@@ -10,6 +10,7 @@ import json
 from datetime import datetime, timezone
 from email.message import EmailMessage
 
+import pytest
 import sqlalchemy as sa
 from alembic import command
 from dm_desk import Desk
@@ -17,7 +18,7 @@ from mail_fixtures import new_campaign
 from sqlmodel import Session, select
 
 from pbem.dm import clock
-from pbem.dm.base import Action, get_game, replay
+from pbem.dm.base import Action, Config, get_game, replay
 from pbem.formats.canonical import state_hash
 from pbem.formats.transcript import parse_transcript
 from pbem.formats.yamlfile import load_yaml
@@ -27,6 +28,7 @@ from pbem.store.db import alembic_config, open_database, stored_revision
 from pbem.store.games import current_state
 from pbem.store.games import get_game as get_campaign
 from pbem.store.mail import MailOutgoing, MailReceived
+from pbem.store.matches import create_match
 
 PUZZLE = "{size: 4, walls: [], robots: {red: [r4c1], blue: [r2c3]}, goal: {at: r1c4, colour: red}}"
 GYULBOT = f"""\
@@ -154,3 +156,16 @@ def test_a_0010_database_with_a_match_half_way_and_a_campaign_upgrades_with_noth
     assert [(s["player"], s["payload"], s["accepted"]) for s in shown["submissions"]] == [
         ("ann", {"claim": 4}, True), ("bob", {"claim": 5}, False), ("bob", {"undercut": 3}, True)]
     assert [to for to, _, _ in desk.new_mail()] == ["bob@example.org", "ann@example.org"]  # the ack, the news
+
+
+def test_going_back_before_0011_with_a_match_stored_is_refused_naming_it(tmp_path):
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    engine = open_database(url)
+    with Session(engine) as session:
+        create_match(session, "t1", Config("takebacktoe", ("ann", "bob")), START)
+        session.commit()
+    migrations = alembic_config()
+    with engine.begin() as connection, pytest.raises(RuntimeError, match=r"death matches stored \(t1\)"):
+        migrations.attributes["connection"] = connection
+        command.downgrade(migrations, "0010")
+    engine.dispose()

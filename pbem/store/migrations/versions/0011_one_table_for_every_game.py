@@ -105,7 +105,12 @@ def _move_matches(bind: sa.engine.Connection) -> None:
 
 
 def downgrade() -> None:
-    """The old tables come back empty: a match's rows stay in the games' tables (moving them back is not offered)."""
+    """The old tables come back, empty: refused while a death match is stored (its rows would be lost)."""
+    found = op.get_bind().execute(sa.text("SELECT name FROM games WHERE ruleset IN ('gyulbot', 'ice', "
+                                          "'takebacktoe', 'flowerfield')")).all()
+    if found:
+        raise RuntimeError(f"cannot go back before revision 0011 with death matches stored ({', '.join(n for n, in found)}):"
+                           " their rows would be lost")
     op.create_table('dm_match',
                     sa.Column('id', sa.Integer(), nullable=False),
                     sa.Column('name', sa.String(), nullable=False),
@@ -138,11 +143,8 @@ def downgrade() -> None:
                     sa.UniqueConstraint('match', 'player'))
     with op.batch_alter_table('mail_dm_players') as batch:
         batch.create_index('ix_mail_dm_players_match', ['match'], unique=False)
-    bind = op.get_bind()
-    bind.execute(sa.text("DELETE FROM turn_deadlines WHERE turn = 0"))
     with op.batch_alter_table('turn_deadlines') as batch:
         batch.drop_column('about')
-    bind.execute(sa.text("DELETE FROM order_versions WHERE player_id IS NULL OR submitted_at IS NULL"))
     with op.batch_alter_table('order_versions') as batch:
         batch.drop_column('actor')
         batch.drop_column('mail')
