@@ -48,3 +48,18 @@ def test_pausing_a_match_stops_its_clock_and_resuming_gives_back_the_time_left(d
     assert all("Deadline: 2026-12-01 20:26:00 UTC" in text for _, _, text in told)
     assert desk.run("20:26:00") == []
     assert [d["what"] for d in desk.run("20:26:01")] == ["deadline"]
+
+
+def test_a_match_seat_not_played_by_mail_gets_its_address_by_enrolment_not_by_game_address(desk):
+    """A death match's seat has no address until its player is enrolled (which gives the secret too): `game
+    address` on it is refused, naming the command; once enrolled, the address changes and both are told."""
+    made = desk.pbem("dm", "new", "t1", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--out",
+                     desk.folder, now="19:00:00")
+    assert made.exit_code == 0, made.output
+    refused = desk.pbem("game", "address", "t1", "ann", "ann@example.org", now="19:01:00")
+    assert refused.exit_code == 1 and "pbem mail dm-player t1 ann ann@example.org" in refused.output
+    assert desk.pbem("mail", "dm-player", "t1", "ann", "ann@example.org", now="19:02:00").exit_code == 0
+    desk.new_mail()
+    moved = desk.pbem("game", "address", "t1", "ann", "ann@example.net", now="19:03:00")
+    assert moved.exit_code == 0, moved.output
+    assert sorted(to for to, _, _ in desk.new_mail()) == ["ann@example.net", "ann@example.org"]
