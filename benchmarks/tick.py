@@ -1,6 +1,6 @@
 """Cron-tick benchmark: the CPU a `pbem run` and a `pbem status` with nothing due cost, beside `import sqlmodel`.
 
-    python3 benchmarks/tick.py [--games 3] [--repeat 7] [--before CHECKOUT]
+    python3 benchmarks/tick.py [--games 3] [--matches 0] [--postgresql] [--repeat 7] [--before CHECKOUT]
 
 Makes a database with `--games` scheduled Geek-o games (the bundled sample), each with its first turn processed
 (nobody's orders in) and the second dealt with its clock started, then, at a time when nothing is due, runs each command in its own interpreter in turn, `--repeat` rounds
@@ -9,6 +9,10 @@ time (user + system of the child process, which other jobs on the machine sway f
 ratio to `python -c "import sqlmodel"` in the same rounds. Also timed: `pbem game list` (its lines read with plain
 SQL), `pbem game list` of games with no turn processed yet, `pbem turn status` (the store and the engine: who is expected), and the tick's rows read with the standard library's sqlite3 in a bare interpreter (the floor). `--before`
 times `run`, `status` and `game list` of another checkout (e.g. `git archive main`) in the same rounds.
+`--matches N` adds N death matches, both players of each by mail (issue #33): Take-Back-Toe with the GM's dice,
+waiting for the GM's roll, and Ice matches that start the next day (their opening mails owed then). `--postgresql`
+times the same commands, in the same rounds, against the same games in a throwaway PostgreSQL server
+(tests/postgres_server.py), keyed `pg_run`, `pg_status`, `pg_game_list`.
 """
 from __future__ import annotations
 
@@ -48,10 +52,12 @@ def cpu(command: list[str], cwd: Path, source: Path) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def setup(folder: Path, games: int, database: str = "tick.db", played: bool = True) -> str:
-    """`games` scheduled Geek-o games in `database`: dealt, turn 1 processed and turn 2 dealt (`played`), else
-    only imported (no turn yet: issue #36's `game list` before any turn)."""
-    url = f"sqlite:///{folder / database}"
+def setup(folder: Path, games: int, matches: int = 0, url: str | None = None, *, database: str = "tick.db",
+          played: bool = True) -> str:
+    """`games` scheduled Geek-o games and `matches` death matches in `url` (or the SQLite file `database`):
+    dealt, turn 1 processed and turn 2 dealt (`played`), else only imported (no turn yet: issue #36's `game list`
+    before any turn)."""
+    url = url or f"sqlite:///{folder / database}"
     pbem = [sys.executable, "-m", "pbem", "--db", url]
     description = (ROOT / "turns" / "geeko" / "game.yaml").read_text()
     for n in range(games):
@@ -73,6 +79,15 @@ def setup(folder: Path, games: int, database: str = "tick.db", played: bool = Tr
                        capture_output=True)
     subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env=environment, check=True,
                    capture_output=True)  # deals turn 2 and starts its clock
+    for n in range(matches):
+        name, game = f"m{n}", ("takebacktoe", "ice")[n % 2]
+        options = ["--option", "dice=gm"] if game == "takebacktoe" else [
+            "--option", "start=2026-12-02T20:00:00Z", "--option", "size=6x6"]
+        commands = [["dm", "new", name, "--game", game, "--player", "ann", "--player", "bob", *options,
+                     "--out", str(folder)]]
+        commands += [["mail", "dm-player", name, p, f"{p}@example.org"] for p in ("ann", "bob")]
+        for args in commands:
+            subprocess.run(pbem + ["--now", T0, *args], cwd=folder, env=environment, check=True, capture_output=True)
     return url
 
 
@@ -80,13 +95,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--matches", type=int, default=0)
+    parser.add_argument("--postgresql", action="store_true", help="also time the commands on PostgreSQL")
     parser.add_argument("--before", type=Path, help="another checkout to time beside this one")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
+    server = None
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
-        url = setup(folder, args.games)
-        new = setup(folder, args.games, "new.db", played=False)
+        url = setup(folder, args.games, args.matches)
+        new = setup(folder, args.games, database="new.db", played=False)
         python = [sys.executable]
         pbem = python + ["-m", "pbem", "--db", url, "--now", QUIET]
         commands = {"import_sqlmodel": (python + ["-c", "import sqlmodel"], ROOT),
@@ -94,6 +112,16 @@ def main() -> None:
                     "game_list": (pbem + ["game", "list"], ROOT),
                     "game_list_no_turn_yet": ([*python, "-m", "pbem", "--db", new, "game", "list"], ROOT), "turn_status": (pbem + ["turn", "status", "g0"], ROOT),
                     "sqlite3_rows": (python + ["-c", SQLITE_READ, str(folder / "tick.db")], ROOT)}
+        if args.postgresql:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from postgres_server import start_server
+
+            server = start_server()
+            (folder / "pg").mkdir()
+            pg = python + ["-m", "pbem", "--db", setup(folder / "pg", args.games, args.matches, server.new_database()),
+                           "--now", QUIET]
+            commands |= {"pg_run": (pg + ["run"], ROOT), "pg_status": (pg + ["status"], ROOT),
+                         "pg_game_list": (pg + ["game", "list"], ROOT)}
         if args.before:
             commands |= {"before_run": (pbem + ["run"], args.before), "before_status": (pbem + ["status"], args.before),
                          "before_game_list": (pbem + ["game", "list"], args.before),
@@ -105,9 +133,11 @@ def main() -> None:
         for _ in range(args.repeat):
             for key, (command, source) in commands.items():
                 times[key].append(cpu(command, folder, source))
+        if server is not None:
+            server.stop()
     medians = {key: statistics.median(values) for key, values in times.items()}
     print(json.dumps({
-        "benchmark": "cron tick with nothing due", "games": args.games, "repeat": args.repeat,
+        "benchmark": "cron tick with nothing due", "games": args.games, "matches": args.matches, "repeat": args.repeat,
         "cpu_ms_median": {key: round(value * 1000, 1) for key, value in medians.items()},
         "ratio_to_import_sqlmodel": {key: round(value / medians["import_sqlmodel"], 2) for key, value in medians.items()},
         "cpu_ms_runs": {key: [round(v * 1000, 1) for v in values] for key, values in times.items()},

@@ -13,9 +13,8 @@ import pytest
 from mail_fixtures import new_campaign
 from sqlmodel import Session, create_engine, select
 
-from pbem.store.dm import DmAction
 from pbem.store.mail import MailOutgoing
-from pbem.store.tables import Turn
+from pbem.store.tables import OrderVersion, Turn
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = "2026-12-01T20:00:00+00:00"
@@ -50,7 +49,7 @@ def test_two_runs_at_once_process_each_turn_once_and_queue_each_message_once(tmp
         with Session(engine) as session:
             turns = session.exec(select(Turn)).all()
             purposes = [row.purpose for row in session.exec(select(MailOutgoing)).all()]
-            clock_records = session.exec(select(DmAction).where(DmAction.player == "GM")).all()
+            clock_records = session.exec(select(OrderVersion).where(OrderVersion.actor == "GM")).all()
         engine.dispose()
         # the Ice match: its buzz windows passed days ago, with nobody acting; one run applied them, once
         assert done.count("deadline") == 1 and len(clock_records) == 1

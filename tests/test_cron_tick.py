@@ -211,3 +211,33 @@ def test_a_quiet_status_from_the_rows_is_the_orm_paths_on_both_databases(backend
         game = from_rows["games"][0]
         assert game["held_at"] == at(48) and from_rows["inbox"]["failed_since"] == at(49), hours
         assert (game["paused"] is not None) == (hours > 50), hours
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_death_match_keeps_the_tick_quiet_until_its_deadline_row_says_due(backend, request, tmp_path, monkeypatch):
+    """Issue #33: a match writes its one deadline row whenever its position changes, so the rows tell when `pbem
+    run` has something to do for it (an Ice match's 10-minute buzz window, D2, passing with nobody acting); a
+    quiet `run` and `status` with a campaign and a match import nothing heavy, and the status from the rows is the
+    full path's."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
+    pbem, url = scheduled(tmp_path, request.getfixturevalue("pg_server").new_database()
+                          if backend == "postgresql" else None)
+    assert pbem(at(), "dm", "new", "i1", "--game", "ice", "--player", "ann", "--player", "bob", "--option",
+                f"start={at()}", "--option", "size=6x6", "--out", tmp_path).exit_code == 0
+    assert pbem(at(), "mail", "dm-player", "i1", "ann", "ann@example.org").exit_code == 0  # opened at once
+    assert done(pbem(at(), "run", "--json")) == []  # the campaign dealt, its clock running; the match opened
+    window = T0 + timedelta(minutes=10)
+    quiet = quiet_status(url, window - timedelta(seconds=1))
+    assert quiet is not None and [(m.match, m.due_at) for m in quiet.matches] == [("i1", window)]
+    from_rows = json.loads(pbem(at(0.1), "status", "--json").stdout)
+    with monkeypatch.context() as patch:
+        patch.setattr("pbem.cli.run.quiet_status", lambda *_: None)
+        assert json.loads(pbem(at(0.1), "status", "--json").stdout) == from_rows
+    assert from_rows["matches"][0]["next"] == "at 2026-12-01 20:10:00 UTC: nobody buzzed for maze 1: the round is junked"
+    if backend == "sqlite":
+        for command in ("run", "status"):
+            assert light(imported_by("--db", url, "--now", at(0.1), command, cwd=tmp_path, whole_names=True)), command
+    assert quiet_status(url, window) is None  # the window closes: due
+    assert [what for what, _ in done(pbem(at(0.2), "run", "--json"))] == ["deadline"]
+    assert quiet_status(url, window + timedelta(minutes=2)) is not None  # applied once; the next window runs

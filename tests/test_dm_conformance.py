@@ -364,3 +364,45 @@ def test_every_declared_option_refuses_a_bad_value_naming_what_it_may_be(name):
                      config.puzzles)
     with pytest.raises(SetupError, match=f"unknown option \\(known: {', '.join(game.options)}\\)"):
         game.new_state(unknown)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_lives_in_the_one_store_and_takes_the_gms_pause_and_resume(name, tmp_path):
+    """Issue #33: a campaign and each death match are rows of the same tables — the game with its registry name,
+    its seats in turn order, its moves (a match's: every action as played, the position rebuilt from them equal
+    to the playout's), its GM controls — and the same `pbem game pause`/`resume` step takes either."""
+    from pbem.gm.clock import pause, resume
+    from pbem.gm.matches import new_match
+    from pbem.gm.moves import position, submit
+    from pbem.store.controls import history
+    from pbem.store.games import get_game as stored_game
+    from pbem.store.games import players_of
+
+    store, config = Store(f"sqlite:///{tmp_path / 'pbem.db'}"), config_of(name)
+    try:
+        with store.session() as session:
+            if name in CAMPAIGNS:
+                create_game(session, read_description(resource_dir("turns") / name / DESCRIPTION), T0)
+                session.commit()
+                game_name = read_description(resource_dir("turns") / name / DESCRIPTION).name
+                cycle.deal(session, game_name)
+                half: list[Action] = []
+            else:
+                game_name, played = f"{name}-1", playout(name, 0)[0]
+                half = played[:len(played) // 2]
+                match, _, _ = new_match(session, game_name, config, get_game(name).new_state(config), [], T0)
+                for action in half:
+                    submit(session, match, action, T0, source="command")
+                session.commit()
+                stored, rebuilt, accepted = position(session, match)
+                assert accepted == half and repr(rebuilt) == repr(replay(stored, half).state)
+            game = stored_game(session, game_name)
+            assert game.ruleset == name
+            assert [p.name for p in players_of(session, game)] == list(config.players)
+            moves = session.exec(select(OrderVersion).where(OrderVersion.game_id == game.id)).all()
+            assert len(moves) == len(half) and all(m.accepted for m in moves)
+            pause(session, game_name, T0 + timedelta(hours=1), "gm@example.org")
+            resume(session, game_name, T0 + timedelta(hours=2), "gm@example.org")
+            assert [e.kind for e in history(session, game)][-2:] == ["pause", "resume"]
+    finally:
+        store.close()

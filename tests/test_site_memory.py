@@ -7,6 +7,7 @@ entering its rooms one after another grew by 10-20 MB a room (162 MB peak at 1,0
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,7 +53,8 @@ print(json.dumps({"before": before, "after_turns": after_turns, "canvas": canvas
 def test_each_turn_in_a_new_room_leaves_memory_flat_and_a_room_is_drawn_on_one_canvas_at_a_time(tmp_path,
                                                                                                    geeko_campaign):
     done = subprocess.run([sys.executable, "-c", BUILD, str(geeko_campaign), str(tmp_path / "site")],
-                          cwd=tmp_path, capture_output=True, text=True, check=True)
+                          cwd=tmp_path, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})  # this tree
     figures = json.loads(done.stdout)
     mb = 2 ** 20
     after = figures["after_turns"]

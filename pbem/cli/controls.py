@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
 
@@ -73,6 +74,10 @@ def resume(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
         deadline = resume_game(session, game, clock(ctx), sender)
+    if isinstance(deadline, datetime):  # a death match's running deadline
+        _say(as_json, {"game": game, "paused": False, "due": deadline.isoformat()},
+             f"{game}: resumed; the deadline is {deadline:%Y-%m-%d %H:%M:%S} UTC")
+        return
     _say(as_json, {"game": game, "paused": False, "due": deadline.due_at.isoformat() if deadline else None},
          f"{game}: resumed" + (f"; turn {deadline.turn} due {deadline.due_at:%Y-%m-%d %H:%M} UTC" if deadline else ""))
 

@@ -20,7 +20,7 @@ from .plainhelp import PlainCommand
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from ..store.dm import DmMatch
+    from ..store.tables import Game as MatchRow
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
 flowers_app = sub_app("flowers", "Flower Field tools.")
@@ -112,7 +112,7 @@ def _yaml_value(text: str, what: str) -> Any:
     return plain(read_or_refuse(load_yaml, text, what))
 
 
-def _publish(match: DmMatch, config: Config, state: Any, number: int, out: Path | None,
+def _publish(match: MatchRow, config: Config, state: Any, number: int, out: Path | None,
              as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
     """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
     from ..render.dm import write
@@ -157,8 +157,8 @@ def _session(ctx: typer.Context, create: bool = False) -> Session:
     return Session(open_database(db_url(ctx)))
 
 
-def _open_match(ctx: typer.Context, name: str) -> tuple[Session, DmMatch]:
-    from ..store import dm as store
+def _open_match(ctx: typer.Context, name: str) -> tuple[Session, MatchRow]:
+    from ..store import matches as store
 
     session = _session(ctx)
     match = store.find_match(session, name)
@@ -258,9 +258,10 @@ def new_command(
     from ..gm.matches import new_match
     from ..store.base import Refused
 
+    now = clock(ctx)
     with _session(ctx, create=True) as session:
         try:
-            match, state, accepted = new_match(session, name, config, state, actions)
+            match, state, accepted = new_match(session, name, config, state, actions, now)
         except Refused as err:
             refuse(err.reasons)
         _publish(match, config, state, accepted, out, as_json)
@@ -278,24 +279,25 @@ def act_command(
 ) -> None:
     """Submit one action: it is checked, recorded (accepted or refused) and the new position shown."""
     from ..gm.matches import act
-    from ..store import dm as store
+    from ..store import matches as store
 
     payload = _yaml_value(action_text, "ACTION")
     if not isinstance(payload, dict) or not payload:
         refuse(["ACTION is a YAML mapping, like '{plant: [R D5]}' or '{roll: 4, move: B2-A2}'"])
     try:
-        stamp = parse_time(at) if at else clock(ctx)
+        now = clock(ctx)
+        stamp = parse_time(at) if at else now
     except ValueError as err:
         refuse([f"--at: {err}"])
     session, match = _open_match(ctx, name)
     with session:
-        row, state = act(session, match, Action(player, payload, stamp))
+        row, state = act(session, match, Action(player, payload, stamp), now)
         if row.reason is not None:
             if as_json:
-                print_json({"match": match.name, "seq": row.seq, "accepted": False, "reason": row.reason})
+                print_json({"match": match.name, "seq": row.version, "accepted": False, "reason": row.reason})
             refuse([f"refused: {row.reason}"])
-        accepted = sum(1 for r in store.submissions(session, match) if r.accepted)
-        _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.seq, "accepted": True})
+        accepted = sum(1 for r in store.moves(session, match) if r.accepted)
+        _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.version, "accepted": True})
 
 
 @dm_app.command("show")
@@ -307,8 +309,7 @@ def show_command(
     out: Path = OUT,
 ) -> None:
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
-    from ..gm.judge import position
-    from ..store import dm as store
+    from ..gm.moves import position, submissions
 
     session, match = _open_match(ctx, name)
     with session:
@@ -319,10 +320,9 @@ def show_command(
         if not as_json:
             _publish(match, config, state, len(accepted), out)
             return
-        submissions = [{"seq": row.seq, "player": row.player, "at": action.at.isoformat() if action.at else None,
-                        "payload": action.payload, "accepted": row.accepted, "reason": row.reason}
-                       for row in store.submissions(session, match) for action in [store.action_of(row)]]
-        _publish(match, config, state, len(accepted), None, True, {"submissions": submissions})
+        submitted = [{**row, "at": row["at"].isoformat() if row["at"] else None}
+                     for row in submissions(session, match)]
+        _publish(match, config, state, len(accepted), None, True, {"submissions": submitted})
 
 
 @dm_app.command("site")
@@ -348,9 +348,9 @@ def site_command(
 
 def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
     """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
-    from ..gm.judge import position
+    from ..gm.moves import position, submissions
     from ..render.dm_page import site_match
-    from ..store import dm as store
+    from ..store import matches as store
 
     found = store.all_matches(session)
     known = {match.name for match in found}
@@ -359,15 +359,15 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
         refuse([f"no death match named {name!r}" for name in unknown])
     chosen = [match for match in found if "all" in names or match.name in names]
     return [site_match(match.name, store.config_of(match), position(session, match)[1],
-                       store.submissions(session, match), templates) for match in chosen]
+                       submissions(session, match), templates) for match in chosen]
 
 
 @dm_app.command("list")
 def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     """Every match in the database: game, players, who must act, the running deadline, the result."""
     from ..dm.clock import when
-    from ..gm.judge import position
-    from ..store import dm as store
+    from ..gm.moves import position
+    from ..store import matches as store
     from .gm import open_store
 
     documents: list[dict[str, Any]] = []
@@ -451,7 +451,7 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
     """Read the inbox, act, send (RULES D5 ruling: mail that reached the server before the command counts first)."""
     from ..gm.matches import gm_command, read_inbox, send_now
     from ..mail.config import load_config
-    from ..store import dm as store
+    from ..store import matches as store
     from .gm import RUN_WAIT, holding_run_lock, open_store
 
     now = clock(ctx)
@@ -465,7 +465,7 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
         done = gm_command(session, name, payload, now, mail.sender)
         sent = send_now(session, mail, now)
         match = store.find_match(session, name)
-        accepted = sum(1 for row in store.submissions(session, match) if row.accepted) if match else 0
+        accepted = sum(1 for row in store.moves(session, match) if row.accepted) if match else 0
     read = [f"read first: {h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip() for h in handled]
     mailing = "nobody plays this match by mail" if not done.mailed else f"mailed {', '.join(done.mailed)}" + (
         f" ({sent} sent)" if sent is not None else

@@ -162,8 +162,12 @@ def list_(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help
 
     summaries = from_rows(db_url(ctx), listed)  # plain SQL when the rows say enough, else the store
     if summaries is None:
+        from ..gm.moves import summary
+        from ..store.matches import all_matches
+
         with open_store(ctx, read_only=True) as store, store.session() as session:
-            summaries = game_summaries(session)
+            summaries = sorted(game_summaries(session) + [summary(session, m) for m in all_matches(session)],
+                               key=lambda line: line.game)
     rows = [asdict(summary) for summary in summaries]
     if as_json:
         print_json(rows)
@@ -181,9 +185,13 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
          as_json: bool = typer.Option(False, "--json", help="Print as JSON.")) -> None:
     """A game's players, robots, current turn and standings (G1, G4)."""
     from ..store.games import get_game, players_of
+    from ..store.matches import is_match
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
         game = get_game(session, name)
+        if is_match(game):
+            _show_match(session, game, show_secrets, as_json)
+            return
         shown = _show(session, game)
         if show_secrets:
             for entry, player in zip(shown["players"], players_of(session, game)):
@@ -207,6 +215,32 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="The game's na
         detail = ", ".join(f"{k.replace('_', ' ')} {'-' if v is None else v}" for k, v in row.items()
                            if k not in ("player", "place"))
         typer.echo(f"  {row['place']}. {row['player']} ({detail})")
+
+
+def _show_match(session: Any, match: Any, show_secrets: bool, as_json: bool) -> None:
+    """`game show` of a death match: its seats (address, time zone, secret when asked), its accepted moves and
+    its position as the text board, as `pbem dm show` draws it."""
+    from ..dm.base import get_game as rules_of
+    from ..gm.moves import position
+    from ..render.dm import write
+    from ..store.games import players_of
+
+    config, state, accepted = position(session, match)
+    rules = rules_of(config.game)
+    result = rules.result(state)
+    seats = [{"name": p.name, "email": p.email or None, "timezone": p.timezone,
+              **({"secret": p.secret} if show_secrets else {})} for p in players_of(session, match)]
+    shown = {"game": match.name, "ruleset": match.ruleset, "seed": match.seed, "turn": len(accepted),
+             "over": result.over, "winner": result.winner, "players": seats, "position": rules.render_data(state)}
+    if as_json:
+        print_json(shown)
+        return
+    typer.echo(f"{match.name} ({match.ruleset}, seed {match.seed}): {len(accepted)} moves"
+               + (f", over, won by {result.winner}" if result.over and result.winner else ", over" if result.over else ""))
+    for seat in seats:
+        secret = f" secret {seat['secret']}" if "secret" in seat else ""
+        typer.echo(f"  {seat['name']} <{seat['email'] or 'not by mail'}>{secret}")
+    typer.echo(write(config.game, shown["position"]), nl=False)
 
 
 @game_app.command("import")

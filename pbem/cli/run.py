@@ -193,30 +193,11 @@ def _reports_owed(session: Session) -> list[dict[str, Any]]:
 
 def _match_rows(session: Session, now: datetime) -> list[dict[str, Any]]:
     """Every death match: its running deadline, whom it waits for, and what `pbem run` does next."""
-    from ..dm.base import get_game as rules_of
-    from ..dm.clock import when
-    from ..gm.judge import position
-    from ..store import dm as dm_store
+    from ..gm.moves import match_tick, position
+    from ..store.matches import all_matches
 
-    rows = []
-    for match in dm_store.all_matches(session):
-        config, state, _ = position(session, match)
-        rules = rules_of(config.game)
-        deadline = None if rules.is_over(state) else rules.deadline(state)
-        if rules.is_over(state):
-            nxt = "nothing: the match is over"
-        elif deadline is None:
-            gm = next((p for p in config.players if rules.waiting(state, p)), None)  # e.g. the GM's dice
-            nxt = f"nothing until the GM acts: {gm} waits (pbem dm list)" if gm else "nothing until a player acts"
-        elif now > deadline.at:
-            nxt = f"apply the passed deadline: {deadline.effect}"
-        else:
-            nxt = f"at {when(deadline.at)}: {deadline.effect}"
-        rows.append({"match": match.name, "game": config.game, "over": rules.is_over(state),
-                     "due": deadline.at.isoformat() if deadline else None,
-                     "due_text": when(deadline.at) if deadline else None,
-                     "waiting": deadline.waiting if deadline else None, "next": nxt})
-    return rows
+    return [match_tick(session, match, config, state, now).row(now)
+            for match in all_matches(session) for config, state, _ in [position(session, match)]]
 
 
 @turn_app.command("approve")
@@ -247,8 +228,8 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
     """Every scheduled game: its turn, when it is due, who has not sent orders, and what `pbem run` does next."""
     now = clock(ctx)
     quiet = quiet_status(db_url(ctx), now)
-    if quiet is not None:  # nothing due: the stored rows tell it all (pbem.store.due); no match, no reports owed
-        (ticks, inbox), matches, reports = quiet, [], []
+    if quiet is not None:  # nothing due: the stored rows tell it all (pbem.store.due); no reports owed
+        ticks, matches, inbox, reports = quiet.games, [m.row(now) for m in quiet.matches], quiet.inbox, []
     else:  # something due (or the rows cannot tell): the engine says who is expected
         from ..store.due import stored_tick
         from ..store.schedule import scheduled_games

@@ -17,7 +17,8 @@ parses and prints.
 - `tell`: the mail every control sends.
 - `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
 - `players`: a player's settings the GM changes during a game (their time zone).
-- `judge`: a death match's actions judged and recorded, its position rebuilt, passed deadlines applied.
+- `moves`: a death match's actions judged and recorded as moves, its position rebuilt, passed deadlines applied,
+  its one deadline row written.
 - `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
 - `intake`: each fetched message judged and answered in one transaction, under the game's lock.
 - `schedule`: `pbem run` and `pbem turn approve`: deal, remind, all-in, review hold, process, reports owed, send.

@@ -180,7 +180,7 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     for (turn, player, version), row in versions:
         file = f"{player}.yaml" if counts[turn, player] == 1 else f"{player}.v{version}.yaml"
         write(f"{turn_folder_name(turn)}/{file}", row.text if secrets else without_secret(row.text))
-        listed.setdefault(turn, []).append((file, row.source, _aware(row.submitted_at)))
+        listed.setdefault(turn, []).append((file, row.source, row.submitted_at and _aware(row.submitted_at)))
     for turn in sorted(set(listed) | set(processed)):
         write(f"{turn_folder_name(turn)}/{MANIFEST}", manifest_text(TurnManifest(listed.get(turn, []),
                                                                                processed.get(turn))))

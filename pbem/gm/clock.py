@@ -76,7 +76,14 @@ def move_to(session: Session, game: Game, deadline: Deadline, new: datetime, now
 
 def pause(session: Session, name: str, now: datetime, sender: str) -> timedelta | None:
     """`pbem game pause`: the clock stops; nothing is reminded or processed until `resume`. The time left on the
-    running turn (None: no clock was running)."""
+    running turn (None: no clock was running). A death match's clock stops the same way (`gm.matchclock`)."""
+    from ..store.matches import find_match
+
+    match = find_match(session, name)
+    if match is not None:
+        from . import matchclock
+
+        return matchclock.pause(session, match, now, sender)
     lock_game(session, name)
     game = get_game(session, name)
     found = paused(session, game)
@@ -97,8 +104,16 @@ def pause(session: Session, name: str, now: datetime, sender: str) -> timedelta 
     return left
 
 
-def resume(session: Session, name: str, now: datetime, sender: str) -> Deadline | None:
-    """`pbem game resume`: the clock restarts with the time that was left when it stopped."""
+def resume(session: Session, name: str, now: datetime, sender: str) -> Deadline | datetime | None:
+    """`pbem game resume`: the clock restarts with the time that was left when it stopped (a death match's:
+    `gm.matchclock`, which answers the deadline's moment)."""
+    from ..store.matches import find_match
+
+    match = find_match(session, name)
+    if match is not None:
+        from . import matchclock
+
+        return matchclock.resume(session, match, now, sender)
     lock_game(session, name)
     game = get_game(session, name)
     found = paused(session, game)

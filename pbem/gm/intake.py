@@ -3,7 +3,7 @@
 For every message not seen before (by its key): keep it in the archive, then refuse it (too big, not text,
 unknown sender, no orders, sender or secret not the player's, late (RULES B4.7), or anything `pbem turn submit` /
 `pbem dm act` would refuse) or accept it through exactly those paths (`gm.cycle.take_orders`,
-`gm.judge.submit_action`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
+`gm.moves.submit`), and queue an acknowledgement. Orders are judged under the game's lock, taken before
 the turn is read: the record of the message, its order version and its acknowledgement commit together or not
 at all, so a message acknowledged as accepted is one the turn uses, and one that loses the race to `turn
 process` is refused as late for that turn. A player's mail command (`gm.mailcommands`: resend, status, help,
@@ -34,19 +34,18 @@ from ..formats.transcript import plain
 from ..formats.yamlfile import FormatError, LinedDict, Problem, load_yaml
 from ..mail.ack import acknowledgement, explained
 from ..mail.config import MailConfig
-from ..mail.dmpost import match_mail, queue_match_news
 from ..mail.identity import letter_keys
 from ..mail.inbox import Incoming, archive
 from ..mail.letters import Letter, LetterKind, clean, read_letter, stub
 from ..mail.outbox import queue
 from ..render.message import message_id
-from ..store import dm as dm_store
+from ..store import matches as match_store
 from ..store.controls import ended
 from ..store.games import Refused, current_state, lock_game, players_of
-from ..store.mail import MailDmPlayer, MailOutgoing, MailReceived, Outcome, inbox_state
+from ..store.mail import MailOutgoing, MailReceived, Outcome, inbox_state
 from ..store.schedule import deadline_of, schedule_for
 from ..store.tables import Game, Player
-from . import judge
+from . import moves
 from .cycle import take_orders
 from .order_help import order_help
 from .preview import rehearsal_lines
@@ -183,7 +182,7 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
             f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
             *lines]
-    ack = match_mail(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
+    ack = moves.letter(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
                      config=match_config, state=state, now=now,
                      subject=f"{handled.game}: action accepted: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
@@ -198,7 +197,9 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
     queue(session, ack, "ack", now)
     if handled.notified:
         news = f"{handled.player} has acted" if handled.outcome is Outcome.ACCEPTED else "a deadline has passed"
-        queue_match_news(session, handled.game, match_config, state, now, config.sender, news, f"notice {letter.key}",
+        match = match_store.find_match(session, handled.game)
+        assert match is not None  # the action was judged against it
+        moves.queue_news(session, match, match_config, state, now, config.sender, news, f"notice {letter.key}",
                          only=[other for other, _ in handled.notified])
 
 
@@ -230,10 +231,8 @@ def _judge(session: Session, letter: Letter, handled: Handled, commands: Command
 
 
 def _known_sender(session: Session, address: str) -> bool:
-    for column in (Player.email, MailDmPlayer.email):
-        if session.exec(select(column).where(func.lower(column) == address)).first() is not None:
-            return True
-    return False
+    """Whether `address` is a seat's of any game (campaign or death match: one table of players)."""
+    return session.exec(select(Player.email).where(func.lower(Player.email) == address)).first() is not None
 
 
 def game_named(session: Session, name: str, source: str, line: int | None) -> Game:
@@ -346,38 +345,37 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if problems:
         raise FormatError(problems)
     handled.game, handled.player = document["match"], document["player"]
-    match = dm_store.find_match(session, document["match"])
-    entry = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == document["match"],
-                                                    MailDmPlayer.player == document["player"])).first()
-    if match is None or entry is None:
+    match = match_store.find_match(session, document["match"])
+    seat = match_store.seat(session, match, document["player"]) if match is not None else None
+    if match is None or seat is None or not seat.email:
         raise FormatError([Problem(letter.source, document.line_of("player"), "player",
                                    f"{document['player']} does not play {document['match']} by mail")])
-    handled.reasons = authenticate(letter, entry.player, entry.email, entry.secret, document.get("secret"),
+    handled.reasons = authenticate(letter, seat.name, seat.email, seat.secret, document.get("secret"),
                                    document.line_of("secret"), "the game master's mail")
     if handled.reasons:
         return
     payload = plain(payload)
-    config = dm_store.config_of(match)
-    handled.secret = entry.secret
+    handled.secret = seat.secret
     if "roll" in payload:  # a player's mail never chooses its own die (DESIGN.md)
         handled.reasons = [str(Problem(letter.source, document.line_of("action"), "action.roll",
                                        "the GM rolls the die in this match; send only the move"))]
-        handled.position = (config, judge.position(session, match)[1])
+        handled.position = moves.position(session, match)[:2]
         return
-    before = len(dm_store.submissions(session, match))
-    earlier = judge.position(session, match)[1]
-    row, state = judge.submit_action(session, match, Action(entry.player, payload, letter.received_at),
-                                     _told_late(session, letter.received_at, handled.read_at))
+    lock_game(session, match.name)
+    before = len(match_store.moves(session, match))
+    config, earlier, _ = moves.position(session, match)
+    row, state = moves.submit(session, match, Action(seat.name, payload, letter.received_at), letter.received_at,
+                              source="mail", mail=letter.key,
+                              told=_told_late(session, letter.received_at, handled.read_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state)
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
-    others = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name,
-                                                     MailDmPlayer.player != entry.player)).all()
-    if row.reason is None or row.seq > before + 1:  # accepted, or a deadline passed first: the others are told
-        handled.notified = sorted((other.player, other.email) for other in others)
+    others = [other for other in match_store.by_mail(session, match) if other.name != seat.name]
+    if row.reason is None or row.version > before + 1:  # accepted, or a deadline passed first: the others are told
+        handled.notified = sorted((other.name, other.email) for other in others)
     if row.reason is not None:
         handled.recorded = True
         handled.reasons = [f"action {shown}: {row.reason}"]
         return
     handled.outcome = Outcome.ACCEPTED
-    handled.understood = [f"Action {row.seq} of {match.name} by {entry.player}: {shown}", *handled.news]
+    handled.understood = [f"Action {row.version} of {match.name} by {seat.name}: {shown}", *handled.news]

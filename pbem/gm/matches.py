@@ -13,23 +13,23 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
-from ..dm.clock import GM, Deadline, advance, moment, when
-from ..mail.dmpost import match_mail, queue_match_news
+from ..dm.clock import GM, Deadline, advance, when
+from ..mail.config import MailConfig
+from ..mail.fetch import messages_from
 from ..mail.outbox import queue
-from ..render.message import message_id
-from ..store import dm as store
-from ..store.base import Refused
-from ..store.mail import MailDmPlayer, MailOutgoing, Outcome
-from . import judge
-
-if TYPE_CHECKING:  # the inbox and the outbox's senders load only for the GM commands that read or send mail
-    from ..mail.config import MailConfig
-    from .intake import Handled
+from ..store import matches as store
+from ..store.base import Refused, lock_game
+from ..store.mail import Outcome
+from ..store.tables import Game, OrderVersion, Player
+from . import moves
+from .intake import Handled, fetch
+from .moves import letter, opened, opening_token, queue_news, started
+from .outgoing import send_pending
 
 
 @dataclass
@@ -44,22 +44,22 @@ class Command:
     mailed: list[str] = field(default_factory=list)
 
 
-def new_match(session: Session, name: str, config: Config, state: Any,
-              actions: list[Action]) -> tuple[store.DmMatch, Any, int]:
+def new_match(session: Session, name: str, config: Config, state: Any, actions: list[Action],
+              now: datetime) -> tuple[Game, Any, int]:
     """`pbem dm new`: the match created from `state` with the actions it goes on from (a transcript taken over),
     committed; the match, its position and how many actions were accepted."""
-    if store.find_match(session, name) is not None:
-        raise Refused([f"a death match named {name!r} exists already"])
-    match = store.create_match(session, name, config)
-    state, accepted = judge.submit_actions(session, match, state, actions)
+    if session.exec(select(Game.id).where(Game.name == name)).first() is not None:
+        raise Refused([f"a game named {name!r} exists already"])
+    match = store.create_match(session, name, config, now)
+    state, accepted = moves.submit_run(session, match, state, actions, now)
     session.commit()
     return match, state, accepted
 
 
-def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.DmAction, Any]:
+def act(session: Session, match: Game, action: Action, now: datetime) -> tuple[OrderVersion, Any]:
     """`pbem dm act`: one action checked and recorded, accepted or refused (`row.reason`), committed; the row and
     the position after it."""
-    row, state = judge.submit_action(session, match, action)
+    row, state = moves.submit(session, match, action, now, source="command")
     session.commit()
     return row, state
 
@@ -67,30 +67,31 @@ def act(session: Session, match: store.DmMatch, action: Action) -> tuple[store.D
 def tick(session: Session, now: datetime, sender: str, names: list[str] | None) -> list[dict[str, Any]]:
     """`pbem dm tick`: every deadline passed by `now` applied with nobody acting (RULES D5) and the players mailed,
     committed; what moved on."""
-    documents = judge.tick_matches(session, now, sender, names)
+    documents = moves.tick_all(session, now, sender, names)
     session.commit()
     return documents
 
 
 def enrol(session: Session, name: str, player: str, email: str, secret: str | None, now: datetime,
-          sender: str) -> tuple[MailDmPlayer, list[tuple[str, str]]]:
+          sender: str) -> tuple[Player, list[tuple[str, str]]]:
     """`pbem mail dm-player`: a death-match player acts by mail from EMAIL with a secret (given, kept, or a new
-    random one); a match that has begun has its opening mail queued to them; committed. The player's row and
+    random one); a match that has begun has its opening mail queued to them; committed. The player's seat and
     the opening mails queued."""
     match = store.find_match(session, name)
     if match is None:
         raise Refused([f"no death match named {name}"])
-    players = store.config_of(match).players
-    if player not in players:
-        raise Refused([f"{player} does not play {name} ({', '.join(players)})"])
-    row = session.exec(select(MailDmPlayer).where(MailDmPlayer.match == name, MailDmPlayer.player == player)).first()
-    row = row or MailDmPlayer(match=name, player=player, email=email, secret="")
-    row.email, row.secret = email, secret or row.secret or secrets.token_hex(8)
-    session.add(row)
+    lock_game(session, name)
+    seat = store.seat(session, match, player)
+    if seat is None:
+        raise Refused([f"{player} does not play {name} ({', '.join(store.config_of(match).players)})"])
+    seat.email, seat.secret = email, secret or seat.secret or secrets.token_hex(8)
+    session.add(seat)
     session.flush()
-    opened = open_matches(session, now, sender, [name])
+    opened_now = open_matches(session, now, sender, [name])
+    config, state, _ = moves.position(session, match)
+    moves.write_deadline(session, match, config, state, now)
     session.commit()
-    return row, opened
+    return seat, opened_now
 
 
 def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,
@@ -99,8 +100,6 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
     import imaplib
 
-    from ..mail.fetch import messages_from
-    from .intake import fetch
 
     try:
         handled = fetch(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap), config, now)
@@ -116,28 +115,28 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     match = store.find_match(session, name)
     if match is None:
         raise Refused([f"no death match named {name!r}"])
-    store.lock_match(session, match)
-    config, state, _ = judge.position(session, match)
+    lock_game(session, name)
+    config, state, _ = moves.position(session, match)
     rules = get_game(config.game)
     _, passed = advance(rules, state, now)
     if "extend" in payload and passed:
-        _, state = judge.tick(session, match, now)
+        _, state = moves.tick(session, match, now)
         done = Command(name, config, state)
-        done.mailed = queue_match_news(session, name, config, state, now, sender, _passed_headline(passed),
-                                       f"tick {passed[-1].at.isoformat()}")
+        done.mailed = queue_news(session, match, config, state, now, sender, _passed_headline(passed),
+                                 f"tick {passed[-1].at.isoformat()}")
         session.commit()
         done.reason = (f"the deadline {when(passed[0].at)} had passed before this extension ({when(now)}): "
                        + "; ".join(f"at {when(d.at)} {d.effect}" for d in passed)
                        + ". That has been applied and the players told; nothing was extended.")
         return done
     before = state
-    row, state = judge.submit_action(session, match, Action(GM, dict(payload), now))
-    done = Command(name, config, state, row.reason, row.seq)
+    row, state = moves.submit(session, match, Action(GM, dict(payload), now), now, source="command")
+    done = Command(name, config, state, row.reason, row.version)
     if row.reason is None or passed:
         news = [_passed_headline(passed)] if passed else []
         if row.reason is None:
             news.append(_headline(rules, advance(rules, before, now)[0], state, payload))
-        done.mailed = queue_match_news(session, name, config, state, now, sender, "; then ".join(news), f"{row.seq}")
+        done.mailed = queue_news(session, match, config, state, now, sender, "; then ".join(news), f"{row.version}")
     session.commit()
     return done
 
@@ -163,80 +162,65 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
-    from .outgoing import send_pending
 
     return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
-def started(config: Config, now: datetime) -> bool:
-    """Whether the match has begun by `now`: at its `start` option, else as soon as it exists."""
-    start = moment(config.options.get("start"))
-    return start is None or start <= now
-
-
-def queue_opening(session: Session, match: str, entry: MailDmPlayer, config: Config, state: Any, now: datetime,
+def queue_opening(session: Session, match: Game, seat: Player, config: Config, state: Any, now: datetime,
                   sender: str) -> bool:
     """The opening mail to one player at one address: who plays, the rules with this match's options, their
     secret, the position and its deadline, and the reply lines. Once per address; False when queued before."""
-    if _opened(session, match, entry):
+    if opened(session, match, seat):
         return False
     rules = get_game(config.game)
-    lines = [f"{match}: {rules.title}, {' v '.join(config.players)}. You play {entry.player}.", "",
+    lines = [f"{match.name}: {rules.title}, {' v '.join(config.players)}. You play {seat.name}.", "",
              rules.rules_text(state), "",
-             f'Your secret is "{entry.secret}": every mail you send about {match} carries it (the reply lines '
+             f'Your secret is "{seat.secret}": every mail you send about {match.name} carries it (the reply lines '
              "below have it). Send one action per mail, to this address; it counts when the game master's "
              "mail server receives it."]
-    queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match, config=config,
-                              state=state, now=now, subject=f"{match}: your {rules.title} match begins", lines=lines,
-                              token=_opening_token(match, entry), secret=entry.secret),
+    queue(session, letter(sender=sender, recipient=seat.email, player=seat.name, match=match.name, config=config,
+                          state=state, now=now, subject=f"{match.name}: your {rules.title} match begins", lines=lines,
+                          token=opening_token(match, seat), secret=seat.secret),
           "notice", now)
     return True
 
 
-def _opening_token(match: str, entry: MailDmPlayer) -> str:
-    return f"news opening {match} {entry.player}"
-
-
-def _opened(session: Session, match: str, entry: MailDmPlayer) -> bool:
-    """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
-    wanted = message_id("dm", _opening_token(match, entry), entry.email)
-    return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
-
-
-def _start_clock(session: Session, match: store.DmMatch, config: Config, state: Any, player: str,
-                 now: datetime) -> Any:
+def _start_clock(session: Session, match: Game, config: Config, state: Any, player: str, now: datetime) -> Any:
     """Without a `start` option the first mover's clock starts with their opening mail (RULES D5): the clock's
     `{told: true}` at `now`, recorded, when no deadline runs yet and the turn is `player`'s; the position after."""
     rules, told = get_game(config.game), Action(GM, {"told": True}, now)
     if "start" in config.options or rules.deadline(state) is not None or rules.check(state, told) is not None:
         return state
     running = rules.deadline(rules.apply(state, told))
-    return judge.submit_action(session, match, told)[1] if running and running.waiting in (None, player) else state
+    if running is None or running.waiting not in (None, player):
+        return state
+    return moves.submit(session, match, told, now, source="clock")[1]
 
 
 def open_matches(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[tuple[str, str]]:
     """The opening mail to every player who plays a begun, unfinished match by mail and has not had it at their
     address; (match, address) of each queued (not committed)."""
-    opened = []
+    queued = []
     for match in store.all_matches(session):
         if names is not None and match.name not in names:
             continue
-        entries = [entry for entry in session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match.name)).all()
-                   if not _opened(session, match.name, entry)]
+        seats = [seat for seat in store.by_mail(session, match) if not opened(session, match, seat)]
         config = store.config_of(match)
-        if not entries or not started(config, now):
+        if not seats or not started(config, now):
             continue
-        state = judge.position(session, match)[1]
+        config, state, _ = moves.position(session, match)
         if get_game(config.game).is_over(state):
             continue
-        for entry in sorted(entries, key=lambda row: row.player):
-            state = _start_clock(session, match, config, state, entry.player, now)
-            if queue_opening(session, match.name, entry, config, state, now, sender):
-                opened.append((match.name, entry.email))
-    return opened
+        for seat in sorted(seats, key=lambda row: row.name):
+            state = _start_clock(session, match, config, state, seat.name, now)
+            if queue_opening(session, match, seat, config, state, now, sender):
+                queued.append((match.name, seat.email))
+        moves.write_deadline(session, match, config, state, now)
+    return queued
 
 
-def run_matches(session: Session, now: datetime, sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
-    """`pbem run`'s part for death matches: the opening mails now due, then every passed deadline applied and
+def run_match(session: Session, name: str, now: datetime,
+              sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
+    """`pbem run`'s part for one death match: its opening mails now due, then every passed deadline applied and
     mailed (not committed)."""
-    return open_matches(session, now, sender), judge.tick_matches(session, now, sender)
+    return open_matches(session, now, sender, [name]), moves.tick_all(session, now, sender, [name])

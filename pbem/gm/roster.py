@@ -76,6 +76,9 @@ def change_address(session: Session, name: str, player_name: str, email: str, no
     player = seat(session, game, player_name)
     email = _check_address(session, game, email, player)
     was = player.email
+    if not was:  # a death match's seat not played by mail: enrolling gives it its secret too
+        raise Refused([f"{player_name} does not play {name} by mail yet: pbem mail dm-player {name} {player_name} "
+                       f"{email}"])
     if email == was.lower():
         raise Refused([f"{email} is {player_name}'s address already"])
     player.email = email

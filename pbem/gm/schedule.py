@@ -1,11 +1,12 @@
 """The scheduling workflow of `pbem run` and `pbem turn approve`, at a time given by the caller.
 
-Per scheduled game: a turn not yet dealt is dealt and its clock started; each reminder that is due is sent once;
+Every game in one loop, by name. Per scheduled campaign: a turn not yet dealt is dealt and its clock started; each reminder that is due is sent once;
 a turn that is due (at its deadline, or as soon as every expected player has orders with `--process all-in`) is
 previewed and held for the GM when the game is reviewed, else processed, the next turn dealt and the reports and
 sheets queued. Each step commits once with the mail it queues, under the game's lock, so a second run right after
-(or at the same moment) finds it done. Before the games: new mail judged (`intake`) and the report folders owed
-by an earlier run written again; after them, the death matches' deadlines; last, the outbox sent.
+(or at the same moment) finds it done. Per death match: its opening mails when it begins, and the deadlines that
+passed with nobody acting applied (once the inbox was read). Before the games: new mail judged (`intake`) and the
+report folders owed by an earlier run written again; last, the outbox sent.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
+from typing import Callable
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -33,6 +35,7 @@ from ..store import turns
 from ..store.controls import ended, paused
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, set_missing_orders, turn_processed
 from ..store.mail import OutboxState, note_inbox
+from ..store.matches import all_matches
 from ..store.reports import failed, owe, owed, settle
 from ..store.schedule import (
     Deadline,
@@ -50,7 +53,7 @@ from .clock import start as start_turn_clock
 from .ending import queue_game_news, queue_the_end
 from .intake import fetch as fetch_messages
 from .mailcommands import reader
-from .matches import run_matches
+from .matches import run_match
 from .outgoing import send_pending
 from .reports import SHEETS, not_written, report_turn, turn_report, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
@@ -97,8 +100,6 @@ def run_once(session: Session, now: datetime, config: MailConfig, out: Path, tem
     inbox_read = not any(d.needs_gm for d in fetched)
     done = fetched + write_owed_reports(session, templates) + run_games(session, now, config, out, templates,
                                                                          inbox_read)
-    if inbox_read:
-        done += tick_matches(session, now, config)
     return done + send_outbox(session, config, now)
 
 
@@ -164,11 +165,15 @@ def write_owed_reports(session: Session, templates: tuple[str, ...]) -> list[Don
 
 def run_games(session: Session, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...],
               inbox_read: bool) -> list[Done]:
-    """What is due for every scheduled game, done (`run_game`); a game that fails waits, the others go on."""
+    """What is due for every game, in one loop by name: each scheduled campaign's step (`run_game`), each death
+    match's opening mail and passed deadlines (`tick_match`, only once the inbox was read: an action in it may
+    come before the deadline); a game that fails waits, the others go on."""
     done: list[Done] = []
-    for game in [g.name for g in scheduled_games(session)]:
+    steps: list[tuple[str, Callable[..., list[Done]]]] = [(g.name, run_game) for g in scheduled_games(session)]
+    steps += [(m.name, tick_match) for m in all_matches(session)] if inbox_read else []
+    for game, step in sorted(steps, key=lambda item: item[0]):
         try:
-            done += run_game(session, game, now, config, out, templates, inbox_read)
+            done += step(session, game, now, config, out, templates, inbox_read)
         except Refused as err:
             session.rollback()
             done += [Done(game, 0, RunStep.PROBLEM, reason) for reason in err.reasons]
@@ -337,15 +342,11 @@ def approve_turn(session: Session, name: str, now: datetime, config: MailConfig,
     return run_game(session, name, now, config, out, templates)
 
 
-def tick_matches(session: Session, now: datetime, config: MailConfig) -> list[Done]:
-    """Death matches: the opening mails now due, then the deadlines that passed with nobody acting take effect and
-    both players are mailed the position; committed."""
-    try:
-        opened, moved = run_matches(session, now, config.sender)
-        session.commit()
-    except IntegrityError:  # another run recorded the same deadline at the same moment
-        session.rollback()
-        return []
+def tick_match(session: Session, name: str, now: datetime, config: MailConfig, *_: object) -> list[Done]:
+    """A death match's part of the run: its opening mails now due, then the deadlines that passed with nobody
+    acting take effect and both players are mailed the position; committed."""
+    opened, moved = run_match(session, name, now, config.sender)
+    session.commit()
     return ([Done(match, 0, RunStep.OPENED, address) for match, address in opened]
             + [Done(d["match"], 0, RunStep.DEADLINE, "; ".join(d["passed"])) for d in moved])
 

@@ -19,7 +19,8 @@ Person = tuple[str, str]  # (how we greet them, their address)
 
 
 def players(session: Session, game: Game) -> list[Person]:
-    return [(p.name, p.email) for p in players_of(session, game)]
+    """The players who have an address (a death match's seat has none until its player plays by mail)."""
+    return [(p.name, p.email) for p in players_of(session, game) if p.email]
 
 
 def everyone(session: Session, game: Game) -> list[Person]:

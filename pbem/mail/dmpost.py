@@ -1,9 +1,9 @@
 """Death-match mail: every message about a match shows the position as a picture (inline) and as a text board,
 the running deadline in minutes and seconds, and what the addressee may send next.
 
-A mail shows the match as of the moment it is written: every deadline that has passed by then is applied first,
-so the picture, the text, the Deadline line and the reply lines all come from one position and one deadline.
-Every line fits 78 columns (prose wrapped at spaces; the reply lines, copied whole, are short), and a subject
+A mail shows the match as of the moment it is written: the caller (pbem.gm.moves.letter) applies every deadline
+that has passed by then first, so the picture, the text, the Deadline line and the reply lines all come from one
+position and one deadline. Every line fits 78 columns (prose wrapped at spaces; the reply lines, copied whole, are short), and a subject
 says when the match is over and who won."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from ..dm.base import Config, get_game
-from ..dm.clock import advance, remaining, when
+from ..dm.clock import remaining, when
 from ..render.message import bare_page, message_id, report_message
 from ..render.text import fitted
 from .letters import clean
@@ -25,10 +25,9 @@ SUBJECT = 120  # the longest subject, in characters
 def match_mail(*, sender: str, recipient: str, player: str, match: str, config: Config, state: Any, now: datetime,
                subject: str, lines: list[str], token: str, secret: str | None = None) -> EmailMessage:
     """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
-    recipient, so the same news is never queued twice."""
+    recipient, so the same news is never queued twice. `state` is the position as of `now`."""
     from ..render.dm import deadline_lines, draw, png_bytes, with_caption  # Pillow, only when a mail is written
     rules = get_game(config.game)
-    state = advance(rules, state, now)[0]
     text = "\n".join(fitted(lines + ["", *position_lines(config, state, player, now)], hang=0)
                      + reply_lines(config, state, match, player, secret)) + "\n"
     try:
@@ -91,22 +90,3 @@ def reply_lines(config: Config, state: Any, match: str, player: str, secret: str
     if secret:
         lines.append(f'  secret: "{secret}"')
     return lines + [f"  action: {hints[0].split('  ')[0]}"]
-
-
-def queue_match_news(session: Any, match: str, config: Config, state: Any, now: datetime, sender: str,
-                     headline: str, token: str, only: list[str] | None = None) -> list[str]:
-    """Queue `headline` with the position (and each one's reply lines, secret included) to every player of `match`
-    who plays by mail, or to those named in `only`; their addresses."""
-    from sqlmodel import select
-
-    from ..store.mail import MailDmPlayer
-    from .outbox import queue
-
-    players = [row for row in session.exec(select(MailDmPlayer).where(MailDmPlayer.match == match)).all()
-               if only is None or row.player in only]
-    for entry in sorted(players, key=lambda row: row.player):
-        queue(session, match_mail(sender=sender, recipient=entry.email, player=entry.player, match=match,
-                                  config=config, state=state, now=now, subject=f"{match}: {headline}",
-                                  lines=[f"{match}: {headline}"], token=f"news {match} {token}",
-                                  secret=entry.secret), "notice", now)
-    return sorted(entry.email for entry in players)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timezone
 from typing import Any, Iterable, Sequence
 
 from ..dm.base import Config, get_game
@@ -36,11 +37,12 @@ def result_text(config: Config, state: Any) -> str:
     return f"{won}" + (f" ({standing}{unit})" if standing else "") + (f": {ending}" if ending else "") + "."
 
 
-def site_match(match: str, config: Config, state: Any, rows: Sequence[Any], templates: Iterable[str] = ()) -> MatchPage:
-    """The match's page from its stored submissions (`store.dm` rows, as they arrived) and its index entry."""
-    actions = [{"seq": row.seq, "player": row.player, "reason": row.reason,
-                "at": None if row.at is None else row.at.strftime("%Y-%m-%d %H:%M:%S UTC"),
-                "payload": json.dumps(json.loads(row.payload), ensure_ascii=False, sort_keys=True)} for row in rows]
+def site_match(match: str, config: Config, state: Any, submitted: Sequence[dict[str, Any]],
+               templates: Iterable[str] = ()) -> MatchPage:
+    """The match's page from its stored submissions (`gm.moves.submissions`, as they arrived) and its index entry."""
+    actions = [{"seq": row["seq"], "player": row["player"], "reason": row["reason"],
+                "at": None if row["at"] is None else row["at"].astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
+                "payload": json.dumps(row["payload"], ensure_ascii=False, sort_keys=True)} for row in submitted]
     entry = {"name": match, "game": config.game, "players": list(config.players), "result": result_text(config, state)}
     return MatchPage(match, match_page(match, config, state, actions, templates), entry)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterable, Iterator
 
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -42,3 +43,12 @@ def list_games(session: Session) -> list[Game]:
 
 def players_of(session: Session, game: Game) -> list[Player]:
     return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all())
+
+
+def lock_game(session: Session, name: str) -> None:
+    """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
+    first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
+    game (an order or an action being stored, a turn being processed, a deadline applied) run one after the other,
+    each seeing the other's work."""
+    session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
+    session.expire_all()  # whatever was read before the lock is read again under it

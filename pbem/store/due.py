@@ -5,9 +5,11 @@ Each scheduled game's tick comes from its rows: the latest processed turn (its n
 found the game over then: `turns.over`), the hands dealt for the next turn (a player is expected to send orders
 when a hand of cards was dealt to them or to one of their robots: the engine deals to exactly the robots that
 receive cards, B4.1), the orders stored, and the turn's deadline with the reminders sent. Where the rows cannot
-tell (a turn stored before `turns.over` existed, a death match, whose deadlines only its rules know, a schema
-not yet migrated), the tick counts as due and the full pass decides. "Due" may be a false alarm; it is never a
-miss.
+tell (a turn stored before `turns.over` existed, a schema not yet migrated), the tick counts as due and the full
+pass decides. "Due" may be a false alarm; it is never a miss. A death match's tick is its one deadline row (turn
+0), which its moves write whenever its position changes (pbem.gm.moves.write_deadline): when the next deadline
+passes or its opening mail is owed, and what `pbem status` tells of it; a match without that row yet (upgraded
+from revision 0010, before any run) counts as due.
 
 The rows are read with plain SQL: through the standard library's sqlite3 for a SQLite file (no SQLAlchemy, whose
 import alone costs more than the whole check), through SQLAlchemy for any other database. `pbem status` shows
@@ -16,17 +18,20 @@ these ticks when nothing is due, and `stored_tick` reads the same through the st
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..formats.schedule import Process, Schedule, hold_expires, reminders_of, schedule_of
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
+NEVER_YEAR = 9999  # pbem.store.schedule.NEVER: a match with nothing to do until someone acts
 Rows = Callable[..., list[tuple[Any, ...]]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
 T = TypeVar("T")
 
@@ -76,27 +81,88 @@ class GameTick:
         return bool(reminders and self.waiting_for)
 
 
+@dataclass(frozen=True)
+class MatchTick:
+    """One death match at the start of a tick, as its deadline row tells it (or its rules, in the full pass)."""
+
+    match: str
+    game: str
+    due_at: datetime | None  # when `pbem run` next has something to do for it; None: nothing until someone acts
+    over: bool
+    effect: str  # what happens at `due_at`
+    waiting: str | None  # whom the running deadline waits for
+    idle: str  # what the run does while nothing is due
+
+    def due(self, now: datetime) -> bool:
+        return self.due_at is not None and now >= self.due_at
+
+    def about(self) -> str:
+        """What the match's deadline row keeps besides the moment (JSON)."""
+        return json.dumps({"over": self.over, "effect": self.effect, "waiting": self.waiting, "idle": self.idle},
+                          sort_keys=True, ensure_ascii=False)
+
+    def row(self, now: datetime) -> dict[str, Any]:
+        """The match's line of `pbem status`."""
+        due_text = None if self.due_at is None else self.due_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        upcoming = (self.idle if self.due_at is None else f"apply the passed deadline: {self.effect}"
+                    if now > self.due_at else f"at {due_text}: {self.effect}")
+        return {"match": self.match, "game": self.game, "over": self.over,
+                "due": None if self.due_at is None else self.due_at.isoformat(), "due_text": due_text,
+                "waiting": self.waiting, "next": upcoming}
+
+
+@dataclass(frozen=True)
+class Quiet:
+    """A tick with nothing due: every scheduled game's tick, every match's, and the inbox's last read."""
+
+    games: list[GameTick]
+    matches: list[MatchTick]
+    inbox: Inbox | None
+
+
 def quiet_ticks(url: str, now: datetime, *, outbox: bool) -> list[GameTick] | None:
     """Every scheduled game's tick when nothing is due at `now`, else None (also when the rows cannot tell).
     `outbox`: mail waiting in the outbox counts as due (the caller has a server to send it with)."""
     quiet = _quiet(url, now, outbox)
-    return None if quiet is None else quiet[0]
+    return None if quiet is None else quiet.games
 
 
-def quiet_status(url: str, now: datetime) -> tuple[list[GameTick], Inbox | None] | None:
-    """What `pbem status` shows when nothing is due at `now`: every scheduled game's tick and the inbox's last
-    read; None when something is due (or the rows cannot tell)."""
+def quiet_status(url: str, now: datetime) -> Quiet | None:
+    """What `pbem status` shows when nothing is due at `now`; None when something is due (or the rows cannot
+    tell)."""
     return _quiet(url, now, outbox=False)
 
 
-def _quiet(url: str, now: datetime, outbox: bool) -> tuple[list[GameTick], Inbox | None] | None:
-    def read(rows: Rows) -> tuple[list[GameTick], Inbox | None] | None:
-        if rows("SELECT 1 FROM dm_match LIMIT 1") or rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
+def _quiet(url: str, now: datetime, outbox: bool) -> Quiet | None:
+    def read(rows: Rows) -> Quiet | None:
+        if rows("SELECT 1 FROM reports_owed LIMIT 1") or (outbox and rows(
                 "SELECT 1 FROM mail_outbox WHERE state = 'pending' LIMIT 1")):
-            return None  # a match's deadlines only its rules know; owed reports are written by the full pass
-        ticks, inbox = game_ticks(rows), inbox_of(rows)
-        return None if any(tick.due(now) for tick in ticks) else (ticks, inbox)
+            return None  # owed reports are written by the full pass
+        matches = match_ticks(rows)
+        if matches is None or any(match.due(now) for match in matches):
+            return None
+        ticks = game_ticks(rows)
+        return None if any(tick.due(now) for tick in ticks) else Quiet(ticks, matches, inbox_of(rows))
     return from_rows(url, read)
+
+
+def match_ticks(rows: Rows) -> list[MatchTick] | None:
+    """Every death match's tick from its deadline row, by name; None when a match has no row yet."""
+    from ..games import Kind, names
+
+    games = names(Kind.MATCH)
+    marks = ", ".join(f":g{i}" for i in range(len(games)))
+    found = rows(f"SELECT g.name, g.ruleset, d.due_at, d.about FROM games g LEFT JOIN turn_deadlines d "
+                 f"ON d.game_id = g.id AND d.turn = 0 WHERE g.ruleset IN ({marks}) ORDER BY g.name",
+                 **{f"g{i}": game for i, game in enumerate(games)})
+    if any(about is None for *_, about in found):
+        return None
+    ticks = []
+    for name, game, due_at, about in found:
+        told, moment = json.loads(about), _utc(due_at)
+        ticks.append(MatchTick(name, game, None if moment.year == NEVER_YEAR else moment, told["over"],
+                               told["effect"], told["waiting"], told["idle"]))
+    return ticks
 
 
 def from_rows(url: str, read: Callable[[Rows], T | None]) -> T | None:
@@ -200,7 +266,10 @@ def _utc(value: Any) -> datetime:
 
 
 class RowReader:
-    """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`."""
+    """Plain SQL over the database at `url`, read only: `with RowReader(url) as rows: rows(sql, **parameters)`.
+    A SQLite file is read with the standard library's sqlite3 and a PostgreSQL database through libpq itself
+    (`pbem.store.libpq`; psycopg where libpq cannot be loaded): SQLAlchemy's import, and psycopg's, cost more
+    than the whole check. Any other database through SQLAlchemy."""
 
     def __init__(self, url: str):
         self.url = url
@@ -212,6 +281,19 @@ class RowReader:
                 raise FileNotFoundError(path)
             self.connection: Any = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             return lambda sql, **parameters: self.connection.execute(sql, parameters).fetchall()
+        conninfo = _postgresql(self.url)
+        if conninfo is not None:
+            from .libpq import Connection
+
+            try:
+                connection = self.connection = Connection(conninfo)
+                return connection.rows
+            except OSError:  # no libpq to load here (or no server): psycopg says why, or reads
+                import psycopg
+
+                self.connection = psycopg.connect(**conninfo, autocommit=True)
+                return lambda sql, **parameters: self.connection.execute(_PARAMETER.sub(r"%(\1)s", sql),
+                                                                         parameters).fetchall()
         from sqlalchemy import text
 
         from .db import open_database
@@ -224,6 +306,19 @@ class RowReader:
         self.connection.close()
         if hasattr(self, "engine"):
             self.engine.dispose()
+
+
+_PARAMETER = re.compile(r"(?<![:\w]):(\w+)")  # `:name`, as psycopg spells it: `%(name)s`
+
+
+def _postgresql(url: str) -> dict[str, Any] | None:
+    """psycopg's connection arguments for a `postgresql://` or `postgresql+psycopg://` URL, else None."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgresql", "postgresql+psycopg"):
+        return None
+    found = {"host": parts.hostname, "port": parts.port, "user": unquote(parts.username or "") or None,
+             "password": unquote(parts.password or "") or None, "dbname": unquote(parts.path.lstrip("/")) or None}
+    return {key: value for key, value in {**found, **dict(parse_qsl(parts.query))}.items() if value is not None}
 
 
 def _sqlite_file(url: str) -> Path | None:

@@ -8,9 +8,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, Callable, TypeVar, overload
 
-from sqlalchemy import update
 from sqlmodel import Session, col, delete, select
 
+from .. import games as registry
 from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.room import Room
@@ -23,9 +23,10 @@ from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
 from ..formats.rooms import load_room
 from ..formats.yamlfile import FormatError, Problem, load_yaml
-from .base import Refused as Refused  # these four re-exported: the cycle, archive and CLI import them from here
+from .base import Refused as Refused  # these re-exported: the cycle, archive and CLI import them from here
 from .base import Store as Store
 from .base import list_games as list_games
+from .base import lock_game as lock_game
 from .base import players_of as players_of
 from .tables import (
     DealtHand,
@@ -41,16 +42,9 @@ from .tables import (
 )
 
 T = TypeVar("T")
+MATCH_GAMES = registry.names(registry.Kind.MATCH)
 
 # --- games -------------------------------------------------------------------------------------
-
-def lock_game(session: Session, name: str) -> None:
-    """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
-    first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
-    game (an order being stored, a turn being processed) run one after the other, each seeing the other's work."""
-    session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
-    session.expire_all()  # whatever was read before the lock is read again under it
-
 
 def setup_document(description: GameDescription) -> str:
     """What `games.setup` keeps: the description with its room and deck files as text."""
@@ -261,7 +255,11 @@ def set_missing_orders(session: Session, name: str, policy: str) -> None:
 
 
 def current_state(session: Session, game: Game) -> GameState:
-    """The state before the next turn: after the last processed turn, else before turn 1."""
+    """The state before the next turn: after the last processed turn, else before turn 1. A death match has no
+    turns: refused, naming the commands that play it (a campaign command given a match's name)."""
+    if game.ruleset in MATCH_GAMES:
+        raise Refused([f"{game.name} is a death match ({game.ruleset}), not a campaign: pbem dm show {game.name}, "
+                       f"pbem game show {game.name}"])
     last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
     return stored_state(session, game, last, "after") if last else first_state(session, game)
 

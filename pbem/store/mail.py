@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, LargeBinary, Text
 from sqlmodel import Field, Session, SQLModel, select
 
 
@@ -69,16 +69,6 @@ class MailOutgoing(SQLModel, table=True):
     last_error: str | None = None
     queued_at: datetime
     sent_at: datetime | None = None
-
-
-class MailDmPlayer(SQLModel, table=True):
-    __tablename__ = "mail_dm_players"
-    __table_args__ = (UniqueConstraint("match", "player"),)
-    id: int | None = Field(default=None, primary_key=True)
-    match: str = Field(index=True)
-    player: str
-    email: str
-    secret: str
 
 
 class MailInbox(SQLModel, table=True):

@@ -37,6 +37,8 @@ class TurnDeadline(SQLModel, table=True):
     held_at: datetime | None = None  # the review hold: when the preview went to the GM
     held_hash: str | None = None  # the previewed state's hash, which `turn approve` must store
     approved: bool = False
+    # a death match's row (turn 0): what `pbem status` tells of it, JSON (pbem.store.due.MatchTick.about)
+    about: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,21 @@ def move_deadline(session: Session, game: Game, turn: int, due_at: datetime, now
     session.add(row)
     session.flush()
     return _deadline(row)
+
+
+# A death match's one row (turn 0: a match has no turns): when `pbem run` next has something to do for it.
+MATCH_TURN = 0
+NEVER = datetime(9999, 12, 31, tzinfo=timezone.utc)  # nothing to do until someone acts (or the match is over)
+
+
+def set_wake(session: Session, game: Game, due_at: datetime | None, about: str, now: datetime) -> None:
+    """A death match's deadline row, written whenever its position changes (pbem.gm.moves.write_deadline): the
+    moment its next deadline passes or its opening mail is owed, or `NEVER` (None given); `about`: what `pbem
+    status` tells of it (JSON)."""
+    row = _row(session, game, MATCH_TURN) or TurnDeadline(game_id=key(game), turn=MATCH_TURN, dealt_at=now, due_at=now)
+    row.due_at, row.about = NEVER if due_at is None else due_at, about
+    session.add(row)
+    session.flush()
 
 
 def mark_reminded(session: Session, game: Game, turn: int, hours: int) -> None:

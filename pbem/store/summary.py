@@ -34,24 +34,38 @@ class GameSummary:
 
 
 def game_summaries(session: Session) -> list[GameSummary]:
+    """Every campaign's line (a death match's is `pbem.gm.moves.summary`: only its rules know whether it is over,
+    when its deadline row does not say it yet)."""
     from .base import list_games
+    from .matches import is_match
 
-    return [_summary(session, game) for game in list_games(session)]
+    return [_summary(session, game) for game in list_games(session) if not is_match(game)]
 
 
 def listed(rows: Rows) -> list[GameSummary] | None:
     """Every game's line read with plain SQL, as `game_summaries` reads it; None when a game's rows do not say
-    enough (its last turn stored before `turns.over`): then ask `game_summaries`."""
+    enough (its last turn stored before `turns.over`; a death match without its deadline row yet): then ask `game_summaries`. A death match's `turn` is the number of its accepted moves."""
+    from ..games import Kind, names
+
+    matches = names(Kind.MATCH)
     summaries = []
     for game, name, ruleset in rows("SELECT id, name, ruleset FROM games ORDER BY name"):
+        players = [player for player, in rows("SELECT name FROM players WHERE game_id = :game ORDER BY position",
+                                              game=game)]
+        if ruleset in matches:
+            about = rows("SELECT about FROM turn_deadlines WHERE game_id = :game AND turn = 0", game=game)
+            if not about or about[0][0] is None:
+                return None
+            (moved,), = rows("SELECT count(*) FROM order_versions WHERE game_id = :game AND accepted = :yes",
+                             game=game, yes=True)
+            summaries.append(GameSummary(name, ruleset, moved, json.loads(about[0][0])["over"], players))
+            continue
         last = rows("SELECT number, over FROM turns WHERE game_id = :game ORDER BY number DESC LIMIT 1", game=game)
         if last and last[0][1] is None:
             return None
         turn, kind, over = (last[0][0], "after", bool(last[0][1])) if last else (1, "before", NEW_GAME_IS_OVER)
         (state,), = rows("SELECT state FROM state_snapshots WHERE game_id = :game AND turn = :turn AND kind = :kind "
                          "AND board = '' AND stage = 0", game=game, turn=turn, kind=kind)
-        players = [player for player, in rows("SELECT name FROM players WHERE game_id = :game ORDER BY position",
-                                              game=game)]
         summaries.append(GameSummary(name, ruleset, json.loads(state)["turn"], over, players))
     return summaries
 

@@ -77,19 +77,25 @@ class Turn(SQLModel, table=True):
 
 
 class OrderVersion(SQLModel, table=True):
-    """One submission, accepted or refused; the latest accepted one per player and turn counts (B4.7)."""
+    """One move of any game, as it arrived (pbem.store.moves). A campaign's: one submission of orders; the latest
+    one per player and turn counts (B4.7). A death match's: one action, accepted or refused with the reason, in
+    arrival order (`version`, turn 0); the position is rebuilt by replaying the accepted ones."""
 
     __tablename__ = "order_versions"
     __table_args__ = (UniqueConstraint("game_id", "turn", "player_id", "version"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", index=True)
     turn: int
-    player_id: int = Field(foreign_key="players.id")
+    player_id: int | None = Field(default=None, foreign_key="players.id")  # None: no seat acted (see `actor`)
     version: int
     source: str
     text: str = Field(sa_column=Column(Text, nullable=False))
     submission: str = Field(sa_column=Column(Text, nullable=False))  # the normalised submission (canonical JSON)
-    submitted_at: datetime
+    submitted_at: datetime | None  # None: a death match's action taken over from a transcript without a time
+    accepted: bool = True
+    reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # why it was refused
+    mail: str | None = None  # the key of the message that carried it (store.mail.MailReceived.key)
+    actor: str | None = None  # who acted when no seat did: the GM, the clock, or a name that plays no seat
 
 
 class DealtHand(SQLModel, table=True):

@@ -150,7 +150,7 @@ def status(session: Session, name: str) -> TurnStatus:
         latest = versions[-1] if versions else None
         rows.append(PlayerStatus(player.name, player.email, state.owes_orders(player.name), len(versions),
                                  latest.version if latest else None,
-                                 latest.submitted_at.isoformat(timespec="seconds") if latest else None))
+                                 latest.submitted_at.isoformat(timespec="seconds") if latest and latest.submitted_at else None))
     return TurnStatus(game.name, state.turn, dealt(session, game, state.turn), state.is_over, rows)
 
 

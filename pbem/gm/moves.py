@@ -1,0 +1,208 @@
+"""A death match's moves on the one store model: judged by its rules on the one clock (RULES D5), recorded
+accepted or refused, its position rebuilt from the accepted ones, the deadlines that passed applied with nobody
+acting, and the game's one deadline row kept up to date for the scheduled run's quiet path.
+
+Not committed: the gm step that calls these (a GM command, a letter's action, `pbem run`) commits once.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, select
+
+from ..dm import clock
+from ..dm.base import Action, Config, Game, get_game, replay
+from ..dm.clock import moment, when
+from ..mail.dmpost import match_mail
+from ..mail.outbox import queue
+from ..render.message import message_id
+from ..store.base import lock_game
+from ..store.controls import paused
+from ..store.due import MatchTick
+from ..store.mail import MailOutgoing
+from ..store.matches import (
+    action_of,
+    all_matches,
+    by_mail,
+    config_of,
+    moves,
+    record_move,
+    seat_names,
+)
+from ..store.schedule import set_wake
+from ..store.summary import GameSummary
+from ..store.tables import Game as GameRow
+from ..store.tables import OrderVersion, Player
+
+Position = tuple[Config, Any, list[Action]]
+
+
+def position(session: Session, match: GameRow) -> Position:
+    """The match's config, its state rebuilt from the accepted moves, and those moves' actions."""
+    config = config_of(match)
+    names = seat_names(session, match)
+    accepted = [action_of(row, names) for row in moves(session, match) if row.accepted]
+    return config, replay(config, accepted).state, accepted
+
+
+def submissions(session: Session, match: GameRow) -> list[dict[str, Any]]:
+    """Every submission to the match as it arrived (seq, player, at, payload, accepted, reason), for the pages and
+    `pbem dm show --json`."""
+    names = seat_names(session, match)
+    return [{"seq": row.version, "player": action.player, "at": action.at, "payload": dict(action.payload),
+             "accepted": row.accepted, "reason": row.reason}
+            for row in moves(session, match) for action in [action_of(row, names)]]
+
+
+def submit(session: Session, match: GameRow, action: Action, now: datetime, *, source: str,
+           mail: str | None = None, told: datetime | None = None) -> tuple[OrderVersion, Any]:
+    """Check one action against the position under the game's lock and record it, accepted or refused
+    (`row.reason`); returns the row and the position after it. `mail`: the key of the message that carried it;
+    `told`: when the next mover is told, if later than the stamp because the inbox could not be read
+    (`clock.submit`, D5)."""
+    lock_game(session, match.name)
+    config, state, _ = position(session, match)
+    stopped = paused(session, match)
+    if stopped is not None:  # no action counts while the clock stands still
+        reason = f"the match is paused (since {when(stopped.at)}): nothing counts until the game master resumes it"
+        return record_move(session, match, action, reason, source=source, mail=mail), state
+    row, state = _submit(session, match, get_game(config.game), state, action, source, mail, told)
+    write_deadline(session, match, config, state, now)
+    return row, state
+
+
+def extend_at(session: Session, match: GameRow, state: Any, action: Action) -> tuple[OrderVersion, Any]:
+    """The GM's extension `action`, at the moment it carries (a resumed clock's, at the pause), recorded."""
+    return _submit(session, match, get_game(config_of(match).game), state, action, "command", None)
+
+
+def submit_run(session: Session, match: GameRow, state: Any, actions: list[Action], now: datetime) -> tuple[Any, int]:
+    """Check and record a run of actions from `state` (a transcript taken over), without replaying for each;
+    returns the position after them and how many were accepted."""
+    config, accepted = config_of(match), 0
+    rules = get_game(config.game)
+    for action in actions:
+        row, state = _submit(session, match, rules, state, action, "transcript", None)
+        accepted += row.accepted
+    write_deadline(session, match, config, state, now)
+    return state, accepted
+
+
+def _submit(session: Session, match: GameRow, rules: Game[Any, Action], state: Any, action: Action, source: str,
+            mail: str | None, told: datetime | None = None) -> tuple[OrderVersion, Any]:
+    """Record the submission (after the clock's own action when a deadline passed before it, D5; before the clock's
+    `told` when the next mover was told late); the row of the submission itself and the position after it."""
+    records, state = clock.submit(rules, state, action, told)
+    rows = [record_move(session, match, record.action, record.reason, source="clock" if record.clock else source,
+                        mail=None if record.clock else mail) for record in records]
+    return next(row for row, record in zip(rows, records) if record.action is action), state
+
+
+def tick(session: Session, match: GameRow, now: datetime) -> tuple[list[clock.Deadline], Any]:
+    """Let the deadlines that passed by `now` take effect with nobody acting (the scheduled run, D5 ruling):
+    recorded as the clock's `{timeout: true}`; returns the deadlines that passed and the position."""
+    lock_game(session, match.name)
+    config, state, _ = position(session, match)
+    rules = get_game(config.game)
+    if paused(session, match) is not None:
+        return [], state
+    _, passed = clock.advance(rules, state, now)
+    if passed:
+        _, state = _submit(session, match, rules, state, Action(clock.GM, {"timeout": True}, now), "clock", None)
+    write_deadline(session, match, config, state, now)
+    return passed, state
+
+
+def tick_all(session: Session, now: datetime, sender: str, names: list[str] | None = None) -> list[dict[str, Any]]:
+    """Let the deadlines that passed by `now` take effect in every match (or those named), with nobody acting
+    (RULES D5 ruling), and mail its players the new position; one document per match that moved on."""
+    documents = []
+    for match in all_matches(session):
+        if names is not None and match.name not in names:
+            continue
+        passed, state = tick(session, match, now)
+        if not passed:
+            continue
+        told = queue_news(session, match, config_of(match), state, now, sender,
+                          "a deadline passed: " + "; ".join(d.effect for d in passed),
+                          f"tick {passed[-1].at.isoformat()}")
+        documents.append({"match": match.name, "passed": [f"{when(d.at)}: {d.effect}" for d in passed],
+                          "mailed": told})
+    return documents
+
+
+def started(config: Config, now: datetime) -> bool:
+    """Whether the match has begun by `now`: at its `start` option, else as soon as it exists."""
+    start = moment(config.options.get("start"))
+    return start is None or start <= now
+
+
+def match_tick(session: Session, match: GameRow, config: Config, state: Any, now: datetime) -> MatchTick:
+    """The match as `pbem run` and `pbem status` see it: when the run next has something to do for it (its
+    opening mail owed at the start, or the running deadline), what happens then, and what it does till then."""
+    rules = get_game(config.game)
+    over, running, stopped = rules.is_over(state), rules.deadline(state), paused(session, match)
+    if stopped is not None:
+        return MatchTick(match.name, config.game, None, over, "", None,
+                         f"nothing: paused since {when(stopped.at)} (pbem game resume {match.name})")
+    wake, effect = (running.at, running.effect) if running is not None and not over else (None, "")
+    start = moment(config.options.get("start")) or now
+    if not over and any(not opened(session, match, seat) for seat in by_mail(session, match)) \
+            and (wake is None or start < wake):
+        wake, effect = start, "the opening mail goes to the players"
+    if over:
+        idle = "nothing: the match is over"
+    else:
+        gm = next((p for p in config.players if rules.waiting(state, p)), None)  # e.g. the GM's dice
+        idle = f"nothing until the GM acts: {gm} waits (pbem dm list)" if gm else "nothing until a player acts"
+    return MatchTick(match.name, config.game, wake, over, effect,
+                     running.waiting if running is not None and not over else None, idle)
+
+
+def write_deadline(session: Session, match: GameRow, config: Config, state: Any, now: datetime) -> None:
+    """The game's one deadline row, as its position now stands (`match_tick`); the quiet path
+    (`pbem.store.due`) reads it with plain SQL."""
+    tick = match_tick(session, match, config, state, now)
+    set_wake(session, match, tick.due_at, tick.about(), now)
+
+
+def shown(config: Config, state: Any, now: datetime) -> Any:
+    """The position a mail written at `now` shows: every deadline passed by then applied first, so its picture,
+    text, Deadline line and reply lines come from one position and one deadline."""
+    return clock.advance(get_game(config.game), state, now)[0]
+
+
+def letter(*, config: Config, state: Any, now: datetime, **fields: Any) -> Any:
+    """The match mail (`mail.dmpost.match_mail`) of the position as of `now`."""
+    return match_mail(config=config, state=shown(config, state, now), now=now, **fields)
+
+
+def queue_news(session: Session, match: GameRow, config: Config, state: Any, now: datetime, sender: str,
+               headline: str, token: str, only: list[str] | None = None) -> list[str]:
+    """Queue `headline` with the position (and each one's reply lines, secret included) to every player of the
+    match who plays by mail, or to those named in `only`; their addresses."""
+    seats = [seat for seat in by_mail(session, match) if only is None or seat.name in only]
+    for seat in seats:
+        queue(session, letter(sender=sender, recipient=seat.email, player=seat.name, match=match.name, config=config,
+                              state=state, now=now, subject=f"{match.name}: {headline}",
+                              lines=[f"{match.name}: {headline}"], token=f"news {match.name} {token}",
+                              secret=seat.secret), "notice", now)
+    return sorted(seat.email for seat in seats)
+
+
+def opening_token(match: GameRow, seat: Player) -> str:
+    return f"news opening {match.name} {seat.name}"
+
+
+def opened(session: Session, match: GameRow, seat: Player) -> bool:
+    """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
+    wanted = message_id("dm", opening_token(match, seat), seat.email)
+    return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
+
+
+def summary(session: Session, match: GameRow) -> GameSummary:
+    """The match's line of `pbem game list`: its accepted moves as its turn, whether it is over."""
+    config, state, accepted = position(session, match)
+    return GameSummary(match.name, match.ruleset, len(accepted), get_game(config.game).is_over(state),
+                       list(config.players))

@@ -1,0 +1,65 @@
+"""Every GM control takes any game (issue #33): a death match is listed by `pbem game list`, and `pbem game pause`
+stops its clock — no deadline passes and no action counts while it stands still — and `resume` gives back the
+time that was left; both players who play by mail are told each time. A Gyulbot match by mail: its first claim
+window runs from the start at 20:00 for 10 minutes (RULES D1.4)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from dm_desk import Desk
+from test_dm_gm import gyulbot
+
+
+@pytest.fixture
+def desk(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_MAIL_CONFIG", raising=False)
+    return Desk(tmp_path)
+
+
+def test_game_list_lists_a_death_match_beside_nothing_else(desk):
+    gyulbot(desk)
+    listed = json.loads(desk.pbem("game", "list", "--json", now="19:30:00").stdout)
+    assert listed == [{"game": "g1", "ruleset": "gyulbot", "turn": 0, "over": False, "players": ["ann", "bob"]}]
+
+
+def test_pausing_a_match_stops_its_clock_and_resuming_gives_back_the_time_left(desk):
+    gyulbot(desk)
+    assert [d["what"] for d in desk.run("20:00:00")] == ["opened", "opened"]
+    desk.new_mail()
+    paused = desk.pbem("game", "pause", "g1", "--json", now="20:04:00")
+    assert paused.exit_code == 0, paused.output
+    assert json.loads(paused.stdout)["remaining"] == 6 * 60  # the window closes at 20:10
+    told = desk.new_mail()
+    assert sorted(to for to, _, _ in told) == ["ann@example.org", "bob@example.org"]
+    assert all("the game master paused the match" in subject for _, subject, _ in told)
+    assert desk.run("20:15:00") == []  # the window would have closed at 20:10: it stands still
+    status = json.loads(desk.pbem("status", "--json", now="20:15:00").stdout)["matches"]
+    assert status[0]["next"] == "nothing: paused since 2026-12-01 20:04:00 UTC (pbem game resume g1)"
+    desk.send("ann", 'match: g1\nplayer: ann\nsecret: "ann-secret"\naction: {claim: 4}\n', "20:16:00")
+    assert [d["detail"] for d in desk.run("20:16:30")] == ["refused ann@example.org ann"]
+    assert "the match is paused" in desk.new_mail()[0][2]
+    resumed = desk.pbem("game", "resume", "g1", "--json", now="20:20:00")
+    assert resumed.exit_code == 0, resumed.output
+    assert json.loads(resumed.stdout)["due"] == "2026-12-01T20:26:00+00:00"  # 6 minutes left, as at the pause
+    told = desk.new_mail()
+    assert sorted(to for to, _, _ in told) == ["ann@example.org", "bob@example.org"]
+    assert all("Deadline: 2026-12-01 20:26:00 UTC" in text for _, _, text in told)
+    assert desk.run("20:26:00") == []
+    assert [d["what"] for d in desk.run("20:26:01")] == ["deadline"]
+
+
+def test_a_match_seat_not_played_by_mail_gets_its_address_by_enrolment_not_by_game_address(desk):
+    """A death match's seat has no address until its player is enrolled (which gives the secret too): `game
+    address` on it is refused, naming the command; once enrolled, the address changes and both are told."""
+    made = desk.pbem("dm", "new", "t1", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--out",
+                     desk.folder, now="19:00:00")
+    assert made.exit_code == 0, made.output
+    refused = desk.pbem("game", "address", "t1", "ann", "ann@example.org", now="19:01:00")
+    assert refused.exit_code == 1 and "pbem mail dm-player t1 ann ann@example.org" in refused.output
+    assert desk.pbem("mail", "dm-player", "t1", "ann", "ann@example.org", now="19:02:00").exit_code == 0
+    desk.new_mail()
+    moved = desk.pbem("game", "address", "t1", "ann", "ann@example.net", now="19:03:00")
+    assert moved.exit_code == 0, moved.output
+    assert sorted(to for to, _, _ in desk.new_mail()) == ["ann@example.net", "ann@example.org"]
