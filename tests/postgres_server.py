@@ -42,13 +42,15 @@ class Server:
     def __init__(self, url: str, stop=None):
         self.url, self._stop = url, stop
 
-    def new_database(self) -> str:
-        """A fresh, empty database on the server; its SQLAlchemy URL."""
+    def new_database(self, copy_of: str | None = None) -> str:
+        """A fresh, empty database on the server (or a copy of the database at the URL `copy_of`, which nobody may
+        be connected to); its SQLAlchemy URL."""
         import psycopg
 
         name = f"pbem_{uuid.uuid4().hex[:12]}"
+        template = f' TEMPLATE "{copy_of.rsplit("/", 1)[1]}"' if copy_of else ""
         with psycopg.connect(self.url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{template}')
         return self.url.rsplit("/", 1)[0] + f"/{name}"
 
     def stop(self) -> None:

@@ -76,21 +76,26 @@ KILLS = 64  # the reliability attack's kill -9 during `pbem run`, per backend (#
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_kill_9_at_any_moment_of_a_run_then_running_again_gives_the_uninterrupted_end_state(tmp_path, request,
                                                                                             backend):
-    """The run killed is a process of its own; the setting up and the run after it are in this process (the same
+    """The run killed is a process of its own; the game is set up once and copied for each trial (the folder, and
+    a PostgreSQL database by CREATE DATABASE … TEMPLATE), the run after the kill is in this process (the same
     `main()`), so each of the KILLS trials costs one interpreter start."""
     import random
+    import shutil
     import signal
     import time
 
     from cli_process import run_pbem
 
+    template = tmp_path / "template"
+    template.mkdir()
+    server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
+    template_url, _ = new_campaign(template, server.new_database() if server else None)
+    for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
+        assert run_pbem("--db", template_url, "--now", T0, *args, cwd=template).returncode == 0
+
     def prepared(folder: Path) -> str:
-        folder.mkdir()
-        url = request.getfixturevalue("pg_server").new_database() if backend == "postgresql" else None
-        url, _ = new_campaign(folder, url)
-        for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
-            assert run_pbem("--db", url, "--now", T0, *args, cwd=folder).returncode == 0
-        return url
+        shutil.copytree(template, folder)
+        return server.new_database(copy_of=template_url) if server else f"sqlite:///{folder / 'pbem.db'}"
 
     def run_again(url: str, folder: Path) -> None:
         result = run_pbem("--db", url, "--now", DUE, "run", cwd=folder)

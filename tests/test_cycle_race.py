@@ -63,22 +63,29 @@ for url, go, _, pause in json.loads(Path(sys.argv[1]).read_text()):
 """
 
 
-def dealt_game(url: str) -> bytes:
-    """alice's orders for the dealt halls game (tests/mail_fixtures.py) at `url`."""
-    _, hands = new_campaign(Path(tempfile.mkdtemp()), url)
+def dealt_games(request, backend: str, folder: Path, count: int) -> tuple[list[str], bytes]:
+    """`count` databases each holding the dealt halls game (tests/mail_fixtures.py: copies of one, dealt alike),
+    and alice's orders for it."""
+    if backend == "postgresql":
+        server = request.getfixturevalue("pg_server")
+        template, hands = new_campaign(Path(tempfile.mkdtemp()), server.new_database())
+        urls = [server.new_database(copy_of=template) for _ in range(count)]
+    else:
+        for number in range(count):
+            (folder / f"game-{number}").mkdir()
+        urls, hands = [new_campaign(folder / f"game-{n}")[0] for n in range(count)], new_campaign(folder)[1]
     hand = hands["alice"]
-    return order("halls", 1, "alice", {"Zapper": hand[0:2], "Spanner": hand[2:4]})
+    return urls, order("halls", 1, "alice", {"Zapper": hand[0:2], "Spanner": hand[2:4]})
 
 
-def races(folder: Path, urls: list[str], pauses: list[float]) -> list[tuple[list[dict], int | None]]:
+def races(folder: Path, urls: list[str], orders: bytes, pauses: list[float]) -> list[tuple[list[dict], int | None]]:
     """One trial per database: two processes submitting alice's orders SUBMITS times each while a third processes
     the turn after `pause`. The three are long-lived, each running every trial in turn (no interpreter start per
     trial), all released together by the trial's `go` file."""
-    plan = []
-    for number, (url, pause) in enumerate(zip(urls, pauses)):
-        data = folder / f"alice-{number}.yaml"
-        data.write_bytes(dealt_game(url))
-        plan.append((url, str(folder / f"go-{number}"), str(data), pause))
+    data = folder / "alice.yaml"
+    data.write_bytes(orders)
+    plan = [(url, str(folder / f"go-{number}"), str(data), pause) for number, (url, pause) in enumerate(zip(urls,
+                                                                                                          pauses))]
     (folder / "plan.json").write_text(json.dumps(plan))
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     sides = [subprocess.Popen([sys.executable, "-c", script, str(folder / "plan.json")], stdout=subprocess.PIPE,
@@ -108,10 +115,9 @@ def check(url: str, results: list[dict], used: int | None) -> None:
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_an_order_acknowledged_as_accepted_is_one_the_turn_uses(tmp_path, request, backend):
     chance = random.Random(37)
-    urls = [request.getfixturevalue("pg_server").new_database() if backend == "postgresql"
-            else f"sqlite:///{tmp_path / f'race-{number}.db'}" for number in range(RACES)]
+    urls, orders = dealt_games(request, backend, tmp_path, RACES)
     pauses = [chance.choice((0.0, 0.02, 0.05, chance.uniform(0.0, 0.15))) for _ in range(RACES)]
-    found = races(tmp_path, urls, pauses)
+    found = races(tmp_path, urls, orders, pauses)
     for url, (results, used) in zip(urls, found):
         check(url, results, used)
     split = sum(1 for results, _ in found if any(r["accepted"] for r in results) and not all(r["accepted"]
