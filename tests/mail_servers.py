@@ -247,3 +247,28 @@ def use_loopback_servers(monkeypatch, folder: Path, cert: Path, imap_port: int, 
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", PASSWORD)
     return path
+
+
+def spring_game(tmp_path: Path, tmp_path_factory, monkeypatch, alice: str):
+    """A Geek-o game `spring` with alice at the address `alice` (and bob), the loopback servers' mail config in
+    force and the test's folder as the working folder; the CLI at 2026-12-01 20:00 UTC (a function of its
+    arguments), the TLS certificate and key, and the SMTP port to start a server on."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    smtp_port = reserved_port()
+    use_loopback_servers(monkeypatch, tmp_path, cert, reserved_port(), smtp_port)
+    url, runner = f"sqlite:///{tmp_path / 'pbem.db'}", CliRunner()
+
+    def pbem(*args):
+        result = runner.invoke(app, ["--db", url, "--now", "2026-12-01T20:00Z", *map(str, args)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        return result
+
+    created = pbem("game", "new", "spring", "--ruleset", "geeko", "--seed", "7",
+                   "--player", f"alice:{alice}:Zapper,Spanner", "--player", "bob:bob@example.org:Bolt,Nut")
+    assert created.exit_code == 0, created.output
+    return pbem, cert, key, smtp_port

@@ -10,32 +10,14 @@ from email import message_from_bytes, policy
 
 import pytest
 from mail_fixtures import mail
-from mail_servers import SmtpServer, certificate, reserved_port, use_loopback_servers
-from typer.testing import CliRunner
+from mail_servers import SmtpServer, spring_game
 
-from pbem.cli import app
-
-RUNNER = CliRunner()
 A_LABEL = "xn--exmple-cua.org"  # exämple.org in IDNA 2008, from RFC 5891's algorithm by hand: ä at 2 → "cua"
 
 
 @pytest.fixture
 def gm(tmp_path, tmp_path_factory, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    cert, key = certificate(tmp_path_factory.mktemp("tls"))
-    smtp_port = reserved_port()
-    use_loopback_servers(monkeypatch, tmp_path, cert, reserved_port(), smtp_port)
-    url = f"sqlite:///{tmp_path / 'pbem.db'}"
-
-    def pbem(*args):
-        result = RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T20:00Z", *map(str, args)])
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-        return result
-
-    created = pbem("game", "new", "spring", "--ruleset", "geeko", "--seed", "7",
-                   "--player", "alice:alice@exämple.org:Zapper,Spanner", "--player", "bob:bob@example.org:Bolt,Nut")
-    assert created.exit_code == 0, created.output
-    return pbem, cert, key, smtp_port, tmp_path
+    return (*spring_game(tmp_path, tmp_path_factory, monkeypatch, "alice@exämple.org"), tmp_path)
 
 
 def players(pbem) -> dict[str, dict]:

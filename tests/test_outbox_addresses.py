@@ -8,31 +8,13 @@ from email import message_from_bytes, policy
 
 import pytest
 from mail_fixtures import mail
-from mail_servers import SmtpServer, certificate, reserved_port, use_loopback_servers
-from typer.testing import CliRunner
-
-from pbem.cli import app
-
-RUNNER = CliRunner()
+from mail_servers import SmtpServer, spring_game
 
 
 @pytest.fixture
 def gm(tmp_path, tmp_path_factory, monkeypatch):
     """A game with a player at jürgen@example.org, its turn sheets queued, and a mail config for loopback SMTP."""
-    monkeypatch.chdir(tmp_path)
-    cert, key = certificate(tmp_path_factory.mktemp("tls"))
-    smtp_port = reserved_port()
-    use_loopback_servers(monkeypatch, tmp_path, cert, reserved_port(), smtp_port)
-    url = f"sqlite:///{tmp_path / 'pbem.db'}"
-
-    def pbem(*args):
-        result = RUNNER.invoke(app, ["--db", url, "--now", "2026-12-01T20:00Z", *map(str, args)])
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-        return result
-
-    created = pbem("game", "new", "spring", "--ruleset", "geeko", "--seed", "7",
-                   "--player", "alice:jürgen@example.org:Zapper,Spanner", "--player", "bob:bob@example.org:Bolt,Nut")
-    assert created.exit_code == 0, created.output
+    pbem, cert, key, smtp_port = spring_game(tmp_path, tmp_path_factory, monkeypatch, "jürgen@example.org")
     assert pbem("turn", "deal", "spring").exit_code == 0
     (tmp_path / "later.eml").write_bytes(mail("gm@example.org", "a later message", "<later@pbem>").replace(
         b"To: Game Master <gm@example.org>", b"To: carol@example.org"))
