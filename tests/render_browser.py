@@ -99,7 +99,8 @@ class Browser:
                 errors.append(json.dumps(params.get("exceptionDetails", {}))[:300])
             elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
                 errors.append(f"console.{params['type']}: {params.get('args')}")
-            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
+            elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error" \
+                    and not params["entry"].get("url", "").endswith("/favicon.ico"):  # the browser's own asking
                 errors.append(f"{params['entry'].get('text')} {params['entry'].get('url', '')}")
         return errors
 
