@@ -1,7 +1,9 @@
 """Opening the database: any SQLAlchemy URL, SQLite by default, migrated to the newest schema on open.
 
 Alembic costs a command more than its own work, so it is imported only when a database is not at the newest
-revision: one plain query of `alembic_version` tells.
+revision: one plain query of `alembic_version` tells. A new, empty database is not migrated step by step either:
+its tables are created from the models' metadata and stamped at the head (tests/test_store_schema.py proves the
+two schemas are the same), so a first command such as `pbem dm new` loads no migration script.
 """
 from __future__ import annotations
 
@@ -12,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import event
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import create_engine
+from sqlmodel import SQLModel, create_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -74,8 +76,17 @@ def stored_revision(engine: Engine) -> str | None:
             return None
 
 
+# Alembic's own version table, as `alembic stamp` creates it
+ALEMBIC_VERSION = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+                        PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+
+
 def upgrade(engine: Engine) -> None:
-    if stored_revision(engine) == head_revision():
+    revision = stored_revision(engine)
+    if revision == head_revision():
+        return
+    if revision is None and not inspect(engine).get_table_names():
+        create_at_head(engine)
         return
     from alembic import command
 
@@ -83,6 +94,16 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def create_at_head(engine: Engine) -> None:
+    """Give an empty database every table from the models' metadata and stamp it at the newest revision: what
+    every migration in turn would build, without loading them."""
+    load_table_modules()
+    with engine.begin() as connection:
+        SQLModel.metadata.create_all(connection)
+        ALEMBIC_VERSION.create(connection)
+        connection.execute(ALEMBIC_VERSION.insert().values(version_num=head_revision()))
 
 
 SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up
