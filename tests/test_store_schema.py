@@ -2,6 +2,7 @@
 new database created from the models' metadata (`open_database`) is the same schema, stamped at the head (#34)."""
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -135,3 +136,18 @@ def test_opening_a_new_database_loads_no_alembic(tmp_path):
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                            cwd=Path(__file__).resolve().parent.parent)
     assert shown.stdout.strip() == "False"
+
+
+def test_the_table_modules_hold_every_table_of_the_store():
+    """`load_table_modules` imports only TABLE_MODULES: importing every other module of pbem.store adds no table."""
+    probe = ("import importlib, json, pkgutil, pbem.store; from sqlmodel import SQLModel; "
+             "from pbem.store.db import load_table_modules; load_table_modules(); "
+             "listed = sorted(SQLModel.metadata.tables); "
+             "[importlib.import_module(f'pbem.store.{m.name}') for m in pkgutil.iter_modules(pbem.store.__path__) "
+             "if m.name != 'migrations']; "
+             "print(json.dumps([listed, sorted(SQLModel.metadata.tables)]))")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                           cwd=Path(__file__).resolve().parent.parent)
+    listed, every = json.loads(shown.stdout)
+    assert TABLES <= set(listed)
+    assert listed == every

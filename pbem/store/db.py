@@ -8,7 +8,6 @@ two schemas are the same), so a first command such as `pbem dm new` loads no mig
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -27,12 +26,15 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
+# the modules of pbem.store that define tables (tests/test_store_schema.py checks no other module adds one): the
+# others import the engine, which a new database does not need
+TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables")
+
+
 def load_table_modules() -> None:
-    """Import every module of pbem.store so that every table is in SQLModel.metadata."""
-    package = importlib.import_module(__package__)
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.name.startswith("_") and module.name != "migrations":
-            importlib.import_module(f"{__package__}.{module.name}")
+    """Import the modules of pbem.store that define tables, so that every table is in SQLModel.metadata."""
+    for name in TABLE_MODULES:
+        importlib.import_module(f"{__package__}.{name}")
 
 
 def alembic_config() -> Config:
