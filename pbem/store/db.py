@@ -100,9 +100,12 @@ def upgrade(engine: Engine) -> None:
 
 def create_at_head(engine: Engine) -> None:
     """Give an empty database every table from the models' metadata and stamp it at the newest revision: what
-    every migration in turn would build, without loading them."""
+    every migration in turn would build, without loading them. All in one transaction, on SQLite too (whose
+    driver would commit each CREATE on its own): a database is created whole or not at all, and synced once."""
     load_table_modules()
     with engine.begin() as connection:
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN")
         SQLModel.metadata.create_all(connection)
         ALEMBIC_VERSION.create(connection)
         connection.execute(ALEMBIC_VERSION.insert().values(version_num=head_revision()))
