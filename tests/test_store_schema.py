@@ -173,3 +173,19 @@ def test_a_new_database_that_fails_half_way_is_left_empty_to_be_created_again(ur
     engine = open_database(url)
     assert db.stored_revision(engine) == db.head_revision()
     engine.dispose()
+
+
+def test_creating_a_database_another_run_has_just_created_leaves_it_as_it_is(url):
+    """Two runs may both find a new file empty; the second to take the lock finds the tables and the stamp made."""
+    from pbem.store.db import create_at_head, head_revision, stored_revision
+
+    engine = open_database(url)
+    with Session(engine) as session:
+        session.add(Game(name="kept", ruleset="geeko", seed="1", setup="{}",
+                         created_at=datetime(2026, 1, 1, tzinfo=timezone.utc)))
+        session.commit()
+    create_at_head(engine)
+    assert stored_revision(engine) == head_revision()
+    with Session(engine) as session:
+        assert session.exec(select(Game.name)).all() == ["kept"]
+    engine.dispose()

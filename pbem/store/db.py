@@ -101,11 +101,14 @@ def upgrade(engine: Engine) -> None:
 def create_at_head(engine: Engine) -> None:
     """Give an empty database every table from the models' metadata and stamp it at the newest revision: what
     every migration in turn would build, without loading them. All in one transaction, on SQLite too (whose
-    driver would commit each CREATE on its own): a database is created whole or not at all, and synced once."""
+    driver would commit each CREATE on its own): a database is created whole or not at all, and synced once. On
+    SQLite the write lock is taken first, so a second run opening the same new file waits and then finds it made."""
     load_table_modules()
     with engine.begin() as connection:
         if engine.dialect.name == "sqlite":
-            connection.exec_driver_sql("BEGIN")
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if inspect(connection).get_table_names():  # created meanwhile by another run
+            return
         SQLModel.metadata.create_all(connection)
         ALEMBIC_VERSION.create(connection)
         connection.execute(ALEMBIC_VERSION.insert().values(version_num=head_revision()))
