@@ -27,9 +27,10 @@ ENVIRONMENT = {key: value for key, value in os.environ.items()
 
 
 def cpu(command: list[str], source: Path) -> float:
-    """CPU seconds (user + system) of one child process running `command` with `source` first on its path."""
-    child = subprocess.Popen(command, env={**ENVIRONMENT, "PYTHONPATH": str(source)}, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+    """CPU seconds (user + system) of one child process running `command` with `source` first on its path (and
+    as its working folder: `python -m` puts that before PYTHONPATH, so `--before` would time this tree again)."""
+    child = subprocess.Popen(command, env={**ENVIRONMENT, "PYTHONPATH": str(source)}, cwd=source,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
@@ -50,7 +51,7 @@ def main() -> None:
     sources = {"now": ROOT, **({"before": args.before.resolve()} if args.before else {})}
     for source in sources.values():
         subprocess.run([sys.executable, "-m", "pbem", "warm"], env={**ENVIRONMENT, "PYTHONPATH": str(source)},
-                       check=True, capture_output=True)
+                       cwd=source, check=True, capture_output=True)
     times: dict[str, list[float]] = {}
     for _ in range(args.repeat):
         times.setdefault("import sqlmodel", []).append(cpu([sys.executable, "-c", "import sqlmodel"], ROOT))

@@ -9,8 +9,6 @@ import typer
 from .. import games
 from ..dm.base import Action, Config, SetupError, get_game, replay
 from ..dm.clock import GM
-from ..dm.flowerfield.fields import named_pairs
-from ..formats.flowerboard import read_flower_board
 from ..formats.names import NAME_RULE, valid_name
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
 from ..formats.yamlfile import load_yaml
@@ -85,6 +83,9 @@ def _print_replay(document: dict[str, Any]) -> None:
 @flowers_app.command("duplicates")
 def duplicates_command(boards: list[Path] = FILES, as_json: bool = JSON) -> None:
     """Every duplicate pair of flower fields on each board (RULES D4.6)."""
+    from ..dm.flowerfield.fields import named_pairs  # here: no other dm command needs Flower Field (#34)
+    from ..formats.flowerboard import read_flower_board
+
     documents: list[dict[str, Any]] = []
     for path, board in read_each(boards, read_flower_board, documents):
         documents.append({"file": str(path), "pairs": named_pairs(board.board)})

@@ -13,23 +13,23 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, when
-from ..mail.config import MailConfig
-from ..mail.fetch import messages_from
 from ..mail.outbox import queue
 from ..store import matches as store
 from ..store.base import Refused, lock_game
 from ..store.mail import Outcome
 from ..store.tables import Game, OrderVersion, Player
 from . import moves
-from .intake import Handled, fetch
 from .moves import letter, opened, opening_token, queue_news, started
-from .outgoing import send_pending
+
+if TYPE_CHECKING:  # the inbox reader and the sender are imported where used: `dm new` needs neither (#34)
+    from ..mail.config import MailConfig
+    from .intake import Handled
 
 
 @dataclass
@@ -100,6 +100,8 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     inbox could not be read, if it could not (a GM command then does nothing: it would act before that mail)."""
     import imaplib
 
+    from ..mail.fetch import messages_from
+    from .intake import fetch
 
     try:
         handled = fetch(session, messages_from(session, config.max_bytes, maildir, mbox, config.imap), config, now)
@@ -162,6 +164,7 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     """Send the outbox at once when an SMTP server is configured; how many went (None: no server, all queued)."""
     if config.smtp is None:
         return None
+    from .outgoing import send_pending
 
     return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import textwrap
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from .model import BoardReport, Table
+if TYPE_CHECKING:  # annotations only: the death matches' mail wraps its text without the campaign's models (#34)
+    from .model import BoardReport, Table
 
 MAX_COLUMN = 18  # a robot's column wraps beyond this (three robots side by side in 78 columns)
 MAX_WIDTH = 78  # (WIDTH) a table wider than this is cut into blocks of robots, each with the row labels

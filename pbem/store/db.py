@@ -1,22 +1,23 @@
 """Opening the database: any SQLAlchemy URL, SQLite by default, migrated to the newest schema on open.
 
 Alembic costs a command more than its own work, so it is imported only when a database is not at the newest
-revision: one plain query of `alembic_version` tells.
+revision: one plain query of `alembic_version` tells. A new, empty database is not migrated step by step either:
+its tables are created from the models' metadata and stamped at the head (tests/test_store_schema.py proves the
+two schemas are the same), so a first command such as `pbem dm new` loads no migration script.
 """
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import event
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
-from sqlmodel import create_engine
+from sqlmodel import SQLModel, create_engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -25,12 +26,15 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
+# the modules of pbem.store that define tables (tests/test_store_schema.py checks no other module adds one): the
+# others import the engine, which a new database does not need
+TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables")
+
+
 def load_table_modules() -> None:
-    """Import every module of pbem.store so that every table is in SQLModel.metadata."""
-    package = importlib.import_module(__package__)
-    for module in pkgutil.iter_modules(package.__path__):
-        if not module.name.startswith("_") and module.name != "migrations":
-            importlib.import_module(f"{__package__}.{module.name}")
+    """Import the modules of pbem.store that define tables, so that every table is in SQLModel.metadata."""
+    for name in TABLE_MODULES:
+        importlib.import_module(f"{__package__}.{name}")
 
 
 def alembic_config() -> Config:
@@ -74,8 +78,17 @@ def stored_revision(engine: Engine) -> str | None:
             return None
 
 
+# Alembic's own version table, as `alembic stamp` creates it
+ALEMBIC_VERSION = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
+                        PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+
+
 def upgrade(engine: Engine) -> None:
-    if stored_revision(engine) == head_revision():
+    revision = stored_revision(engine)
+    if revision == head_revision():
+        return
+    if revision is None and not inspect(engine).get_table_names():
+        create_at_head(engine)
         return
     from alembic import command
 
@@ -83,6 +96,22 @@ def upgrade(engine: Engine) -> None:
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def create_at_head(engine: Engine) -> None:
+    """Give an empty database every table from the models' metadata and stamp it at the newest revision: what
+    every migration in turn would build, without loading them. All in one transaction, on SQLite too (whose
+    driver would commit each CREATE on its own): a database is created whole or not at all, and synced once. On
+    SQLite the write lock is taken first, so a second run opening the same new file waits and then finds it made."""
+    load_table_modules()
+    with engine.begin() as connection:
+        if engine.dialect.name == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if inspect(connection).get_table_names():  # created meanwhile by another run
+            return
+        SQLModel.metadata.create_all(connection)
+        ALEMBIC_VERSION.create(connection)
+        connection.execute(ALEMBIC_VERSION.insert().values(version_num=head_revision()))
 
 
 SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up

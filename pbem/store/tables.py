@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal, Protocol
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Text, UniqueConstraint, true
 from sqlmodel import Field, SQLModel
 
 
@@ -92,7 +92,7 @@ class OrderVersion(SQLModel, table=True):
     text: str = Field(sa_column=Column(Text, nullable=False))
     submission: str = Field(sa_column=Column(Text, nullable=False))  # the normalised submission (canonical JSON)
     submitted_at: datetime | None  # None: a death match's action taken over from a transcript without a time
-    accepted: bool = True
+    accepted: bool = Field(default=True, sa_column_kwargs={"server_default": true()})  # as migration 0011 adds it
     reason: str | None = Field(default=None, sa_column=Column(Text, nullable=True))  # why it was refused
     mail: str | None = None  # the key of the message that carried it (store.mail.MailReceived.key)
     actor: str | None = None  # who acted when no seat did: the GM, the clock, or a name that plays no seat
