@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cycle_fixtures import AT, halls_description
+from mail_fixtures import new_campaign
 from mail_servers import HOST, PASSWORD, USER, SmtpServer, certificate
 from sqlmodel import Session, create_engine, select
 
@@ -19,6 +20,7 @@ from pbem.formats.schedule import Schedule
 from pbem.gm import cycle
 from pbem.store.games import Store, create_game
 from pbem.store.mail import MailOutgoing
+from pbem.store.runlock import claims_games, game_claims
 from pbem.store.schedule import set_schedule
 from pbem.store.tables import Turn
 
@@ -80,3 +82,21 @@ def test_two_runs_on_one_postgresql_split_twenty_due_games_each_processed_and_ma
     assert len(turns) == len(set(turns)) == 20 and {number for _, number in turns} == {1}
     assert len(received) == len(set(received)) == 4 * 20  # two reports and two sheets a game, each sent once
     assert set(received) <= queued
+
+
+def test_a_game_claimed_by_one_worker_is_skipped_by_another_until_released(pg_server, tmp_path):
+    url, _ = new_campaign(tmp_path, pg_server.new_database())
+    with game_claims(url) as first, game_claims(url) as second:
+        with first("halls") as mine:
+            assert mine
+            with second("halls") as theirs:
+                assert not theirs  # another worker holds it: skip it, take the next
+        with second("halls") as theirs:
+            assert theirs  # released with the first worker's block
+
+
+def test_on_sqlite_every_claim_is_granted_the_run_lock_serialises_the_runs(tmp_path):
+    url, _ = new_campaign(tmp_path)
+    assert not claims_games(url)
+    with game_claims(url) as first, game_claims(url) as second, first("halls") as mine, second("halls") as theirs:
+        assert mine and theirs
