@@ -49,9 +49,15 @@ def cpu(command: list[str], cwd: Path, source: Path) -> float:
 
 
 def setup(folder: Path, games: int) -> Path:
-    """A database of `games` scheduled BotWars games, dealt, clocks started at T0."""
+    """A SQLite database of `games` scheduled BotWars games, dealt, clocks started at T0."""
     database = folder / "dealt.db"
-    pbem = [sys.executable, "-m", "pbem", "--db", f"sqlite:///{database}"]
+    dealt_games(folder, games, f"sqlite:///{database}")
+    return database
+
+
+def dealt_games(folder: Path, games: int, url: str) -> None:
+    """`games` scheduled BotWars games made in the database at `url` (empty), dealt, clocks started at T0."""
+    pbem = [sys.executable, "-m", "pbem", "--db", url]
     environment = {**ENVIRONMENT, "PYTHONPATH": str(ROOT)}
     description = (ROOT / "turns" / "botwars" / "game.yaml").read_text()
     for n in range(games):
@@ -63,7 +69,6 @@ def setup(folder: Path, games: int) -> Path:
                      ["--now", T0, "game", "set", f"g{n}", "--deadline", "2d"]):
             subprocess.run(pbem + args, cwd=folder, env=environment, check=True, capture_output=True)
     subprocess.run(pbem + ["--now", T0, "run"], cwd=folder, env=environment, check=True, capture_output=True)
-    return database
 
 
 def due_run(folder: Path, database: Path, name: str) -> tuple[list[str], Path]:

@@ -31,6 +31,7 @@ SMOKE = {
     "due_tick": ["--games", "1", "--repeat", "1", "--profile"],
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
+    "server": ["--games", "1", "--workers", "1,2"],
 }
 PEER_SMOKE = {
     "roboprojekt": ["engine", "--repeat", "2", "--peer", str(PEERS["roboprojekt"])],

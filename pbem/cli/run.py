@@ -8,7 +8,8 @@ Mail is fetched first and the outbox sent last when the mail config names server
 pbem.gm.schedule's, each step recorded in the same transaction as the mail it queues, so a second run right after
 does nothing; this module parses, reads the clock once and prints what was done.
 
-One run at a time per database (the run lock, pbem.store.runlock; `pbem mail send` takes it too). While the
+One run at a time per database (the run lock, pbem.store.runlock; `pbem mail send` takes it too); on PostgreSQL
+only around the mail, while workers (`--jobs N`, runs on other hosts) claim the due games one by one. While the
 inbox cannot be read, due turns and match deadlines wait for the orders in it (`--no-fetch` goes on without
 them). Reports owed by an earlier run or `turn process` (a crash, a full disk) are written again first.
 """
@@ -114,10 +115,13 @@ def run(
                                   "though the inbox cannot be read (the orders in it are not counted)."),
     wait: float = typer.Option(RUN_WAIT, "--wait", min=0.0, metavar="SECONDS",
                                help="How long to wait for another run (or mail send) on this database to end."),
+    jobs: int = typer.Option(1, "--jobs", min=1, metavar="N", help="Worker processes sharing the due games on "
+                             "PostgreSQL (runs on other hosts share them too); SQLite has one writer: one worker."),
     as_json: bool = typer.Option(False, "--json", help="Print what was done as JSON."),
 ) -> None:
     """One unattended pass over every scheduled game: fetch, remind, process what is due, deal, send. Safe to run
-    from cron every few minutes (one run at a time per database); exit 1 when something needs the GM."""
+    from cron every few minutes (on SQLite one run at a time; on PostgreSQL several runs and `--jobs N` workers
+    share the due games, each done once); exit 1 when something needs the GM."""
     from ..mail.config import load_config
     now = clock(ctx)
     config = read_or_refuse(load_config, config_file)
@@ -125,11 +129,22 @@ def run(
             and quiet_ticks(db_url(ctx), now, outbox=config.smtp is not None) is not None:
         _report(now, [], as_json)  # nothing due: the stored rows say so (pbem.store.due)
     from ..gm.reports import campaign_templates
-    from ..gm.schedule import run_once
+    from ..gm.schedule import before_games, run_once, send_outbox
+    from ..store.runlock import claims_games
+    from .workers import share_games
 
-    with open_store(ctx) as store, holding_run_lock(ctx, wait), store.session() as session:
-        done = run_once(session, now, config, out, campaign_templates(), fetch=not no_fetch, maildir=maildir,
-                        mbox=mbox)
+    templates, url = campaign_templates(), db_url(ctx)
+    if not claims_games(url):  # SQLite: one writer at a time, the whole run under the run lock
+        with open_store(ctx) as store, holding_run_lock(ctx, wait), store.session() as session:
+            done = run_once(session, now, config, out, templates, fetch=not no_fetch, maildir=maildir, mbox=mbox)
+        _report(now, done, as_json)
+    with open_store(ctx) as store:  # PostgreSQL: the mail one run at a time, the games claimed one by one
+        with holding_run_lock(ctx, wait), store.session() as session:
+            done, inbox_read = before_games(session, now, config, templates, fetch=not no_fetch, maildir=maildir,
+                                            mbox=mbox)
+        done += share_games(url, jobs, now, config, out, templates, inbox_read)
+        with holding_run_lock(ctx, wait), store.session() as session:
+            done += send_outbox(session, config, now)
     _report(now, done, as_json)
 
 

@@ -37,6 +37,7 @@ from ..store.games import Refused, current_state, get_game, lock_game, players_o
 from ..store.mail import OutboxState, note_inbox
 from ..store.matches import all_matches
 from ..store.reports import failed, owe, owed, settle
+from ..store.runlock import Claim, granted
 from ..store.schedule import (
     Deadline,
     approve,
@@ -96,11 +97,16 @@ def run_once(session: Session, now: datetime, config: MailConfig, out: Path, tem
              fetch: bool = True, maildir: Path | None = None, mbox: Path | None = None) -> list[Done]:
     """One pass of `pbem run` at `now` (the caller holds the run lock): new mail unless `fetch` is false, the
     reports owed, every scheduled game, the death matches' deadlines (only once the inbox was read), the outbox."""
+    before, inbox_read = before_games(session, now, config, templates, fetch=fetch, maildir=maildir, mbox=mbox)
+    return before + run_games(session, now, config, out, templates, inbox_read) + send_outbox(session, config, now)
+
+
+def before_games(session: Session, now: datetime, config: MailConfig, templates: tuple[str, ...], *,
+                 fetch: bool = True, maildir: Path | None = None, mbox: Path | None = None) -> tuple[list[Done], bool]:
+    """What a run does before the games, one run at a time (the caller holds the run lock): new mail unless `fetch`
+    is false, then the reports owed; and whether the inbox was read (due turns and deadlines wait if not)."""
     fetched = fetch_mail(session, config, now, maildir, mbox, templates) if fetch else []
-    inbox_read = not any(d.needs_gm for d in fetched)
-    done = fetched + write_owed_reports(session, templates) + run_games(session, now, config, out, templates,
-                                                                         inbox_read)
-    return done + send_outbox(session, config, now)
+    return fetched + write_owed_reports(session, templates), not any(d.needs_gm for d in fetched)
 
 
 def schedule_game(session: Session, game: str, schedule: Schedule, missing_orders: str | None) -> str:
@@ -164,25 +170,36 @@ def write_owed_reports(session: Session, templates: tuple[str, ...]) -> list[Don
 
 
 def run_games(session: Session, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...],
-              inbox_read: bool) -> list[Done]:
+              inbox_read: bool, claim: Claim = granted) -> list[Done]:
     """What is due for every game, in one loop by name: each scheduled campaign's step (`run_game`), each death
     match's opening mail and passed deadlines (`tick_match`, only once the inbox was read: an action in it may
-    come before the deadline); a game that fails waits, the others go on."""
+    come before the deadline); a game that fails waits, the others go on. A game another worker has `claim`ed is
+    skipped: that worker does its step."""
     done: list[Done] = []
     steps: list[tuple[str, Callable[..., list[Done]]]] = [(g.name, run_game) for g in scheduled_games(session)]
     steps += [(m.name, tick_match) for m in all_matches(session)] if inbox_read else []
+    session.commit()  # the list read, no snapshot held while the games are claimed one by one
     for game, step in sorted(steps, key=lambda item: item[0]):
-        try:
-            done += step(session, game, now, config, out, templates, inbox_read)
-        except Refused as err:
-            session.rollback()
-            done += [Done(game, 0, RunStep.PROBLEM, reason) for reason in err.reasons]
-        except IntegrityError:  # another run did this step at the same moment: it is done
-            session.rollback()
-        except OSError as err:  # a template or picture that cannot be read: this game waits, the others go on
-            session.rollback()
-            done.append(Done(game, 0, RunStep.PROBLEM, f"{err.filename or ''} {err.strerror or err}".strip()))
+        with claim(game) as mine:
+            if mine:
+                done += _step(session, game, step, now, config, out, templates, inbox_read)
     return done
+
+
+def _step(session: Session, game: str, step: Callable[..., list[Done]], now: datetime, config: MailConfig, out: Path,
+          templates: tuple[str, ...], inbox_read: bool) -> list[Done]:
+    """One game's step of the run; a problem it meets is the GM's, and rolled back."""
+    try:
+        return step(session, game, now, config, out, templates, inbox_read)
+    except Refused as err:
+        session.rollback()
+        return [Done(game, 0, RunStep.PROBLEM, reason) for reason in err.reasons]
+    except IntegrityError:  # another run did this step at the same moment: it is done
+        session.rollback()
+        return []
+    except OSError as err:  # a template or picture that cannot be read: this game waits, the others go on
+        session.rollback()
+        return [Done(game, 0, RunStep.PROBLEM, f"{err.filename or ''} {err.strerror or err}".strip())]
 
 
 def run_game(session: Session, name: str, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...],

@@ -4,6 +4,11 @@ SQLite: an exclusive `flock` on a file next to the database (`pbem.db.run-lock`)
 lock held by a connection of its own, so runs on two hosts sharing one server exclude each other too. Both end
 with the process that holds them (a crash or kill -9 included): no stale lock is ever left for the GM to clear.
 Another database (or an in-memory SQLite one) has nothing to share a lock with, and is not locked.
+
+On PostgreSQL the run lock covers only reading the mail and sending the outbox: the due games are claimed one at a
+time (`game_claims`, a session advisory lock per game keyed by its id), so several workers — `pbem run --jobs N`,
+or runs on several hosts — split them, each game processed by whichever worker claimed it. SQLite has one writer at
+a time: there the run lock covers the whole run and a claim is always granted.
 """
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ import socket
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, ContextManager, Iterator
 
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -20,6 +25,9 @@ from sqlalchemy.pool import NullPool
 
 ADVISORY_KEY = 0x7062656D72756E  # "pbemrun": one key per database (PostgreSQL scopes advisory locks by database)
 POLL_SECONDS = 0.2
+CLAIM_KEY = 0x70626D67  # "pbmg": the first key of a game's claim, the game's id the second
+
+Claim = Callable[[str], ContextManager[bool]]  # a game's name -> whether this worker holds it for the block
 
 
 class RunBusy(Exception):
@@ -39,6 +47,44 @@ def run_lock(url: str, wait: float) -> Iterator[None]:
             yield
     else:
         yield
+
+
+def claims_games(url: str) -> bool:
+    """Whether workers on the database at `url` claim games one by one (PostgreSQL) rather than take turns with
+    the whole run (SQLite, one writer at a time)."""
+    return make_url(url).drivername.startswith("postgresql")
+
+
+@contextmanager
+def granted(_: str) -> Iterator[bool]:
+    """A claim where there is nothing to share: the run lock is held for the whole run."""
+    yield True
+
+
+@contextmanager
+def game_claims(url: str) -> Iterator[Claim]:
+    """Claims of games by name for the block (a connection of its own, so they outlast the commits of a step):
+    each yields False at once when another worker holds the game, else holds it until its block ends."""
+    if not claims_games(url):
+        yield granted
+        return
+    engine = create_engine(url, poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            @contextmanager
+            def claim(name: str) -> Iterator[bool]:
+                key = {"key": CLAIM_KEY, "name": name}
+                mine = connection.execute(text("SELECT pg_try_advisory_lock(:key, id) FROM games WHERE name = :name"),
+                                          key).scalar()
+                try:
+                    yield bool(mine)
+                finally:
+                    if mine:
+                        connection.execute(text("SELECT pg_advisory_unlock(:key, id) FROM games WHERE name = :name"),
+                                           key)
+            yield claim
+    finally:
+        engine.dispose()
 
 
 @contextmanager
