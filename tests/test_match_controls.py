@@ -63,3 +63,29 @@ def test_a_match_seat_not_played_by_mail_gets_its_address_by_enrolment_not_by_ga
     moved = desk.pbem("game", "address", "t1", "ann", "ann@example.net", now="19:03:00")
     assert moved.exit_code == 0, moved.output
     assert sorted(to for to, _, _ in desk.new_mail()) == ["ann@example.net", "ann@example.org"]
+
+
+def test_turn_extend_on_a_match_moves_its_running_deadline_through_the_games_clock_and_tells_both(desk):
+    """`pbem turn extend` on a match is the step `pbem dm extend` takes (RULES D5): Gyulbot's first claim window
+    closes at 20:10 (D1.4); extended by 5 minutes at 20:04 it closes at 20:15, and both players are told."""
+    gyulbot(desk)
+    desk.run("20:00:00")
+    desk.new_mail()
+    moved = desk.pbem("turn", "extend", "g1", "--by", "5m", "--json", now="20:04:00")
+    assert moved.exit_code == 0, moved.output
+    assert json.loads(moved.stdout) == {"game": "g1", "due": "2026-12-01T20:15:00+00:00"}
+    told = desk.new_mail()
+    assert sorted(to for to, _, _ in told) == ["ann@example.org", "bob@example.org"]
+    assert all("Deadline: 2026-12-01 20:15:00 UTC" in text for _, _, text in told)
+    assert desk.run("20:15:00") == []
+    assert [d["what"] for d in desk.run("20:15:01")] == ["deadline"]
+
+
+def test_turn_extend_on_a_match_to_a_time_not_later_or_while_paused_is_refused(desk):
+    gyulbot(desk)
+    desk.run("20:00:00")
+    early = desk.pbem("turn", "extend", "g1", "--to", "2026-12-01T20:09:00Z", now="20:04:00")
+    assert early.exit_code == 1 and "is not after the deadline it would extend, 2026-12-01 20:10:00 UTC" in early.output
+    assert desk.pbem("game", "pause", "g1", now="20:05:00").exit_code == 0
+    paused = desk.pbem("turn", "extend", "g1", "--by", "1h", now="20:06:00")
+    assert paused.exit_code == 1 and "g1 is paused: resume it first" in paused.output
