@@ -89,3 +89,24 @@ def test_turn_extend_on_a_match_to_a_time_not_later_or_while_paused_is_refused(d
     assert desk.pbem("game", "pause", "g1", now="20:05:00").exit_code == 0
     paused = desk.pbem("turn", "extend", "g1", "--by", "1h", now="20:06:00")
     assert paused.exit_code == 1 and "g1 is paused: resume it first" in paused.output
+
+
+def test_match_mail_goes_to_observers_and_shows_the_deadline_in_each_players_own_zone(desk):
+    """`game observe` and `set-player --timezone` on a match: ann in Berlin reads Gyulbot's first window (closing
+    20:10 UTC, RULES D1.4) as 21:10 CET her time; bob, in no zone of his own, reads UTC only; the observer gets the
+    position with no secret and no reply lines."""
+    gyulbot(desk)
+    assert desk.pbem("game", "observe", "g1", "Eve@Example.org", now="19:00:00").exit_code == 0
+    zoned = desk.pbem("game", "set-player", "g1", "ann", "--timezone", "Europe/Berlin", now="19:01:00")
+    assert zoned.exit_code == 0, zoned.output
+    desk.run("20:00:00")
+    opening = {to: " ".join(text.split()) for to, _, text in desk.new_mail()}
+    assert "Deadline: 2026-12-01 20:10:00 UTC (Tuesday 1 December, 21:10:00 CET your time), open" in opening[
+        "ann@example.org"]
+    assert "Deadline: 2026-12-01 20:10:00 UTC, open to both players." in opening["bob@example.org"]
+    assert desk.pbem("game", "pause", "g1", now="20:04:00").exit_code == 0
+    told = {to: text for to, _, text in desk.new_mail()}
+    assert sorted(told) == ["ann@example.org", "bob@example.org", "eve@example.org"]
+    assert "the game master paused the match" in told["eve@example.org"]
+    assert "You observe this match: there is nothing for you to send." in told["eve@example.org"]
+    assert "secret" not in told["eve@example.org"] and "secret" in told["bob@example.org"]
