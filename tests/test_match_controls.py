@@ -110,3 +110,42 @@ def test_match_mail_goes_to_observers_and_shows_the_deadline_in_each_players_own
     assert "the game master paused the match" in told["eve@example.org"]
     assert "You observe this match: there is nothing for you to send." in told["eve@example.org"]
     assert "secret" not in told["eve@example.org"] and "secret" in told["bob@example.org"]
+
+
+def test_a_broadcast_and_the_press_policy_take_a_match(desk):
+    """`mail broadcast` reaches both players of a match and its observer; `game policy --press` is kept for it."""
+    gyulbot(desk)
+    assert desk.pbem("game", "observe", "g1", "eve@example.org", now="19:00:00").exit_code == 0
+    desk.new_mail()
+    (desk.folder / "note.txt").write_text("The server moves on Sunday.\n")
+    sent = desk.pbem("mail", "broadcast", "g1", str(desk.folder / "note.txt"), "--json", now="19:10:00")
+    assert sent.exit_code == 0, sent.output
+    assert json.loads(sent.stdout) == {"game": "g1", "queued": 3}
+    told = desk.new_mail()
+    assert sorted(to for to, _, _ in told) == ["ann@example.org", "bob@example.org", "eve@example.org"]
+    assert all("The server moves on Sunday." in text for _, _, text in told)
+    set_press = desk.pbem("game", "policy", "g1", "--press", "signed", "--json", now="19:11:00")
+    assert set_press.exit_code == 0, set_press.output
+    assert json.loads(set_press.stdout)["press"] == "signed"
+
+
+def test_a_match_player_mails_status_and_resend_as_a_campaign_player_does(desk):
+    """`command: status` answers the position and its deadline (Gyulbot's first window closes at 20:10, RULES
+    D1.4) in ann's own zone too; `command: resend` sends her the position mail again, to her alone."""
+    gyulbot(desk)
+    assert desk.pbem("game", "set-player", "g1", "ann", "--timezone", "Asia/Tokyo", now="19:01:00").exit_code == 0
+    assert desk.pbem("game", "observe", "g1", "eve@example.org", now="19:02:00").exit_code == 0
+    desk.run("20:00:00")
+    desk.new_mail()
+    desk.send("ann", 'game: g1\nplayer: ann\nsecret: "ann-secret"\ncommand: status\n', "20:01:00")
+    assert [d["detail"] for d in desk.run("20:01:10")] == ["accepted ann@example.org ann"]
+    [(to, _, text)] = desk.new_mail()
+    assert to == "ann@example.org"
+    assert "Deadline: 2026-12-01 20:10:00 UTC (Wednesday 2 December, 05:10:00 JST your time)" in " ".join(
+        text.split())
+    desk.send("ann", 'game: g1\nplayer: ann\nsecret: "ann-secret"\ncommand: resend\n', "20:02:00")
+    assert [d["detail"] for d in desk.run("20:02:10")] == ["accepted ann@example.org ann"]
+    mails = desk.new_mail()
+    assert sorted(to for to, _, _ in mails) == ["ann@example.org", "ann@example.org"]
+    again = next(text for _, subject, text in mails if "your position again" in subject)
+    assert 'secret: "ann-secret"' in again and "action: {claim:" in again
