@@ -47,6 +47,10 @@ def extend(ctx: typer.Context, game: str = typer.Argument(..., help="The game's 
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
         moved = extend_turn(session, game, clock(ctx), sender, by=span, to=until)
+    if isinstance(moved, datetime):  # a death match's running deadline
+        _say(as_json, {"game": game, "due": moved.isoformat()},
+             f"{game}: the deadline is now {moved:%Y-%m-%d %H:%M:%S} UTC; both players are told")
+        return
     _say(as_json, {"game": game, "turn": moved.turn, "due": moved.due_at.isoformat()},
          f"{game}: turn {moved.turn} now due {moved.due_at:%Y-%m-%d %H:%M} UTC; every player is told")
 

@@ -155,10 +155,10 @@ def due_text(due: datetime, zone: str, own: str | None = None) -> str:
     return text
 
 
-def moment_text(moment: datetime, zone: str) -> str:
-    """'Friday 28 November, 20:00 UTC' in the game's time zone."""
+def moment_text(moment: datetime, zone: str, *, seconds: bool = False) -> str:
+    """'Friday 28 November, 20:00 UTC' in the game's time zone (to the second, for a death match's clock)."""
     local = moment.astimezone(ZoneInfo(zone))
-    return f"{local:%A} {local.day} {local:%B}, {local:%H:%M} {local.tzname()}"
+    return f"{local:%A} {local.day} {local:%B}, {local:{'%H:%M:%S' if seconds else '%H:%M'}} {local.tzname()}"
 
 
 def hold_expires(schedule: Schedule, held_at: datetime) -> datetime | None:

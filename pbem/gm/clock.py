@@ -42,8 +42,16 @@ def running(session: Session, game: Game) -> Deadline:
 
 
 def extend(session: Session, name: str, now: datetime, sender: str, *, by: timedelta | None = None,
-           to: datetime | None = None) -> Deadline:
-    """`pbem turn extend`: the running turn's deadline moved later, before it passes; every player is told."""
+           to: datetime | None = None) -> Deadline | datetime:
+    """`pbem turn extend`: the running turn's deadline moved later, before it passes; every player is told. A
+    death match's running deadline moves through its own clock (`gm.matchclock`, which answers the moment)."""
+    from ..store.matches import find_match
+
+    match = find_match(session, name)
+    if match is not None:
+        from . import matchclock
+
+        return matchclock.extend(session, match, now, sender, by=by, to=to)
     lock_game(session, name)
     game = get_game(session, name)
     if paused(session, game) is not None:

@@ -76,6 +76,7 @@ class Handled:
     recorded: bool = False  # refused, but the action itself was recorded (a death match's late or illegal move)
     position: tuple[Any, Any] | None = None  # a death match's (config, state) after the action, shown in the mail
     secret: str | None = None  # the death-match player's secret, for the reply template
+    zone: str | None = None  # the death-match player's own time zone, for the Deadline line
     news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
     read_at: datetime | None = None  # when this run read it (the CLI's clock)
     written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
@@ -186,7 +187,8 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
                      config=match_config, state=state, now=now,
                      subject=f"{handled.game}: action accepted: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
-                     lines=body, token=f"ack {letter.key}", secret=handled.secret)
+                     lines=body, token=f"ack {letter.key}", secret=handled.secret,
+                     zone=handled.zone)
     del ack["Message-ID"]
     ack["Message-ID"] = message_id("ack", letter.key)
     if letter.message_id:
@@ -355,7 +357,7 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
     if handled.reasons:
         return
     payload = plain(payload)
-    handled.secret = seat.secret
+    handled.secret, handled.zone = seat.secret, seat.timezone
     if "roll" in payload:  # a player's mail never chooses its own die (DESIGN.md)
         handled.reasons = [str(Problem(letter.source, document.line_of("action"), "action.roll",
                                        "the GM rolls the die in this match; send only the move"))]

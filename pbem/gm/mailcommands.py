@@ -32,8 +32,9 @@ from ..store.base import players_of
 from ..store.controls import paused
 from ..store.games import Refused, lock_game
 from ..store.mail import Outcome
+from ..store.matches import find_match
 from ..store.schedule import deadline_of
-from ..store.tables import Game
+from ..store.tables import Game, Player
 from .clock import due
 from .intake import Handled, authenticate, game_named
 from .policy import press as press_policy
@@ -106,6 +107,8 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
     handled.outcome = Outcome.ACCEPTED
     if command is Command.HELP:
         handled.understood = HELP + [f"This game's press: {press_policy(session, game)}."]
+    elif (match := find_match(session, game.name)) is not None:
+        return _match_command(session, match, command, player, letter, handled, sender)
     elif command is Command.STATUS:
         handled.understood = status_lines(session, game, player.timezone)
     else:
@@ -129,6 +132,25 @@ def status_lines(session: Session, game: Game, own: str | None = None) -> list[s
     return [f"{game.name}, turn {turn.turn}: {when}.",
             f"Orders in: {', '.join(sent) or 'nobody yet'}.",
             f"Still missing: {', '.join(turn.waiting_for) or 'nobody'}."]
+
+
+def _match_command(session: Session, match: Game, command: Command, player: Player, letter: Letter,
+                   handled: Handled, sender: str) -> Callable[[], Any] | None:
+    """A death-match player's `status` (the position and its deadline, in their own zone too) or `resend` (the
+    position mail again, to them alone)."""
+    from ..mail.dmpost import position_lines
+    from .moves import position, queue_news, shown
+
+    config, state, _ = position(session, match)
+    now = letter.received_at
+    if command is Command.STATUS:
+        stopped = paused(session, match)
+        handled.understood = ([f"{match.name} is paused by the game master."] if stopped else []) + position_lines(
+            config, shown(config, state, now), now, player.timezone)
+        return None
+    handled.understood = [f"The position of {match.name} comes again in its own mail."]
+    return lambda: queue_news(session, match, config, state, now, sender, "your position again",
+                              f"resend {letter.key}", only=[player.name], watched=False)
 
 
 def _resend(session: Session, game: Game, player: str, letter: Letter, handled: Handled, sender: str,

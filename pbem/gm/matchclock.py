@@ -62,3 +62,31 @@ def resume(session: Session, match: Game, now: datetime, sender: str) -> datetim
                      f"resume {now.isoformat()}")
     session.commit()
     return running.at if running is not None else None
+
+
+def extend(session: Session, match: Game, now: datetime, sender: str, *, by: timedelta | None = None,
+           to: datetime | None = None) -> datetime:
+    """`pbem turn extend` on a match: the running deadline moved later through the game's own clock — the very
+    step `pbem dm extend` takes (`matches.gm_command`, RULES D5) — and both players told; the new deadline.
+    Refused while paused, with no deadline running, or when it has passed (which is then applied, as dm extend
+    does)."""
+    from .matches import gm_command
+
+    lock_game(session, match.name)
+    found = paused(session, match)
+    if found is not None:
+        raise Refused([f"{match.name} is paused: resume it first (the time left is kept)"])
+    config, state, _ = moves.position(session, match)
+    rules = get_game(config.game)
+    running = rules.deadline(state)
+    if running is None:
+        raise Refused([f"{match.name} has no deadline running to extend"])
+    seconds = int(by.total_seconds()) if by is not None else int(((to or running.at) - running.at).total_seconds())
+    if seconds <= 0:
+        raise Refused([f"{when(running.at + timedelta(seconds=seconds))} is not after the deadline it would "
+                       f"extend, {when(running.at)}"])
+    done = gm_command(session, match.name, {"extend": seconds}, now, sender)
+    moved = rules.deadline(done.state)
+    if done.reason is not None or moved is None:
+        raise Refused([done.reason or f"{match.name} has no deadline running after the extension"])
+    return moved.at

@@ -183,7 +183,7 @@ def queue_opening(session: Session, match: Game, seat: Player, config: Config, s
              "mail server receives it."]
     queue(session, letter(sender=sender, recipient=seat.email, player=seat.name, match=match.name, config=config,
                           state=state, now=now, subject=f"{match.name}: your {rules.title} match begins", lines=lines,
-                          token=opening_token(match, seat), secret=seat.secret),
+                          token=opening_token(match, seat), secret=seat.secret, zone=seat.timezone),
           "notice", now)
     return True
 

@@ -18,7 +18,7 @@ from ..mail.dmpost import match_mail
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store.base import lock_game
-from ..store.controls import paused
+from ..store.controls import observers, paused
 from ..store.due import MatchTick
 from ..store.mail import MailOutgoing
 from ..store.matches import (
@@ -179,16 +179,21 @@ def letter(*, config: Config, state: Any, now: datetime, **fields: Any) -> Any:
 
 
 def queue_news(session: Session, match: GameRow, config: Config, state: Any, now: datetime, sender: str,
-               headline: str, token: str, only: list[str] | None = None) -> list[str]:
-    """Queue `headline` with the position (and each one's reply lines, secret included) to every player of the
-    match who plays by mail, or to those named in `only`; their addresses."""
+               headline: str, token: str, only: list[str] | None = None, watched: bool = True) -> list[str]:
+    """Queue `headline` with the position (and each one's reply lines, secret included, the deadline in their own
+    time zone too) to every player of the match who plays by mail, or to those named in `only`, and (unless not
+    `watched`: a mail for one player alone) to every observer (`pbem game observe`: the position, never a
+    secret); their addresses."""
     seats = [seat for seat in by_mail(session, match) if only is None or seat.name in only]
-    for seat in seats:
-        queue(session, letter(sender=sender, recipient=seat.email, player=seat.name, match=match.name, config=config,
+    readers: list[tuple[str, str | None, str | None, str | None]] = [
+        (seat.email, seat.name, seat.secret, seat.timezone) for seat in seats]
+    readers += [(address, None, None, None) for address in observers(session, match) if watched]
+    for address, player, secret, zone in readers:
+        queue(session, letter(sender=sender, recipient=address, player=player, match=match.name, config=config,
                               state=state, now=now, subject=f"{match.name}: {headline}",
                               lines=[f"{match.name}: {headline}"], token=f"news {match.name} {token}",
-                              secret=seat.secret), "notice", now)
-    return sorted(seat.email for seat in seats)
+                              secret=secret, zone=zone), "notice", now)
+    return sorted(address for address, *_ in readers)
 
 
 def opening_token(match: GameRow, seat: Player) -> str:

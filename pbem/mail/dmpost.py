@@ -22,13 +22,15 @@ PICTURE = "position.png"
 SUBJECT = 120  # the longest subject, in characters
 
 
-def match_mail(*, sender: str, recipient: str, player: str, match: str, config: Config, state: Any, now: datetime,
-               subject: str, lines: list[str], token: str, secret: str | None = None) -> EmailMessage:
-    """The mail to `player` about `match` at `now`, headed by `lines`; its Message-ID comes from `token` and the
-    recipient, so the same news is never queued twice. `state` is the position as of `now`."""
+def match_mail(*, sender: str, recipient: str, player: str | None, match: str, config: Config, state: Any,
+               now: datetime, subject: str, lines: list[str], token: str, secret: str | None = None,
+               zone: str | None = None) -> EmailMessage:
+    """The mail to `player` (None: an observer) about `match` at `now`, headed by `lines`, its deadline also in the
+    reader's own `zone`; its Message-ID comes from `token` and the recipient, so the same news is never queued
+    twice. `state` is the position as of `now`."""
     from ..render.dm import deadline_lines, draw, png_bytes, with_caption  # Pillow, only when a mail is written
     rules = get_game(config.game)
-    text = "\n".join(fitted(lines + ["", *position_lines(config, state, player, now)], hang=0)
+    text = "\n".join(fitted(lines + ["", *position_lines(config, state, now, zone)], hang=0)
                      + reply_lines(config, state, match, player, secret)) + "\n"
     try:
         picture_of = with_caption(draw(config.game, rules.render_data(state)), deadline_lines(rules, state))
@@ -62,23 +64,29 @@ def match_thread(match: str) -> str:
     return message_id("match", match)
 
 
-def position_lines(config: Config, state: Any, player: str, now: datetime) -> list[str]:
-    """The text board, then the clock: when the running deadline passes, how long that is, whom it waits for."""
+def position_lines(config: Config, state: Any, now: datetime, zone: str | None = None) -> list[str]:
+    """The text board, then the clock: when the running deadline passes (in the reader's own `zone` too, when it
+    is not UTC), how long that is, whom it waits for."""
+    from ..formats.schedule import moment_text
     from ..render.dm import write
     rules = get_game(config.game)
     lines = write(config.game, rules.render_data(state)).rstrip("\n").split("\n")
     deadline = rules.deadline(state)
     if deadline is not None:
         waiting = f"waiting for {deadline.waiting}" if deadline.waiting else "open to both players"
-        lines += ["", f"Deadline: {when(deadline.at)}, {waiting}.",
+        own = f" ({moment_text(deadline.at, zone, seconds=True)} your time)" if zone and zone != "UTC" else ""
+        lines += ["", f"Deadline: {when(deadline.at)}{own}, {waiting}.",
                   f"That is {remaining(deadline.at, now)} from {when(now)}, when this mail was written."]
         lines += [f"  {what}: {when(at)} ({remaining(at, now)} from now)" for what, at in deadline.by_kind]
         lines += [f"If it passes: {deadline.effect}."]
     return lines
 
 
-def reply_lines(config: Config, state: Any, match: str, player: str, secret: str | None) -> list[str]:
-    """What `player` may send now and the lines to send it (the first offer, ready to send); or why nothing."""
+def reply_lines(config: Config, state: Any, match: str, player: str | None, secret: str | None) -> list[str]:
+    """What `player` may send now and the lines to send it (the first offer, ready to send); or why nothing (an
+    observer, `player` None, sends nothing)."""
+    if player is None:
+        return ["", "You observe this match: there is nothing for you to send."]
     rules = get_game(config.game)
     hints = rules.hints(state, player)
     if not hints:
