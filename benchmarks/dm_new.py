@@ -20,21 +20,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"gyulbot": ["--option", "moves=10"], "takebacktoe": [], "flowerfield": [], "ice": []}
-ENVIRONMENT = {key: value for key, value in os.environ.items()
-               if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
 
-
-def cpu(command: list[str], source: Path) -> float:
-    """CPU seconds (user + system) of one child process running `command` with `source` first on its path (and
-    as its working folder: `python -m` puts that before PYTHONPATH, so `--before` would time this tree again)."""
-    child = subprocess.Popen(command, env={**ENVIRONMENT, "PYTHONPATH": str(source)}, cwd=source,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
-    return usage.ru_utime + usage.ru_stime
 
 
 def dm_new(game: str, source: Path) -> float:

@@ -30,22 +30,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 T0 = "2026-12-01T20:00Z"
 DUE = "2026-12-04T20:00Z"  # three days later: every 2-day deadline has passed
-ENVIRONMENT = {key: value for key, value in os.environ.items()
-               if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
 BUILDERS = ("build_turn_report", "turn_gif", "player_message", "outcome_report", "position_png")
 
-
-def cpu(command: list[str], cwd: Path, source: Path) -> float:
-    """CPU seconds (user + system) of one child process running `command`."""
-    child = subprocess.Popen(command, cwd=cwd, env={**ENVIRONMENT, "PYTHONPATH": str(source)},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
-    return usage.ru_utime + usage.ru_stime
 
 
 def setup(folder: Path, games: int) -> Path:
@@ -121,12 +112,12 @@ def main() -> None:
         sources = {"run": ROOT, **({"before_run": args.before} if args.before else {})}
         runs = [(f"{key}_{size}", source, databases[size]) for key, source in sources.items() for size in databases]
         times: dict[str, list[float]] = {"import_sqlmodel": [], **{key: [] for key, _, _ in runs}}
-        cpu([sys.executable, "-c", "import sqlmodel"], folder, ROOT)  # warm-up: bytecode written
+        cpu([sys.executable, "-c", "import sqlmodel"], ROOT, folder)  # warm-up: bytecode written
         for _ in range(args.repeat):
-            times["import_sqlmodel"].append(cpu([sys.executable, "-c", "import sqlmodel"], folder, ROOT))
+            times["import_sqlmodel"].append(cpu([sys.executable, "-c", "import sqlmodel"], ROOT, folder))
             for key, source, database in runs:
                 command, _ = due_run(folder, database, key)
-                times[key].append(cpu(command, folder, source))
+                times[key].append(cpu(command, source, folder))
         profiled = profile(folder, databases["all"]) if args.profile else None
     medians = {key: statistics.median(values) for key, values in times.items()}
     sqlmodel = medians["import_sqlmodel"]

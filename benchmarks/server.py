@@ -20,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from due_tick import DUE, ENVIRONMENT, ROOT, dealt_games
+from child_cpu import ENVIRONMENT  # benchmarks/, beside this script
+from due_tick import DUE, ROOT, dealt_games
 
 
 def copy_of(server_url: str, template: str, name: str) -> str:

@@ -26,11 +26,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
+
 ROOT = Path(__file__).resolve().parent.parent
 T0 = "2026-12-01T20:00Z"
 QUIET = "2026-12-01T21:00Z"  # an hour later: nothing due (2-day deadlines, reminders 24 h before)
-ENVIRONMENT = {key: value for key, value in os.environ.items()
-               if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
 SQLITE_READ = """import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 games = db.execute("SELECT g.id, g.name, s.schedule FROM games g JOIN game_schedules s ON s.game_id = g.id").fetchall()
@@ -41,15 +41,6 @@ for game_id, name, schedule in games:
 print(len(games))
 """
 
-
-def cpu(command: list[str], cwd: Path, source: Path) -> float:
-    """CPU seconds (user + system) of one child process running `command`."""
-    child = subprocess.Popen(command, cwd=cwd, env={**ENVIRONMENT, "PYTHONPATH": str(source)},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed: {child.stderr.read().decode() if child.stderr else ''}")
-    return usage.ru_utime + usage.ru_stime
 
 
 def setup(folder: Path, games: int, matches: int = 0, url: str | None = None, *, database: str = "tick.db",
@@ -128,11 +119,11 @@ def main() -> None:
                          "before_game_list_no_turn_yet": ([*python, "-m", "pbem", "--db", new, "game", "list"],
                                                           args.before)}
         for command, source in commands.values():  # warm-up: bytecode written
-            cpu(command, folder, source)
+            cpu(command, source, folder)
         times: dict[str, list[float]] = {key: [] for key in commands}
         for _ in range(args.repeat):
             for key, (command, source) in commands.items():
-                times[key].append(cpu(command, folder, source))
+                times[key].append(cpu(command, source, folder))
         if server is not None:
             server.stop()
     medians = {key: statistics.median(values) for key, values in times.items()}
