@@ -31,8 +31,9 @@ from pbem.formats.schedule import due_after, parse_schedule
 from pbem.formats.transcript import dump_transcript, load_transcript
 from pbem.gm import cycle
 from pbem.gm.archive import export_game, import_game
+from pbem.gm.setup import create_game
 from pbem.resources import resource_dir
-from pbem.store.games import Store, create_game, load_setup, setup_document
+from pbem.store.games import Store, load_setup, setup_document
 from pbem.store.tables import OrderVersion
 
 PUZZLE = parse_puzzle({"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]},

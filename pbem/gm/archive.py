@@ -36,7 +36,6 @@ from ..store.controls import history, restore
 from ..store.games import (
     Refused,
     Store,
-    create_game,
     current_state,
     delete_game,
     description_of,
@@ -47,6 +46,7 @@ from ..store.games import (
 from ..store.schedule import schedule_for, set_schedule
 from ..store.turns import TurnSheet, dealt
 from .cycle import ProcessResult, deal, process, submit
+from .setup import create_game
 
 OnTurn = Callable[[ProcessResult], None]  # told of each turn processed
 OnDeal = Callable[[list[TurnSheet]], None]  # told of each turn's sheets as it is dealt
