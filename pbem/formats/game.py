@@ -108,7 +108,7 @@ def read_description(path: str | Path) -> GameDescription:
     open_turn = document.get("open_turn")
     if open_turn is not None and (not is_whole(open_turn) or open_turn != (turns or 0) + 1):
         fields.add(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
-    created_at = _time(document, "created_at", fields.add)
+    created_at = zoned_time(document, "created_at", fields.add)
     schedule = _schedule(document, fields)
     if fields.problems or files["deck"] is None:
         raise FormatError(fields.problems)
@@ -166,7 +166,7 @@ def _schedule(document: LinedDict, fields: Fields) -> Schedule | None:
     return None
 
 
-def _time(container: Any, key: str, problem: Complain) -> datetime | None:
+def zoned_time(container: Any, key: str, problem: Complain) -> datetime | None:
     """An ISO 8601 time with its zone (export writes them quoted), or None when absent."""
     value = container.get(key)
     if value is None:
@@ -205,8 +205,8 @@ def read_manifest(folder: Path) -> TurnManifest | None:
                     "must name an order file in this folder")
             continue
         source = entry.get("source")
-        submissions.append((name, None if source is None else str(source), _time(entry, "submitted_at", fields.add)))
-    processed_at = _time(document, "processed_at", fields.add)
+        submissions.append((name, None if source is None else str(source), zoned_time(entry, "submitted_at", fields.add)))
+    processed_at = zoned_time(document, "processed_at", fields.add)
     if fields.problems:
         raise FormatError(fields.problems)
     return TurnManifest(submissions, processed_at)
