@@ -248,15 +248,20 @@ def _show_match(session: Any, match: Any, show_secrets: bool, as_json: bool) -> 
 @game_app.command("import")
 def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A folder with game.yaml and turn-NNN/ "
                                                                          "(a death match's: and transcript.yaml)."),
-            as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
+            as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON."),
+            config_file: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
+                                                       help="Mail settings (YAML): a death match's GM address.")
+            ) -> None:
     """Create a game from its folder: a campaign's every turn played, a death match's every move kept."""
     from ..formats.game import read_description
     from ..formats.matchgame import is_match_archive
     from ..gm.archive import import_game, import_match_archive
+    from .mail import _config
 
     if is_match_archive(directory):
+        sender = _config(config_file).sender
         with open_store(ctx, create=True) as store:
-            match = import_match_archive(store, directory, at=clock(ctx))
+            match = import_match_archive(store, directory, at=clock(ctx), sender=sender)
         if as_json:
             print_json({"game": match.game, "moves": match.moves, "hash": match.hash})
         else:

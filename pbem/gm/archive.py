@@ -61,11 +61,11 @@ class Imported:
     turns: list[ProcessResult] = field(default_factory=list)
 
 
-def import_match_archive(store: Store, folder: str | Path, *, at: datetime) -> ImportedMatch:
+def import_match_archive(store: Store, folder: str | Path, *, at: datetime, sender: str) -> ImportedMatch:
     """Create the death match archived in FOLDER (`pbem.gm.matcharchive`), committed."""
     folder = Path(folder)
     with store.session() as session:
-        return import_match(session, folder, _controls(folder), at)
+        return import_match(session, folder, _controls(folder), at, sender)
 
 
 def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: OnTurn | None = None,

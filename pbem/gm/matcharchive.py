@@ -24,10 +24,12 @@ from ..formats.game import DESCRIPTION
 from ..formats.matchgame import TRANSCRIPT, MatchGame, Seat, match_game_text, read_match_game
 from ..formats.transcript import MoveRecord, MoveSource, Transcript, dump_transcript, read_transcript
 from ..formats.yamlfile import FormatError, Problem
-from ..render.message import message_id
+from ..mail.dmpost import match_thread
+from ..mail.notices import notice
+from ..mail.outbox import queue
 from ..store.base import Refused, players_of
 from ..store.controls import history, restore
-from ..store.mail import MailOutgoing, OutboxState
+from ..store.mail import OutboxState
 from ..store.matches import action_of, config_of, create_match, find_match, moves, record_move, seat_names
 from ..store.tables import Game, OrderVersion
 from .moves import opened, opening_token, position, write_deadline
@@ -63,9 +65,11 @@ def _record(row: OrderVersion) -> MoveRecord:
     return MoveRecord(None if row.accepted else row.reason or "refused", MoveSource(row.source), row.mail)
 
 
-def import_match(session: Session, folder: Path, controls: list[ControlEntry], at: datetime) -> ImportedMatch:
+def import_match(session: Session, folder: Path, controls: list[ControlEntry], at: datetime,
+                 sender: str) -> ImportedMatch:
     """Create the match archived in `folder` with every move as it was stored, its GM controls and its seats
-    (committed); Refused naming the file, line and field when the archive does not hold together."""
+    (committed); FormatError or Refused naming the file, line and field when the archive does not hold
+    together. `sender`: the GM's address, on the record of each opening mail sent before the export."""
     game = read_match_game(folder / DESCRIPTION)
     transcript = read_transcript(folder / TRANSCRIPT, implied=False)
     _check_agrees(game, transcript, folder)
@@ -81,7 +85,7 @@ def import_match(session: Session, folder: Path, controls: list[ControlEntry], a
         record_move(session, match, action, record.refused, source=str(record.source), mail=record.mail)
     state = _replayed(config, transcript)
     restore(session, match, controls)
-    _opened_before(session, match, [seat.name for seat in game.seats if seat.opened], at)
+    _opened_before(session, match, [seat.name for seat in game.seats if seat.opened], at, sender)
     write_deadline(session, match, config, state, at)
     session.commit()
     return ImportedMatch(match.name, len(transcript.actions), state_hash(state))
@@ -115,14 +119,18 @@ def _replayed(config: Config, transcript: Transcript) -> Any:
     return replayed.state
 
 
-def _opened_before(session: Session, match: Game, players: list[str], at: datetime) -> None:
-    """The opening mail of each seat that had it before the export, kept in the outbox as sent (its Message-ID is
-    what `moves.opened` looks for), so no player is opened twice and the clock runs as it did."""
+def _opened_before(session: Session, match: Game, players: list[str], at: datetime, sender: str) -> None:
+    """For each seat whose opening mail went out before the export, a record of it in the outbox, as sent (its
+    Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs on."""
     for seat in players_of(session, match):
         if seat.name in players and seat.email:
-            session.add(MailOutgoing(message_id=message_id("dm", opening_token(match, seat), seat.email),
-                                     recipient=seat.email, subject=f"{match.name}: opened before the import",
-                                     purpose="notice", data=b"", state=OutboxState.SENT, queued_at=at, sent_at=at))
+            message = notice(sender, seat.email, f"{match.name}: your match began before it was imported",
+                             [f"(The opening mail of {match.name} went to {seat.email} before the match was "
+                              "exported; this record of it was never sent.)"],
+                             ("dm", opening_token(match, seat)), match_thread(match.name))
+            row = queue(session, message, "notice", at)
+            if row is not None:
+                row.state, row.sent_at = OutboxState.SENT, at
     session.flush()
 
 
