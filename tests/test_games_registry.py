@@ -24,7 +24,7 @@ NOT_GAME_TABLES = {
 
 def parts(entry: games.Entry) -> list[str]:
     """Every `module[:attribute]` path an entry names."""
-    found = [entry.rules, *entry.formats, entry.picture, entry.text, entry.mail, entry.puzzles]
+    found = [entry.rules, *entry.formats, entry.picture, entry.text, entry.puzzles]
     if entry.puzzle_file is not None:
         found.append(entry.puzzle_file.reader)
     if entry.solver is not None:

@@ -138,7 +138,8 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
                    handled: Handled, sender: str) -> Callable[[], Any] | None:
     """A death-match player's `status` (the position and its deadline, in their own zone too) or `resend` (the
     position mail again, to them alone)."""
-    from ..mail.dmpost import position_lines
+    from ..mail.post import position_lines
+    from .matchview import match_view
     from .moves import position, queue_news, shown
 
     config, state, _ = position(session, match)
@@ -146,7 +147,7 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
     if command is Command.STATUS:
         stopped = paused(session, match)
         handled.understood = ([f"{match.name} is paused by the game master."] if stopped else []) + position_lines(
-            config, shown(config, state, now), now, player.timezone)
+            match_view(config, shown(config, state, now), player.name, drawn=False), now, player.timezone)
         return None
     handled.understood = [f"The position of {match.name} comes again in its own mail."]
     return lambda: queue_news(session, match, config, state, now, sender, "your position again",

@@ -24,9 +24,8 @@ from ..formats.game import DESCRIPTION
 from ..formats.matchgame import TRANSCRIPT, MatchGame, Seat, match_game_text, read_match_game
 from ..formats.transcript import MoveRecord, MoveSource, Transcript, dump_transcript, read_transcript
 from ..formats.yamlfile import FormatError, Problem
-from ..mail.dmpost import match_thread
-from ..mail.notices import notice
 from ..mail.outbox import queue
+from ..mail.post import match_thread
 from ..store.base import Refused, players_of
 from ..store.controls import history, restore
 from ..store.mail import OutboxState
@@ -122,6 +121,8 @@ def _replayed(config: Config, transcript: Transcript) -> Any:
 def _opened_before(session: Session, match: Game, players: list[str], at: datetime, sender: str) -> None:
     """For each seat whose opening mail went out before the export, a record of it in the outbox, as sent (its
     Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs on."""
+    from ..mail.notices import notice  # the campaigns' report builders come with it: only for an import
+
     for seat in players_of(session, match):
         if seat.name in players and seat.email:
             message = notice(sender, seat.email, f"{match.name}: your match began before it was imported",
