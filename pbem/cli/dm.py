@@ -219,7 +219,7 @@ def options_command(
 def new_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="A name for the match."),
-    game: Optional[str] = typer.Option(None, "--game", help="takebacktoe, flowerfield, gyulbot or ice."),
+    game: Optional[str] = typer.Option(None, "--game", help=f"The game: {', '.join(GAME_NAMES)}."),
     players: list[str] = typer.Option([], "--player", help="A player, in turn order (repeat)."),
     variant: Optional[str] = typer.Option(None, "--variant"),
     seed: int = typer.Option(0, "--seed"),

@@ -313,8 +313,9 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
                                                                 "first move) that differs."),
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare the state hashes and
-    the events hashes (the events reports are built from); a death match from its config and its accepted moves,
-    each of which the rules must accept again."""
+    the events hashes (the events reports are built from); a death match from its set-up and accepted moves.
+
+    Each of a death match's accepted moves must be accepted again; the first one the rules refuse now differs."""
     from ..gm import cycle
     from ..gm.matcharchive import replay_match
     from ..store.games import get_game, processed_turns
