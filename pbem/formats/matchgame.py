@@ -24,10 +24,10 @@ import yaml
 
 from ..games import Kind, names
 from .fields import Field, Fields, checked, flag, one_of
-from .game import DESCRIPTION, zoned_time
+from .game import DESCRIPTION, listed_mappings, mapping_file, zoned_time
 from .names import NAME_RULE, address_problem, valid_name
 from .schedule import zone_problem
-from .yamlfile import FormatError, LinedDict, LinedList, Problem, read_yaml_file
+from .yamlfile import FormatError, LinedDict, read_yaml_file
 
 TRANSCRIPT = "transcript.yaml"
 FIELDS = ("name", "ruleset", "created_at", "players")
@@ -73,11 +73,7 @@ SEAT = {"opened": Field(flag(), default=False, null=False)}
 
 def read_match_game(path: Path) -> MatchGame:
     """A match's `game.yaml`; every problem at once, each with the file, line and field."""
-    document = read_yaml_file(path)
-    if not isinstance(document, LinedDict):
-        raise FormatError([Problem(str(path), None, "", "a match's game.yaml is a mapping (name, ruleset, players)")])
-    fields = Fields(str(path))
-    fields.unknown(document, FIELDS, f"unknown field (expected {', '.join(FIELDS)})")
+    document, fields = mapping_file(path, FIELDS, "a match's game.yaml is a mapping (name, ruleset, players)")
     head = fields.read(document, HEAD)
     created_at = zoned_time(document, "created_at", fields.add)
     seats = _seats(document, fields)
@@ -87,17 +83,10 @@ def read_match_game(path: Path) -> MatchGame:
 
 
 def _seats(document: LinedDict, fields: Fields) -> tuple[Seat, ...]:
-    given = document.get("players")
-    if not isinstance(given, LinedList) or not given:
-        fields.add(document, "players", "players", "must list the seats, in turn order")
-        return ()
     seats = []
-    for index, entry in enumerate(given):
-        where = f"players[{index}]"
-        if not isinstance(entry, LinedDict):
-            fields.add(given, index, where, "must be {name, email?, secret?, timezone?, opened?}")
-            continue
-        fields.unknown(entry, SEAT_FIELDS, f"unknown field (expected {', '.join(SEAT_FIELDS)})", where)
+    for where, entry in listed_mappings(fields, document, "players", SEAT_FIELDS,
+                                        "must be {name, email?, secret?, timezone?, opened?}",
+                                        "must list the seats, in turn order"):
         name, email, secret, zone = (entry.get(key) for key in ("name", "email", "secret", "timezone"))
         email = "" if email is None else email
         if not isinstance(name, str) or not name.strip():
