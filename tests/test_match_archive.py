@@ -13,8 +13,14 @@ from pathlib import Path
 import pytest
 import yaml
 from dm_desk import Desk
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_dm_gm import gyulbot
+from test_format_hostile_fields import VALUES
 
+from pbem.formats.matchgame import read_match_game
+from pbem.formats.transcript import plain, read_transcript
+from pbem.formats.yamlfile import FormatError
 from pbem.resources import resource_dir
 
 SAMPLES = ["gyulbot-sample", "ice-sample", "takebacktoe-example", "flowerfield-classic"]
@@ -166,3 +172,30 @@ def test_a_bad_archive_is_refused_naming_file_line_and_field_and_stores_nothing(
     refused = other.pbem("game", "import", archive, now="19:10:00")
     assert refused.exit_code == 1 and re.search(said, refused.output), refused.output
     assert json.loads(other.pbem("game", "list", "--json", now="19:10:00").stdout) == []
+
+
+GAME_YAML = {"name": "m1", "ruleset": "takebacktoe", "created_at": "2026-12-01T19:00:00+00:00",
+             "players": [{"name": "Red", "email": "red@example.org", "secret": "s3", "timezone": "Europe/Paris",
+                          "opened": True}, {"name": "Green"}]}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_value_in_any_field_of_an_archive_is_read_or_refused_naming_the_file(tmp_path, data):
+    """Hostile input is normal input: game.yaml's fields, a seat's fields and a move's record keys, each given any
+    value, are read or refused with problems naming the file — never a traceback."""
+    game = json.loads(json.dumps(GAME_YAML))
+    seat = game["players"][0]
+    where = data.draw(st.sampled_from([(game, key) for key in [*game, "bogus"]]
+                                      + [(seat, key) for key in [*seat, "bogus"]]), label="field")
+    where[0][where[1]] = data.draw(VALUES, label="value")
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(plain(game), allow_unicode=True))
+    action = {"player": "Red", "roll": 4, "move": "B2-A2",
+              data.draw(st.sampled_from(["refused", "source", "mail"]), label="record"): data.draw(VALUES)}
+    (tmp_path / "t.yaml").write_text(yaml.safe_dump(plain({"game": "takebacktoe", "players": ["Red", "Green"],
+                                                           "actions": [action]}), allow_unicode=True))
+    for read in (lambda: read_match_game(tmp_path / "game.yaml"), lambda: read_transcript(tmp_path / "t.yaml")):
+        try:
+            read()
+        except FormatError as err:
+            assert err.problems and all(p.source for p in err.problems), err.problems

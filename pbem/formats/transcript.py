@@ -186,7 +186,7 @@ def _record(entry: Any, field: str, problem: Complain) -> MoveRecord:
     for key, value in (("refused", refused), ("mail", mail)):
         if value is not None and not (isinstance(value, str) and value):
             problem(entry, key, f"{field}.{key}", "must be text")
-    if source not in set(MoveSource):
+    if not isinstance(source, str) or source not in set(MoveSource):
         problem(entry, "source", f"{field}.source", f"must be one of {', '.join(MoveSource)}, not {source!r}")
         source = MoveSource.TRANSCRIPT
     return MoveRecord(refused if isinstance(refused, str) else None, MoveSource(source),
