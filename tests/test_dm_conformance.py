@@ -74,7 +74,7 @@ def test_every_listed_game_is_covered_and_its_parts_resolve():
     for entry in games.GAMES:
         rules = games.part(entry.rules)()
         assert rules.name == entry.name and rules.title == entry.title
-        for path in (*entry.formats, entry.picture, entry.text, entry.mail):
+        for path in (*entry.formats, entry.picture, entry.text):
             assert path is not None and games.part(path) is not None
     assert [get_game(name).name for name in MATCHES] == list(MATCHES)
     with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield"):
