@@ -174,6 +174,14 @@ def test_a_bad_archive_is_refused_naming_file_line_and_field_and_stores_nothing(
     assert json.loads(other.pbem("game", "list", "--json", now="19:10:00").stdout) == []
 
 
+def test_an_archive_is_not_imported_over_a_game_of_the_same_name(desk):
+    archive = _archive(desk)
+    before = _seen(desk, "t1", "19:05:00")
+    refused = desk.pbem("game", "import", archive, now="19:10:00")
+    assert refused.exit_code == 1 and "a game named t1 already exists" in refused.output
+    assert _seen(desk, "t1", "19:05:00") == before
+
+
 GAME_YAML = {"name": "m1", "ruleset": "takebacktoe", "created_at": "2026-12-01T19:00:00+00:00",
              "players": [{"name": "Red", "email": "red@example.org", "secret": "s3", "timezone": "Europe/Paris",
                           "opened": True}, {"name": "Green"}]}
