@@ -144,7 +144,8 @@ def test_a_replacement_takes_the_seat_with_a_new_secret_and_the_old_address_no_l
     done = json.loads(pbem(at(1), "game", "replace", "halls", "bob", "carol:Carol@Example.net", "--secret", "s-carol",
                            "--json").stdout)
     assert done == {"game": "halls", "seat": "bob", "player": "carol", "email": "carol@example.net",
-                    "secret": "s-carol"}
+                    "secret": "s-carol", "was": "bob@example.org",
+                    "told": ["carol@example.net", "bob@example.org", "alice@example.org"]}
     sheet = [r for r in outbox(url, "sheet") if r.recipient == "carol@example.net"]
     assert len(sheet) == 1 and 'secret: "s-carol"' in text_of(sheet[0]) and "s-bob" not in text_of(sheet[0])
     told = {r.recipient: r.subject for r in outbox(url, "control")}

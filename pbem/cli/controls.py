@@ -93,9 +93,10 @@ def replace(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             secret: Optional[str] = typer.Option(None, "--secret", help="The newcomer's secret (default: a new "
                                                  "random one)."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Give a player's seat to a newcomer with a new address and secret: a campaign's robots, standing and history,
-    a death match's moves so far stay the seat's. The newcomer gets their turn sheet (a match: its position and the
-    lines to send), the old address a goodbye, the other players and the observers the news."""
+    """Give a player's seat to a newcomer with a new address and secret; what the seat did stays its own (a
+    campaign's robots, standing and history; a death match's moves). The newcomer gets their turn sheet (a match:
+    its position and the lines to send), the old address a goodbye, the other players and the observers the
+    news."""
     from ..gm.reports import campaign_templates
     from ..gm.roster import replace as replace_player
 
@@ -135,8 +136,8 @@ def away(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
          start: str = typer.Option(..., "--from", metavar="TIME", help="When the absence starts (ISO 8601)."),
          end: str = typer.Option(..., "--to", metavar="TIME", help="When it ends (ISO 8601)."),
          config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Announce a player's absence in a campaign; the game's absence policy (pbem game policy) decides what happens
-    to a turn due meanwhile, and every player is told. A death match is refused: its deadlines pass for both
+    """Announce a player's absence in a campaign; its absence policy (pbem game policy) decides what happens to a
+    turn due meanwhile, and every player is told. A death match is refused: its deadlines pass for both
     players whatever happens (RULES D5); pause it (pbem game pause) or extend its deadline (pbem turn extend)."""
     from ..gm.absence import away as announce
 
@@ -177,7 +178,8 @@ def observe(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             email: str = typer.Argument(..., help="The observer's address."),
             stop: bool = typer.Option(False, "--stop", help="Stop sending them the game."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Let an address watch the game: each turn's report and the end, never sheets or secrets (--stop ends it)."""
+    """Let an address watch the game: each turn's report (a death match: its position, then each move's news) and
+    the end, never sheets or secrets (--stop ends it)."""
     from ..gm.roster import observe as add
     from ..gm.roster import unobserve as remove
 

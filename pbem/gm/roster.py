@@ -1,7 +1,8 @@
-"""Who plays and who watches: a player replaced, an address changed, observers added and removed.
+"""Who plays and who watches, in any game: a player replaced, an address changed, observers added and removed.
 
-A replacement keeps the player's seat (the name the orders, the robots and the history use) and gives it a new
-person: a new address and a new secret, so the old address and the old secret no longer authenticate.
+A replacement keeps the player's seat (the name the orders, the robots and the history use; a death match's
+moves) and gives it a new person: a new address and a new secret, so the old address and the old secret no longer
+authenticate.
 """
 from __future__ import annotations
 
@@ -127,6 +128,10 @@ def change_address(session: Session, name: str, player_name: str, email: str, no
              "From now on only mail from the new address, with your secret, plays; the game's mail goes there.",
              "If you did not ask for this, tell the game master at once."]
     tell(session, game, entry, sender, now, [(player_name, was), (player_name, email)], "address changed", lines)
+    if is_match(game):  # a begun match's position, secret and reply lines, once at the new address
+        from .matches import welcome
+
+        welcome(session, game, now, sender)
     return player
 
 
@@ -147,9 +152,14 @@ def observe(session: Session, name: str, email: str, now: datetime, sender: str)
     if email in observers(session, game):
         raise Refused([f"{email} observes {name} already"])
     entry = record(session, game, Control.OBSERVE, now, email=email)
+    watched = ("each move's news and the end of the match come to this address, beginning with the position"
+               if is_match(game) else "each turn's report and the end of the game come to this address")
     tell(session, game, entry, sender, now, [(email, email)], "you observe the game",
-         [f"You now observe {name}: each turn's report and the end of the game come to this address.",
-          "Mail the game master to stop."])
+         [f"You now observe {name}: {watched}.", "Mail the game master to stop."])
+    if is_match(game):  # a begun match's position, once (its opening mail); else that mail comes at its start
+        from .matches import welcome
+
+        welcome(session, game, now, sender)
     session.commit()
 
 
