@@ -268,6 +268,7 @@ def test_resend_status_and_help_by_mail(campaign, tmp_path):
     assert "halls, turn 1: due Sunday 6 December, 20:00 UTC." in acks["<c2@alice>"]
     assert "Still missing: alice, bob." in acks["<c2@alice>"]
     assert "command: resend" in acks["<c3@alice>"] and "press: off" in acks["<c3@alice>"]
+    assert "turn sheet" in acks["<c3@alice>"] and "match:" not in acks["<c3@alice>"]  # a campaign's words only
     assert "not alice's secret" in acks["<c4@alice>"] and "Still missing" not in acks["<c4@alice>"]
     assert "one of resend, status, help" in acks["<c5@alice>"]
 
