@@ -156,9 +156,8 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
     from .moves import halted, position, queue_news, shown
 
     config, state, _ = position(session, match)
-    now = letter.received_at
+    now, stopped = letter.received_at, halted(session, match)  # why nothing counts now: paused, or ended
     if command is Command.HELP:
-        stopped = halted(session, match)
         handled.understood = [*MATCH_HELP, f"This match's press: {press_policy(session, match)}.", "",
                               f"{match.name} is a {get_game(config.game).title} match; its actions now:",
                               *([f"Nothing to send now: {stopped}."] if stopped else
@@ -166,8 +165,7 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
                                             player.secret)[1:])]
         return None
     if command is Command.STATUS:
-        stopped = paused(session, match)
-        handled.understood = ([f"{match.name} is paused by the game master."] if stopped else []) + position_lines(
+        handled.understood = ([f"{match.name}: {stopped}."] if stopped else []) + position_lines(
             config, shown(config, state, now), now, player.timezone)
         return None
     handled.understood = [f"The position of {match.name} comes again in its own mail."]
