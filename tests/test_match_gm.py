@@ -105,6 +105,8 @@ def test_an_absence_on_a_match_is_refused_naming_rule_d5_and_what_the_gm_can_do(
     assert desk.new_mail() == []
     assert json.loads(desk.pbem("game", "history", "g1", "--json", now="20:01:00").stdout)[-1]["kind"] == "observe"
     assert [d["what"] for d in desk.run("20:10:01")] == ["deadline"]  # the window closes at 20:10 all the same
+    policy = desk.pbem("game", "policy", "g1", "--absence", "pilot", now="20:11:00")
+    assert policy.exit_code == 1 and "g1 is a death match, which takes no absence" in policy.output
 
 
 def test_the_help_of_game_away_says_a_match_is_refused(desk):
@@ -131,6 +133,8 @@ def test_the_gm_ends_a_match_everyone_is_told_and_every_later_action_is_refused_
     assert shown["over"] and shown["winner"] == "bob" and shown["ended"]["how"] == "winner"
     listed = json.loads(desk.pbem("game", "list", "--json", now="20:04:00").stdout)
     assert listed[0]["over"] is True
+    [matched] = json.loads(desk.pbem("dm", "list", "--json", now="20:04:00").stdout)
+    assert matched["over"] is True and matched["winner"] == "bob" and matched["deadline"] is None
     # a player's action after the end is kept, refused as over, and offers nothing to send
     desk.send("ann", 'match: g1\nplayer: ann\nsecret: "ann-secret"\naction: {claim: 8}\n', "20:05:00")
     assert details(desk.run("20:05:30")) == ["refused ann@example.org ann"]

@@ -154,9 +154,10 @@ def away(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
 def policy(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            press: Optional[str] = typer.Option(None, "--press", help="Messages between players, relayed by the "
                                                "GM's address: off, signed or anonymous (default off)."),
-           absence: Optional[str] = typer.Option(None, "--absence", help="A turn due while a player is away: "
-                                                 "extend (its deadline, once) or pilot (the robot pilot plays "
-                                                 "them if no orders came). Default extend."),
+           absence: Optional[str] = typer.Option(None, "--absence", help="A campaign's turn due while a player is "
+                                                 "away: extend (its deadline, once) or pilot (the robot pilot plays "
+                                                 "them if no orders came). Default extend. A death match takes "
+                                                 "none (RULES D5)."),
            as_json: bool = JSON) -> None:
     """Set (or, without options, show) the game's press and absence policies; options not given stay."""
     from ..formats.controls import policy_word
