@@ -178,7 +178,7 @@ def _archive(desk: Desk) -> Path:
     ("game.yaml", "- {name: Green}", "- {name: Blue}",
      r"transcript.yaml: players: Red, Green, but game.yaml seats Red, Blue"),
     ("game.yaml", "ruleset: takebacktoe", "ruleset: takebacktoe\nturns: 3",
-     r"game.yaml:\d+: turns: unknown field \(expected name, ruleset, created_at, players\)"),
+     r"game.yaml:\d+: turns: unknown field \(expected name, ruleset, created_at, players, opened_observers\)"),
 ])
 def test_a_bad_archive_is_refused_naming_file_line_and_field_and_stores_nothing(desk, other, file, old, new, said):
     archive = _archive(desk)

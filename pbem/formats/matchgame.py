@@ -7,8 +7,10 @@ folder's layout, extended. `game.yaml` holds the game and its seats:
     players:                       # the seats, in the match's turn order
       - {name: ann, email: ann@example.org, secret: s3cr3t, timezone: Europe/Paris, opened: true}
       - {name: bob}                # a seat not played by mail
+    opened_observers: [eve@example.org]
 
-(`opened`: the player's opening mail went out at that address). Next to it, `transcript.yaml` is the match's
+(`opened`: the player's opening mail went out at that address; `opened_observers`: the observers whose opening
+mail went out, so an import opens nobody twice). Next to it, `transcript.yaml` is the match's
 transcript (DESIGN.md "DM actions and transcripts": its config and every move in arrival order, each with its
 stamp and, beside the payload, why it was refused, how it came and the message that carried it), so `pbem dm
 replay DIR/transcript.yaml` plays it; and `controls.yaml` the GM's controls, as for a campaign.
@@ -30,7 +32,7 @@ from .schedule import zone_problem
 from .yamlfile import FormatError, LinedDict, read_yaml_file
 
 TRANSCRIPT = "transcript.yaml"
-FIELDS = ("name", "ruleset", "created_at", "players")
+FIELDS = ("name", "ruleset", "created_at", "players", "opened_observers")
 SEAT_FIELDS = ("name", "email", "secret", "timezone", "opened")
 MATCHES = names(Kind.MATCH)
 
@@ -53,6 +55,7 @@ class MatchGame:
     ruleset: str
     created_at: datetime | None
     seats: tuple[Seat, ...]
+    opened_observers: tuple[str, ...] = ()
 
 
 def is_match_archive(folder: Path) -> bool:
@@ -77,9 +80,18 @@ def read_match_game(path: Path) -> MatchGame:
     head = fields.read(document, HEAD)
     created_at = zoned_time(document, "created_at", fields.add)
     seats = _seats(document, fields)
+    observers = _opened_observers(document, fields)
     if fields.problems:
         raise FormatError(fields.problems)
-    return MatchGame(head["name"], head["ruleset"], created_at, seats)
+    return MatchGame(head["name"], head["ruleset"], created_at, seats, observers)
+
+
+def _opened_observers(document: LinedDict, fields: Fields) -> tuple[str, ...]:
+    listed = document.get("opened_observers", [])
+    if not isinstance(listed, list) or any(not isinstance(a, str) or address_problem(a) for a in listed):
+        fields.add(document, "opened_observers", "opened_observers", "must list observers' mail addresses")
+        return ()
+    return tuple(listed)
 
 
 def _seats(document: LinedDict, fields: Fields) -> tuple[Seat, ...]:
@@ -109,6 +121,8 @@ def match_game_text(game: MatchGame) -> str:
     if game.created_at is not None:
         document["created_at"] = game.created_at.isoformat()
     document["players"] = [_seat_document(seat) for seat in game.seats]
+    if game.opened_observers:
+        document["opened_observers"] = list(game.opened_observers)
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 

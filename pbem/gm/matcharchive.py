@@ -28,7 +28,7 @@ from ..formats.yamlfile import FormatError, Problem
 from ..mail.outbox import queue
 from ..mail.post import match_thread
 from ..store.base import Refused, players_of
-from ..store.controls import history, restore
+from ..store.controls import history, observers, restore
 from ..store.mail import OutboxState
 from ..store.matches import action_of, config_of, create_match, find_match, moves, record_move, seat_names
 from ..store.tables import Game, OrderVersion
@@ -48,10 +48,11 @@ def export_match(session: Session, match: Game, folder: Path, *, secrets: bool =
     config = config_of(match)
     seats = tuple(Seat(p.name, p.email, p.secret if secrets and p.email else None, p.timezone,
                        bool(p.email) and opened(session, match, p)) for p in players_of(session, match))
+    watchers = tuple(a for a in observers(session, match) if opened(session, match, None, a))
     names = seat_names(session, match)
     rows = moves(session, match)
     controls = [ControlEntry(e.at, e.kind, e.player, e.data) for e in history(session, match)]
-    files = {DESCRIPTION: match_game_text(MatchGame(match.name, match.ruleset, utc(match.created_at), seats)),
+    files = {DESCRIPTION: match_game_text(MatchGame(match.name, match.ruleset, utc(match.created_at), seats, watchers)),
              TRANSCRIPT: dump_transcript(config, [action_of(row, names) for row in rows], [_record(r) for r in rows])}
     if controls:
         files[CONTROLS] = controls_text(controls)
@@ -85,7 +86,8 @@ def import_match(session: Session, folder: Path, controls: list[ControlEntry], a
         record_move(session, match, action, record.refused, source=str(record.source), mail=record.mail)
     state = _replayed(config, transcript)
     restore(session, match, controls)
-    _opened_before(session, match, [seat.name for seat in game.seats if seat.opened], at, sender)
+    _opened_before(session, match, [seat.name for seat in game.seats if seat.opened], game.opened_observers, at,
+                   sender)
     write_deadline(session, match, config, state, at)
     session.commit()
     return ImportedMatch(match.name, len(transcript.actions), state_hash(state))
@@ -119,20 +121,22 @@ def _replayed(config: Config, transcript: Transcript) -> Any:
     return replayed.state
 
 
-def _opened_before(session: Session, match: Game, players: list[str], at: datetime, sender: str) -> None:
-    """For each seat whose opening mail went out before the export, a record of it in the outbox, as sent (its
-    Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs on."""
+def _opened_before(session: Session, match: Game, players: list[str], watchers: tuple[str, ...], at: datetime,
+                   sender: str) -> None:
+    """For each seat and observer whose opening mail went out before the export, a record of it in the outbox, as
+    sent (its Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs
+    on."""
     from ..mail.notices import notice  # the campaigns' report builders come with it: only for an import
 
-    for seat in players_of(session, match):
-        if seat.name in players and seat.email:
-            message = notice(sender, seat.email, f"{match.name}: your match began before it was imported",
-                             [f"(The opening mail of {match.name} went to {seat.email} before the match was "
-                              "exported; this record of it was never sent.)"],
-                             ("dm", opening_token(match, seat)), match_thread(match.name))
-            row = queue(session, message, "notice", at)
-            if row is not None:
-                row.state, row.sent_at = OutboxState.SENT, at
+    opened = [(seat, seat.email) for seat in players_of(session, match) if seat.name in players and seat.email]
+    for seat, address in [*opened, *((None, address) for address in watchers)]:
+        message = notice(sender, address, f"{match.name}: your match began before it was imported",
+                         [f"(The opening mail of {match.name} went to {address} before the match was "
+                          "exported; this record of it was never sent.)"],
+                         ("dm", opening_token(match, seat)), match_thread(match.name))
+        row = queue(session, message, "notice", at)
+        if row is not None:
+            row.state, row.sent_at = OutboxState.SENT, at
     session.flush()
 
 
