@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -278,23 +278,32 @@ def _room(data: Any, folder: Path, out: Fields, key: Any = "room", where: str = 
     return room
 
 
-def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: Fields) -> dict[str, Robot]:
+def robot_entries(data: dict[str, Any], out: Fields, shape: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Each robot entry of `robots:` with a name not listed before: its index, its field name, the entry
+    (`shape` describes an entry in the problem of a list that is missing)."""
     raw = data.get("robots")
     if not isinstance(raw, list) or not raw:
-        out.add(data, "robots", "robots", "must be a list of robots, each {name, at, facing, ...}")
-        return {}
-    robots: dict[str, Robot] = {}
-    for i, item in enumerate(raw):
-        where = f"robots[{i}]"
+        out.add(data, "robots", "robots", f"must be a list of robots, each {shape}")
+        return
+    seen = set()
+    for index, item in enumerate(raw):
+        where = f"robots[{index}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            out.add(raw, i, where, "must be a mapping with a name")
-        elif item["name"] in robots:
+            out.add(raw, index, where, "must be a mapping with a name")
+        elif item["name"] in seen:
             out.add(item, "name", f"{where}.name", f"robot {item['name']!r} listed twice")
         else:
-            robots[item["name"]] = _robot(item, where, ruleset, out)
-            _place(robots[item["name"]], item, where, room, i, out)
-            if ruleset is not None:
-                _check_damage(robots[item["name"]], item, where, ruleset, out)
+            seen.add(item["name"])
+            yield index, where, item
+
+
+def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: Fields) -> dict[str, Robot]:
+    robots: dict[str, Robot] = {}
+    for i, where, item in robot_entries(data, out, "{name, at, facing, ...}"):
+        robots[item["name"]] = _robot(item, where, ruleset, out)
+        _place(robots[item["name"]], item, where, room, i, out)
+        if ruleset is not None:
+            _check_damage(robots[item["name"]], item, where, ruleset, out)
     return robots
 
 
@@ -392,7 +401,8 @@ def _expect(data: dict[str, Any], robots: dict[str, Robot], out: Fields, where: 
         wanted = {}
         for key in fields:
             if key not in EXPECT_FIELDS:
-                out.add(fields, key, f"{where_robot}.{key}", f"not an expectable field (known: {', '.join(EXPECT_FIELDS)})")
+                out.add(fields, key, f"{where_robot}.{key}",
+                        f"not an expectable field (known: {', '.join(EXPECT_FIELDS)})")
                 continue
             try:
                 wanted[key] = EXPECT_FIELDS[key](fields[key])

@@ -21,7 +21,9 @@ a fused empty register at the turn's end, from the unused pre-set deck (`geeko`)
           filled: {Bee: {9: FWD3#800}}  # B7.2: the registers the turn's end filled, with their cards
     expect: {...}                     # optional: after the last turn, the same keys
 
-Programs skip order validation as in a one-turn scenario (no hand, no usability check); every player's orders
+A robot entry takes the one-turn fields and means the same by them: `mode: rebooting` makes turn 1 the robot's
+rebooting turn (B10: HP full, no register fused, no cards; it is back in play for turn 2). Programs skip order
+validation as in a one-turn scenario (no hand, no usability check); every player's orders
 count (B4.6's fill for missing orders never applies). A turn with no `expect` is only played.
 """
 from __future__ import annotations
@@ -55,6 +57,7 @@ from .scenario import (
     _show,
     parse_card,
     reboots_and_option_hp,
+    robot_entries,
     robot_outcome,
 )
 from .yamlfile import FormatError, LinedDict, Problem
@@ -114,8 +117,8 @@ def load_turns_scenario(data: dict[str, Any], source: str, folder: Path) -> Turn
         options = spec.get("ruleset_options") or {}
         setup = GameSetup("scenario", ruleset.name, str(data.get("seed", 0)), tuple(rooms), deck,
                           tuple(PlayerSetup(owner, tuple(names)) for owner, names in owners.items()), dict(options))
-    start = _start(data, setup, ruleset, robots, out) if setup is not None and ruleset is not None else None
-    names = {item["name"]: Robot(item["name"], owner) for item, owner in robots}
+    start = _start(setup, ruleset, robots, out) if setup is not None and ruleset is not None else None
+    names = {item["name"]: Robot(item["name"], owner) for item, owner, _ in robots}
     turns = _turns(data, names, owners, out)
     expect = _expected(data, "expect", names, owners, out) if "expect" in data else None
     if not turns and "turns" in data and not out.problems:
@@ -169,39 +172,30 @@ def _deck(data: dict[str, Any], folder: Path, ruleset: Ruleset | None, out: Fiel
     return None
 
 
-def _owned_robots(data: dict[str, Any], out: Fields) -> tuple[list[tuple[dict[str, Any], str]], dict[str, list[str]]]:
+Entry = tuple[dict[str, Any], str, str]  # a robot's entry, its owner, its field name (`robots[1]`)
+
+
+def _owned_robots(data: dict[str, Any], out: Fields) -> tuple[list[Entry], dict[str, list[str]]]:
     """The robot entries with their owners, and each owner's robots in robot order (owners in order of first
     appearance)."""
-    raw = data.get("robots")
-    if not isinstance(raw, list) or not raw:
-        out.add(data, "robots", "robots", "must be a list of robots, each {name, owner, ...}")
-        return [], {}
-    robots, seen = [], set()
+    robots: list[Entry] = []
     owners: dict[str, list[str]] = {}
-    for index, item in enumerate(raw):
-        where = f"robots[{index}]"
-        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            out.add(raw, index, where, "must be a mapping with a name")
-        elif item["name"] in seen:
-            out.add(item, "name", f"{where}.name", f"robot {item['name']!r} listed twice")
-        elif not isinstance(item.get("owner"), str) or not item["owner"]:
+    for _, where, item in robot_entries(data, out, "{name, owner, ...}"):
+        if not isinstance(item.get("owner"), str) or not item["owner"]:
             out.add(item, "owner" if "owner" in item else None, f"{where}.owner",
                     "missing: every robot of a multi-turn scenario names its owner (the player)")
         else:
-            seen.add(item["name"])
-            robots.append((item, item["owner"]))
+            robots.append((item, item["owner"], where))
             owners.setdefault(item["owner"], []).append(item["name"])
     return robots, owners
 
 
-def _start(data: dict[str, Any], setup: GameSetup, ruleset: Ruleset, robots: list[tuple[dict[str, Any], str]],
-           out: Fields) -> GameState | None:
+def _start(setup: GameSetup, ruleset: Ruleset, robots: list[Entry], out: Fields) -> GameState | None:
     """Turn 1 with the robots as the file sets them up: each starts as the game would start it (the room's start
     square in robot order, facing north, full HP), then takes the fields its entry gives."""
     fresh = new_game(setup)
     placed = []
-    for index, (item, owner) in enumerate(robots):
-        where = f"robots[{index}]"
+    for item, owner, where in robots:
         robot = _robot(item, where, ruleset, out, base=fresh.board_of(owner).robots[item["name"]])
         _check_damage(robot, item, where, ruleset, out)
         room = fresh.board_of(owner).room
