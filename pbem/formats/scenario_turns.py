@@ -41,6 +41,7 @@ from ..engine.orders import Checked
 from ..engine.room import Room
 from ..engine.ruleset import Ruleset
 from ..engine.state import Robot
+from ..games import Kind, entry
 from ..resources import find_file
 from .decks import parse_deck, read_deck
 from .fields import Fields, is_whole
@@ -67,7 +68,6 @@ TOP_KEYS = ("rules", "title", "name", "notes", "ruleset", "ruleset_options", "se
 TURN_KEYS = ("programs", "reboots", "option_hp", "expect", "notes")
 MORE = ("room", "standings", "winners", "filled")
 STANDING_FIELDS = ("place", "turns", "rooms_done", "flags", "lives", "won")
-DECKS = {"botwars": "decks/standard.yaml", "geeko": "decks/geeko.yaml"}
 
 
 @dataclass
@@ -158,8 +158,10 @@ def _rooms(data: dict[str, Any], folder: Path, out: Fields) -> list[Room]:
 def _deck(data: dict[str, Any], folder: Path, ruleset: Ruleset | None, out: Fields) -> Deck | None:
     raw = data.get("deck")
     try:
-        if raw is None:
-            return read_deck(find_file(DECKS[ruleset.name if ruleset else "botwars"]))
+        if raw is None:  # the deck the game's registry entry names (pbem/games.py)
+            bundled = entry(ruleset.name if ruleset else "botwars", Kind.CAMPAIGN).deck
+            assert bundled is not None  # every campaign names its deck
+            return read_deck(find_file(bundled))
         if isinstance(raw, str):
             return read_deck(find_file(raw, folder))
         if isinstance(raw, LinedDict):

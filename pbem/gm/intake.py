@@ -82,7 +82,6 @@ class Handled:
     written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
     reply: MatchReply | None = None  # a death match's acknowledgement as queued, to write again from the run's end
 
-
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
         return {"origin": self.origin, "key": self.key, "sender": self.sender, "outcome": self.outcome,
