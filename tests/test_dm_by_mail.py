@@ -185,3 +185,81 @@ def test_an_ice_match_by_mail_a_late_answer_and_a_silent_buzzer(desk):
     assert [to for to, *_ in mails] == ["ann@example.org", "bob@example.org"]  # bob hears that the deadline passed
     for _, _, text, pictures in mails:
         assert pictures == ["<position.png@pbem>"] and "  1 S...." in text
+
+
+def _by_subject(mails, recipient: str, words: str) -> list[str]:
+    return [text for to, subject, text, _ in mails if to == recipient and words in subject]
+
+
+def test_mail_read_in_one_run_is_answered_from_the_position_after_all_of_it(desk):
+    """ann claims 2 (20:01:00) and bob lets her demonstrate (20:01:20); one run reads both at 20:01:30. bob's skip
+    closed the undercut window, so ann demonstrates within 2 minutes of it, by 20:03:20 (D1.4 ruling): her
+    acknowledgement says so, not the undercut window of 20:02:00 that bob's answer already closed."""
+    desk.new_match("g1", GYULBOT)
+    desk.run("20:00:00")
+    desk.new_mail()  # the opening mails
+    desk.send("g1", "ann", "{claim: 2}", "20:01:00")
+    desk.send("g1", "bob", "{skip: true}", "20:01:20")
+    done = desk.run("20:01:30")["done"]
+    assert [d["what"] for d in done] == ["fetched", "fetched"]
+    mails = desk.new_mail()
+    assert len(mails) == 4  # each acknowledged once, each told of the other's action once
+    ann_ack = _by_subject(mails, "ann@example.org", "action accepted")
+    assert len(ann_ack) == 1
+    assert "Action 1 of g1 by ann: {claim: 2}" in ann_ack[0]  # what her own message did
+    assert "Deadline: 2026-12-01 20:03:20 UTC, waiting for ann." in ann_ack[0]
+    assert "waiting for bob" not in ann_ack[0] and '{solution: "Red UR"}' in ann_ack[0]
+    told_bob = _by_subject(mails, "bob@example.org", "ann has acted")
+    assert len(told_bob) == 1 and "Deadline: 2026-12-01 20:03:20 UTC, waiting for ann." in told_bob[0]
+    assert "Nothing to send now" in told_bob[0]
+    for _, _, text, _ in mails:
+        assert "20:02:00" not in text
+
+
+def test_a_run_killed_between_reading_and_writing_again_loses_and_doubles_no_acknowledgement(desk, monkeypatch):
+    """The run dies after both messages are committed with their acknowledgements, before it writes them again
+    from the position after both: the next run sends each once (each showing the position after its own
+    message); a run that dies after writing them again sends the new ones, once."""
+    import pbem.gm.intake as intake
+
+    class Killed(Exception):
+        pass
+
+    def killed(*_args, **_kwargs):
+        raise Killed
+
+    desk.new_match("g1", GYULBOT)
+    desk.run("20:00:00")
+    desk.new_mail()
+    desk.send("g1", "ann", "{claim: 2}", "20:01:00")
+    desk.send("g1", "bob", "{skip: true}", "20:01:20")
+    with monkeypatch.context() as patched:
+        patched.setattr(intake, "written_again", killed)
+        with pytest.raises(Killed):
+            desk.pbem("run", "--json", now="20:01:30")
+    assert desk.new_mail() == []  # killed before sending
+    desk.run("20:01:40")
+    mails = desk.new_mail()
+    assert sorted(to for to, _, _, _ in mails) == ["ann@example.org"] * 2 + ["bob@example.org"] * 2
+    ann_ack = [text for to, _, text, _ in mails if to == "ann@example.org" and "Action 1 of g1 by ann" in text]
+    assert len(ann_ack) == 1 and "waiting for bob" in ann_ack[0]  # the position after her own message
+    assert desk.run("20:01:50")["done"] == [] and desk.new_mail() == []
+
+    desk.send("g1", "ann", '{solution: "Red U"}', "20:02:00")
+    desk.send("g1", "ann", '{solution: "Red UR"}', "20:02:10")
+    real = intake.written_again
+
+    def then_killed(*args, **kwargs):
+        real(*args, **kwargs)
+        raise Killed
+
+    with monkeypatch.context() as patched:
+        patched.setattr(intake, "written_again", then_killed)
+        with pytest.raises(Killed):
+            desk.pbem("run", "--json", now="20:02:30")
+    assert desk.new_mail() == []
+    desk.run("20:02:40")
+    mails = desk.new_mail()
+    acks = [text for to, subject, text, _ in mails if to == "ann@example.org" and "ann has acted" not in subject]
+    assert len(acks) == 2  # her failed demonstration's and her solution's, once each
+    assert all("Round 2" in text or "round 2" in text for text in acks)

@@ -174,3 +174,19 @@ def test_a_gm_command_does_nothing_when_the_inbox_cannot_be_read(desk):
     missing = desk.pbem("dm", "extend", "g1", "60", "--maildir", desk.folder / "no-such-box", now="20:01:00")
     assert missing.exit_code == 1 and "nothing done (mail received before this command counts first" in missing.output
     assert [s["payload"] for s in desk.position("g1")["submissions"]] == []
+
+
+def test_an_acknowledgement_shows_the_position_after_the_opponents_answer_read_in_the_same_run(desk):
+    """ann claims 2 (20:01:00), bob lets her demonstrate (20:01:20), one run reads both: bob's skip closed the
+    undercut window, so ann demonstrates by 20:03:20 (D1.4 ruling), and her acknowledgement says so (the Maildir
+    twin of tests/test_dm_by_mail.py's; the acknowledgement still says what her own message did)."""
+    gyulbot(desk)
+    desk.run("20:00:00")
+    desk.new_mail()
+    desk.send("ann", "match: g1\nplayer: ann\nsecret: ann-secret\naction: {claim: 2}\n", "20:01:00")
+    desk.send("bob", "match: g1\nplayer: bob\nsecret: bob-secret\naction: {skip: true}\n", "20:01:20")
+    desk.run("20:01:30")
+    mails = desk.new_mail()
+    [ack] = [text for to, _, text in mails if to == "ann@example.org" and "Action 1 of g1 by ann" in text]
+    assert "Deadline: 2026-12-01 20:03:20 UTC, waiting for ann." in ack and "waiting for bob" not in ack
+    assert len(mails) == 4 and all("20:02:00" not in text for _, _, text in mails)

@@ -79,14 +79,19 @@ CARD_TEXT = re.compile(r"^[A-Z0-9]{4}#\d+$")
 def test_scenario_shape(path: Path) -> None:
     """Every file has the fields of the format, cites rules, and plays real cards, each at most once per player."""
     data = _load(path)
-    for key in ("rules", "title", "ruleset", "room", "robots", "programs", "expect"):
+    turns = data.get("turns") or [data]  # a multi-turn file: each turn its programs, and its expect if any
+    for key in ("rules", "title", "ruleset", "robots", "expect" if "turns" not in data else "turns"):
         assert key in data, f"missing {key}"
+    assert ("room" in data) != ("rooms" in data), "a room, or (multi-turn) the rooms"
+    assert all("programs" in turn for turn in turns), "missing programs"
     assert data["rules"] and all(isinstance(rule, str) for rule in data["rules"])
     names = [robot["name"] for robot in data["robots"]]
-    assert set(data["programs"] or {}) <= set(names)
-    assert set(data["expect"].get("robots", {})) <= set(names)
+    for turn in turns + [data]:
+        assert set(turn.get("programs") or {}) <= set(names)
+        assert set((turn.get("expect") or {}).get("robots", {})) <= set(names)
     owner = {robot["name"]: robot.get("owner", "") for robot in data["robots"]}
-    cards = [(owner[name], card) for name, program in (data["programs"] or {}).items() for card in program]
+    cards = [(owner[name], card) for turn in turns for name, program in (turn["programs"] or {}).items()
+             for card in program]
     cards += [(robot.get("owner", ""), card) for robot in data["robots"]
               for card in (robot.get("registers") or {}).values()]
     for _, text in cards:

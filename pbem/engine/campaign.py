@@ -265,8 +265,9 @@ def result(state: GameState) -> GameResult | None:
 
 # --- a new game --------------------------------------------------------------------------------
 
-def new_game(setup: GameSetup) -> GameState:
-    """Turn 1: robots on their start squares facing north, full HP, the first hands dealt."""
+def new_game(setup: GameSetup, placed: Sequence[Robot] = ()) -> GameState:
+    """Turn 1: robots on their start squares facing north, full HP, the first hands dealt (B7.2's fills first).
+    `placed`: robots set up otherwise (a multi-turn rule scenario's: damaged, fused, moved), taken as they are."""
     rules = setup.rules()
     players = {p.name: PlayerState(p.name, list(p.robots)) for p in setup.players}
     lives = rules.lives if rules.lives is not None else 0
@@ -277,6 +278,9 @@ def new_game(setup: GameSetup) -> GameState:
     else:
         robots = [Robot(n, p.name, hp=rules.max_hp, lives=lives) for p in setup.players for n in p.robots]
         boards = {SHARED_BOARD: _enter_room(setup.rooms[0], robots, checkpoint=True)}
+    for robot in placed:
+        board = next(board for board in boards.values() if robot.name in board.robots)
+        board.robots[robot.name] = robot.copy()
     state = GameState(setup, 1, players, boards)
     _deal(state, rules, [])
     return state

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import yaml
 
@@ -59,6 +59,7 @@ from ..engine.state import Board, Robot
 from ..engine.turn import TurnResult, hand_size, resolve_apart
 from ..engine.vocabulary import Mode, parse_word
 from .fields import Fields, flag, is_whole, whole
+from .problems import line_of
 from .rooms import check_room_data, read_room, state_word
 from .yamlfile import FormatError, Problem, read_yaml_file
 
@@ -186,6 +187,9 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     out = Fields(source)
     if not isinstance(data, dict):
         raise FormatError([Problem(source, None, "", "a scenario must be a mapping (rules, room, robots, ...)")])
+    if "turns" in data:
+        raise FormatError([Problem(source, line_of(data, "turns"), "turns", "a multi-turn scenario: `pbem scenario "
+                                   "check` plays it (`scenario run` and this reader take one turn)")])
     out.unknown(data, TOP_KEYS, f"unknown key (known: {', '.join(TOP_KEYS)})")
     ruleset = _ruleset(data, out)
     room = _room(data, folder, out)
@@ -193,17 +197,7 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
     programs = _programs(data, robots, out)
     seed = data.get("seed", 0)
     turn = out.value(data, "turn", "turn", _int) if "turn" in data else 1
-    reboots = out.value(data, "reboots", "reboots", _names) if "reboots" in data else []
-    for name in reboots or []:
-        if name not in robots:
-            out.add(data, "reboots", "reboots", f"no robot named {name!r}")
-    option_hp = {}
-    if "option_hp" in data:
-        raw = data["option_hp"]
-        if isinstance(raw, dict):
-            option_hp = {str(k): out.value(raw, k, f"option_hp.{k}", _int) for k in raw}
-        else:
-            out.add(data, "option_hp", "option_hp", "must map robot names to HP")
+    reboots, option_hp = reboots_and_option_hp(data, robots, out)
     expect_robots, expect_elements, expect_elements_of = _expect(data, robots, out)
     board = None
     if room is not None and ruleset is not None:
@@ -213,8 +207,25 @@ def load_scenario(data: Any, source: str, folder: Path) -> Scenario:
         raise FormatError(out.problems)
     rules = data.get("rules", [])
     return Scenario(source, [str(r) for r in rules] if isinstance(rules, list) else [str(rules)],
-                    str(data.get("title", "")), ruleset, seed, turn, board, programs, reboots or [], option_hp,
+                    str(data.get("title", "")), ruleset, seed, turn, board, programs, reboots, option_hp,
                     expect_robots, expect_elements, expect_elements_of)
+
+
+def reboots_and_option_hp(data: dict[str, Any], robots: dict[str, Robot], out: Fields,
+                          where: str = "") -> tuple[list[str], dict[str, int]]:
+    """A turn's `reboots` (B10) and `option_hp` (B11) beside its programs; `where` prefixes the field names."""
+    reboots = out.value(data, "reboots", f"{where}reboots", _names) if "reboots" in data else []
+    for name in reboots or []:
+        if name not in robots:
+            out.add(data, "reboots", f"{where}reboots", f"no robot named {name!r}")
+    option_hp = {}
+    if "option_hp" in data:
+        raw = data["option_hp"]
+        if isinstance(raw, dict):
+            option_hp = {str(k): out.value(raw, k, f"{where}option_hp.{k}", _int) for k in raw}
+        else:
+            out.add(data, "option_hp", f"{where}option_hp", "must map robot names to HP")
+    return reboots or [], option_hp
 
 
 def _ruleset(data: dict[str, Any], out: Fields) -> Ruleset | None:
@@ -244,10 +255,11 @@ def _ruleset(data: dict[str, Any], out: Fields) -> Ruleset | None:
     return None if refused else preset.with_options(options)
 
 
-def _room(data: dict[str, Any], folder: Path, out: Fields) -> Room | None:
-    raw = data.get("room")
+def _room(data: Any, folder: Path, out: Fields, key: Any = "room", where: str = "room") -> Room | None:
+    """`data[key]`: a room inline or a room file's path (looked up from the scenario's folder upwards)."""
+    raw = data[key] if isinstance(data, list) else data.get(key)
     if raw is None:
-        out.add(data, None, "room", "missing (a room mapping or a room file path)")
+        out.add(data, None, where, "missing (a room mapping or a room file path)")
         return None
     if isinstance(raw, str):
         for base in (folder, *folder.resolve().parents, Path.cwd()):
@@ -257,39 +269,50 @@ def _room(data: dict[str, Any], folder: Path, out: Fields) -> Room | None:
                 except FormatError as err:
                     out.problems.extend(err.problems)
                     return None
-        out.add(data, "room", "room", f"no room file {raw!r} from {folder} upwards")
+        out.add(data, key, where, f"no room file {raw!r} from {folder} upwards")
         return None
     room, problems = check_room_data(raw, out.source)
     for problem in problems:
-        out.problems.append(Problem(problem.source, problem.line, f"room.{problem.field}".rstrip("."),
+        out.problems.append(Problem(problem.source, problem.line, f"{where}.{problem.field}".rstrip("."),
                                     problem.message))
     return room
 
 
-def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: Fields) -> dict[str, Robot]:
+def robot_entries(data: dict[str, Any], out: Fields, shape: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """Each robot entry of `robots:` with a name not listed before: its index, its field name, the entry
+    (`shape` describes an entry in the problem of a list that is missing)."""
     raw = data.get("robots")
     if not isinstance(raw, list) or not raw:
-        out.add(data, "robots", "robots", "must be a list of robots, each {name, at, facing, ...}")
-        return {}
-    robots: dict[str, Robot] = {}
-    for i, item in enumerate(raw):
-        where = f"robots[{i}]"
+        out.add(data, "robots", "robots", f"must be a list of robots, each {shape}")
+        return
+    seen = set()
+    for index, item in enumerate(raw):
+        where = f"robots[{index}]"
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            out.add(raw, i, where, "must be a mapping with a name")
-        elif item["name"] in robots:
+            out.add(raw, index, where, "must be a mapping with a name")
+        elif item["name"] in seen:
             out.add(item, "name", f"{where}.name", f"robot {item['name']!r} listed twice")
         else:
-            robots[item["name"]] = _robot(item, where, ruleset, out)
-            _place(robots[item["name"]], item, where, room, i, out)
-            if ruleset is not None:
-                _check_damage(robots[item["name"]], item, where, ruleset, out)
+            seen.add(item["name"])
+            yield index, where, item
+
+
+def _robots(data: dict[str, Any], room: Room | None, ruleset: Ruleset | None, out: Fields) -> dict[str, Robot]:
+    robots: dict[str, Robot] = {}
+    for i, where, item in robot_entries(data, out, "{name, at, facing, ...}"):
+        robots[item["name"]] = _robot(item, where, ruleset, out)
+        _place(robots[item["name"]], item, where, room, i, out)
+        if ruleset is not None:
+            _check_damage(robots[item["name"]], item, where, ruleset, out)
     return robots
 
 
-def _robot(item: dict[str, Any], where: str, ruleset: Ruleset | None, out: Fields) -> Robot:
-    """A robot as its entry gives it: the ruleset's HP and lives, then every field in the file's order."""
-    robot = Robot(item["name"], hp=ruleset.max_hp if ruleset else 10,
-                  lives=ruleset.lives if ruleset and ruleset.lives is not None else 3)
+def _robot(item: dict[str, Any], where: str, ruleset: Ruleset | None, out: Fields, base: Robot | None = None) -> Robot:
+    """A robot as its entry gives it: `base` (else the ruleset's HP and lives), then every field in the file's
+    order."""
+    robot = base.copy() if base is not None else Robot(
+        item["name"], hp=ruleset.max_hp if ruleset else 10,
+        lives=ruleset.lives if ruleset and ruleset.lives is not None else 3)
     for key in item:
         if key != "name" and key not in ROBOT_FIELDS:
             out.add(item, key, f"{where}.{key}", f"unknown robot field (known: name, {', '.join(ROBOT_FIELDS)})")
@@ -335,65 +358,70 @@ def _place(robot: Robot, item: dict[str, Any], where: str, room: Room | None, in
         robot.reinstate_at = room.starts[min(index, len(room.starts) - 1)]
 
 
-def _programs(data: dict[str, Any], robots: dict[str, Robot], out: Fields) -> dict[str, list[Card]]:
+def _programs(data: dict[str, Any], robots: dict[str, Robot], out: Fields,
+              where: str = "programs") -> dict[str, list[Card]]:
     raw = data.get("programs", {}) or {}
     if not isinstance(raw, dict):
-        out.add(data, "programs", "programs", "must map robot names to lists of cards")
+        out.add(data, "programs", where, "must map robot names to lists of cards")
         return {}
     programs = {}
     for name, cards in raw.items():
         if name not in robots:
-            out.add(raw, name, f"programs.{name}", "no robot of that name")
+            out.add(raw, name, f"{where}.{name}", "no robot of that name")
             continue
         if not isinstance(cards, list):
-            out.add(raw, name, f"programs.{name}", "must be a list of cards (KIND#NUMBER)")
+            out.add(raw, name, f"{where}.{name}", "must be a list of cards (KIND#NUMBER)")
             continue
-        parsed = [out.value(cards, i, f"programs.{name}[{i}]", parse_card) for i in range(len(cards))]
+        parsed = [out.value(cards, i, f"{where}.{name}[{i}]", parse_card) for i in range(len(cards))]
         programs[name] = [c for c in parsed if c is not None]
     return programs
 
 
-def _expect(data: dict[str, Any], robots: dict[str, Robot],
-            out: Fields) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def _expect(data: dict[str, Any], robots: dict[str, Robot], out: Fields, where: str = "expect",
+            more: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """`data["expect"]` (named `where` in problems): robots, elements and elements_of; `more`: the other keys the
+    caller reads (a multi-turn scenario's standings, winners, room, filled)."""
     raw = data.get("expect")
     if not isinstance(raw, dict):
-        out.add(data, "expect", "expect", "missing (expect: {robots: ..., elements: ...})")
+        out.add(data, "expect", where, "missing (expect: {robots: ..., elements: ...})")
         return {}, {}, {}
+    known = ("robots", "elements", "elements_of", *more)
     for key in raw:
-        if key not in ("robots", "elements", "elements_of"):
-            out.add(raw, key, f"expect.{key}", "unknown key (known: robots, elements, elements_of)")
+        if key not in known:
+            out.add(raw, key, f"{where}.{key}", f"unknown key (known: {', '.join(known)})")
     expect_robots: dict[str, dict[str, Any]] = {}
     for name, fields in (raw.get("robots") or {}).items():
-        where = f"expect.robots.{name}"
+        where_robot = f"{where}.robots.{name}"
         if name not in robots:
-            out.add(raw["robots"], name, where, "no robot of that name")
+            out.add(raw["robots"], name, where_robot, "no robot of that name")
             continue
         if not isinstance(fields, dict):
-            out.add(raw["robots"], name, where, "must be a mapping of fields")
+            out.add(raw["robots"], name, where_robot, "must be a mapping of fields")
             continue
         wanted = {}
         for key in fields:
             if key not in EXPECT_FIELDS:
-                out.add(fields, key, f"{where}.{key}", f"not an expectable field (known: {', '.join(EXPECT_FIELDS)})")
+                out.add(fields, key, f"{where_robot}.{key}",
+                        f"not an expectable field (known: {', '.join(EXPECT_FIELDS)})")
                 continue
             try:
                 wanted[key] = EXPECT_FIELDS[key](fields[key])
             except (ValueError, TypeError) as err:
-                out.add(fields, key, f"{where}.{key}", str(err))
+                out.add(fields, key, f"{where_robot}.{key}", str(err))
         expect_robots[name] = wanted
-    elements = _states(raw, "elements", "expect.elements", out)
+    elements = _states(raw, "elements", f"{where}.elements", out)
     owners = {robot.owner for robot in robots.values()}
     by_owner = raw.get("elements_of") or {}
     if not isinstance(by_owner, dict):
-        out.add(raw, "elements_of", "expect.elements_of", "must map owners to element states")
+        out.add(raw, "elements_of", f"{where}.elements_of", "must map owners to element states")
         by_owner = {}
     elements_of = {}
     for owner in by_owner:
         if str(owner) not in owners:
-            out.add(by_owner, owner, f"expect.elements_of.{owner}",
+            out.add(by_owner, owner, f"{where}.elements_of.{owner}",
                     f"no robot has this owner (owners: {', '.join(sorted(owners))})")
         else:
-            elements_of[str(owner)] = _states(by_owner, owner, f"expect.elements_of.{owner}", out)
+            elements_of[str(owner)] = _states(by_owner, owner, f"{where}.elements_of.{owner}", out)
     return expect_robots, elements, elements_of
 
 
@@ -478,8 +506,14 @@ def _show(value: Any) -> str:
 
 def check_scenario(path: str | Path) -> list[str]:
     """What is wrong with a scenario: its format problems, or how the turn differs from `expect` ([] = pass)."""
+    from .scenario_turns import is_multi_turn, load_turns_scenario, turns_differences  # it builds on this module
+
+    path = Path(path)
     try:
-        scenario = read_scenario(path)
+        data = read_yaml_file(path)
+        if is_multi_turn(data):
+            return turns_differences(load_turns_scenario(data, str(path), path.parent))
+        scenario = load_scenario(data, str(path), path.parent)
     except FormatError as err:
         return [str(problem) for problem in err.problems]
     return differences(scenario, run_scenario(scenario))

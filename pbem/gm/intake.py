@@ -80,6 +80,7 @@ class Handled:
     news: list[str] = field(default_factory=list)  # what a death-match action did, in the match's words
     read_at: datetime | None = None  # when this run read it (the CLI's clock)
     written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
+    reply: MatchReply | None = None  # a death match's acknowledgement as queued, to write again from the run's end
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -91,6 +92,16 @@ class Handled:
     @property
     def nothing_stored(self) -> str:
         return "Your action was recorded as refused; it changes nothing." if self.recorded else "Nothing was stored."
+
+
+@dataclass(frozen=True)
+class MatchReply:
+    """What a death match's acknowledgement says of its own message (the verdict and its lines): the position it
+    shows is the run's to choose (`written_again`)."""
+
+    letter: Letter
+    verdict: str
+    lines: list[str]
 
 
 def is_known(session: Session, *keys: str) -> bool:
@@ -105,7 +116,30 @@ def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, re
     for incoming in messages:
         results.append(handle(session, incoming, config, read_at, commands))
         incoming.done()
+    written_again(session, results, config, read_at)
     return results
+
+
+def written_again(session: Session, results: list[Handled], config: MailConfig, read_at: datetime) -> None:
+    """Every match mail of this run (acknowledgements and the notices to the others) whose position a later message
+    of the same run changed, built again from the position after all of them, and committed: a player whose
+    opponent's answer came in the same fetch reads where the match stands, not a deadline already gone. Each keeps
+    its Message-ID and replaces its own queued copy while that is still pending, so nothing is queued twice; a run
+    killed before this step still sends every acknowledgement, each showing the position after its message."""
+    final: dict[str, tuple[Game, Any, Any]] = {}
+    for handled in results:
+        if handled.reply is None or handled.position is None or handled.game is None:
+            continue
+        if handled.game not in final:
+            match = match_store.find_match(session, handled.game)
+            assert match is not None  # the reply was judged against it
+            lock_game(session, match.name)
+            final[handled.game] = (match, *moves.position(session, match)[:2])
+        match, match_config, state = final[handled.game]
+        if state != handled.position[1]:
+            handled.position = (match_config, state)
+            _queue_match_mail(session, handled.reply, handled, config, read_at, replace=True)
+    session.commit()
 
 
 def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime,
@@ -169,15 +203,18 @@ def _record(session: Session, incoming: Incoming, letter: Letter | None, handled
     if letter.ignored:
         lines += ["", f"Not read (only text is read): {', '.join(letter.ignored)}."]
     if handled.position is not None:
-        _queue_match_mail(session, letter, handled, config, verdict, lines, read_at)
+        handled.reply = MatchReply(letter, verdict, lines)
+        _queue_match_mail(session, handled.reply, handled, config, read_at)
         return
     queue(session, acknowledgement(letter, config.sender, verdict, lines, help), "ack", read_at)
 
 
-def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config: MailConfig, verdict: str,
-                      lines: list[str], now: datetime) -> None:
-    """A death match's acknowledgement and the notices to the other players, each with the position."""
+def _queue_match_mail(session: Session, reply: MatchReply, handled: Handled, config: MailConfig, now: datetime,
+                      replace: bool = False) -> None:
+    """A death match's acknowledgement and the notices to the other players, each with the position `handled`
+    gives (`replace`: in place of their pending copies)."""
     assert handled.position is not None and handled.game is not None and handled.player is not None
+    letter, verdict, lines = reply.letter, reply.verdict, reply.lines
     assert letter.sender is not None  # only a known sender's action is judged
     match_config, state = handled.position
     body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
@@ -196,13 +233,13 @@ def _queue_match_mail(session: Session, letter: Letter, handled: Handled, config
         ack.replace_header("References", f"{ack['References']} {letter.message_id}")
     del ack["Auto-Submitted"]
     ack["Auto-Submitted"] = "auto-replied"
-    queue(session, ack, "ack", now)
+    queue(session, ack, "ack", now, replace=replace)
     if handled.notified:
         news = f"{handled.player} has acted" if handled.outcome is Outcome.ACCEPTED else "a deadline has passed"
         match = match_store.find_match(session, handled.game)
         assert match is not None  # the action was judged against it
         moves.queue_news(session, match, match_config, state, now, config.sender, news, f"notice {letter.key}",
-                         only=[other for other, _ in handled.notified])
+                         only=[other for other, _ in handled.notified], replace=replace)
 
 
 def _judge(session: Session, letter: Letter, handled: Handled, commands: Commands | None = None) -> None:

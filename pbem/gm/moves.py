@@ -201,11 +201,12 @@ def letter(*, config: Config, state: Any, now: datetime, player: str | None, **f
 
 
 def queue_news(session: Session, match: GameRow, config: Config, state: Any, now: datetime, sender: str,
-               headline: str, token: str, only: list[str] | None = None, watched: bool = True) -> list[str]:
+               headline: str, token: str, only: list[str] | None = None, watched: bool = True,
+               replace: bool = False) -> list[str]:
     """Queue `headline` with the position (and each one's reply lines, secret included, the deadline in their own
     time zone too) to every player of the match who plays by mail, or to those named in `only`, and (unless not
     `watched`: a mail for one player alone) to every observer (`pbem game observe`: the position, never a
-    secret); their addresses."""
+    secret); their addresses. `replace`: each in place of its copy queued before, while that is still pending."""
     seats = [seat for seat in by_mail(session, match) if only is None or seat.name in only]
     readers: list[tuple[str, str | None, str | None, str | None]] = [
         (seat.email, seat.name, seat.secret, seat.timezone) for seat in seats]
@@ -214,7 +215,7 @@ def queue_news(session: Session, match: GameRow, config: Config, state: Any, now
         queue(session, letter(sender=sender, recipient=address, player=player, match=match.name, config=config,
                               state=state, now=now, subject=f"{match.name}: {headline}",
                               lines=[f"{match.name}: {headline}"], token=f"news {match.name} {token}",
-                              secret=secret, zone=zone), "notice", now)
+                              secret=secret, zone=zone), "notice", now, replace=replace)
     return sorted(address for address, *_ in readers)
 
 

@@ -29,20 +29,26 @@ from sqlmodel import Session, select
 from ..formats.names import transport_address
 from ..render.message import message_bytes
 from ..store.mail import MailOutgoing, OutboxState
+from ..store.outbox import rewrite
 from .config import Server
 from .connect import connect
 from .identity import parse_message_id
 from .letters import clean, sender_address
 
 
-def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing | None:
-    """Add a message to the outbox (not committed); None when its Message-ID is there already."""
+def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: datetime,
+          replace: bool = False) -> MailOutgoing | None:
+    """Add a message to the outbox (not committed); None when its Message-ID is there already. `replace`: a message
+    written again (the same Message-ID, newer content) takes the place of its queued copy while no sender has
+    claimed that, in one conditional update, so a copy on its way is never changed under its sender."""
     data = message if isinstance(message, bytes) else message_bytes(message)
     headers = BytesParser(policy=policy.SMTP).parsebytes(header_block(data), headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
     recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:
         raise ValueError("a message to send needs one To address and a Message-ID")
+    if replace:
+        rewrite(session, message_id, data, clean(headers.get("Subject") or ""))
     if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
         return None
     row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),

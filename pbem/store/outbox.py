@@ -25,6 +25,14 @@ def pending(session: Session) -> list[MailOutgoing]:
     return list(session.exec(query).all())
 
 
+def rewrite(session: Session, message_id: str, data: bytes, subject: str) -> None:
+    """A pending message's new content under its own Message-ID, in one conditional update: a copy a sender has
+    claimed (or sent) is left as it is."""
+    session.execute(update(MailOutgoing)
+                    .where(col(MailOutgoing.message_id) == message_id, col(MailOutgoing.state) == OutboxState.PENDING)
+                    .values(data=data, subject=subject).execution_options(synchronize_session="fetch"))
+
+
 def release_claims(session: Session) -> None:
     """Every message still marked as being sent back to pending: under the run lock, a claim left is a crash's."""
     session.execute(update(MailOutgoing).where(col(MailOutgoing.state) == OutboxState.SENDING)
