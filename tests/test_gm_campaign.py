@@ -637,6 +637,15 @@ def run_ins(message: EmailMessage) -> list[str]:
     return problems
 
 
+def test_the_whole_sentence_check_finds_the_words_campaign_mail_had_in_38():
+    message = EmailMessage()
+    message["Subject"] = "cells: orders refused"
+    message.set_content("Card FWD1#10 is already used at Hal-2's register\n  1; choose another.\nJoe1 receives no "
+                        "cards this turn (real).\nStandings:\n  1. bob: 2 flags, 3 lives left\n  2. alice\n")
+    assert [problem.split(": ")[2] for problem in run_ins(message)] == [
+        "a number cut from its word", "a robot's mode as a word to the player"]
+
+
 def each_geeko_turn_reached_hal_after_his_last(w: World, delivered: list[EmailMessage]) -> None:
     """#38 item 3 in lanes (Geek-o): hal, through the fifth room with turn 5, is told he has no more turns and
     what still comes, then gets each turn's report (ivy's boards) up to the last and the result, but no sheet."""
