@@ -108,7 +108,7 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
         return
     for entry in found:
         say_lines(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
-            f"{entry['size']:,} bytes  archive: {entry['archived']}")
+                  f"{entry['size']:,} bytes  archive: {entry['archived']}")
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 
