@@ -653,7 +653,8 @@ def each_geeko_turn_reached_hal_after_his_last(w: World, delivered: list[EmailMe
         return Counter(m["Subject"] for m in delivered if m["To"] == to and m["Subject"].startswith(f"{LANES}: "))
     hal, ivy = subjects("hal@example.org"), subjects("ivy@example.org")
     for turn in range(1, LANES_LAST + 1):
-        assert hal[f"{LANES}: turn {turn} report for hal"] == 1 and ivy[f"{LANES}: turn {turn} report for ivy"] == 1
+        assert hal[f"{LANES}: turn {turn} report for hal"] == 1, (turn, sorted(hal))
+        assert ivy[f"{LANES}: turn {turn} report for ivy"] == 1, (turn, sorted(ivy))
         assert hal[f"{LANES}: turn {turn} cards for hal"] == (turn <= LANES_OUT), (turn, hal)
         assert ivy[f"{LANES}: turn {turn} cards for ivy"] == 1, (turn, ivy)
     assert hal[f"{LANES}: you have no more turns"] == 1 and ivy[f"{LANES}: you have no more turns"] == 0
