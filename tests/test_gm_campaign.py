@@ -23,10 +23,24 @@ The room is built so that the cards never matter (as in test_cycle_ending), and 
 - Bolt ends each turn on a wrench (B12: +1 HP): turn 1 10 -> 5 -> 6; turn 2 6 -> 1 -> 2; turn 3 2 -> 0 in stage
   2, destroyed, back with 6; … it dies in turns 3, 5, 7, 9 and 11. After turn 11 every robot is out of lives:
   the game is over, and bob, who touched flag 1 on his square (B5.9), wins.
+
+Beside it (#38), from the same runs and mail servers:
+
+- `lanes`, Geek-o: five copies of a 2x2 room, an open gate at r1c1 (G3: one gate), the robots starting on r2c1 and
+  r2c2 facing north, walls all round but the gate, r2c2 walled north with a conveyor running west. Its deck holds
+  only FWD1 cards (B4.3: a pre-set sequence). hal gives each robot two of them: in stage 1 the first drives into
+  the gate and leaves the room at the end of the stage (G3), the second bumps its wall and the conveyor carries it
+  into the square just freed (B6b.1); in stage 2 it drives into the gate: both are out, the next room opens (G4).
+  hal is through the fifth room with turn 5 (G1). ivy sends nothing until turn 6: her robots idle (B4.6, geeko),
+  the second blocked by the first; then she plays as hal did and is through with turn 10: the game is over, and
+  hal, through in the fewest turns, wins (G1). From turn 6 hal has no more turns, and still gets every report.
+- `m`, Take-Back-Toe by mail, from day 20.75: lee's action is received just after the GM's inbox went down (RULES
+  D5 outage ruling; the hand-computed clock is in `the_outage_gave_the_match_player_a_full_turn`).
 """
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -37,6 +51,7 @@ from typing import Callable
 
 import pytest
 from cycle_fixtures import order
+from dm_desk import reply_block
 from forked_pbem import ForkedPbem
 from mail_fixtures import mail
 from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
@@ -45,7 +60,8 @@ from test_mail_width import mail_lines_problems
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.store.tables import OrderVersion, Player, Turn
+from pbem.engine.vocabulary import Mode
+from pbem.store.tables import Game, OrderVersion, Player, Turn
 
 RUNNER = CliRunner()
 T0 = datetime(2026, 12, 1, 18, 0, tzinfo=timezone.utc)  # a Tuesday
@@ -79,6 +95,35 @@ players:
   - {{name: alice, email: alice@example.org, robots: [Axle], secret: s-alice}}
   - {{name: bob, email: bob@example.org, robots: [Bolt], secret: s-bob}}
 """
+# #38: a Geek-o game beside it, `lanes` (hand-computed below), and a Take-Back-Toe match by mail, `m`.
+LANES = "lanes"
+LANE = """name: Lane
+size: 2x2
+starts: [r2c1, r2c2]
+elements:
+  - {type: gate, at: r1c1, open: true}
+  - {type: conveyor, at: r2c2, dir: W}
+  - {type: wall, at: r1c1, side: W}
+  - {type: wall, at: r2c1, side: W}
+  - {type: wall, at: r2c1, side: S}
+  - {type: wall, at: r2c2, side: S}
+  - {type: wall, at: r2c2, side: E}
+  - {type: wall, at: r2c2, side: N}
+  - {type: wall, at: r1c2, side: E}
+  - {type: wall, at: r1c2, side: N}
+"""
+FORWARD = "name: Forward\norder: preset\ncards:\n" + "".join(f"  - FWD1#{n}\n" for n in range(10, 1000, 10))
+LANES_DESCRIPTION = f"""name: {LANES}
+ruleset: geeko
+seed: 7
+rooms: [lane.yaml, lane.yaml, lane.yaml, lane.yaml, lane.yaml]
+deck: forward.yaml
+players:
+  - {{name: hal, email: hal@example.org, robots: [Hex, Hub], secret: s-hal}}
+  - {{name: ivy, email: ivy@example.org, robots: [Ink, Ion], secret: s-ivy}}
+"""
+LANES_OUT, LANES_LAST = 5, 10  # hal through the fifth room at turn 5; ivy, silent for five turns, at turn 10
+MATCH = "m"
 NO_CARDS = {4, 6, 8, 10}  # the turns Axle starts with every register fused (hand-computed above)
 OUT, LAST = 10, 11  # the turn alice loses her last life, the turn the game ends
 WINNER = "The game is over: bob wins"
@@ -96,6 +141,7 @@ def stamp(moment: datetime) -> str:
 class Sent:
     """An order mail a player sent: for which turn and seat, its Message-ID, when, and the programs in it."""
 
+    game: str
     turn: int
     seat: str
     message_id: str
@@ -114,8 +160,12 @@ class World:
     tls: tuple[Path, Path]  # the servers' certificate and key
     imap: ImapServer | None
     imap_port: int
-    address: dict[str, str] = field(default_factory=lambda: {"alice": "alice@example.org", "bob": "bob@example.org"})
-    secret: dict[str, str] = field(default_factory=lambda: {"alice": "s-alice", "bob": "s-bob"})
+    smtp: SmtpServer
+    seats: dict[str, tuple[str, ...]] = field(default_factory=lambda: {GAME: ("alice", "bob"), LANES: ("hal", "ivy")})
+    address: dict[str, str] = field(default_factory=lambda: {"alice": "alice@example.org", "bob": "bob@example.org",
+                                                             "hal": "hal@example.org", "ivy": "ivy@example.org"})
+    secret: dict[str, str] = field(default_factory=lambda: {"alice": "s-alice", "bob": "s-bob", "hal": "s-hal",
+                                                            "ivy": "s-ivy"})
     silent: set[str] = field(default_factory=set)
     answered: dict[tuple[int, str], datetime] = field(default_factory=dict)  # (turn, seat) -> when it was sent
     orders: list[Sent] = field(default_factory=list)  # every order mail, in time or late
@@ -143,8 +193,15 @@ class World:
             assert down == any(d["what"] == "problem" and "cannot read the inbox" in d["detail"] for d in done), done
             self.done += [(now, d) for d in done]
 
+    def delivered(self) -> list[EmailMessage]:
+        """Every mail the SMTP server received so far, in order."""
+        return [message_from_bytes(data, policy=policy.default) for _, _, data in self.smtp.messages]
+
+    def statuses(self, now: datetime) -> dict[str, dict]:
+        return {g["game"]: g for g in json.loads(self.pbem(now, "status", "--json").stdout)["games"]}
+
     def status(self, now: datetime) -> dict:
-        return json.loads(self.pbem(now, "status", "--json").stdout)["games"][0]
+        return self.statuses(now)[GAME]
 
     def send(self, now: datetime, sender: str, text: str, message_id: str) -> None:
         """A mail to the GM, received by the GM's mail exchanger a minute later (its `Received:` stamp, RULES D5),
@@ -161,28 +218,32 @@ class World:
         self.send(now, self.address[seat], f"game: {GAME}\nplayer: {seat}\nsecret: {self.secret[seat]}\n{body}\n",
                   f"<{tag}@{seat}>")
 
-    def sheets(self, now: datetime) -> list[dict]:
-        return json.loads(self.pbem(now, "turn", "deal", GAME, "--json").stdout)["sheets"]
+    def sheets(self, now: datetime, game: str = GAME) -> list[dict]:
+        return json.loads(self.pbem(now, "turn", "deal", game, "--json").stdout)["sheets"]
 
     def answer(self, now: datetime, sheet: dict) -> Sent:
-        """The seat's orders for the sheet's turn: every free register filled from the hand (B4.5), a robot that
-        gets no cards given an empty program (B4.7 ruling)."""
-        seat, turn = sheet["player"], sheet["turn"]
-        programs = {r["name"]: sheet["hands"][r["name"]][:r["free_registers"]] if r["receives_cards"] else []
-                    for r in sheet["robots"]}
+        """The seat's orders for the sheet's turn: in BotWars every free register filled from the robot's hand
+        (B4.5), a robot that gets no cards given an empty program (B4.7 ruling); in Geek-o two cards of the shared
+        hand for each robot (B4.3: programs of equal length)."""
+        game, seat, turn = sheet["game"], sheet["player"], sheet["turn"]
+        if seat in sheet["hands"]:  # Geek-o: one hand for both robots
+            programs = {r["name"]: sheet["hands"][seat][2 * n:2 * n + 2] for n, r in enumerate(sheet["robots"])}
+        else:
+            programs = {r["name"]: sheet["hands"][r["name"]][:r["free_registers"]] if r["receives_cards"] else []
+                        for r in sheet["robots"]}
         if seat == "alice" and not any(r["receives_cards"] for r in sheet["robots"]):
             self.no_cards.add(turn)
-        text = order(GAME, turn, seat, programs).decode().replace("robots:", f"secret: {self.secret[seat]}\nrobots:")
-        sent = Sent(turn, seat, f"<{GAME}.{turn}.{seat}.{len(self.mailed)}@x>", now, programs)
+        text = order(game, turn, seat, programs).decode().replace("robots:", f"secret: {self.secret[seat]}\nrobots:")
+        sent = Sent(game, turn, seat, f"<{game}.{turn}.{seat}.{len(self.mailed)}@x>", now, programs)
         self.send(now, self.address[seat], text, sent.message_id)
         self.orders.append(sent)
         return sent
 
-    def answer_sheets(self, now: datetime, turn: int) -> None:
-        """Each seat that is not silent answers its sheet of the dealt turn, once."""
-        if all((turn, seat) in self.answered or seat in self.silent for seat in self.address):
+    def answer_sheets(self, now: datetime, game: str, turn: int) -> None:
+        """Each seat of the game that is not silent answers its sheet of the dealt turn, once."""
+        if all((turn, seat) in self.answered or seat in self.silent for seat in self.seats[game]):
             return  # nothing to answer: no sheets asked for (they are drawn each time)
-        for sheet in self.sheets(now):
+        for sheet in self.sheets(now, game):
             if (sheet["turn"], sheet["player"]) not in self.answered and sheet["player"] not in self.silent:
                 self.answer(now, sheet)
                 self.answered[sheet["turn"], sheet["player"]] = now
@@ -256,8 +317,35 @@ def alice_answers_late(w: World, now: datetime) -> None:
     w.answer(now, sheet)
 
 
+def ivy_plays_on(w: World, now: datetime) -> None:
+    """hal went through the fifth room with turn 5, processed now: he has no more turns; ivy answers from turn 6."""
+    w.silent.discard("ivy")
+    w.silent.add("hal")
+
+
+def match_by_mail(w: World, now: datetime) -> None:
+    """A Take-Back-Toe match from day 20.75, by mail: 2 h a turn and a 4 h reserve (D5), lee to move first."""
+    w.pbem(now, "dm", "new", MATCH, "--game", "takebacktoe", "--player", "lee", "--player", "kim", "--seed", "1",
+           "--option", f"start={day(20.75).isoformat()}", "--option", "clock={turn: 7200, reserve: 14400}",
+           "--out", w.folder / "matches")
+    for player in ("lee", "kim"):
+        w.pbem(now, "mail", "dm-player", MATCH, player, f"{player}@example.org", "--secret", f"s-{player}")
+
+
+def act(w: World, now: datetime, player: str, subject: str) -> None:
+    """The player answers the last match mail with `subject` in its subject with the lines it offers, if any (none:
+    the match is over, `the_outage_gave_the_match_player_a_full_turn` says why)."""
+    (last, *_) = [m for m in reversed(w.delivered()) if m["To"] == f"{player}@example.org" and subject in m["Subject"]]
+    body = reply_block(text(last).replace("\r\n", "\n"))
+    if body is not None:
+        w.send(now, f"{player}@example.org", body, f"<{MATCH}.{player}.{len(w.mailed)}@x>")
+
+
 HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
     (day(0), lambda w, now: w.pbem(now, "game", "set", GAME, "--deadline", "2d", "--remind", "12")),
+    (day(0), lambda w, now: w.pbem(now, "game", "set", LANES, "--deadline", "2d", "--remind", "12")),
+    (day(0), lambda w, now: w.silent.add("ivy")),
+    (day(2 * LANES_OUT), ivy_plays_on),
     (day(0), lambda w, now: w.pbem(now, "game", "policy", GAME, "--press", "signed", "--absence", "pilot")),
     (day(0), lambda w, now: w.pbem(now, "game", "observe", GAME, "watcher@example.net")),
     (day(3), pause),
@@ -277,11 +365,14 @@ HAPPENINGS: list[tuple[datetime, Callable[[World, datetime], None]]] = [
     (day(19), lambda w, now: w.command(now, "alice", "command: help", "help")),
     (day(19), lambda w, now: w.silent.update({"alice", "bob"})),  # turn 9, dealt now, is answered below
     (day(20), lambda w, now: w.pbem(now, "mail", "broadcast", GAME, "-", input="Half-time: well played.")),
+    (day(20.5), match_by_mail),
     (day(20.8), inbox_down),
+    (day(20.85), lambda w, now: act(w, now, "lee", f"[pbem] {MATCH}: ")),  # into the held mail: its stamp counts (D5)
     (day(20.9), carol_answers_while_the_inbox_is_down),
     (day(21) + timedelta(minutes=30), alice_answers_late),
     (day(21.25), inbox_up),
     (day(21.25), lambda w, now: w.silent.clear()),
+    (day(21.3), lambda w, now: act(w, now, "kim", "lee has acted")),
     (day(22), away_under_extend),
 ]
 
@@ -296,26 +387,32 @@ def test_four_weeks_of_a_campaign_with_every_gm_control(tmp_path, tmp_path_facto
     cert, key = certificate(tmp_path_factory.mktemp("tls"))
     imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
     use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
-    world = World(url, tmp_path, ForkedPbem(tmp_path, tmp_path / "runs"), (cert, key), imap, imap.port)
+    world = World(url, tmp_path, ForkedPbem(tmp_path, tmp_path / "runs"), (cert, key), imap, imap.port, smtp)
+    (tmp_path / LANES).mkdir()
+    (tmp_path / LANES / "lane.yaml").write_text(LANE)
+    (tmp_path / LANES / "forward.yaml").write_text(FORWARD)
+    (tmp_path / LANES / "game.yaml").write_text(LANES_DESCRIPTION)
     try:
         world.pbem(T0, "game", "import", tmp_path / GAME)
+        world.pbem(T0, "game", "import", tmp_path / LANES)
         happenings = sorted(HAPPENINGS, key=lambda h: h[0])
         moment = T0
         while moment <= day(DAYS):
             for _, happen in [h for h in happenings if h[0] == moment]:
                 happen(world, moment)
             world.run(moment)
-            status = world.status(moment)
-            if not status["over"]:
-                world.answer_sheets(moment, status["turn"])
-            due = [datetime.fromisoformat(status["due"])] if status["due"] else []
+            due = []
+            for game, status in world.statuses(moment).items():
+                if not status["over"]:
+                    world.answer_sheets(moment, game, status["turn"])
+                due += [datetime.fromisoformat(status["due"])] if status["due"] else []
             moment = min([moment + TICK, *(t for t in [*due, *(h[0] for h in happenings)] if t > moment)])
     finally:
         world.runs.close()
         if world.imap is not None:
             world.imap.stop()
         smtp.stop()
-    delivered = [message_from_bytes(data, policy=policy.default) for _, _, data in smtp.messages]
+    delivered = world.delivered()
     broken = []  # every check runs: one campaign shows every promise it broke
     for check in CHECKS:
         try:
@@ -364,13 +461,15 @@ class Kept:
         return self.turns[turn].processed_at.replace(tzinfo=timezone.utc)
 
 
-def kept(w: World) -> Kept:
+def kept(w: World, game: str = GAME) -> Kept:
     engine = create_engine(w.url)
     with Session(engine) as session:
-        turns = {t.number: t for t in session.exec(select(Turn)).all()}
+        (game_id,) = session.exec(select(Game.id).where(Game.name == game)).all()
+        turns = {t.number: t for t in session.exec(select(Turn).where(Turn.game_id == game_id)).all()}
         versions: dict[tuple[int, str], list[OrderVersion]] = {}
         for version, name in session.exec(select(OrderVersion, Player.name)
                                           .join(Player, Player.id == OrderVersion.player_id)
+                                          .where(Player.game_id == game_id)
                                           .order_by(OrderVersion.version)).all():
             versions.setdefault((version.turn, name), []).append(version)
     engine.dispose()
@@ -383,13 +482,15 @@ def no_order_lost_or_used_late(w: World, delivered: list[EmailMessage]) -> None:
     db = kept(w)
     assert sorted(db.turns) == list(range(1, LAST + 1))
     for sent in w.orders:
+        if sent.game != GAME:
+            continue  # lanes: each_geeko_turn_reached_hal_after_his_last
         if (sent.turn, sent.seat) not in w.answered:
             continue  # the late one, below
         (stored,) = [v for v in db.versions.get((sent.turn, sent.seat), []) if not v.source.startswith("pilot/")]
         assert json.loads(stored.submission)["programs"] == sent.programs, (sent, stored)
         used = db.used(sent.turn, sent.seat)
         assert used is not None and used.id == stored.id and sent.at < db.processed(sent.turn), sent
-    late = [s for s in w.orders if (s.turn, s.seat) not in w.answered]
+    late = [s for s in w.orders if (s.turn, s.seat) not in w.answered]  # none in lanes
     assert [(s.turn, s.seat) for s in late] == [(9, "alice")]
     assert (9, "alice") not in db.versions and db.used(9, "alice") is None
     (refusal,) = [m for m in delivered if m["In-Reply-To"] == late[0].message_id]
@@ -421,13 +522,12 @@ def the_robot_with_no_cards_was_ordered_as_its_sheet_shows(w: World, delivered: 
 def the_elimination_and_the_end_were_told(w: World, delivered: list[EmailMessage]) -> None:
     db = kept(w)
     assert got(delivered, "alice@home.example", f"{GAME}: you have no more turns") == 1
-    assert not [m for m in delivered if "no more turns" in m["Subject"] and m["To"] != "alice@home.example"]
-    (out,) = [m for m in delivered if "no more turns" in m["Subject"]]
+    (out,) = [m for m in delivered if m["Subject"].startswith(f"{GAME}: ") and "no more turns" in m["Subject"]]
     ends = [m for m in delivered if m["Subject"] == f"{GAME}: the game is over"]
     assert sorted(m["To"] for m in ends) == ["alice@home.example", "carol@example.net", "watcher@example.net"]
     assert all(WINNER in text(m) for m in ends)
     assert max(db.turns) == LAST and all(db.processed(t) < db.processed(LAST) for t in db.turns if t != LAST)
-    told = {(d["turn"], d["detail"]) for _, d in w.done if d["what"] == "told"}
+    told = {(d["turn"], d["detail"]) for _, d in w.done if d["what"] == "told" and d["game"] == GAME}
     assert told == {(OUT, "alice: out of lives"), (LAST, "alice: the result"), (LAST, "bob: the result"),
                     (LAST, "observer: the result")}, told
     assert "keep receiving each turn's report" in text(out) and "You may still send press" in text(out)
@@ -513,9 +613,83 @@ def each_turn_due_in_the_absence_was_extended(w: World, delivered: list[EmailMes
 
 
 def every_mail_fits_78_columns_in_whole_sentences(w: World, delivered: list[EmailMessage]) -> None:
-    """#35, #38: every text line of every mail the campaign sent (sheets, acknowledgements, reminders, reports,
-    every control, press, the broadcast, the mail commands' replies, the ends) by `test_mail_width`'s rule."""
+    """#35, #38: every text line of every mail the campaign sent, in all three games (sheets, acknowledgements,
+    reminders, reports, every control, press, the broadcast, the mail commands' replies, the match's mails, the
+    ends) by `test_mail_width`'s rule, and read as a player reads it: no number cut from its word onto the next
+    line ("register⏎ 1"), no engine word in parentheses ("(real)")."""
     assert mail_lines_problems(delivered) == []
+    assert [problem for m in delivered for problem in run_ins(m)] == []
+
+
+MODES = re.compile(rf"\((?:{'|'.join(re.escape(mode) for mode in Mode)})\)")
+NUMBER = re.compile(r"\s*\d+(?![\d.)])")  # a number that is no list's "1." or "2)"
+
+
+def run_ins(message: EmailMessage) -> list[str]:
+    """Where a mail's text does not read in whole sentences across its lines."""
+    problems = []
+    lines = text(message).splitlines()
+    for before, line in zip([""] + lines, lines):
+        if before[-1:].isalpha() and NUMBER.match(line):
+            problems.append(f"{message['Subject']}: a number cut from its word: {before!r} / {line!r}")
+        if MODES.search(line):
+            problems.append(f"{message['Subject']}: a robot's mode as a word to the player: {line!r}")
+    return problems
+
+
+def test_the_whole_sentence_check_finds_the_words_campaign_mail_had_in_38():
+    message = EmailMessage()
+    message["Subject"] = "cells: orders refused"
+    message.set_content("Card FWD1#10 is already used at Hal-2's register\n  1; choose another.\nJoe1 receives no "
+                        "cards this turn (real).\nStandings:\n  1. bob: 2 flags, 3 lives left\n  2. alice\n")
+    assert [problem.split(": ")[2] for problem in run_ins(message)] == [
+        "a number cut from its word", "a robot's mode as a word to the player"]
+
+
+def each_geeko_turn_reached_hal_after_his_last(w: World, delivered: list[EmailMessage]) -> None:
+    """#38 item 3 in lanes (Geek-o): hal, through the fifth room with turn 5, is told he has no more turns and
+    what still comes, then gets each turn's report (ivy's boards) up to the last and the result, but no sheet."""
+    def subjects(to: str) -> Counter:
+        return Counter(m["Subject"] for m in delivered if m["To"] == to and m["Subject"].startswith(f"{LANES}: "))
+    hal, ivy = subjects("hal@example.org"), subjects("ivy@example.org")
+    for turn in range(1, LANES_LAST + 1):
+        assert hal[f"{LANES}: turn {turn} report for hal"] == 1, (turn, sorted(hal))
+        assert ivy[f"{LANES}: turn {turn} report for ivy"] == 1, (turn, sorted(ivy))
+        assert hal[f"{LANES}: turn {turn} cards for hal"] == (turn <= LANES_OUT), (turn, hal)
+        assert ivy[f"{LANES}: turn {turn} cards for ivy"] == 1, (turn, ivy)
+    assert hal[f"{LANES}: you have no more turns"] == 1 and ivy[f"{LANES}: you have no more turns"] == 0
+    (out,) = [m for m in delivered if m["Subject"] == f"{LANES}: you have no more turns"]
+    words = " ".join(text(out).split())
+    assert "each turn's report" in words and "the result" in words, words
+    ends = [m for m in delivered if m["Subject"] == f"{LANES}: the game is over"]
+    assert sorted(m["To"] for m in ends) == ["hal@example.org", "ivy@example.org"]
+    assert all("The game is over: hal wins" in text(m) for m in ends), [text(m) for m in ends]
+    db = kept(w, LANES)
+    assert sorted(db.turns) == list(range(1, LANES_LAST + 1))
+    for turn in db.turns:  # hal's orders made turns 1 to 5; ivy's, missing until then, 6 to 10 (B4.6: idle)
+        assert (db.used(turn, "hal") is not None) == (turn <= LANES_OUT), turn
+        assert (db.used(turn, "ivy") is not None) == (turn > LANES_OUT), turn
+
+
+def the_outage_gave_the_match_player_a_full_turn(w: World, delivered: list[EmailMessage]) -> None:
+    """#38 item 2 (RULES D5 outage ruling): lee's action at day 20.85 waited in the mail exchanger until the inbox
+    was back at day 21.25; it counts at its stamp (lee spent 2 h 25 min of a 2 h turn: 25 min of reserve), but
+    kim's clock runs from the run at day 21.25 (23 December, 00:00 UTC) that read it and told her, with her full
+    2 h + 4 h: to 06:00, not to day 20.85 + 6 h, which fell in the outage. kim's action at day 21.3 (01:12, read at
+    once) counts; then lee, silent, runs out of time at 01:12 + 2 h + 3 h 35 min = 06:47, and kim wins."""
+    def to(player: str) -> list[EmailMessage]:
+        return [m for m in delivered if m["To"] == f"{player}@example.org" and m["Subject"].startswith(f"[pbem] {MATCH}: ")]
+    (told,) = [m for m in to("kim") if "lee has acted" in m["Subject"]]
+    words = " ".join(text(told).split())
+    assert "reserve lee 3 h 35 min, kim 4 h." in words and "Deadline: 2026-12-23 06:00:00 UTC, waiting for kim." \
+        in words and "That is 6 h from 2026-12-23 00:00:00 UTC, when this mail was written." in words, words
+    assert [d["detail"] for _, d in w.done if d["game"] == MATCH and d["what"] == "deadline"] \
+        == ["2026-12-23 06:47:00 UTC: lee runs out of time; kim wins"]
+    (kim_acted,) = [m for m in delivered if m["To"] == "kim@example.org" and m["In-Reply-To"]
+                    and m["In-Reply-To"].startswith(f"<{MATCH}.kim.")]
+    assert "accepted" in kim_acted["Subject"], kim_acted["Subject"]
+    ends = [m for m in delivered if "lee runs out of time; kim wins" in m["Subject"]]
+    assert sorted(m["To"] for m in ends) == ["kim@example.org", "lee@example.org"], [m["Subject"] for m in ends]
 
 
 def press_went_both_ways(w: World, delivered: list[EmailMessage]) -> None:
@@ -563,6 +737,7 @@ CHECKS = [every_message_once, every_mail_answered_once, no_order_lost_or_used_la
           nothing_processed_while_paused, the_extension_was_told_and_counted, the_replacement_was_told_and_plays,
           the_address_change_was_told_to_both, the_absence_was_played_by_the_pilot,
           each_turn_due_in_the_absence_was_extended, every_mail_fits_78_columns_in_whole_sentences,
+          each_geeko_turn_reached_hal_after_his_last, the_outage_gave_the_match_player_a_full_turn,
           press_went_both_ways,
           the_press_and_the_winner_are_on_the_site,
           the_mail_commands_were_answered, the_broadcast_reached_everyone,

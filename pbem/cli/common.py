@@ -105,6 +105,14 @@ def say(text: str, err: bool = False) -> None:
     typer.echo(escaped(text), err=err)
 
 
+def say_lines(text: str, indent: str = "", err: bool = False) -> None:
+    """Print text from mail or a refusal's reason as whole lines, each escaped and ending its own: a reason that
+    holds line breaks (LF, CRLF, CR…) goes on as lines indented under its first, trailing spaces and blank lines
+    dropped, so nothing printed runs into the line after it."""
+    for n, line in enumerate(line.rstrip() for line in text.splitlines() if line.strip()):
+        say(f"{indent}{'  ' if n else ''}{line}", err)
+
+
 def print_json(document: Any) -> None:
     """One JSON document on stdout, keys sorted, for scripts."""
     typer.echo(json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import typer
 
-from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, say, sub_app
+from .common import EXIT_OK, EXIT_REFUSED, EXIT_USAGE, clock, print_json, read_or_refuse, refuse, say_lines, sub_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 
 if TYPE_CHECKING:
@@ -75,12 +75,12 @@ def fetch(
     else:
         for h in handled:
             if h.outcome is Outcome.DUPLICATE:
-                say(f"{'DUPLICATE':<9} {h.key} (handled before: not stored or answered again)")
+                say_lines(f"{'DUPLICATE':<9} {h.key} (handled before: not stored or answered again)")
                 continue
             who = f"{h.player} ({h.game})" if h.player else ""
-            say(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}".rstrip())
+            say_lines(f"{h.outcome.upper():<9} {h.sender or '(no sender)'} {who}")
             for reason in h.reasons:
-                say(f"  {reason}")
+                say_lines(reason, "  ")
         seen = sum(h.outcome is Outcome.DUPLICATE for h in handled)
         strangers = sum(h.outcome is Outcome.UNKNOWN for h in handled)
         typer.echo(f"{len(handled) - seen} new message(s) handled, {seen} handled before"
@@ -107,8 +107,8 @@ def unknown(ctx: typer.Context, as_json: bool = JSON) -> None:
         print_json(found)
         return
     for entry in found:
-        say(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
-            f"{entry['size']:,} bytes  archive: {entry['archived']}")
+        say_lines(f"{entry['received_at'][:16]}  {entry['sender'] or '(no valid From)'}  "
+                  f"{entry['size']:,} bytes  archive: {entry['archived']}")
     typer.echo(f"{len(found)} message(s) from unknown senders", err=True)
 
 

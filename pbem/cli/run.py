@@ -25,7 +25,7 @@ import typer
 from ..formats.ending import Ending, ended_text
 from ..formats.schedule import due_text, hold_expires
 from ..store.due import GameTick, Inbox, RowReader, inbox_of, quiet_status, quiet_ticks
-from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say
+from .common import EXIT_OK, EXIT_REFUSED, app, clock, db_url, print_json, read_or_refuse, refuse, say, say_lines
 from .game import game_app
 from .gm import RUN_WAIT, holding_run_lock, open_store
 from .schedule_options import changed_schedule, option, schedule_text
@@ -154,7 +154,7 @@ def _report(now: datetime, done: list[Done], as_json: bool) -> None:
         print_json({"now": now.isoformat(), "done": [asdict(d) for d in done]})
     else:
         for d in done:
-            say(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}".rstrip())
+            say_lines(f"{d.what.upper():<10} {d.game} {f'turn {d.turn}' if d.turn else ''} {d.detail}")
         typer.echo(f"{now:%Y-%m-%d %H:%M} UTC: {len(done)} thing(s) done", err=True)
     raise typer.Exit(EXIT_REFUSED if any(d.needs_gm for d in done) else EXIT_OK)
 

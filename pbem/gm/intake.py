@@ -56,6 +56,7 @@ _COMMAND = re.compile(r"^(command|address|press)\s*:", re.MULTILINE)
 # done in the message's transaction (never committing) like accepted orders.
 Commands = Callable[[Session, "Letter", "Handled"], "Callable[[], Any] | None"]
 DM_FIELDS = ("match", "player", "secret", "action", "name", "notes")
+_ONE_LINE = 10**9  # an action shown in a reason on one line: YAML breaks a long flow mapping at 80 columns
 
 
 @dataclass
@@ -408,7 +409,7 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
                               told=_told_late(session, letter.received_at, handled.read_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
     handled.position = (config, state) if ended(session, match) is None else None  # an ended match offers no move
-    shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
+    shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True, width=_ONE_LINE).strip()
     others = [other for other in match_store.by_mail(session, match) if other.name != seat.name]
     if row.reason is None or row.version > before + 1:  # accepted, or a deadline passed first: the others are told
         handled.notified = sorted((other.name, other.email) for other in others)
