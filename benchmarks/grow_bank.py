@@ -102,6 +102,8 @@ def climb(args: argparse.Namespace, solutions: Banked, started: float) -> dict[s
                 _append(args.bank, {"optimal": length, "puzzle": puzzle_data(candidate)})
                 print(f"{time.process_time() - started:7.0f} s: banked a {length}-move puzzle", file=sys.stderr,
                       flush=True)
+                if not any(short(length) > 0 for length in wanted):
+                    break
             if abs(length - target) <= abs(at - target):
                 current, at = candidate, length
     return {"banked": found, "short": {length: max(0, short(length)) for length in wanted}, "proven": proven}

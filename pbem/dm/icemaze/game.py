@@ -13,7 +13,8 @@ buzz junk the round), then acts on the round it finds. Deadlines, the GM's
 minute passes. A junked
 round counts towards the round limit; a skipped maze does not. After the
 transcript's own puzzles the engine deals mazes it generates from the seed
-(options `size`, `moves`, `snoms`), each with that proven minimum.
+(options `size`, `moves`, `snoms`), each with that proven minimum, or draws by the seed from its bank of proven
+mazes (`bank.py`) when the bank holds that kind.
 """
 from __future__ import annotations
 
