@@ -117,7 +117,7 @@ def test_a_drawn_image_of_a_deep_puzzle_is_proven_by_the_solver(moves):
         assert len(solve(puzzle)) == moves
 
 
-@pytest.mark.slow  # proves every puzzle of the bank again: TIME of CPU
+@pytest.mark.slow  # proves every puzzle of the bank again: 2-3 min of CPU (BENCHMARKS.md, #34 session 10)
 @pytest.mark.parametrize("length, puzzle", EVERY, ids=[f"{length}-{i}" for i, (length, _) in enumerate(EVERY)])
 def test_each_banked_minimum_is_proven_by_the_solver(length, puzzle):
     moves = solve(puzzle)
