@@ -4,7 +4,8 @@
 
 Runs `pbem warm` first (the solvers compiled, as a GM's machine has them), then, `--repeat` rounds, each command in
 its own interpreter in turn (alternating, so every command sees the same load): `python -c "import sqlmodel"` and
-`pbem dm new` of each game into a fresh SQLite file (Gyulbot with a 10-move puzzle, generated: no bank length).
+`pbem dm new` of each game into a fresh SQLite file, with its default options (Gyulbot's and Ice's puzzles from their
+banks: no solver loaded), and Gyulbot with a 10-move puzzle too (generated: no bank length, the solver loaded).
 Prints one JSON document with each command's median CPU (user + system of the child) and its ratio to `import
 sqlmodel` in the same rounds; `--before` times another checkout (e.g. `git archive main`) in the same rounds.
 """
@@ -23,14 +24,15 @@ from pathlib import Path
 from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = {"gyulbot": ["--option", "moves=10"], "takebacktoe": [], "flowerfield": [], "ice": []}
+MATCHES = {"gyulbot moves=10": ["gyulbot", "--option", "moves=10"], "gyulbot": ["gyulbot"],
+           "takebacktoe": ["takebacktoe"], "flowerfield": ["flowerfield"], "ice": ["ice"]}  # name: --game and options
 
 
 
-def dm_new(game: str, source: Path) -> float:
+def dm_new(match: str, source: Path) -> float:
     with tempfile.TemporaryDirectory() as folder:
-        return cpu([sys.executable, "-m", "pbem", "--db", f"sqlite:///{folder}/m.db", "dm", "new", "m", "--game", game,
-                    "--player", "ann", "--player", "bob", "--seed", "3", *GAMES[game], "--out", folder], source)
+        return cpu([sys.executable, "-m", "pbem", "--db", f"sqlite:///{folder}/m.db", "dm", "new", "m", "--game",
+                    *MATCHES[match], "--player", "ann", "--player", "bob", "--seed", "3", "--out", folder], source)
 
 
 def main() -> None:
@@ -45,9 +47,9 @@ def main() -> None:
     times: dict[str, list[float]] = {}
     for _ in range(args.repeat):
         times.setdefault("import sqlmodel", []).append(cpu([sys.executable, "-c", "import sqlmodel"], ROOT))
-        for game in GAMES:
+        for match in MATCHES:
             for label, source in sources.items():
-                times.setdefault(f"dm new {game} ({label})", []).append(dm_new(game, source))
+                times.setdefault(f"dm new {match} ({label})", []).append(dm_new(match, source))
     base = statistics.median(times["import sqlmodel"])
     print(json.dumps({"machine": platform.node(), "python": platform.python_version(), "load": os.getloadavg(),
                       "repeat": args.repeat, "commands": {name: {"cpu_ms": round(statistics.median(t) * 1000),

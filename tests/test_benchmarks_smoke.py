@@ -32,6 +32,7 @@ SMOKE = {
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
     "server": ["--games", "1", "--workers", "1,2"],
+    "grow_bank": ["--bank", "{puzzles}", "--generate", "3:2"],
 }
 PEER_SMOKE = {
     "roboprojekt": ["engine", "--repeat", "2", "--peer", str(PEERS["roboprojekt"])],

@@ -1,4 +1,5 @@
-"""The bank of proven deep puzzles (issue #27): the generator draws the lengths it holds from it, by seed."""
+"""The bank of proven puzzles (issues #27, #34): the deep lengths 16-21, twelve or more distinct puzzles each, and the
+default length; a match's rounds come from it, each its own puzzle, and the generator draws the deep lengths from it."""
 from __future__ import annotations
 
 import random
@@ -8,38 +9,54 @@ import pytest
 from pbem.dm.base import Config, get_game
 from pbem.dm.gyulbot import bank
 from pbem.dm.gyulbot.board import solved_after
+from pbem.dm.gyulbot.game import OPTIONS
 from pbem.dm.gyulbot.generator import COLOURS, generate
-from pbem.dm.gyulbot.images import SYMMETRIES, every_renaming, image
+from pbem.dm.gyulbot.images import every_renaming, family, image
 from pbem.dm.gyulbot.solver import solve
+from pbem.dm.puzzlebank import SYMMETRIES
 from pbem.formats.gyulbot import parse_puzzle, puzzle_data
+from tests.cli_process import imported_by
 
 BANKED = sorted(bank.bank())
+DEEP = range(16, 22)
 EVERY = [(length, puzzle) for length, puzzles in bank.bank().items() for puzzle in puzzles]
 
 
-def test_the_bank_holds_every_deep_length_in_the_standard_setup():
-    assert BANKED == list(range(BANKED[0], BANKED[-1] + 1)) and BANKED[0] <= 16 and BANKED[-1] >= 20
+def test_the_bank_holds_twelve_distinct_puzzles_of_every_deep_length_and_the_default_length():
+    """#34: at least 12 puzzles of each length 16-21, none an image of another (`images.family`), and the default
+    `moves`, each in the standard setup."""
+    assert set(DEEP) | {OPTIONS["moves"].default} <= set(BANKED)
+    assert all(len(bank.bank()[length]) >= 12 for length in DEEP)
+    assert len(bank.bank()[OPTIONS["moves"].default]) >= 100
     for _, puzzle in EVERY:
         assert (puzzle.rows, puzzle.cols, puzzle.colours) == (16, 16, COLOURS) and puzzle.goal_colour in COLOURS
         assert all(len(squares) == 1 for squares in puzzle.start)
         assert parse_puzzle(puzzle_data(puzzle)) == puzzle  # the bank's reader reads the file format alike
-    assert len({puzzle for _, puzzle in EVERY}) == len(EVERY)
+    assert len({family(puzzle) for _, puzzle in EVERY}) == len(EVERY)
 
 
-def test_a_banked_length_is_drawn_from_the_bank_by_seed():
+def test_family_names_a_puzzle_with_all_its_images_and_no_other():
+    first, second = bank.bank()[16][:2]
+    assert {family(image(first, symmetry, renaming)) for symmetry in range(SYMMETRIES)
+            for renaming in every_renaming(4)} == {family(first)}
+    assert family(second) != family(first)
+
+
+def test_a_banked_deep_length_is_drawn_from_the_bank_by_seed():
     """B13: same seed, same puzzle; the draw is the bank's puzzle of exactly that length."""
-    for length in BANKED:
+    for length in DEEP:
         drawn = [generate(length, random.Random(seed)) for seed in range(6)]
         assert drawn == [generate(length, random.Random(seed)) for seed in range(6)]
         assert all(puzzle in bank.bank()[length] for puzzle in drawn)
-    if len(bank.bank()[BANKED[0]]) > 1:
-        assert len({generate(BANKED[0], random.Random(seed)) for seed in range(12)}) > 1
+    assert len({generate(16, random.Random(seed)) for seed in range(12)}) > 1
 
 
 def test_other_lengths_and_setups_are_still_generated():
-    assert bank.draw(BANKED[0] - 1, random.Random(1)) is None
-    puzzle = generate(3, random.Random(5))
-    assert len(solve(puzzle)) == 3 and puzzle not in {p for _, p in EVERY}
+    """The generator climbs to the lengths below the deep ones, the default's included (`pbem gyulbot generate`)."""
+    assert bank.draw(15, random.Random(1)) is None
+    for moves in (3, OPTIONS["moves"].default):
+        puzzle = generate(moves, random.Random(5))
+        assert len(solve(puzzle)) == moves and puzzle not in {p for _, p in EVERY}
 
 
 def test_d1_5_a_match_of_deep_puzzles_starts_at_once():
@@ -55,13 +72,14 @@ def images_of(puzzles) -> set:
             for renaming in every_renaming(len(p.colours))}
 
 
-@pytest.mark.parametrize("moves", range(16, 22))
-def test_every_round_of_a_deep_match_is_its_own_puzzle(moves):
-    """#34: a 10-round match at moves 16-21 meets 10 distinct puzzles, another set for another seed, the same for the
-    same seed (B13); each is an image of a banked puzzle of that minimum."""
+@pytest.mark.parametrize("moves", [*DEEP, OPTIONS["moves"].default])
+def test_every_round_of_a_banked_match_is_its_own_puzzle(moves):
+    """#34: a 10-round match at moves 16-21 (or the default) meets 10 distinct puzzles, not images of one another,
+    another sequence for another seed, the same for the same seed (B13); each an image of a banked puzzle of that
+    minimum."""
     rounds = {seed: [bank.for_round(moves, seed, number) for number in range(1, 11)] for seed in (4, 11)}
-    assert all(len(set(puzzles)) == 10 for puzzles in rounds.values())
-    assert rounds[4] != rounds[11] and rounds[4][0] != rounds[11][0]
+    assert all(len({family(puzzle) for puzzle in puzzles}) == 10 for puzzles in rounds.values())
+    assert [family(p) for p in rounds[4]] != [family(p) for p in rounds[11]] and rounds[4][0] != rounds[11][0]
     assert rounds[4] == [bank.for_round(moves, 4, number) for number in range(1, 11)]
     assert set(rounds[4]) <= images_of(bank.bank()[moves])
 
@@ -69,6 +87,17 @@ def test_every_round_of_a_deep_match_is_its_own_puzzle(moves):
 def test_a_match_takes_its_rounds_from_the_draw():
     config = Config("gyulbot", ("ann", "bob"), options={"moves": 20, "rounds": 10}, seed=4)
     assert get_game("gyulbot").new_state(config).puzzle == bank.for_round(20, 4, 1)
+    default = Config("gyulbot", ("ann", "bob"), seed=4)
+    assert get_game("gyulbot").new_state(default).puzzle == bank.for_round(OPTIONS["moves"].default, 4, 1)
+
+
+@pytest.mark.parametrize("options", [[], ["--option", "moves=20"]])
+def test_dm_new_with_a_banked_length_loads_no_solver(tmp_path, options):
+    """#34: the bank's puzzles are proven already: `dm new` imports neither Numba nor the solver."""
+    modules = imported_by("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--game", "gyulbot", "--player",
+                          "ann", "--player", "bob", "--seed", "3", *options, cwd=tmp_path, whole_names=True)
+    assert "pbem.dm.gyulbot.game" in modules
+    assert not {"numba", "pbem.dm.gyulbot.solver", "pbem.dm.gyulbot.generator"} & modules
 
 
 def test_an_image_keeps_the_minimum_under_every_symmetry_and_renaming():
@@ -88,7 +117,7 @@ def test_a_drawn_image_of_a_deep_puzzle_is_proven_by_the_solver(moves):
         assert len(solve(puzzle)) == moves
 
 
-@pytest.mark.slow  # proves every puzzle of the bank again: a few minutes of CPU
+@pytest.mark.slow  # proves every puzzle of the bank again: 2-3 min of CPU (BENCHMARKS.md, #34 session 10)
 @pytest.mark.parametrize("length, puzzle", EVERY, ids=[f"{length}-{i}" for i, (length, _) in enumerate(EVERY)])
 def test_each_banked_minimum_is_proven_by_the_solver(length, puzzle):
     moves = solve(puzzle)

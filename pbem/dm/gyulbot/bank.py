@@ -1,65 +1,63 @@
-"""Deep puzzles shipped with pbem (`deep-puzzles.jsonl`): 16x16 boards, four single robots, a coloured
-goal, each with its minimum proven by the exact solver (tests/test_gyulbot_bank.py proves them again).
-
-The generator's hill climb needs minutes to hours of CPU for the deepest lengths (BENCHMARKS.md, issue
-#27), so `generator.generate` draws a puzzle of a length the bank holds from it, by the caller's seeded RNG,
-and a match's rounds (`for_round`) take the bank's puzzles in a seeded order as seeded images (`images.py`), so
-no round repeats another.
-The file holds one JSON object a line, `{"optimal": N, "puzzle": {...}}` in the DESIGN.md puzzle format,
-as written by `formats.gyulbot.puzzle_data`.
+"""Gyulbot's bank of proven puzzles (`puzzles.jsonl`, read by `puzzlebank.py`): 16x16 boards, four single robots, a
+coloured goal, the standard setup; the deep lengths 16-21, which the generator's hill climb needs minutes to hours of
+CPU for (BENCHMARKS.md, issue #27), grown from one another by `benchmarks/grow_bank.py`, and the default length
+(`moves` 8), so that `dm new` with it loads no solver. No two are images of one another (`images.family`).
+A match's rounds with a banked length come from here (`for_round`); `generator.generate` draws the deep lengths
+from here too. The file holds one JSON object a line, `{"optimal": N, "puzzle": {...}}` in the DESIGN.md puzzle
+format, as written by `formats.gyulbot.puzzle_data`.
 """
 from __future__ import annotations
 
-import json
 import random
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from ...engine.geometry import Dir, Square
-from ...engine.rng import derive_rng
+from .. import puzzlebank
+from ..puzzlebank import SYMMETRIES
 from .board import Puzzle
-from .images import SYMMETRIES, every_renaming, image
+from .images import every_renaming, image
 
-FILE = "deep-puzzles.jsonl"
+FILE = "puzzles.jsonl"
+DEEP = 16  # from this length on the generator draws from the bank: its climb would take minutes
 
 
-@lru_cache(maxsize=1)
 def bank() -> dict[int, tuple[Puzzle, ...]]:
     """The bank's puzzles by proven minimum, in file order."""
-    by_length: dict[int, list[Puzzle]] = {}
-    for line in resources.files(__package__).joinpath(FILE).read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        by_length.setdefault(record["optimal"], []).append(_puzzle(record["puzzle"]))
-    return {length: tuple(puzzles) for length, puzzles in sorted(by_length.items())}
+    return {length: tuple(_puzzle(length, i) for i in range(len(_records(length)))) for length in lengths()}
+
+
+def lengths() -> list[int]:
+    return sorted({record["optimal"] for record in puzzlebank.records(__package__, FILE)})
 
 
 def draw(moves: int, rng: random.Random) -> Puzzle | None:
     """A bank puzzle whose minimum is exactly `moves`, chosen by `rng`; None when it holds none."""
-    puzzles = bank().get(moves)
-    return rng.choice(puzzles) if puzzles else None
+    count = len(_records(moves))
+    return _puzzle(moves, rng.randrange(count)) if count else None
 
 
 def for_round(moves: int, seed: int, number: int) -> Puzzle | None:
-    """Round `number`'s puzzle of a match with `seed` whose puzzles have minimum `moves`; None when the bank holds
-    none. A match never meets one twice: it takes the bank's puzzles of that length in an order drawn by its seed,
-    each as an image (`images.py`: board turned or mirrored, colours renamed) drawn by the seed too, and after the
-    last of them, the same puzzles again as other images (B13: same seed, same rounds)."""
-    puzzles = bank().get(moves)
-    if not puzzles:
+    """Round `number`'s puzzle of a match with `seed` whose puzzles have minimum `moves` (`puzzlebank.pick`: each
+    round its own puzzle, as an image: board turned or mirrored, colours renamed); None when the bank holds none."""
+    count = len(_records(moves))
+    if not count:
         return None
-    order = derive_rng(seed, 0, 0, "gyulbot bank order").sample(range(len(puzzles)), len(puzzles))
-    lap, place = divmod(number - 1, len(puzzles))
-    base = puzzles[order[place]]
-    renamings = every_renaming(len(base.colours))
-    kinds = derive_rng(seed, order[place], 0, "gyulbot bank image").sample(range(SYMMETRIES * len(renamings)),
-                                                                        SYMMETRIES * len(renamings))
-    symmetry, renaming = divmod(kinds[lap % len(kinds)], len(renamings))
-    return image(base, symmetry, renamings[renaming])
+    renamings = every_renaming(4)
+    index, kind = puzzlebank.pick(seed, number, count, SYMMETRIES * len(renamings), "gyulbot")
+    symmetry, renaming = divmod(kind, len(renamings))
+    return image(_puzzle(moves, index), symmetry, renamings[renaming])
 
 
-def _puzzle(data: dict[str, Any]) -> Puzzle:
-    """A puzzle of the bank (the file format, written by pbem and checked by its tests: no user input)."""
+@lru_cache(maxsize=None)
+def _records(moves: int) -> tuple[dict[str, Any], ...]:
+    return tuple(record["puzzle"] for record in puzzlebank.records(__package__, FILE) if record["optimal"] == moves)
+
+
+@lru_cache(maxsize=None)
+def _puzzle(moves: int, index: int) -> Puzzle:
+    """The bank's puzzle `index` of minimum `moves` (pbem's own file, checked by its tests: no user input)."""
+    data = _records(moves)[index]
     walls = [(Square.parse(square), Dir.parse(side)) for square, side in (wall.split() for wall in data["walls"])]
     robots = {colour: [Square.parse(square) for square in squares] for colour, squares in data["robots"].items()}
     goal = data["goal"]

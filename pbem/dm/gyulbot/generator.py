@@ -6,7 +6,8 @@ a hill climb moves one robot, moves the goal to another corner or changes the
 goal's colour, one at a time, and keeps a change when the proven minimum does
 not drop, until it is exactly the requested length. All randomness comes from the caller's seeded RNG.
 The deepest lengths take that climb minutes to hours: for the standard setup (16x16, the four colours,
-a coloured goal) a length the bank of proven deep puzzles holds is drawn from it instead (`bank.py`).
+a coloured goal) a deep length (`bank.DEEP` on) the bank of proven puzzles holds is drawn from it instead
+(`bank.py`).
 """
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ def generate(moves: int, rng: random.Random, rows: int = 16, cols: int = 16,
     """A puzzle whose proven minimum is exactly `moves` (single robot per colour)."""
     if moves < 1:
         raise ValueError("a puzzle needs at least 1 move")
-    if (rows, cols, colours, coloured_goal) == (16, 16, COLOURS, True) and (banked := bank.draw(moves, rng)):
+    standard = (rows, cols, colours, coloured_goal) == (16, 16, COLOURS, True)
+    if standard and moves >= bank.DEEP and (banked := bank.draw(moves, rng)):
         return banked
     puzzle = random_puzzle(rng, rows, cols, colours, coloured_goal)
     best = minimum(puzzle, moves)

@@ -13,7 +13,8 @@ buzz junk the round), then acts on the round it finds. Deadlines, the GM's
 minute passes. A junked
 round counts towards the round limit; a skipped maze does not. After the
 transcript's own puzzles the engine deals mazes it generates from the seed
-(options `size`, `moves`, `snoms`), each with that proven minimum.
+(options `size`, `moves`, `snoms`), each with that proven minimum, or draws by the seed from its bank of proven
+mazes (`bank.py`) when the bank holds that kind.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from .. import clock as clocks
 from ..base import Action, Config, JudgedGame, Option, Result, Setup
 from ..clock import GM, Deadline, utc
 from ..views import IceView
-from .generate import generate
+from . import bank
 from .maze import MAX_ORDERS, MAX_SIDE, MIN_SIDE, ORDERS, Maze, solves
 
 OPTIONS = {
@@ -315,6 +316,12 @@ def maze_at(state: IceMatch, index: int) -> Maze:
 
 @lru_cache(maxsize=64)
 def _generated(rules: Rules, index: int) -> Maze:
+    """From the bank when it holds the kind (no solver loaded), else by the generator."""
+    banked = bank.for_round(rules.rows, rules.cols, rules.snoms, rules.moves, rules.seed, index + 1)
+    if banked is not None:
+        return banked
+    from .generate import generate  # the solver, only for a kind the bank lacks
+
     return generate(rules.rows, rules.cols, rules.moves, rules.snoms, f"{rules.seed}/maze {index + 1}")[0]
 
 
