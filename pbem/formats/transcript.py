@@ -13,8 +13,6 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..dm.base import Action, Config, SetupError, get_game
 from ..dm.clock import GM
 from .dmpuzzles import puzzle_documents, read_puzzles
@@ -190,4 +188,6 @@ def dump_transcript(config: Config, actions: list[Action]) -> str:
     document["actions"] = [
         {"player": a.player, **({"at": a.at.isoformat()} if a.at else {}), **plain(a.payload)} for a in actions
     ]
+    import yaml  # imported to write, not by every reader of transcripts (#34)
+
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None)

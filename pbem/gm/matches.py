@@ -19,7 +19,6 @@ from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, when
-from ..mail.outbox import queue
 from ..store import matches as store
 from ..store.base import Refused, lock_game
 from ..store.mail import Outcome
@@ -27,7 +26,7 @@ from ..store.tables import Game, OrderVersion, Player
 from . import moves
 from .moves import letter, opened, opening_token, queue_news, started
 
-if TYPE_CHECKING:  # the inbox reader and the sender are imported where used: `dm new` needs neither (#34)
+if TYPE_CHECKING:  # the inbox reader, the sender and the outbox are imported where used: `dm new` needs none (#34)
     from ..mail.config import MailConfig
     from .intake import Handled
 
@@ -175,6 +174,8 @@ def queue_opening(session: Session, match: Game, seat: Player, config: Config, s
     secret, the position and its deadline, and the reply lines. Once per address; False when queued before."""
     if opened(session, match, seat):
         return False
+    from ..mail.outbox import queue
+
     rules = get_game(config.game)
     lines = [f"{match.name}: {rules.title}, {' v '.join(config.players)}. You play {seat.name}.", "",
              rules.rules_text(state), "",

@@ -14,9 +14,6 @@ from sqlmodel import Session, select
 from ..dm import clock
 from ..dm.base import Action, Config, Game, get_game, replay
 from ..dm.clock import moment, when
-from ..mail.dmpost import match_mail
-from ..mail.outbox import queue
-from ..render.message import message_id
 from ..store.base import lock_game
 from ..store.controls import observers, paused
 from ..store.due import MatchTick
@@ -175,6 +172,8 @@ def shown(config: Config, state: Any, now: datetime) -> Any:
 
 def letter(*, config: Config, state: Any, now: datetime, **fields: Any) -> Any:
     """The match mail (`mail.dmpost.match_mail`) of the position as of `now`."""
+    from ..mail.dmpost import match_mail  # the mail modules load when a mail is written: `dm new` writes none (#34)
+
     return match_mail(config=config, state=shown(config, state, now), now=now, **fields)
 
 
@@ -184,6 +183,8 @@ def queue_news(session: Session, match: GameRow, config: Config, state: Any, now
     time zone too) to every player of the match who plays by mail, or to those named in `only`, and (unless not
     `watched`: a mail for one player alone) to every observer (`pbem game observe`: the position, never a
     secret); their addresses."""
+    from ..mail.outbox import queue
+
     seats = [seat for seat in by_mail(session, match) if only is None or seat.name in only]
     readers: list[tuple[str, str | None, str | None, str | None]] = [
         (seat.email, seat.name, seat.secret, seat.timezone) for seat in seats]
@@ -202,6 +203,8 @@ def opening_token(match: GameRow, seat: Player) -> str:
 
 def opened(session: Session, match: GameRow, seat: Player) -> bool:
     """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
+    from ..render.message import message_id
+
     wanted = message_id("dm", opening_token(match, seat), seat.email)
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
 

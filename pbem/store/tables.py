@@ -10,7 +10,9 @@ from datetime import datetime
 from typing import Literal, Protocol
 
 from sqlalchemy import Column, Text, UniqueConstraint, true
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from .model import Table
 
 
 class _Stored(Protocol):
@@ -24,7 +26,7 @@ def key(row: _Stored) -> int:
     return row.id
 
 
-class Game(SQLModel, table=True):
+class Game(Table, table=True):
     __tablename__ = "games"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True)
@@ -34,7 +36,7 @@ class Game(SQLModel, table=True):
     created_at: datetime
 
 
-class Player(SQLModel, table=True):
+class Player(Table, table=True):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -46,7 +48,7 @@ class Player(SQLModel, table=True):
     timezone: str | None = None  # the player's own zone (IANA name): deadlines are shown in it too
 
 
-class Robot(SQLModel, table=True):
+class Robot(Table, table=True):
     __tablename__ = "robots"
     __table_args__ = (UniqueConstraint("game_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -56,7 +58,7 @@ class Robot(SQLModel, table=True):
     name: str
 
 
-class Turn(SQLModel, table=True):
+class Turn(Table, table=True):
     """A processed turn."""
 
     __tablename__ = "turns"
@@ -76,7 +78,7 @@ class Turn(SQLModel, table=True):
     missed: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
-class OrderVersion(SQLModel, table=True):
+class OrderVersion(Table, table=True):
     """One move of any game, as it arrived (pbem.store.moves). A campaign's: one submission of orders; the latest
     one per player and turn counts (B4.7). A death match's: one action, accepted or refused with the reason, in
     arrival order (`version`, turn 0); the position is rebuilt by replaying the accepted ones."""
@@ -98,7 +100,7 @@ class OrderVersion(SQLModel, table=True):
     actor: str | None = None  # who acted when no seat did: the GM, the clock, or a name that plays no seat
 
 
-class DealtHand(SQLModel, table=True):
+class DealtHand(Table, table=True):
     __tablename__ = "dealt_hands"
     __table_args__ = (UniqueConstraint("game_id", "turn", "holder"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -113,7 +115,7 @@ class DealtHand(SQLModel, table=True):
 SnapshotKind = Literal["before", "after", "stage", "final"]
 
 
-class StateSnapshot(SQLModel, table=True):
+class StateSnapshot(Table, table=True):
     """The game state before a turn (`before`) or after it (`after`), a board at a stage's start or at the end of
     the turn (`stage`), or a board as the turn left it (`final`)."""
 
@@ -129,7 +131,7 @@ class StateSnapshot(SQLModel, table=True):
     hash: str
 
 
-class EventRecord(SQLModel, table=True):
+class EventRecord(Table, table=True):
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("game_id", "turn", "seq"),)
     id: int | None = Field(default=None, primary_key=True)
