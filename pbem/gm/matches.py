@@ -21,7 +21,6 @@ from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, when
 from ..store import matches as store
 from ..store.base import Refused, lock_game
-from ..store.mail import Outcome
 from ..store.tables import Game, OrderVersion, Player
 from . import moves
 from .moves import letter, opened, opening_token, queue_news, started
@@ -100,6 +99,7 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     import imaplib
 
     from ..mail.fetch import messages_from
+    from ..store.mail import Outcome
     from .intake import fetch
 
     try:

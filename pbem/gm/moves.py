@@ -17,7 +17,6 @@ from ..dm.clock import moment, when
 from ..store.base import lock_game
 from ..store.controls import observers, paused
 from ..store.due import MatchTick
-from ..store.mail import MailOutgoing
 from ..store.matches import (
     action_of,
     all_matches,
@@ -204,6 +203,7 @@ def opening_token(match: GameRow, seat: Player) -> str:
 def opened(session: Session, match: GameRow, seat: Player) -> bool:
     """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
     from ..render.message import message_id
+    from ..store.mail import MailOutgoing
 
     wanted = message_id("dm", opening_token(match, seat), seat.email)
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
