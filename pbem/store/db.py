@@ -31,7 +31,7 @@ REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", r
 
 # the modules of pbem.store that define tables (tests/test_store_schema.py checks no other module adds one): the
 # others import the engine, which a new database does not need
-TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables")
+TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables", "turn_tables")
 
 
 def load_table_modules() -> None:
