@@ -15,7 +15,7 @@ from cli_process import imported_by
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_WITHOUT_SOLVER = ("takebacktoe", "flowerfield")  # Gyulbot's and Ice's puzzles are drawn by their solvers
 UNUSED = ("yaml", "smtplib", "css_inline", "alembic", "pbem.mail", "pbem.store.mail", "pbem.store.reports",
-          "pbem.store.turn_tables")
+          "pbem.store.turn_tables", "PIL.JpegImagePlugin", "PIL.GifImagePlugin", "PIL.BmpImagePlugin")
 
 
 def new_match(folder: Path, game: str) -> list[str]:

@@ -78,5 +78,6 @@ def png_bytes(image: Image.Image, compress_level: int = MATCH_PNG_LEVEL) -> byte
     Board pictures drawn for every stage trade a little size for speed with a lower level.
     """
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level)
+    buffer.name = "picture.png"  # the format told by the name: Pillow loads its PNG plugin alone, not five (#34)
+    image.save(buffer, optimize=False, compress_level=compress_level)
     return buffer.getvalue()
