@@ -129,7 +129,7 @@ def test_the_pbem_process_collects_young_objects_rarely_and_the_installed_comman
               "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('THRESHOLD', gc.get_threshold()[0])")
     run = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
-    assert "pbem " in run.stdout and run.stdout.split("THRESHOLD ")[1].split() == ["50000"]
+    assert "pbem " in run.stdout and run.stdout.split("THRESHOLD ")[1].split() == ["200000"]
     scripts = (ROOT / "pyproject.toml").read_text().split("[project.scripts]")[1]
     assert 'pbem = "pbem.__main__:main"' in scripts
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pbem.dm import Action, Config, get_game, replay
-from pbem.render.dm import draw, png_bytes, write
+from pbem.render.dm import MATCH_PNG_LEVEL, draw, png_bytes, write
 from pbem.render.dm_flowerfield import CELL as FF_CELL
 from pbem.render.dm_flowerfield import HEADER as FF_HEADER
 from pbem.render.dm_flowerfield import MARGIN as FF_MARGIN
@@ -26,6 +26,19 @@ def test_png_bytes_are_stable():
     for game, data in (("takebacktoe", tbt_data()), ("flowerfield", ff_data())):
         assert png_bytes(draw(game, data)) == png_bytes(draw(game, data))
         assert png_bytes(draw(game, data))[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_bytes_are_pillows_png_at_the_level_asked():
+    """The format is told by the buffer's name (Pillow then loads its PNG plugin alone): the same bytes as asked by
+    format; a match's picture at MATCH_PNG_LEVEL."""
+    import io
+
+    image = draw("takebacktoe", tbt_data())
+    for level in (MATCH_PNG_LEVEL, 9):
+        asked = io.BytesIO()
+        image.save(asked, format="PNG", optimize=False, compress_level=level)
+        assert png_bytes(image, level) == asked.getvalue()
+    assert png_bytes(image) == png_bytes(image, MATCH_PNG_LEVEL) != png_bytes(image, 9)
 
 
 def test_takebacktoe_last_move_is_highlighted():

@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, select
 
+from pbem.store import schema as schema_files
 from pbem.store.db import load_table_modules, open_database
 from pbem.store.tables import Game
 
@@ -130,12 +131,41 @@ def test_a_database_created_from_the_metadata_still_takes_alembics_migrations_do
     engine.dispose()
 
 
-def test_opening_a_new_database_loads_no_alembic(tmp_path):
-    probe = ("import sys; from pbem.store.db import open_database; "
-             f"open_database('sqlite:///{tmp_path / 'new.db'}'); print('alembic' in sys.modules)")
+def test_opening_a_new_database_loads_no_alembic_and_no_table_model(tmp_path):
+    """Its tables come from the statements stored for the head (#34: `dm new` defines only the models it uses)."""
+    probe = ("import json, sys; from pbem.store.db import open_database; "
+             f"open_database('sqlite:///{tmp_path / 'new.db'}'); "
+             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('alembic', 'pbem.store.')))))")
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                            cwd=Path(__file__).resolve().parent.parent)
-    assert shown.stdout.strip() == "False"
+    assert json.loads(shown.stdout) == ["pbem.store.db", "pbem.store.schema"]
+
+
+@pytest.mark.parametrize("dialect", schema_files.DIALECTS)
+def test_the_stored_statements_are_what_the_models_create_at_the_head(dialect):
+    """pbem/store/schema.DIALECT.sql is what the models' metadata creates, written at the newest migration."""
+    from pbem.store.db import head_revision
+
+    stored = (schema_files.FOLDER / f"schema.{dialect}.sql").read_text(encoding="utf-8")
+    assert stored == schema_files.file_text(dialect, head_revision()), "write it again: python -m pbem.store.schema"
+    assert schema_files.statements(dialect, head_revision()) == schema_files.from_models(dialect)
+
+
+def test_a_stored_file_of_another_revision_is_not_used_the_models_create_the_tables(url, tmp_path, monkeypatch):
+    """A migration added after the file was written makes it stale: the metadata builds the new database."""
+    from pbem.store.db import head_revision
+
+    for dialect in schema_files.DIALECTS:
+        (tmp_path / f"schema.{dialect}.sql").write_text("-- written at another revision\nCREATE TABLE stale (id INTEGER)"
+                                                        ";\n", encoding="utf-8")
+    monkeypatch.setattr(schema_files, "FOLDER", tmp_path)
+    assert schema_files.statements("sqlite", head_revision()) is None
+    engine = open_database(url)
+    load_table_modules()
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+        assert "stale" not in inspect(connection).get_table_names()
+    engine.dispose()
 
 
 def test_the_table_modules_hold_every_table_of_the_store():
@@ -158,13 +188,12 @@ def test_a_new_database_that_fails_half_way_is_left_empty_to_be_created_again(ur
     take for an old database and hand to Alembic."""
     from pbem.store import db
 
-    calls = iter([db.head_revision()])
+    class FailingStamp:
+        def create(self, connection):  # the stamp fails after every table is created
+            raise RuntimeError("disk full")
 
-    def head_then_failure() -> str:
-        return next(calls)  # the second call, the stamp's, raises StopIteration after every table is created
-
-    monkeypatch.setattr(db, "head_revision", head_then_failure)
-    with pytest.raises(StopIteration):
+    monkeypatch.setattr(db, "ALEMBIC_VERSION", FailingStamp())
+    with pytest.raises(RuntimeError, match="disk full"):
         open_database(url)
     monkeypatch.undo()
     engine = create_engine(url)

@@ -13,8 +13,6 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-import yaml
-
 from .yamlfile import FormatError, LinedDict, LinedList, Problem, load_yaml
 
 CONTROLS = "controls.yaml"
@@ -103,6 +101,8 @@ class ControlEntry:
 def controls_text(entries: list[ControlEntry]) -> str:
     rows = [{"at": e.at.isoformat(), "kind": e.kind.value, **({"player": e.player} if e.player else {}),
              "data": e.data} for e in entries]
+    import yaml  # imported to write, not by every module that reads controls (#34)
+
     return yaml.safe_dump(rows, sort_keys=True, allow_unicode=True, default_flow_style=None, width=100)
 
 

@@ -14,8 +14,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..dm.base import Action, Config, SetupError, get_game
 from ..dm.clock import GM
 from .dmpuzzles import puzzle_documents, read_puzzles
@@ -234,6 +232,8 @@ def dump_transcript(config: Config, actions: list[Action], records: list[MoveRec
         {"player": a.player, **({"at": a.at.isoformat()} if a.at else {}), **plain(a.payload), **_record_keys(record)}
         for a, record in zip(actions, records or [MoveRecord()] * len(actions))
     ]
+    import yaml  # imported to write, not by every reader of transcripts (#34)
+
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None)
 
 

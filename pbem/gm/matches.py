@@ -19,15 +19,13 @@ from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, when
-from ..mail.outbox import queue
 from ..store import matches as store
 from ..store.base import Refused, lock_game
-from ..store.mail import Outcome
 from ..store.tables import Game, OrderVersion, Player
 from . import moves
 from .moves import letter, opened, opening_token, queue_news, started
 
-if TYPE_CHECKING:  # the inbox reader and the sender are imported where used: `dm new` needs neither (#34)
+if TYPE_CHECKING:  # the inbox reader, the sender and the outbox are imported where used: `dm new` needs none (#34)
     from ..mail.config import MailConfig
     from .intake import Handled
 
@@ -109,6 +107,7 @@ def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Pat
     import imaplib
 
     from ..mail.fetch import messages_from
+    from ..store.mail import Outcome
     from .intake import fetch
 
     try:
@@ -185,6 +184,8 @@ def queue_opening(session: Session, match: Game, seat: Player | None, config: Co
     plays, the rules and the position. Once per address; False when queued before."""
     if opened(session, match, seat, observer):
         return False
+    from ..mail.outbox import queue
+
     rules = get_game(config.game)
     players = f"{match.name}: {rules.title}, {' v '.join(config.players)}."
     if seat is None:

@@ -15,13 +15,9 @@ from ..dm import clock
 from ..dm.base import Action, Config, Game, get_game, replay
 from ..dm.clock import moment, when
 from ..formats.ending import ended_text
-from ..mail.outbox import queue
-from ..mail.post import match_mail
-from ..render.message import message_id
 from ..store.base import lock_game
 from ..store.controls import ended, observers, paused
 from ..store.due import MatchTick
-from ..store.mail import MailOutgoing
 from ..store.matches import (
     action_of,
     all_matches,
@@ -197,6 +193,8 @@ def shown(config: Config, state: Any, now: datetime) -> Any:
 def letter(*, config: Config, state: Any, now: datetime, player: str | None, **fields: Any) -> Any:
     """The match mail (`mail.post.match_mail`) of the position as of `now`, as `player` (None: an observer) sees
     it."""
+    from ..mail.post import match_mail  # the mail modules load when a mail is written: `dm new` writes none (#34)
+
     return match_mail(view=match_view(config, shown(config, state, now), player), now=now, player=player, **fields)
 
 
@@ -207,6 +205,8 @@ def queue_news(session: Session, match: GameRow, config: Config, state: Any, now
     time zone too) to every player of the match who plays by mail, or to those named in `only`, and (unless not
     `watched`: a mail for one player alone) to every observer (`pbem game observe`: the position, never a
     secret); their addresses. `replace`: each in place of its copy queued before, while that is still pending."""
+    from ..mail.outbox import queue
+
     seats = [seat for seat in by_mail(session, match) if only is None or seat.name in only]
     readers: list[tuple[str, str | None, str | None, str | None]] = [
         (seat.email, seat.name, seat.secret, seat.timezone) for seat in seats]
@@ -227,6 +227,9 @@ def opening_token(match: GameRow, seat: Player | None) -> str:
 def opened(session: Session, match: GameRow, seat: Player | None, address: str | None = None) -> bool:
     """Whether the player's address (or, `seat` None, the observer's `address`) has had the opening mail (its
     Message-ID is in the outbox)."""
+    from ..render.message import message_id
+    from ..store.mail import MailOutgoing
+
     wanted = message_id("dm", opening_token(match, seat), seat.email if seat is not None else address or "")
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
 

@@ -1,8 +1,9 @@
 """store layer (DESIGN.md "Layers"): the database, as repository functions that read and write rows (the callers
 in `gm` commit).
 
-- `db`: opening any SQLAlchemy URL (SQLite by default), migrated on open (Alembic, `migrations/`).
-- `tables`: the SQLModel tables; `dm`: the death-match tables.
+- `db`: opening any SQLAlchemy URL (SQLite by default), migrated on open (Alembic, `migrations/`); a new database
+  created by the statements of `schema` (`schema.DIALECT.sql`).
+- `tables`: every game's tables (SQLModel, on `model.Table`); `turn_tables`: a campaign's turns' tables.
 - `games`: games, players, robots and stored states (repository functions, `Store`, `Refused`).
 - `turns`: a BotWars game's turns: hands dealt, what a turn sheet holds, order versions, status, a processed turn's
   rows; `played`: a processed turn's rows read back.

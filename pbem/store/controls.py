@@ -12,14 +12,15 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import Column, Text
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Field, Session, col, select
 
 from ..formats.controls import Control, ControlEntry
 from ..formats.ending import Ending
+from .model import Table
 from .tables import Game, key
 
 
-class GmEvent(SQLModel, table=True):
+class GmEvent(Table, table=True):
     __tablename__ = "gm_events"
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", index=True)

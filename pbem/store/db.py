@@ -2,8 +2,9 @@
 
 Alembic costs a command more than its own work, so it is imported only when a database is not at the newest
 revision: one plain query of `alembic_version` tells. A new, empty database is not migrated step by step either:
-its tables are created from the models' metadata and stamped at the head (tests/test_store_schema.py proves the
-two schemas are the same), so a first command such as `pbem dm new` loads no migration script.
+its tables are created from the statements stored for the head (`schema.py`), else from the models' metadata, and
+stamped at the head (tests/test_store_schema.py proves the schemas are the same), so a first command such as `pbem
+dm new` loads no migration script, nor any table model it does not use.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel, create_engine
 
+from .schema import statements
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -28,7 +31,7 @@ REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", r
 
 # the modules of pbem.store that define tables (tests/test_store_schema.py checks no other module adds one): the
 # others import the engine, which a new database does not need
-TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables")
+TABLE_MODULES = ("controls", "mail", "reports", "schedule", "tables", "turn_tables")
 
 
 def load_table_modules() -> None:
@@ -99,19 +102,25 @@ def upgrade(engine: Engine) -> None:
 
 
 def create_at_head(engine: Engine) -> None:
-    """Give an empty database every table from the models' metadata and stamp it at the newest revision: what
-    every migration in turn would build, without loading them. All in one transaction, on SQLite too (whose
-    driver would commit each CREATE on its own): a database is created whole or not at all, and synced once. On
-    SQLite the write lock is taken first, so a second run opening the same new file waits and then finds it made."""
-    load_table_modules()
+    """Give an empty database every table and stamp it at the newest revision: what every migration in turn would
+    build, without loading them. The tables come from the statements stored for the dialect at this revision
+    (`schema.py`: no model needs defining), else from the models' metadata. All in one transaction, on SQLite too
+    (whose driver would commit each CREATE on its own): a database is created whole or not at all, and synced once.
+    On SQLite the write lock is taken first, so a second run opening the same new file waits and then finds it made."""
+    head = head_revision()
+    stored = statements(engine.dialect.name, head)
     with engine.begin() as connection:
         if engine.dialect.name == "sqlite":
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         if inspect(connection).get_table_names():  # created meanwhile by another run
             return
-        SQLModel.metadata.create_all(connection)
+        if stored is None:
+            load_table_modules()
+            SQLModel.metadata.create_all(connection)
+        for statement in stored or ():
+            connection.exec_driver_sql(statement)
         ALEMBIC_VERSION.create(connection)
-        connection.execute(ALEMBIC_VERSION.insert().values(version_num=head_revision()))
+        connection.execute(ALEMBIC_VERSION.insert().values(version_num=head))
 
 
 SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up

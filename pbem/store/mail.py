@@ -14,7 +14,9 @@ from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import Column, LargeBinary, Text
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, select
+
+from .model import Table
 
 
 class OutboxState(StrEnum):
@@ -38,7 +40,7 @@ class Outcome(StrEnum):
     DUPLICATE = "duplicate"  # handled before (never recorded twice)
 
 
-class MailReceived(SQLModel, table=True):
+class MailReceived(Table, table=True):
     __tablename__ = "mail_received"
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(unique=True, index=True)  # mail.identity.letter_key
@@ -56,7 +58,7 @@ class MailReceived(SQLModel, table=True):
     detail: str = Field(sa_column=Column(Text, nullable=False))  # JSON: the reasons, or what was accepted
 
 
-class MailOutgoing(SQLModel, table=True):
+class MailOutgoing(Table, table=True):
     __tablename__ = "mail_outbox"
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, index=True)
@@ -71,7 +73,7 @@ class MailOutgoing(SQLModel, table=True):
     sent_at: datetime | None = None
 
 
-class MailInbox(SQLModel, table=True):
+class MailInbox(Table, table=True):
     """The last attempt to read the inbox (one row): `pbem run` lets no due turn or deadline pass while the inbox
     cannot be read, and `pbem status` says since when and why."""
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import Column, Text, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, col, delete, select
+from sqlmodel import Field, Session, col, delete, select
+
+from .model import Table
 
 
-class ReportOwed(SQLModel, table=True):
+class ReportOwed(Table, table=True):
     __tablename__ = "reports_owed"
     __table_args__ = (UniqueConstraint("game", "turn", "folder"),)
     id: int | None = Field(default=None, primary_key=True)

@@ -11,21 +11,22 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import Column, Text, UniqueConstraint
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Field, Session, col, select
 
 from ..formats.schedule import Schedule, due_after, schedule_of
 from .base import Refused
+from .model import Table
 from .tables import Game, key
 
 
-class GameSchedule(SQLModel, table=True):
+class GameSchedule(Table, table=True):
     __tablename__ = "game_schedules"
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="games.id", unique=True)
     schedule: str = Field(sa_column=Column(Text, nullable=False))  # JSON: Schedule.to_data()
 
 
-class TurnDeadline(SQLModel, table=True):
+class TurnDeadline(Table, table=True):
     __tablename__ = "turn_deadlines"
     __table_args__ = (UniqueConstraint("game_id", "turn"),)
     id: int | None = Field(default=None, primary_key=True)

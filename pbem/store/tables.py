@@ -1,16 +1,26 @@
-"""The game master's tables (SQLModel). JSON columns hold canonical JSON text (formats.canonical).
+"""The game master's tables of every game (SQLModel): games, their seats, every move. JSON columns hold canonical
+JSON text (formats.canonical).
 
-Every submission is kept (`order_versions`); a processed turn keeps its seed,
-the states before and after with their hashes, its events and the board at the
-start of every stage, so reports and replays need nothing else.
+Every submission is kept (`order_versions`). A campaign's turns (robots, processed turns, hands, states, events)
+are in turn_tables.py, whose names are read from here too.
 """
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Column, Text, UniqueConstraint, true
-from sqlmodel import Field, SQLModel
+from sqlmodel import Field
+
+from .model import Table
+
+if TYPE_CHECKING:
+    from .turn_tables import DealtHand as DealtHand
+    from .turn_tables import EventRecord as EventRecord
+    from .turn_tables import Robot as Robot
+    from .turn_tables import SnapshotKind as SnapshotKind
+    from .turn_tables import StateSnapshot as StateSnapshot
+    from .turn_tables import Turn as Turn
 
 
 class _Stored(Protocol):
@@ -24,7 +34,7 @@ def key(row: _Stored) -> int:
     return row.id
 
 
-class Game(SQLModel, table=True):
+class Game(Table, table=True):
     __tablename__ = "games"
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True)
@@ -34,7 +44,7 @@ class Game(SQLModel, table=True):
     created_at: datetime
 
 
-class Player(SQLModel, table=True):
+class Player(Table, table=True):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("game_id", "name"),)
     id: int | None = Field(default=None, primary_key=True)
@@ -46,37 +56,7 @@ class Player(SQLModel, table=True):
     timezone: str | None = None  # the player's own zone (IANA name): deadlines are shown in it too
 
 
-class Robot(SQLModel, table=True):
-    __tablename__ = "robots"
-    __table_args__ = (UniqueConstraint("game_id", "name"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    player_id: int = Field(foreign_key="players.id")
-    position: int
-    name: str
-
-
-class Turn(SQLModel, table=True):
-    """A processed turn."""
-
-    __tablename__ = "turns"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    number: int
-    seed: str
-    before_hash: str
-    after_hash: str
-    events_hash: str
-    orders: str = Field(sa_column=Column(Text, nullable=False))  # player -> order version used, or null
-    processed_at: datetime
-    over: bool | None = None  # the engine's GameState.is_over after the turn (None: stored before revision 0006)
-    # B4.6: the engine's TurnOutcome.missed, player -> robot -> the cards played for it (canonical JSON; None:
-    # stored before revision 0010, when pbem.gm.history asks the engine)
-    missed: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
-
-
-class OrderVersion(SQLModel, table=True):
+class OrderVersion(Table, table=True):
     """One move of any game, as it arrived (pbem.store.moves). A campaign's: one submission of orders; the latest
     one per player and turn counts (B4.7). A death match's: one action, accepted or refused with the reason, in
     arrival order (`version`, turn 0); the position is rebuilt by replaying the accepted ones."""
@@ -98,45 +78,14 @@ class OrderVersion(SQLModel, table=True):
     actor: str | None = None  # who acted when no seat did: the GM, the clock, or a name that plays no seat
 
 
-class DealtHand(SQLModel, table=True):
-    __tablename__ = "dealt_hands"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "holder"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    turn: int
-    holder: str  # the player (shared hand) or the robot
-    cards: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of KIND#NUMBER
+# The tables of a campaign's turns live in turn_tables.py, defined only by a command that uses one; their names are
+# still read from here. Defining them cost every command on the store, `pbem dm new` too, which uses none (#34).
+TURN_TABLES = ("Robot", "Turn", "DealtHand", "SnapshotKind", "StateSnapshot", "EventRecord")
 
 
-# The words of StateSnapshot.kind. Only the code writes them (never a file or a player), so they are checked where the
-# code is: by mypy, at every call that names one.
-SnapshotKind = Literal["before", "after", "stage", "final"]
+def __getattr__(name: str) -> Any:
+    if name in TURN_TABLES:
+        from . import turn_tables
 
-
-class StateSnapshot(SQLModel, table=True):
-    """The game state before a turn (`before`) or after it (`after`), a board at a stage's start or at the end of
-    the turn (`stage`), or a board as the turn left it (`final`)."""
-
-    __tablename__ = "state_snapshots"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "kind", "board", "stage"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    turn: int
-    kind: str
-    board: str = ""
-    stage: int = 0
-    state: str = Field(sa_column=Column(Text, nullable=False))
-    hash: str
-
-
-class EventRecord(SQLModel, table=True):
-    __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("game_id", "turn", "seq"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="games.id", index=True)
-    turn: int
-    seq: int
-    board: str
-    stage: int
-    kind: str
-    data: str = Field(sa_column=Column(Text, nullable=False))
+        return getattr(turn_tables, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
