@@ -3,15 +3,18 @@ parts, from `pbem/games.py`), the running deadline, the result, and what one rea
 words it (`pbem.mail.post.match_mail`) without running a rule."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..dm.base import Config, get_game
-from ..mail.post import MatchView
+
+if TYPE_CHECKING:
+    from ..mail.post import MatchView
 
 
 def match_view(config: Config, state: Any, player: str | None, *, drawn: bool = True) -> MatchView:
     """The view of `state` (every passed deadline already applied) for `player` (None: an observer); without
     `drawn`, no picture (a reply in text alone)."""
+    from ..mail.post import MatchView  # the mail modules load when a mail is written: `dm new` writes none (#34)
     from ..render.dm import deadline_lines, draw, png_bytes, with_caption, write  # Pillow, only when a mail is written
 
     rules = get_game(config.game)
