@@ -108,3 +108,22 @@ def test_the_view_check_finds_an_untyped_drawer():
         return str(data)
 
     assert view_problems(drawer, "data") and view_problems(lambda data: "", "data")
+
+
+def test_a_registered_game_is_listed_after_the_shipped_ones_and_a_taken_name_is_refused():
+    """`games.register` (conftest.TEST_GAMES registers Nim, the tests' own game): every reader of the registry sees it
+    (`entries`, `names`, `entry`, `find`); a second game of a listed name is refused; `unregister` never drops a
+    shipped game."""
+    shipped = tuple(entry.name for entry in games.GAMES)
+    assert games.names()[:len(shipped)] == shipped and "nim" in games.names(games.Kind.MATCH)
+    assert games.entry("nim", games.Kind.MATCH) is games.find("nim") is games.entries()[-1]
+    with pytest.raises(ValueError, match="a game named 'gyulbot' is registered already"):
+        games.register(games.entry("gyulbot"))
+    extra = games.Entry("nim2", "Nim again", games.Kind.MATCH, "nimgame.rules:Nim", (), None, None, "pbem.mail.dmpost")
+    games.register(extra)
+    try:
+        assert games.names()[-1] == "nim2" and games.find("nim2") is extra
+    finally:
+        games.unregister("nim2")
+    games.unregister("gyulbot")
+    assert games.find("nim2") is None and games.names()[:len(shipped)] == shipped
