@@ -1,10 +1,11 @@
 """The whole GM workflow for every game the registry lists, the test games of `conftest.TEST_GAMES` included (issue
-#33): a GM and two players at the desk, everything through the command line with `--now` and the loopback IMAP and
-SMTP servers — a new game, the opening mail to each player, a move by mail from Thunderbird (plain text, a
-signature) and one from Outlook (the mail it answers pasted unquoted under `-----Original Message-----`), `turn
-extend`, `game pause`/`resume`, `game replace`, `game export`/`import`, `replay --verify`, the site page and its
-Atom feed, and a late move refused naming the deadline. A new entry in the registry is played here without a line
-of this file changing: the players read only their mails (the reply lines offered, a campaign's order file and hand).
+#33): a GM and two players at the desk, everything through the command line with `--now`. Each test begins alike —
+a new game, the opening mail to each player, a move by mail from Thunderbird (plain text, a signature) and one from
+Outlook (the mail it answers pasted unquoted under `-----Original Message-----`) — then, over the loopback IMAP and
+SMTP servers, `turn extend`, `game pause`/`resume`, a late move refused naming the deadline, the site page and its
+Atom feed; on a Maildir, `game replace` (the newcomer answers from Gmail, quoting), and `game export`/`import` with
+`replay --verify`. A new entry in the registry is played here without a line of this file changing: the players
+read only their mails (the reply lines offered, a campaign's order file and hand).
 """
 from __future__ import annotations
 
@@ -158,7 +159,6 @@ class Players:
 
     def __init__(self, desk: Desk):
         self.desk, self.mail = desk, {}
-        self.sent = 0
 
     def read(self) -> list[tuple[str, str, str]]:
         """(recipient, subject, text) of every mail queued since the last read, each kept as its player's latest."""
@@ -172,7 +172,6 @@ class Players:
         return sorted(recipient.split("@")[0] for recipient, _, _ in self.read())
 
     def send(self, data: bytes, received: str) -> None:
-        self.sent += 1
         self.desk.deliver(data, received)
 
 
