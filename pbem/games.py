@@ -100,7 +100,10 @@ _BY_NAME = {entry.name: entry for entry in GAMES}  # the shipped games, then the
 
 
 def register(added: Entry) -> None:
-    """Play `added` beside the shipped games, listed after them; ValueError if its name is taken."""
+    """Play `added` beside the shipped games, listed after them (again: nothing changes); ValueError if another game
+    has its name."""
+    if _BY_NAME.get(added.name) == added:
+        return
     if added.name in _BY_NAME:
         raise ValueError(f"a game named {added.name!r} is registered already")
     _BY_NAME[added.name] = added

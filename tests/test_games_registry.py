@@ -112,7 +112,7 @@ def test_the_view_check_finds_an_untyped_drawer():
 
 def test_a_registered_game_is_listed_after_the_shipped_ones_and_a_taken_name_is_refused():
     """`games.register` (conftest.TEST_GAMES registers Nim, the tests' own game): every reader of the registry sees it
-    (`entries`, `names`, `entry`, `find`); a second game of a listed name is refused; `unregister` never drops a
+    (`entries`, `names`, `entry`, `find`); another game of a listed name is refused; `unregister` never drops a
     shipped game."""
     shipped = tuple(entry.name for entry in games.GAMES)
     assert games.names()[:len(shipped)] == shipped and "nim" in games.names(games.Kind.MATCH)
@@ -121,6 +121,7 @@ def test_a_registered_game_is_listed_after_the_shipped_ones_and_a_taken_name_is_
         games.register(games.entry("gyulbot"))
     extra = games.Entry("nim2", "Nim again", games.Kind.MATCH, "nimgame.rules:Nim", (), None, None, "pbem.mail.dmpost")
     games.register(extra)
+    games.register(extra)  # the same game again (a module importing conftest.py anew): nothing changes
     try:
         assert games.names()[-1] == "nim2" and games.find("nim2") is extra
     finally:
