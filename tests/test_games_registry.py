@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import typing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,7 +119,7 @@ def test_a_registered_game_is_listed_after_the_shipped_ones_and_a_taken_name_is_
     assert games.names()[:len(shipped)] == shipped and "nim" in games.names(games.Kind.MATCH)
     assert games.entry("nim", games.Kind.MATCH) is games.find("nim") is games.entries()[-1]
     with pytest.raises(ValueError, match="a game named 'gyulbot' is registered already"):
-        games.register(games.entry("gyulbot"))
+        games.register(replace(games.entry("gyulbot"), title="Another Gyulbot"))
     extra = games.Entry("nim2", "Nim again", games.Kind.MATCH, "nimgame.rules:Nim", (), None, None, "pbem.mail.dmpost")
     games.register(extra)
     games.register(extra)  # the same game again (a module importing conftest.py anew): nothing changes
