@@ -144,7 +144,8 @@ def test_a_replacement_takes_the_seat_with_a_new_secret_and_the_old_address_no_l
     done = json.loads(pbem(at(1), "game", "replace", "halls", "bob", "carol:Carol@Example.net", "--secret", "s-carol",
                            "--json").stdout)
     assert done == {"game": "halls", "seat": "bob", "player": "carol", "email": "carol@example.net",
-                    "secret": "s-carol"}
+                    "secret": "s-carol", "was": "bob@example.org",
+                    "told": ["carol@example.net", "bob@example.org", "alice@example.org"]}
     sheet = [r for r in outbox(url, "sheet") if r.recipient == "carol@example.net"]
     assert len(sheet) == 1 and 'secret: "s-carol"' in text_of(sheet[0]) and "s-bob" not in text_of(sheet[0])
     told = {r.recipient: r.subject for r in outbox(url, "control")}
@@ -267,6 +268,7 @@ def test_resend_status_and_help_by_mail(campaign, tmp_path):
     assert "halls, turn 1: due Sunday 6 December, 20:00 UTC." in acks["<c2@alice>"]
     assert "Still missing: alice, bob." in acks["<c2@alice>"]
     assert "command: resend" in acks["<c3@alice>"] and "press: off" in acks["<c3@alice>"]
+    assert "turn sheet" in acks["<c3@alice>"] and "match:" not in acks["<c3@alice>"]  # a campaign's words only
     assert "not alice's secret" in acks["<c4@alice>"] and "Still missing" not in acks["<c4@alice>"]
     assert "one of resend, status, help" in acks["<c5@alice>"]
 

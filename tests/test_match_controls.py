@@ -52,7 +52,8 @@ def test_pausing_a_match_stops_its_clock_and_resuming_gives_back_the_time_left(d
 
 def test_a_match_seat_not_played_by_mail_gets_its_address_by_enrolment_not_by_game_address(desk):
     """A death match's seat has no address until its player is enrolled (which gives the secret too): `game
-    address` on it is refused, naming the command; once enrolled, the address changes and both are told."""
+    address` on it is refused, naming the command; once enrolled, the address changes, both are told, and the new
+    address gets the match's opening mail (its position, secret and reply lines) once."""
     made = desk.pbem("dm", "new", "t1", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--out",
                      desk.folder, now="19:00:00")
     assert made.exit_code == 0, made.output
@@ -62,7 +63,11 @@ def test_a_match_seat_not_played_by_mail_gets_its_address_by_enrolment_not_by_ga
     desk.new_mail()
     moved = desk.pbem("game", "address", "t1", "ann", "ann@example.net", now="19:03:00")
     assert moved.exit_code == 0, moved.output
-    assert sorted(to for to, _, _ in desk.new_mail()) == ["ann@example.net", "ann@example.org"]
+    told = desk.new_mail()
+    assert sorted(to for to, subject, _ in told if "address changed" in subject) == [
+        "ann@example.net", "ann@example.org"]
+    [(to, opening)] = [(to, text) for to, subject, text in told if "match begins" in subject]
+    assert to == "ann@example.net" and 'secret: "' in opening
 
 
 def test_turn_extend_on_a_match_moves_its_running_deadline_through_the_games_clock_and_tells_both(desk):

@@ -93,7 +93,10 @@ def replace(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             secret: Optional[str] = typer.Option(None, "--secret", help="The newcomer's secret (default: a new "
                                                  "random one)."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Give a player's seat (robots, standing, history) to a newcomer with a new address and secret."""
+    """Give a player's seat to a newcomer with a new address and secret; what the seat did stays its own (a
+    campaign's robots, standing and history; a death match's moves). The newcomer gets their turn sheet (a match:
+    its position and the lines to send), the old address a goodbye, the other players and the observers the
+    news."""
     from ..gm.reports import campaign_templates
     from ..gm.roster import replace as replace_player
 
@@ -103,10 +106,13 @@ def replace(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
     secret = secret or secrets.token_hex(8)
     sender = _config(config_file).sender
     with open_store(ctx) as store, store.session() as session:
-        player = replace_player(session, game, old, name, email, secret, clock(ctx), sender, campaign_templates())
-    _say(as_json, {"game": game, "seat": old, "player": name, "email": player.email, "secret": player.secret},
-         f"{game}: {name} <{player.email}> takes over {old}'s seat (secret {player.secret}); the current sheet "
-         "is queued for them")
+        done = replace_player(session, game, old, name, email, secret, clock(ctx), sender, campaign_templates())
+    player = done.seat
+    nobody = "" if done.was else f"; {old} played by no address, so nothing was queued for them"
+    _say(as_json, {"game": game, "seat": old, "player": name, "email": player.email, "secret": player.secret,
+                   "was": done.was or None, "told": done.told},
+         f"{game}: {name} <{player.email}> takes over {old}'s seat (secret {player.secret}); mail queued to "
+         f"{', '.join(done.told) or 'nobody'}{nobody}")
 
 
 @game_app.command("address")
@@ -130,8 +136,9 @@ def away(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
          start: str = typer.Option(..., "--from", metavar="TIME", help="When the absence starts (ISO 8601)."),
          end: str = typer.Option(..., "--to", metavar="TIME", help="When it ends (ISO 8601)."),
          config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Announce a player's absence; the game's absence policy (pbem game policy) decides what happens to a turn
-    due meanwhile, and every player is told."""
+    """Announce a player's absence in a campaign; its absence policy (pbem game policy) decides what happens to a
+    turn due meanwhile, and every player is told. A death match is refused: its deadlines pass for both
+    players whatever happens (RULES D5); pause it (pbem game pause) or extend its deadline (pbem turn extend)."""
     from ..gm.absence import away as announce
 
     sender = _config(config_file).sender
@@ -147,9 +154,10 @@ def away(ctx: typer.Context, game: str = typer.Argument(..., help="The game's na
 def policy(ctx: typer.Context, game: str = typer.Argument(..., help="The game's name."),
            press: Optional[str] = typer.Option(None, "--press", help="Messages between players, relayed by the "
                                                "GM's address: off, signed or anonymous (default off)."),
-           absence: Optional[str] = typer.Option(None, "--absence", help="A turn due while a player is away: "
-                                                 "extend (its deadline, once) or pilot (the robot pilot plays "
-                                                 "them if no orders came). Default extend."),
+           absence: Optional[str] = typer.Option(None, "--absence", help="A campaign's turn due while a player is "
+                                                 "away: extend (its deadline, once) or pilot (the robot pilot plays "
+                                                 "them if no orders came). Default extend. A death match takes "
+                                                 "none (RULES D5)."),
            as_json: bool = JSON) -> None:
     """Set (or, without options, show) the game's press and absence policies; options not given stay."""
     from ..formats.controls import policy_word
@@ -171,7 +179,8 @@ def observe(ctx: typer.Context, game: str = typer.Argument(..., help="The game's
             email: str = typer.Argument(..., help="The observer's address."),
             stop: bool = typer.Option(False, "--stop", help="Stop sending them the game."),
             config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """Let an address watch the game: each turn's report and the end, never sheets or secrets (--stop ends it)."""
+    """Let an address watch the game: each turn's report (a death match: its position, then each move's news) and
+    the end, never sheets or secrets (--stop ends it)."""
     from ..gm.roster import observe as add
     from ..gm.roster import unobserve as remove
 
@@ -189,8 +198,9 @@ def end(ctx: typer.Context, game: str = typer.Argument(..., help="The game's nam
         abandoned: bool = typer.Option(False, "--abandoned", help="Abandon it: it ends without a result."),
         reason: str = typer.Option("", "--reason", metavar="TEXT", help="Why, told to everyone."),
         config_file: Optional[Path] = CONFIG, as_json: bool = JSON) -> None:
-    """End a game before its rules do, with a winner, as a draw or abandoned; every player and observer is told, and
-    no sheet, reminder or turn follows."""
+    """End a game before its rules do, with a winner, as a draw or abandoned; every player and observer is told.
+    Nothing follows: a campaign deals no sheet, reminder or turn, a death match counts no action and runs no
+    deadline."""
     from ..formats.ending import Ending, ended_text
     from ..gm.ending import end_game
 

@@ -371,21 +371,24 @@ def list_command(ctx: typer.Context, as_json: bool = JSON) -> None:
     from ..dm.clock import when
     from ..gm.moves import position
     from ..store import matches as store
+    from ..store.controls import ended
     from .gm import open_store
 
     documents: list[dict[str, Any]] = []
     with open_store(ctx, read_only=True) as opened, opened.session() as session:
         for match in store.all_matches(session):
             config, state, accepted = position(session, match)
-            rules, deadline = get_game(config.game), get_game(config.game).deadline(state)
+            rules, end = get_game(config.game), ended(session, match)  # the GM's end (`pbem game end`) stops it
+            deadline = rules.deadline(state) if end is None else None
             result = rules.result(state)
             documents.append({"match": match.name, "game": config.game, "players": list(config.players),
-                              "actions": len(accepted), "over": result.over, "winner": result.winner,
+                              "actions": len(accepted), "over": result.over or end is not None,
+                              "winner": end.winner if end is not None else result.winner,
                               "waiting": deadline.waiting if deadline else None,
                               "deadline": deadline.at.isoformat() if deadline else None,
                               "deadline_text": when(deadline.at) if deadline else None,
                               "for_gm": next((f"{p} is {rules.waiting(state, p)}" for p in config.players
-                                              if rules.waiting(state, p)), None)})
+                                              if end is None and rules.waiting(state, p)), None)})
     if as_json:
         print_json(documents)
         return

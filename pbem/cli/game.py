@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from ..formats.game import PlayerEntry, SourceFile
     from ..gm.cycle import ReplayTurn
+    from ..store.controls import Ended
     from ..store.tables import Game
 
 game_app = sub_app("game", "Create, list, show, import and export games.")
@@ -129,7 +130,6 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
 
 def _show(session: Session, game: Game) -> dict[str, Any]:
     from ..engine.campaign import standings
-    from ..formats.ending import ended_text
     from ..store.controls import ended
     from ..store.games import current_state, players_of, processed_turns
 
@@ -149,9 +149,15 @@ def _show(session: Session, game: Game) -> dict[str, Any]:
             "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
             "standings": standings(state), "winners": list(state.winners),
             "completions": [asdict(c) for c in state.completions],
-            "ended": None if end is None else {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
-                                               "reason": end.reason,
-                                               "text": ended_text(game.name, end.at, end.how, end.winner)}}
+            "ended": _ended(game.name, end)}
+
+
+def _ended(name: str, end: Ended | None) -> dict[str, Any] | None:
+    """The GM's end of a game (`pbem game end`) as `game show` gives it."""
+    from ..formats.ending import ended_text
+
+    return None if end is None else {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
+                                     "reason": end.reason, "text": ended_text(name, end.at, end.how, end.winner)}
 
 
 @game_app.command("list")
@@ -223,20 +229,26 @@ def _show_match(session: Any, match: Any, show_secrets: bool, as_json: bool) -> 
     from ..dm.base import get_game as rules_of
     from ..gm.moves import position
     from ..render.dm import write
+    from ..store.controls import ended
     from ..store.games import players_of
 
     config, state, accepted = position(session, match)
     rules = rules_of(config.game)
-    result = rules.result(state)
+    result, end = rules.result(state), ended(session, match)
     seats = [{"name": p.name, "email": p.email or None, "timezone": p.timezone,
               **({"secret": p.secret} if show_secrets else {})} for p in players_of(session, match)]
+    winner = end.winner if end is not None else result.winner
     shown = {"game": match.name, "ruleset": match.ruleset, "seed": match.seed, "turn": len(accepted),
-             "over": result.over, "winner": result.winner, "players": seats, "position": rules.render_data(state)}
+             "over": result.over or end is not None, "winner": winner, "players": seats,
+             "position": rules.render_data(state),
+             "ended": _ended(match.name, end)}
     if as_json:
         print_json(shown)
         return
     typer.echo(f"{match.name} ({match.ruleset}, seed {match.seed}): {len(accepted)} moves"
-               + (f", over, won by {result.winner}" if result.over and result.winner else ", over" if result.over else ""))
+               + (f", over, won by {winner}" if shown["over"] and winner else ", over" if shown["over"] else ""))
+    if end is not None:
+        typer.echo(f"  {shown['ended']['text']}" + (f" ({end.reason})" if end.reason else ""))
     for seat in seats:
         secret = f" secret {seat['secret']}" if "secret" in seat else ""
         typer.echo(f"  {seat['name']} <{seat['email'] or 'not by mail'}>{secret}")

@@ -62,20 +62,21 @@ COMMANDS: dict[str, dict[str, Entry]] = {
                                            "`pbem game resume`."),
              "resume": Entry(("controls",), "Restart a paused game's clock with the time the running turn had "
                                             "left."),
-             "replace": Entry(("controls",), "Give a player's seat (robots, standing, history) to a newcomer with a "
-                                             "new address and secret."),
+             "replace": Entry(("controls",), "Give a player's seat to a newcomer with a new address and secret; what "
+                                             "the seat did stays its own (a campaign's robots, standing and history; "
+                                             "a death match's moves)."),
              "address": Entry(("controls",), "Change a player's address; the old and the new address are both "
                                              "told."),
-             "away": Entry(("controls",), "Announce a player's absence; the game's absence policy (pbem game "
-                                          "policy) decides what happens to a turn due meanwhile, and every player "
-                                          "is told."),
+             "away": Entry(("controls",), "Announce a player's absence in a campaign; its absence policy (pbem "
+                                          "game policy) decides what happens to a turn due meanwhile, and every "
+                                          "player is told."),
              "policy": Entry(("controls",), "Set (or, without options, show) the game's press and absence policies; "
                                             "options not given stay."),
-             "observe": Entry(("controls",), "Let an address watch the game: each turn's report and the end, never "
-                                             "sheets or secrets (--stop ends it)."),
+             "observe": Entry(("controls",), "Let an address watch the game: each turn's report (a death match: its "
+                                             "position, then each move's news) and the end, never sheets or secrets "
+                                             "(--stop ends it)."),
              "end": Entry(("controls",), "End a game before its rules do, with a winner, as a draw or abandoned; "
-                                         "every player and observer is told, and no sheet, reminder or turn "
-                                         "follows."),
+                                         "every player and observer is told."),
              "history": Entry(("controls",), "The game's GM controls, oldest first: extensions, pauses, "
                                              "replacements, addresses, absences, press …")},
     "turn": {"approve": Entry(("run",), "Store a turn held for review (the result previewed to the GM, checked by "

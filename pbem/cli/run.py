@@ -270,7 +270,8 @@ def status(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", hel
         say(f"{row['game']}: turn {row['turn']}, {when}; "
             f"waiting for {', '.join(row['waiting_for']) or 'nobody'}; next: {row['next']}")
     for row in matches:
-        say(f"{row['match']} ({row['game']}): {row['due_text'] or 'no deadline running'}; "
-            f"waiting for {row['waiting'] or 'either player'}; next: {row['next']}")
+        running = "over" if row["over"] else (f"{row['due_text'] or 'no deadline running'}; "
+                                              f"waiting for {row['waiting'] or 'either player'}")
+        say(f"{row['match']} ({row['game']}): {running}; next: {row['next']}")
     if not rows:
         typer.echo("No scheduled games: pbem game set GAME --deadline 5d", err=True)

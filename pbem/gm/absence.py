@@ -1,6 +1,9 @@
 """Announced absences (`pbem game away`) and what the game's absence policy does about a turn due meanwhile:
 `extend` moves each such deadline once, to the end of the absence; `pilot` lets the robot pilot send the absent
-player's orders at the deadline when none came (stored like any player's, so replays play them again)."""
+player's orders at the deadline when none came (stored like any player's, so replays play them again).
+
+A death match takes no absence: its deadlines pass for both players whatever happens (RULES D5), and only the
+game master moves one, by an extension the rules record (`pbem turn extend`) or by pausing the match."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -13,6 +16,7 @@ from ..formats.schedule import due_text
 from ..store import turns
 from ..store.controls import Absence, absences, history, paused, record
 from ..store.games import Refused, current_state, get_game, lock_game
+from ..store.matches import is_match
 from ..store.schedule import Deadline, deadline_of, schedule_for
 from ..store.tables import Game
 from .clock import move_to
@@ -30,6 +34,11 @@ def away(session: Session, name: str, player: str, start: datetime, end: datetim
     lock_game(session, name)
     game = get_game(session, name)
     seat(session, game, player)
+    if is_match(game):
+        raise Refused([f"{name} is a death match: its deadlines pass for both players whatever happens (RULES D5), "
+                       "so an absence cannot hold its clock. Pause it for the absence (pbem game pause "
+                       f"{name}; pbem game resume {name} gives back the time that was left) or extend the running "
+                       f"deadline (pbem turn extend {name} --to TIME)."])
     if end <= start:
         raise Refused([f"--to {end:%Y-%m-%d %H:%M} UTC is not after --from {start:%Y-%m-%d %H:%M} UTC"])
     if end <= now:

@@ -3,7 +3,7 @@ lives; Geek-o: through the last room) is mailed so, once; when the game is over 
 the result and the final standings, once. The facts are the engine's (`GameState.done_playing`,
 `campaign.result`); the Message-IDs come from the game and the recipient, so asking again queues nothing.
 
-The GM may also end a game before its rules do (`end_game`, issue #35): with a winner, as a draw, or
+The GM may also end a game before its rules do (`end_game`, issue #35; a death match too, #33): with a winner, as a draw, or
 abandoned. That is a control in the game's history (`Control.END`, kept by export/import); everyone is told in
 their own words, and the game is closed: no sheet, reminder or turn follows, and orders are refused saying when
 it ended (`cycle.closed`)."""
@@ -24,6 +24,7 @@ from ..render.ending import done_note, ended_lines, ending_lines
 from ..render.turn import Recipient, TurnReport, recipients
 from ..store.controls import Ended, holders, observers, record
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, processed_turns
+from ..store.matches import is_match
 from ..store.tables import Game
 from ..store.turns import dealt
 from .cycle import closed
@@ -35,7 +36,7 @@ from .turn_sheets import turn_sheets
 
 def audience(session: Session, game: Game) -> list[Recipient]:
     """Everyone a game's result is told to: its players, then its observers (greeted as "observer")."""
-    players = [Recipient(p.name, p.email) for p in players_of(session, game)]
+    players = [Recipient(p.name, p.email) for p in players_of(session, game) if p.email]  # a match's seat may have none
     addresses = {p.address for p in players}
     return players + [Recipient("observer", a) for a in observers(session, game) if a not in addresses]
 
@@ -90,12 +91,12 @@ def queue_game_news(session: Session, name: str, sender: str, at: datetime, temp
 
 def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str, *, winner: str | None = None,
              reason: str = "") -> Ended:
-    """`pbem game end`: the GM ends a game that is still running, with a `winner` (a player of it), as a draw or
-    abandoned; recorded, everyone told in their own words, committed."""
+    """`pbem game end`: the GM ends a game that is still running (a campaign or a death match), with a `winner` (a
+    player of it), as a draw or abandoned; recorded, everyone told in their own words, committed."""
     lock_game(session, name)
     game = get_game(session, name)
     closed(session, game)
-    if current_state(session, game).is_over:
+    if _over_by_rules(session, game, at):
         raise Refused([f"{name} is over already: its rules ended it (pbem game show {name})"])
     names = [p.name for p in players_of(session, game)]
     if (how is Ending.WINNER) != (winner is not None):
@@ -105,7 +106,22 @@ def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str
     entry = record(session, game, Control.END, at, winner, how=str(how), reason=reason)
     for person in audience(session, game):  # as the natural end is told: the players, then the observers
         tell(session, game, entry, sender, at, [(person.player, person.address)], "the game is over",
-             ended_lines(name, how, winner, reason, person.player))
+             ended_lines(name, how, winner, reason, person.player, match=is_match(game)))
+    if is_match(game):  # its deadline row: nothing more to do for it
+        from .moves import position, write_deadline
+
+        write_deadline(session, game, *position(session, game)[:2], at)
     session.commit()
     return Ended(at, how, winner, reason)
 
+
+def _over_by_rules(session: Session, game: Game, at: datetime) -> bool:
+    """Whether the game's rules have ended it by `at` (a death match's deadlines passed by then applied first, as
+    they pass for everyone, RULES D5)."""
+    if not is_match(game):
+        return current_state(session, game).is_over
+    from ..dm.base import get_game as rules_of
+    from .moves import tick
+
+    _, state = tick(session, game, at)
+    return rules_of(game.ruleset).is_over(state)

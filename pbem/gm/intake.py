@@ -370,7 +370,7 @@ def _dm_action(session: Session, letter: Letter, handled: Handled) -> None:
                               source="mail", mail=letter.key,
                               told=_told_late(session, letter.received_at, handled.read_at))
     handled.news = get_dm_game(config.game).news(earlier, state)
-    handled.position = (config, state)
+    handled.position = (config, state) if ended(session, match) is None else None  # an ended match offers no move
     shown = yaml.safe_dump(payload, default_flow_style=True, allow_unicode=True).strip()
     others = [other for other in match_store.by_mail(session, match) if other.name != seat.name]
     if row.reason is None or row.version > before + 1:  # accepted, or a deadline passed first: the others are told

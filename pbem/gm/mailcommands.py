@@ -63,6 +63,19 @@ HELP = ["What you can mail the game master's address, always with game, player a
         "                       a message to other players (NAME: one of them), relayed",
         "                       by the game master when the game allows press"]
 
+MATCH_HELP = ["What you can mail the game master's address about your match, always with",
+              "your player and secret, from your own address:",
+              "  match: NAME          with `action: {...}`: your move (the reply lines of the",
+              "                       match's last mail to you have it ready)",
+              "  command: resend      the position mail again, with the lines to send",
+              "  command: status      the position and when its deadline passes",
+              "  command: help        this text",
+              "  address: NEW         play from the address NEW from now on (both are told)",
+              "  press: {to: NAME or all, text: ...}",
+              "                       a message to the other player, relayed",
+              "                       by the game master when the match allows press",
+              "A command or press starts with `game: NAME`, an action with `match: NAME`."]
+
 
 def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
           templates: Sequence[str] = ()) -> Callable[[], Any] | None:
@@ -105,10 +118,10 @@ def judge(session: Session, letter: Letter, handled: Handled, *, sender: str,
         raise FormatError([Problem(where, document.line_of("command"), "command",
                                    f"one of {', '.join(c.value for c in Command)}")]) from None
     handled.outcome = Outcome.ACCEPTED
+    if (match := find_match(session, game.name)) is not None:
+        return _match_command(session, match, command, player, letter, handled, sender)
     if command is Command.HELP:
         handled.understood = HELP + [f"This game's press: {press_policy(session, game)}."]
-    elif (match := find_match(session, game.name)) is not None:
-        return _match_command(session, match, command, player, letter, handled, sender)
     elif command is Command.STATUS:
         handled.understood = status_lines(session, game, player.timezone)
     else:
@@ -136,16 +149,23 @@ def status_lines(session: Session, game: Game, own: str | None = None) -> list[s
 
 def _match_command(session: Session, match: Game, command: Command, player: Player, letter: Letter,
                    handled: Handled, sender: str) -> Callable[[], Any] | None:
-    """A death-match player's `status` (the position and its deadline, in their own zone too) or `resend` (the
-    position mail again, to them alone)."""
-    from ..mail.dmpost import position_lines
-    from .moves import position, queue_news, shown
+    """A death-match player's `help` (what they may mail, and their game's actions now), `status` (the position
+    and its deadline, in their own zone too) or `resend` (the position mail again, to them alone)."""
+    from ..dm.base import get_game
+    from ..mail.dmpost import position_lines, reply_lines
+    from .moves import halted, position, queue_news, shown
 
     config, state, _ = position(session, match)
-    now = letter.received_at
+    now, stopped = letter.received_at, halted(session, match)  # why nothing counts now: paused, or ended
+    if command is Command.HELP:
+        handled.understood = [*MATCH_HELP, f"This match's press: {press_policy(session, match)}.", "",
+                              f"{match.name} is a {get_game(config.game).title} match; its actions now:",
+                              *([f"Nothing to send now: {stopped}."] if stopped else
+                                reply_lines(config, shown(config, state, now), match.name, player.name,
+                                            player.secret)[1:])]
+        return None
     if command is Command.STATUS:
-        stopped = paused(session, match)
-        handled.understood = ([f"{match.name} is paused by the game master."] if stopped else []) + position_lines(
+        handled.understood = ([f"{match.name}: {stopped}."] if stopped else []) + position_lines(
             config, shown(config, state, now), now, player.timezone)
         return None
     handled.understood = [f"The position of {match.name} comes again in its own mail."]

@@ -16,12 +16,14 @@ from ..store.controls import paused, record
 from ..store.matches import config_of
 from ..store.tables import Game
 from . import moves
+from .cycle import closed
 
 
 def pause(session: Session, match: Game, now: datetime, sender: str) -> timedelta | None:
     """The match's clock stops at `now` (a deadline passed before is applied first); the time left on the running
     deadline (None: none ran); committed."""
     lock_game(session, match.name)
+    closed(session, match)
     found = paused(session, match)
     if found is not None:
         raise Refused([f"{match.name} is already paused (since {found.at:%Y-%m-%d %H:%M} UTC)"])
@@ -46,6 +48,7 @@ def resume(session: Session, match: Game, now: datetime, sender: str) -> datetim
     """The match's clock restarts at `now` with the time that was left; the running deadline (None: none runs);
     committed."""
     lock_game(session, match.name)
+    closed(session, match)
     found = paused(session, match)
     if found is None:
         raise Refused([f"{match.name} is not paused"])
@@ -73,6 +76,7 @@ def extend(session: Session, match: Game, now: datetime, sender: str, *, by: tim
     from .matches import gm_command
 
     lock_game(session, match.name)
+    closed(session, match)
     found = paused(session, match)
     if found is not None:
         raise Refused([f"{match.name} is paused: resume it first (the time left is kept)"])

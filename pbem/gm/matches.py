@@ -87,11 +87,19 @@ def enrol(session: Session, name: str, player: str, email: str, secret: str | No
     seat.email, seat.secret = email, secret or seat.secret or secrets.token_hex(8)
     session.add(seat)
     session.flush()
-    opened_now = open_matches(session, now, sender, [name])
-    config, state, _ = moves.position(session, match)
-    moves.write_deadline(session, match, config, state, now)
+    opened_now = welcome(session, match, now, sender)
     session.commit()
     return seat, opened_now
+
+
+def welcome(session: Session, match: Game, now: datetime, sender: str) -> list[tuple[str, str]]:
+    """After a seat or an observer gets a new address: the opening mail, with the position as it stands, to each
+    address of a begun match that has not had it, and the deadline row kept (not committed); (match, address) of
+    each queued."""
+    opened_now = open_matches(session, now, sender, [match.name])
+    config, state, _ = moves.position(session, match)
+    moves.write_deadline(session, match, config, state, now)
+    return opened_now
 
 
 def read_inbox(session: Session, config: MailConfig, now: datetime, maildir: Path | None = None,
@@ -120,7 +128,8 @@ def gm_command(session: Session, name: str, payload: Mapping[str, Any], now: dat
     lock_game(session, name)
     config, state, _ = moves.position(session, match)
     rules = get_game(config.game)
-    _, passed = advance(rules, state, now)
+    # a paused or ended match lets no deadline pass: the command is recorded refused, saying why
+    passed = advance(rules, state, now)[1] if moves.halted(session, match) is None else []
     if "extend" in payload and passed:
         _, state = moves.tick(session, match, now)
         done = Command(name, config, state)
@@ -169,21 +178,29 @@ def send_now(session: Session, config: MailConfig, now: datetime) -> int | None:
     return sum(d.state == "sent" for d in send_pending(session, config.smtp, config.sender, now))
 
 
-def queue_opening(session: Session, match: Game, seat: Player, config: Config, state: Any, now: datetime,
-                  sender: str) -> bool:
+def queue_opening(session: Session, match: Game, seat: Player | None, config: Config, state: Any, now: datetime,
+                  sender: str, observer: str = "") -> bool:
     """The opening mail to one player at one address: who plays, the rules with this match's options, their
-    secret, the position and its deadline, and the reply lines. Once per address; False when queued before."""
-    if opened(session, match, seat):
+    secret, the position and its deadline, and the reply lines; or (`seat` None) to an `observer`'s address: who
+    plays, the rules and the position. Once per address; False when queued before."""
+    if opened(session, match, seat, observer):
         return False
     rules = get_game(config.game)
-    lines = [f"{match.name}: {rules.title}, {' v '.join(config.players)}. You play {seat.name}.", "",
-             rules.rules_text(state), "",
-             f'Your secret is "{seat.secret}": every mail you send about {match.name} carries it (the reply lines '
-             "below have it). Send one action per mail, to this address; it counts when the game master's "
-             "mail server receives it."]
-    queue(session, letter(sender=sender, recipient=seat.email, player=seat.name, match=match.name, config=config,
-                          state=state, now=now, subject=f"{match.name}: your {rules.title} match begins", lines=lines,
-                          token=opening_token(match, seat), secret=seat.secret, zone=seat.timezone),
+    players = f"{match.name}: {rules.title}, {' v '.join(config.players)}."
+    if seat is None:
+        lines = [f"{players} You observe it: each move's news comes to this address.", "", rules.rules_text(state)]
+        subject = f"{match.name}: the {rules.title} match begins"
+    else:
+        lines = [f"{players} You play {seat.name}.", "", rules.rules_text(state), "",
+                 f'Your secret is "{seat.secret}": every mail you send about {match.name} carries it (the reply lines '
+                 "below have it). Send one action per mail, to this address; it counts when the game master's "
+                 "mail server receives it."]
+        subject = f"{match.name}: your {rules.title} match begins"
+    queue(session, letter(sender=sender, recipient=seat.email if seat is not None else observer,
+                          player=seat.name if seat is not None else None, match=match.name, config=config,
+                          state=state, now=now, subject=subject, lines=lines, token=opening_token(match, seat),
+                          secret=seat.secret if seat is not None else None,
+                          zone=seat.timezone if seat is not None else None),
           "notice", now)
     return True
 
@@ -207,17 +224,20 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
     for match in store.all_matches(session):
         if names is not None and match.name not in names:
             continue
-        seats = [seat for seat in store.by_mail(session, match) if not opened(session, match, seat)]
+        seats, watchers = moves.unopened(session, match)
         config = store.config_of(match)
-        if not seats or not started(config, now):
+        if not (seats or watchers) or not started(config, now):
             continue
         config, state, _ = moves.position(session, match)
-        if get_game(config.game).is_over(state):
+        if moves.over(session, match, config, state):
             continue
-        for seat in sorted(seats, key=lambda row: row.name):
+        for seat in seats:
             state = _start_clock(session, match, config, state, seat.name, now)
             if queue_opening(session, match, seat, config, state, now, sender):
                 queued.append((match.name, seat.email))
+        for address in watchers:  # the position, never a secret or reply lines (`pbem game observe`)
+            if queue_opening(session, match, None, config, state, now, sender, address):
+                queued.append((match.name, address))
         moves.write_deadline(session, match, config, state, now)
     return queued
 

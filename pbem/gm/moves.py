@@ -14,11 +14,12 @@ from sqlmodel import Session, select
 from ..dm import clock
 from ..dm.base import Action, Config, Game, get_game, replay
 from ..dm.clock import moment, when
+from ..formats.ending import ended_text
 from ..mail.dmpost import match_mail
 from ..mail.outbox import queue
 from ..render.message import message_id
 from ..store.base import lock_game
-from ..store.controls import observers, paused
+from ..store.controls import ended, observers, paused
 from ..store.due import MatchTick
 from ..store.mail import MailOutgoing
 from ..store.matches import (
@@ -63,13 +64,29 @@ def submit(session: Session, match: GameRow, action: Action, now: datetime, *, s
     (`clock.submit`, D5)."""
     lock_game(session, match.name)
     config, state, _ = position(session, match)
-    stopped = paused(session, match)
-    if stopped is not None:  # no action counts while the clock stands still
-        reason = f"the match is paused (since {when(stopped.at)}): nothing counts until the game master resumes it"
+    reason = halted(session, match)
+    if reason is not None:  # no action counts while the clock stands still, nor after the GM ended the match
         return record_move(session, match, action, reason, source=source, mail=mail), state
     row, state = _submit(session, match, get_game(config.game), state, action, source, mail, told)
     write_deadline(session, match, config, state, now)
     return row, state
+
+
+def halted(session: Session, match: GameRow) -> str | None:
+    """Why no action counts now: the GM ended the match (`pbem game end`) or paused its clock; None when it
+    runs."""
+    end = ended(session, match)
+    if end is not None:
+        return f"the match is over: {ended_text(match.name, end.at, end.how, end.winner)}"
+    stopped = paused(session, match)
+    if stopped is not None:
+        return f"the match is paused (since {when(stopped.at)}): nothing counts until the game master resumes it"
+    return None
+
+
+def over(session: Session, match: GameRow, config: Config, state: Any) -> bool:
+    """Whether the match is over: its rules ended it, or the game master did."""
+    return get_game(config.game).is_over(state) or ended(session, match) is not None
 
 
 def extend_at(session: Session, match: GameRow, state: Any, action: Action) -> tuple[OrderVersion, Any]:
@@ -105,7 +122,7 @@ def tick(session: Session, match: GameRow, now: datetime) -> tuple[list[clock.De
     lock_game(session, match.name)
     config, state, _ = position(session, match)
     rules = get_game(config.game)
-    if paused(session, match) is not None:
+    if halted(session, match) is not None:
         return [], state
     _, passed = clock.advance(rules, state, now)
     if passed:
@@ -142,22 +159,25 @@ def match_tick(session: Session, match: GameRow, config: Config, state: Any, now
     """The match as `pbem run` and `pbem status` see it: when the run next has something to do for it (its
     opening mail owed at the start, or the running deadline), what happens then, and what it does till then."""
     rules = get_game(config.game)
-    over, running, stopped = rules.is_over(state), rules.deadline(state), paused(session, match)
+    done, running, stopped, end = rules.is_over(state), rules.deadline(state), paused(session, match), \
+        ended(session, match)
+    if end is not None:  # the GM ended it (`pbem game end`)
+        return MatchTick(match.name, config.game, None, True, "", None,
+                         f"nothing: {ended_text(match.name, end.at, end.how, end.winner)}")
     if stopped is not None:
-        return MatchTick(match.name, config.game, None, over, "", None,
+        return MatchTick(match.name, config.game, None, done, "", None,
                          f"nothing: paused since {when(stopped.at)} (pbem game resume {match.name})")
-    wake, effect = (running.at, running.effect) if running is not None and not over else (None, "")
+    wake, effect = (running.at, running.effect) if running is not None and not done else (None, "")
     start = moment(config.options.get("start")) or now
-    if not over and any(not opened(session, match, seat) for seat in by_mail(session, match)) \
-            and (wake is None or start < wake):
+    if not done and any(unopened(session, match)) and (wake is None or start < wake):
         wake, effect = start, "the opening mail goes to the players"
-    if over:
+    if done:
         idle = "nothing: the match is over"
     else:
         gm = next((p for p in config.players if rules.waiting(state, p)), None)  # e.g. the GM's dice
         idle = f"nothing until the GM acts: {gm} waits (pbem dm list)" if gm else "nothing until a player acts"
-    return MatchTick(match.name, config.game, wake, over, effect,
-                     running.waiting if running is not None and not over else None, idle)
+    return MatchTick(match.name, config.game, wake, done, effect,
+                     running.waiting if running is not None and not done else None, idle)
 
 
 def write_deadline(session: Session, match: GameRow, config: Config, state: Any, now: datetime) -> None:
@@ -196,18 +216,26 @@ def queue_news(session: Session, match: GameRow, config: Config, state: Any, now
     return sorted(address for address, *_ in readers)
 
 
-def opening_token(match: GameRow, seat: Player) -> str:
-    return f"news opening {match.name} {seat.name}"
+def opening_token(match: GameRow, seat: Player | None) -> str:
+    """What names a match's opening mail to a seat's address, or (`seat` None) to an observer's."""
+    return f"news opening {match.name} {seat.name if seat is not None else 'observer'}"
 
 
-def opened(session: Session, match: GameRow, seat: Player) -> bool:
-    """Whether the player's address has had the opening mail (its Message-ID is in the outbox)."""
-    wanted = message_id("dm", opening_token(match, seat), seat.email)
+def opened(session: Session, match: GameRow, seat: Player | None, address: str | None = None) -> bool:
+    """Whether the player's address (or, `seat` None, the observer's `address`) has had the opening mail (its
+    Message-ID is in the outbox)."""
+    wanted = message_id("dm", opening_token(match, seat), seat.email if seat is not None else address or "")
     return session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == wanted)).first() is not None
+
+
+def unopened(session: Session, match: GameRow) -> tuple[list[Player], list[str]]:
+    """The seats played by mail and the observers' addresses that have not had the match's opening mail."""
+    return ([seat for seat in by_mail(session, match) if not opened(session, match, seat)],
+            [address for address in observers(session, match) if not opened(session, match, None, address)])
 
 
 def summary(session: Session, match: GameRow) -> GameSummary:
     """The match's line of `pbem game list`: its accepted moves as its turn, whether it is over."""
     config, state, accepted = position(session, match)
-    return GameSummary(match.name, match.ruleset, len(accepted), get_game(config.game).is_over(state),
+    return GameSummary(match.name, match.ruleset, len(accepted), over(session, match, config, state),
                        list(config.players))

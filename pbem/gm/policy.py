@@ -11,7 +11,8 @@ from sqlmodel import Session
 
 from ..formats.controls import DEFAULT_POLICY, Absence, Control, Press, policy_word
 from ..store import controls
-from ..store.games import get_game, lock_game
+from ..store.games import Refused, get_game, lock_game
+from ..store.matches import is_match
 from ..store.tables import Game
 
 
@@ -33,6 +34,9 @@ def set_policies(session: Session, name: str, now: datetime, **given: str | None
     chosen = {key: str(policy_word(key, value)) for key, value in given.items() if value is not None}
     lock_game(session, name)
     game = get_game(session, name)
+    if "absence" in chosen and is_match(game):
+        raise Refused([f"--absence: {name} is a death match, which takes no absence: its deadlines pass for both "
+                       "players whatever happens (RULES D5)"])
     if chosen:
         controls.record(session, game, Control.POLICY, now, **chosen)
     session.commit()

@@ -18,16 +18,25 @@ MAX_CHARS = 20_000
 
 
 def recipients(session: Session, game: Game, author: str, to: list[str]) -> list[str]:
-    """The players a press message goes to (`all`: everyone but the author), every name checked."""
-    names = [p.name for p in players_of(session, game)]
+    """The players a press message goes to (`all`: everyone else who has an address), every name checked: a death
+    match's seat that nobody plays by mail cannot be reached."""
+    seats = players_of(session, game)
+    names = [p.name for p in seats]
+    unreachable = {p.name for p in seats if not p.email}
     if to == ["all"]:
-        return [n for n in names if n != author]
+        going = [n for n in names if n != author and n not in unreachable]
+        if not going:
+            raise Refused([f"press to: all: nobody else plays {game.name} by mail"])
+        return going
     unknown = [n for n in to if n not in names]
     if unknown:
         raise Refused([f"press to: {', '.join(unknown)} {'is' if len(unknown) == 1 else 'are'} not a player of "
                        f"{game.name} (players: {', '.join(names)}; or `to: all`)"])
     if author in to:
         raise Refused(["press to: yourself; name another player, or `to: all`"])
+    if unreachable & set(to):
+        raise Refused([f"press to: {', '.join(n for n in to if n in unreachable)}: plays {game.name} by no address, "
+                       "so press cannot reach them"])
     return sorted(set(to), key=names.index)
 
 

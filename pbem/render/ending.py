@@ -61,10 +61,13 @@ def done_note(reason: str, press: bool = False) -> list[str]:
     return lines
 
 
-def ended_lines(game: str, how: Ending, winner: str | None, reason: str, reader: str | None) -> list[str]:
-    """What everyone is told when the GM ends a game (`pbem game end`), in the words of the one reading."""
+def ended_lines(game: str, how: Ending, winner: str | None, reason: str, reader: str | None,
+                match: bool = False) -> list[str]:
+    """What everyone is told when the GM ends a game (`pbem game end`), in the words of the one reading (a death
+    `match` has moves, not turns)."""
     lines = [f"The game master has ended {game}: {ended_outcome(how, winner, reader)}."]
     if reason:
         lines.append(f"Their reason: {reason}")
-    return lines + ["No more turn sheets, reminders or turns follow; orders sent from now on are refused."]
+    return lines + ["No move counts any more and no deadline runs; actions sent from now on are refused." if match
+                    else "No more turn sheets, reminders or turns follow; orders sent from now on are refused."]
 
