@@ -1,8 +1,8 @@
 """Every game pbem plays, listed once, in the order they are shown: BotWars and the Geek-o Challenge (campaigns),
 then the four death matches.
 
-Each entry names where the game's parts live — its rules object, its file formats, its pictures and text board,
-its mail texts — as `module` or `module:attribute` paths, resolved only when asked (`part`). So this list sits
+Each entry names where the game's parts live — its rules object, its file formats, its pictures and text board
+— as `module` or `module:attribute` paths, resolved only when asked (`part`). So this list sits
 beside every layer without importing any: the pure rules (`dm/`) look a game up here without pulling in
 `render/`, and a new game is one entry here plus its modules.
 
@@ -55,7 +55,6 @@ class Entry:
     formats: tuple[str, ...]  # the readers and writers of its files
     picture: str | None  # death matches: render data -> image; campaigns: their stage reports' module
     text: str | None  # death matches: render data -> text board (None: YAML); campaigns: their turn sheets'
-    mail: str  # builds its mails
     puzzles: str | None = None  # the `formats.dmpuzzles.PuzzleFormat` of a match whose Config takes puzzles
     puzzle_file: PuzzleFile | None = None  # its puzzle or board file, told from a room
     solver: Solver | None = None
@@ -68,8 +67,7 @@ _CAMPAIGN_FORMATS = ("pbem.formats.game", "pbem.formats.orders", "pbem.formats.r
 
 def _campaign(name: str, title: str, rules: str, deck: str) -> Entry:
     """A campaign: its files, stage reports, turn sheets and mails are every campaign's."""
-    return Entry(name, title, Kind.CAMPAIGN, rules, _CAMPAIGN_FORMATS, "pbem.render.turn", "pbem.render.sheet",
-                 "pbem.mail.post", deck=deck)
+    return Entry(name, title, Kind.CAMPAIGN, rules, _CAMPAIGN_FORMATS, "pbem.render.turn", "pbem.render.sheet", deck=deck)
 
 
 GAMES: tuple[Entry, ...] = (
@@ -77,22 +75,22 @@ GAMES: tuple[Entry, ...] = (
     _campaign("geeko", "Geek-o Challenge", "pbem.dm.campaign:Geeko", "decks/geeko.yaml"),
     Entry("gyulbot", "Gyulbot", Kind.MATCH, "pbem.dm.gyulbot.game:Gyulbot",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.gyulbot"),
-          "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text", "pbem.mail.dmpost",
+          "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text",
           puzzles="pbem.formats.gyulbot:PUZZLES",
           puzzle_file=PuzzleFile(("goal",), "Gyulbot puzzle", "pbem.formats.gyulbot:parse_puzzle"),
           solver=Solver("pbem.dm.gyulbot.solver", "pbem.dm.gyulbot.solver", "the Gyulbot solver", 9)),
     Entry("ice", "Ice maze", Kind.MATCH, "pbem.dm.icemaze.game:IceMaze",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.icemaze"),
-          "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text", "pbem.mail.dmpost",
+          "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text",
           puzzles="pbem.formats.icemaze:PUZZLES",
           puzzle_file=PuzzleFile(("map",), "Ice maze", "pbem.formats.icemaze:parse_maze"),
           solver=Solver("pbem.dm.icemaze.solver", "pbem.dm.icemaze.kernel", "the ice-maze solver", 5)),
     Entry("takebacktoe", "Take-Back-Toe", Kind.MATCH, "pbem.dm.takebacktoe:TakeBackToe",
           ("pbem.formats.transcript",),
-          "pbem.render.dm_takebacktoe:picture", "pbem.render.dm_takebacktoe:text", "pbem.mail.dmpost"),
+          "pbem.render.dm_takebacktoe:picture", "pbem.render.dm_takebacktoe:text"),
     Entry("flowerfield", "Flower Field", Kind.MATCH, "pbem.dm.flowerfield.game:FlowerField",
           ("pbem.formats.transcript", "pbem.formats.flowerboard"),
-          "pbem.render.dm_flowerfield:picture", "pbem.render.dm_flowerfield:text", "pbem.mail.dmpost",
+          "pbem.render.dm_flowerfield:picture", "pbem.render.dm_flowerfield:text",
           puzzle_file=PuzzleFile(("board", "variant"), "Flower Field board",
                                  "pbem.formats.flowerboard:parse_flower_board")),
 )

@@ -5,7 +5,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
-from pbem.store.games import Store, create_game
+from pbem.gm.setup import create_game
+from pbem.store.games import Store
 
 HALL = """name: Hall {n}
 size: 3x3

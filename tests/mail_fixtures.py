@@ -13,7 +13,8 @@ from pathlib import Path
 from cycle_fixtures import AT, halls_description, order
 
 from pbem.gm import cycle
-from pbem.store.games import Store, create_game
+from pbem.gm.setup import create_game
+from pbem.store.games import Store
 
 SECRETS = {"alice": "s-alice", "bob": "s-bob"}
 ADDRESSES = {"alice": "alice@example.org", "bob": "bob@example.org"}

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.gm import cycle
-from pbem.store.games import Store, create_game
+from pbem.gm.setup import create_game
+from pbem.store.games import Store
 from pbem.store.tables import DealtHand, EventRecord, Game, OrderVersion, Player, Robot, StateSnapshot, Turn
 
 RUNNER = CliRunner()

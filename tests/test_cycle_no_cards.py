@@ -13,9 +13,10 @@ from pbem.engine.vocabulary import Mode
 from pbem.formats.canonical import dumps, to_data
 from pbem.formats.game import GameDescription, PlayerEntry, SourceFile
 from pbem.gm import cycle
+from pbem.gm.setup import create_game
 from pbem.render.sheet import turn_sheet_html, turn_sheet_text
 from pbem.store import turns
-from pbem.store.games import Store, create_game, current_state, get_game, snapshot
+from pbem.store.games import Store, current_state, get_game, snapshot
 from pbem.store.tables import StateSnapshot
 
 FIELD = """name: Field

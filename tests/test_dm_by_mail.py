@@ -16,7 +16,7 @@ from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_serve
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.mail.dmpost import match_thread
+from pbem.mail.post import match_thread
 
 pytestmark = pytest.mark.slow  # real mail servers: the soak part of the suite
 

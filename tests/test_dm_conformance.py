@@ -33,8 +33,9 @@ from pbem.formats.schedule import due_after, parse_schedule
 from pbem.formats.transcript import dump_transcript, load_transcript
 from pbem.gm import cycle
 from pbem.gm.archive import export_game, import_game
+from pbem.gm.setup import create_game
 from pbem.resources import resource_dir
-from pbem.store.games import Store, create_game, load_setup, setup_document
+from pbem.store.games import Store, load_setup, setup_document
 from pbem.store.tables import OrderVersion
 
 PUZZLE = parse_puzzle({"size": 4, "walls": [], "robots": {"red": ["r4c1"], "blue": ["r2c3"]},
@@ -76,7 +77,7 @@ def test_every_listed_game_is_covered_and_its_parts_resolve():
     for entry in games.entries():
         rules = games.part(entry.rules)()
         assert rules.name == entry.name and rules.title == entry.title
-        for path in (*entry.formats, entry.picture, entry.text, entry.mail):
+        for path in (*entry.formats, entry.picture, entry.text):
             assert path is not None and games.part(path) is not None
     assert [get_game(name).name for name in MATCHES] == list(MATCHES)
     with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield, nim"):

@@ -25,7 +25,7 @@ NOT_GAME_TABLES = {
 
 def parts(entry: games.Entry) -> list[str]:
     """Every `module[:attribute]` path an entry names."""
-    found = [entry.rules, *entry.formats, entry.picture, entry.text, entry.mail, entry.puzzles]
+    found = [entry.rules, *entry.formats, entry.picture, entry.text, entry.puzzles]
     if entry.puzzle_file is not None:
         found.append(entry.puzzle_file.reader)
     if entry.solver is not None:
@@ -120,7 +120,7 @@ def test_a_registered_game_is_listed_after_the_shipped_ones_and_a_taken_name_is_
     assert games.entry("nim", games.Kind.MATCH) is games.find("nim") is games.entries()[-1]
     with pytest.raises(ValueError, match="a game named 'gyulbot' is registered already"):
         games.register(replace(games.entry("gyulbot"), title="Another Gyulbot"))
-    extra = games.Entry("nim2", "Nim again", games.Kind.MATCH, "nimgame.rules:Nim", (), None, None, "pbem.mail.dmpost")
+    extra = games.Entry("nim2", "Nim again", games.Kind.MATCH, "nimgame.rules:Nim", (), None, None)
     games.register(extra)
     games.register(extra)  # the same game again (a module importing conftest.py anew): nothing changes
     try:

@@ -12,8 +12,8 @@ from mail_fixtures import new_campaign
 from sqlmodel import Session, create_engine
 
 from pbem.gm import cycle
+from pbem.gm.setup import create_game
 from pbem.store.due import RowReader, from_rows
-from pbem.store.games import create_game
 from pbem.store.summary import game_summaries, listed
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -83,7 +83,7 @@ def _sheet_mails(folder: Path) -> dict[str, str]:
 def _match_pages(folder: Path) -> dict[str, str]:
     """Each death match's site page (one action's payload a long word) and its mail."""
     from pbem.dm import Config, replay
-    from pbem.mail.dmpost import match_mail
+    from pbem.gm.moves import letter as match_mail
     from pbem.render.dm_page import match_page
 
     pages: dict[str, str] = {}

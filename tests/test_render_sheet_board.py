@@ -7,12 +7,13 @@ from email import message_from_bytes, policy
 from cycle_fixtures import AT, halls_description
 
 from pbem.gm import cycle
+from pbem.gm.setup import create_game
 from pbem.render.ascii import ARROWS
 from pbem.render.board import position_png
 from pbem.render.message import message_bytes
 from pbem.render.model import Position
 from pbem.render.sheet import board_lines, sheet_png, sheet_position, turn_sheet_html, turn_sheet_message
-from pbem.store.games import Store, create_game, current_state, get_game
+from pbem.store.games import Store, current_state, get_game
 
 
 def sheets_and_state(tmp_path):

@@ -18,7 +18,8 @@ from sqlmodel import Session, create_engine, select
 
 from pbem.formats.schedule import Schedule
 from pbem.gm import cycle
-from pbem.store.games import Store, create_game
+from pbem.gm.setup import create_game
+from pbem.store.games import Store
 from pbem.store.mail import MailOutgoing
 from pbem.store.runlock import claims_games, game_claims
 from pbem.store.schedule import set_schedule

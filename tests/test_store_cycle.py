@@ -8,8 +8,9 @@ from cycle_fixtures import AT, halls_description, order
 from sqlmodel import func, select
 
 from pbem.gm import cycle
+from pbem.gm.setup import create_game
 from pbem.store import turns
-from pbem.store.games import Refused, Store, create_game, current_state, final_boards
+from pbem.store.games import Refused, Store, current_state, final_boards
 from pbem.store.tables import EventRecord, Game, OrderVersion, StateSnapshot, Turn
 
 

@@ -13,7 +13,8 @@ from pbem.engine.deal import free_registers
 from pbem.engine.orders import Submission
 from pbem.formats.canonical import canonical_json
 from pbem.gm import cycle
-from pbem.store.games import Store, create_game, load_setup, read_state, setup_document
+from pbem.gm.setup import create_game
+from pbem.store.games import Store, load_setup, read_state, setup_document
 from pbem.store.tables import Game
 
 DESCRIPTION = halls_description()

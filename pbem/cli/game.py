@@ -1,6 +1,7 @@
-"""`pbem init`, `pbem demo`, `pbem game …`, `pbem replay`: campaigns and their history."""
+"""`pbem init`, `pbem demo`, `pbem game …`, `pbem replay`: games and their history."""
 from __future__ import annotations
 
+import json
 import secrets
 import shutil
 from dataclasses import asdict
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 
     from ..formats.game import PlayerEntry, SourceFile
     from ..gm.cycle import ReplayTurn
+    from ..gm.matcharchive import MatchReplay
     from ..store.controls import Ended
     from ..store.tables import Game
 
@@ -256,12 +258,27 @@ def _show_match(session: Any, match: Any, show_secrets: bool, as_json: bool) -> 
 
 
 @game_app.command("import")
-def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A folder with game.yaml and turn-NNN/."),
-            as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON.")) -> None:
-    """Create a game from a campaign folder and play every turn in it."""
+def import_(ctx: typer.Context, directory: Path = typer.Argument(..., help="A folder with game.yaml and turn-NNN/ "
+                                                                         "(a death match's: and transcript.yaml)."),
+            as_json: bool = typer.Option(False, "--json", help="Print the turns and hashes as JSON."),
+            config_file: Optional[Path] = typer.Option(None, "--config", envvar="PBEM_MAIL_CONFIG",
+                                                       help="Mail settings (YAML): a death match's GM address.")
+            ) -> None:
+    """Create a game from its folder: a campaign's every turn played, a death match's every move kept."""
     from ..formats.game import read_description
-    from ..gm.archive import import_game
+    from ..formats.matchgame import is_match_archive
+    from ..gm.archive import import_game, import_match_archive
+    from .mail import _config
 
+    if is_match_archive(directory):
+        sender = _config(config_file).sender
+        with open_store(ctx, create=True) as store:
+            match = import_match_archive(store, directory, at=clock(ctx), sender=sender)
+        if as_json:
+            print_json({"game": match.game, "moves": match.moves, "hash": match.hash})
+        else:
+            typer.echo(f"{match.game}: {match.moves} moves imported, position {match.hash}")
+        return
     with open_store(ctx, create=True) as store:
         description = read_description(directory)
         with progress() as bar:
@@ -304,14 +321,22 @@ def _difference(turn: ReplayTurn) -> str:
 
 @app.command("replay")
 def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's name."),
-           verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn whose hash differs."),
+           verify: bool = typer.Option(False, "--verify", help="Exit 1 naming the first turn (a death match: the "
+                                                                "first move) that differs."),
            as_json: bool = typer.Option(False, "--json", help="Print the per-turn hashes as JSON.")) -> None:
     """Rebuild a game from its first state and the stored orders, turn by turn, and compare the state hashes and
-    the events hashes (the events reports are built from)."""
+    the events hashes (the events reports are built from); a death match from its set-up and accepted moves.
+
+    Each of a death match's accepted moves must be accepted again; the first one the rules refuse now differs."""
     from ..gm import cycle
+    from ..gm.matcharchive import replay_match
     from ..store.games import get_game, processed_turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
+        match = replay_match(session, name)
+        if match is not None:
+            _print_match_replay(match, as_json)
+            raise typer.Exit(EXIT_REFUSED if verify and match.first_difference is not None else EXIT_OK)
         total = len(processed_turns(session, get_game(session, name)))
         with progress() as bar:
             task = bar.add_task(f"replaying {name}", total=total)
@@ -328,3 +353,22 @@ def replay(ctx: typer.Context, name: str = typer.Argument(..., help="The game's 
         else:
             typer.echo(f"{name}: turn {first} is the first that differs", err=True)
     raise typer.Exit(EXIT_REFUSED if verify and first is not None else EXIT_OK)
+
+
+def _print_match_replay(match: MatchReplay, as_json: bool) -> None:
+    """Each accepted move of a death match replayed: accepted again, or why the rules refuse it now."""
+    first = match.first_difference
+    if as_json:
+        print_json({"game": match.game, "first_difference": first, "hash": match.hash,
+                    "moves": [asdict(m) | {"same": m.refused is None} for m in match.moves]})
+        return
+    for move in match.moves:
+        typer.echo(f"move {move.seq:>4}  {move.player}  "
+                   + ("same" if move.refused is None else f"DIFFERS: the rules refuse it now: {move.refused}"))
+    if first is None:
+        typer.echo(f"{match.game}: {len(match.moves)} accepted moves replayed, every one accepted again; "
+                   f"position {match.hash}")
+    else:
+        moved = next(m for m in match.moves if m.seq == first)
+        typer.echo(f"{match.game}: move {first} ({moved.player} {json.dumps(moved.payload, sort_keys=True)}) is "
+                   "the first that differs", err=True)

@@ -40,7 +40,7 @@ COMMANDS: dict[str, dict[str, Entry]] = {
                                    "games) and their results, each with its Atom feed."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
                                    "compare the state hashes and the events hashes (the events reports are built "
-                                   "from)."),
+                                   "from); a death match from its set-up and accepted moves."),
         "mail": Entry(("mail",), "Fetch orders from and send reports to the players."),
         "run": Entry(("run",), "One unattended pass over every scheduled game: fetch, remind, process what is due, "
                                "deal, send."),

@@ -3,7 +3,8 @@
 Generic over dataclasses, so a new engine field needs no code here:
 - a dataclass becomes an object of its fields (but those with `metadata={"canonical": False}`, kept for
   messages only); an Enum its name, a StrEnum its word (a robot's `real`);
-- a value class with a `parse` classmethod (Square, Card, Size) its text;
+- a value class with a `parse` classmethod (Square, Card, Size) its text; a time stamp (a death match's clock)
+  its ISO 8601 text in UTC, a duration its whole microseconds;
 - mappings become objects (keys as text), lists and tuples arrays, sets sorted arrays;
 - floats are refused: a state must never depend on rounding.
 `from_data(type, data)` reverses `to_data` using the type hints, so
@@ -18,6 +19,7 @@ import json
 import types
 import typing
 from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -49,6 +51,10 @@ def _conversion(cls: type) -> Callable[[Any], Any]:
         return _no_float
     if hasattr(cls, "parse") and not issubclass(cls, type):
         return str
+    if issubclass(cls, datetime):
+        return _moment
+    if issubclass(cls, timedelta):
+        return _duration
     if dataclasses.is_dataclass(cls) and not issubclass(cls, type):
         return _frozen if cls.__dataclass_params__.frozen else _fields  # type: ignore[attr-defined]
     if issubclass(cls, Mapping):
@@ -103,6 +109,14 @@ def _sequence(value: list[Any] | tuple[Any, ...]) -> list[Any]:
 
 def _set(value: set[Any] | frozenset[Any]) -> list[Any]:
     return sorted((to_data(v) for v in value), key=dumps)
+
+
+def _moment(value: datetime) -> str:
+    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).astimezone(timezone.utc).isoformat()
+
+
+def _duration(value: timedelta) -> int:
+    return value // timedelta(microseconds=1)
 
 
 def _no_float(value: float) -> Any:
@@ -170,6 +184,10 @@ class _Reader:
                 return hint[data]
             if hasattr(hint, "parse"):
                 return hint.parse(data)
+            if hint is datetime:
+                return datetime.fromisoformat(data)
+            if hint is timedelta:
+                return timedelta(microseconds=data)
             if dataclasses.is_dataclass(hint):
                 return self._dataclass(hint, data)
             if hint in (int, str, bool):

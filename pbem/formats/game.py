@@ -90,11 +90,7 @@ def read_description(path: str | Path) -> GameDescription:
     path = Path(path)
     if path.is_dir():
         path = path / DESCRIPTION
-    document = read_yaml_file(path)
-    if not isinstance(document, LinedDict):
-        raise FormatError([Problem(str(path), None, "", "a game description is a mapping (name, ruleset, …)")])
-    fields = Fields(str(path))
-    fields.unknown(document, FIELDS, f"unknown field (expected {', '.join(FIELDS)})")
+    document, fields = mapping_file(path, FIELDS, "a game description is a mapping (name, ruleset, …)")
     head = fields.read(document, HEAD)
     options = head["ruleset_options"]
     for key, value in options.items() if head["ruleset"] is not None else ():
@@ -103,17 +99,47 @@ def read_description(path: str | Path) -> GameDescription:
         except ValueError as err:
             fields.add(options, key, f"ruleset_options.{key}", str(err))
     files = fields.read(document, _files(path.parent))
-    players = _players(document.get("players"), fields, document)
+    players = _players(fields, document)
     turns = fields.read(document, TURNS)["turns"]
     open_turn = document.get("open_turn")
     if open_turn is not None and (not is_whole(open_turn) or open_turn != (turns or 0) + 1):
         fields.add(document, "open_turn", "open_turn", f"must be the turn after the played ones ({(turns or 0) + 1})")
-    created_at = _time(document, "created_at", fields.add)
+    created_at = zoned_time(document, "created_at", fields.add)
     schedule = _schedule(document, fields)
     if fields.problems or files["deck"] is None:
         raise FormatError(fields.problems)
     return GameDescription(head["name"], head["ruleset"], str(files["seed"]), files["rooms"], files["deck"], players,
                            dict(options), turns, open_turn, created_at, schedule)
+
+
+def mapping_file(path: Path, known: tuple[str, ...], what: str) -> tuple[LinedDict, Fields]:
+    """A YAML file that must be a mapping (else FormatError saying `what` it is), and the `Fields` reading it, an
+    unknown field already refused (a game's `game.yaml`, a match's)."""
+    document = read_yaml_file(path)
+    if not isinstance(document, LinedDict):
+        raise FormatError([Problem(str(path), None, "", what)])
+    fields = Fields(str(path))
+    fields.unknown(document, known, f"unknown field (expected {', '.join(known)})")
+    return document, fields
+
+
+def listed_mappings(fields: Fields, document: LinedDict, key: str, known: tuple[str, ...], shape: str,
+                    missing: str) -> list[tuple[str, LinedDict]]:
+    """Each mapping listed under `key`, with its field's name (`players[0]`), an unknown field in it refused; a list
+    missing or empty is refused with `missing`, an item that is no mapping with `shape`."""
+    given = document.get(key)
+    if not isinstance(given, LinedList) or not given:
+        fields.add(document, key, key, missing)
+        return []
+    found = []
+    for index, entry in enumerate(given):
+        where = f"{key}[{index}]"
+        if not isinstance(entry, LinedDict):
+            fields.add(given, index, where, shape)
+            continue
+        fields.unknown(entry, known, f"unknown field (expected {', '.join(known)})", where)
+        found.append((where, entry))
+    return found
 
 
 _A_NAME = f"must be a name of {NAME_RULE}"
@@ -166,7 +192,7 @@ def _schedule(document: LinedDict, fields: Fields) -> Schedule | None:
     return None
 
 
-def _time(container: Any, key: str, problem: Complain) -> datetime | None:
+def zoned_time(container: Any, key: str, problem: Complain) -> datetime | None:
     """An ISO 8601 time with its zone (export writes them quoted), or None when absent."""
     value = container.get(key)
     if value is None:
@@ -205,8 +231,8 @@ def read_manifest(folder: Path) -> TurnManifest | None:
                     "must name an order file in this folder")
             continue
         source = entry.get("source")
-        submissions.append((name, None if source is None else str(source), _time(entry, "submitted_at", fields.add)))
-    processed_at = _time(document, "processed_at", fields.add)
+        submissions.append((name, None if source is None else str(source), zoned_time(entry, "submitted_at", fields.add)))
+    processed_at = zoned_time(document, "processed_at", fields.add)
     if fields.problems:
         raise FormatError(fields.problems)
     return TurnManifest(submissions, processed_at)
@@ -262,17 +288,10 @@ def data_files(entries: list[str], folder: str, base: Path | None = None) -> lis
     return files
 
 
-def _players(value: Any, fields: Fields, document: LinedDict) -> list[PlayerEntry]:
-    if not isinstance(value, LinedList) or not value:
-        fields.add(document, "players", "players", "must list the players")
-        return []
+def _players(fields: Fields, document: LinedDict) -> list[PlayerEntry]:
     players, seen = [], set()
-    for index, entry in enumerate(value):
-        where = f"players[{index}]"
-        if not isinstance(entry, LinedDict):
-            fields.add(value, index, where, "must be {name, email, robots}")
-            continue
-        fields.unknown(entry, PLAYER_FIELDS, f"unknown field (expected {', '.join(PLAYER_FIELDS)})", where)
+    for where, entry in listed_mappings(fields, document, "players", PLAYER_FIELDS, "must be {name, email, robots}",
+                                        "must list the players"):
         name, email = entry.get("name"), entry.get("email", "")
         robots = entry.get("robots")
         if not valid_name(name):

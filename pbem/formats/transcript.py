@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -25,23 +26,48 @@ from .yamlfile import FormatError, LinedDict, LinedList, Problem, line_of, load_
 HEADER_KEYS = ("name", "notes", "game", "variant", "options", "players", "seed", "puzzles", "actions")
 
 
+class MoveSource(StrEnum):
+    """How a stored move came: by mail, a GM command, the clock's own action, a transcript taken over."""
+
+    MAIL = "mail"
+    COMMAND = "command"
+    CLOCK = "clock"
+    TRANSCRIPT = "transcript"
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """What an archived match keeps of a move besides its action (keys beside the payload, never part of it):
+    why it was refused (None: accepted), how it came, the key of the message that carried it."""
+
+    refused: str | None = None
+    source: MoveSource = MoveSource.TRANSCRIPT
+    mail: str | None = None
+
+
+RECORD_KEYS = ("refused", "source", "mail")  # an action's keys that are its record, not its payload
+
+
 @dataclass(frozen=True)
 class Transcript:
     source: str
     config: Config
     actions: tuple[Action, ...]
     lines: tuple[int | None, ...]  # the line of each action
+    records: tuple[MoveRecord, ...] = ()  # each action's record (an archived match's transcript)
 
 
-def read_transcript(path: str | Path) -> Transcript:
-    return parse_transcript(read_yaml_file(path), str(path))
+def read_transcript(path: str | Path, *, implied: bool = True) -> Transcript:
+    return parse_transcript(read_yaml_file(path), str(path), implied=implied)
 
 
 def load_transcript(text: str, source: str = "<transcript>") -> Transcript:
     return parse_transcript(load_yaml(text), source)
 
 
-def parse_transcript(document: Any, source: str) -> Transcript:
+def parse_transcript(document: Any, source: str, *, implied: bool = True) -> Transcript:
+    """The transcript in `document`; with `implied`, options its actions imply where the header is silent are
+    added (a match's archive writes every option it was created with, so none is implied)."""
     if not isinstance(document, dict):
         raise FormatError([Problem(source, None, "", "a transcript is a mapping with game, players and actions")])
     fields = Fields(source)
@@ -54,18 +80,19 @@ def parse_transcript(document: Any, source: str) -> Transcript:
         players_ok = False
     setup = fields.read(document, SETUP)
     config = None
-    actions, lines = _actions(document, players, fields.add)
+    actions, lines, records = _actions(document, players, fields.add)
     if game is not None:  # the game's own set-up checks run whatever else is wrong, so one run lists every problem
         puzzles, puzzle_problems = read_puzzles(game, setup["puzzles"])
         fields.problems.extend(_placed(p, document, source) for p in puzzle_problems)
-        options = get_game(game).transcript_options(plain(setup["options"]), actions)
+        options = plain(setup["options"])
+        options = get_game(game).transcript_options(options, actions) if implied else options
         config = Config(game, tuple(players), setup["variant"], options, setup["seed"], puzzles)
         for field, message in _setup_problems(config):
             if players_ok or field != "players":  # a bad players list is reported once, above
                 fields.problems.append(Problem(source, _line_of_field(document, field), field, message))
     if fields.problems or config is None:
         raise FormatError(fields.problems)
-    return Transcript(source, config, tuple(actions), tuple(lines))
+    return Transcript(source, config, tuple(actions), tuple(lines), tuple(records))
 
 
 def _game(name: Any) -> str:
@@ -124,12 +151,13 @@ def _placed(problem: Problem, document: Any, source: str) -> Problem:
     return Problem(source, line, field, problem.message)
 
 
-def _actions(document: Any, players: list[str], problem: Complain) -> tuple[list[Action], list[int | None]]:
+def _actions(document: Any, players: list[str], problem: Complain
+             ) -> tuple[list[Action], list[int | None], list[MoveRecord]]:
     entries = document.get("actions", [])
     if not isinstance(entries, list):
         problem(document, "actions", "actions", "must be a list of {player, at?, ...payload}")
-        return [], []
-    actions, lines = [], []
+        return [], [], []
+    actions, lines, records = [], [], []
     for index, entry in enumerate(entries):
         field = f"actions[{index}]"
         if not isinstance(entry, dict):
@@ -143,12 +171,26 @@ def _actions(document: Any, players: list[str], problem: Complain) -> tuple[list
         except ValueError as err:
             problem(entry, "at", f"{field}.at", str(err))
             at = None
-        payload = {key: plain(value) for key, value in entry.items() if key not in ("player", "at")}
+        payload = {key: plain(value) for key, value in entry.items() if key not in ("player", "at", *RECORD_KEYS)}
         if not payload:
             problem(entries, index, field, "the action says nothing to do")
         actions.append(Action(str(player), payload, at))
         lines.append(line_of(entries, index))
-    return actions, lines
+        records.append(_record(entry, field, problem))
+    return actions, lines, records
+
+
+def _record(entry: Any, field: str, problem: Complain) -> MoveRecord:
+    """An action's record keys (`refused`, `source`, `mail`), each checked."""
+    refused, mail, source = entry.get("refused"), entry.get("mail"), entry.get("source", MoveSource.TRANSCRIPT)
+    for key, value in (("refused", refused), ("mail", mail)):
+        if value is not None and not (isinstance(value, str) and value):
+            problem(entry, key, f"{field}.{key}", "must be text")
+    if not isinstance(source, str) or source not in set(MoveSource):
+        problem(entry, "source", f"{field}.source", f"must be one of {', '.join(MoveSource)}, not {source!r}")
+        source = MoveSource.TRANSCRIPT
+    return MoveRecord(refused if isinstance(refused, str) else None, MoveSource(source),
+                      mail if isinstance(mail, str) else None)
 
 
 def parse_time(value: Any) -> datetime | None:
@@ -176,8 +218,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-def dump_transcript(config: Config, actions: list[Action]) -> str:
-    """A transcript that `read_transcript` reads back to the same config and actions."""
+def dump_transcript(config: Config, actions: list[Action], records: list[MoveRecord] | None = None) -> str:
+    """A transcript that `read_transcript` reads back to the same config and actions (and each action's record,
+    when given: an archived match's every move)."""
     document: dict[str, Any] = {"game": config.game}
     if config.variant is not None:
         document["variant"] = config.variant
@@ -188,6 +231,19 @@ def dump_transcript(config: Config, actions: list[Action]) -> str:
     if config.puzzles:
         document["puzzles"] = puzzle_documents(config.game, config.puzzles)
     document["actions"] = [
-        {"player": a.player, **({"at": a.at.isoformat()} if a.at else {}), **plain(a.payload)} for a in actions
+        {"player": a.player, **({"at": a.at.isoformat()} if a.at else {}), **plain(a.payload), **_record_keys(record)}
+        for a, record in zip(actions, records or [MoveRecord()] * len(actions))
     ]
     return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None)
+
+
+def _record_keys(record: MoveRecord) -> dict[str, str]:
+    """A record's keys as written (a taken-over transcript's accepted action writes none)."""
+    keys: dict[str, str] = {}
+    if record.refused is not None:
+        keys["refused"] = record.refused
+    if record.source is not MoveSource.TRANSCRIPT:
+        keys["source"] = str(record.source)
+    if record.mail is not None:
+        keys["mail"] = record.mail
+    return keys

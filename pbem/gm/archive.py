@@ -1,4 +1,5 @@
-"""Bringing whole campaigns in and out: `game import DIR` and `game export GAME DIR`.
+"""Bringing whole games in and out: `game import DIR` and `game export GAME DIR` (a death match's archive extends
+this layout: `pbem.gm.matcharchive`).
 
 A campaign folder is a game description (`game.yaml`) plus one folder of order
 files per turn (`turn-001/` …). Import creates the game and then, turn by turn,
@@ -36,7 +37,6 @@ from ..store.controls import history, restore
 from ..store.games import (
     Refused,
     Store,
-    create_game,
     current_state,
     delete_game,
     description_of,
@@ -44,9 +44,12 @@ from ..store.games import (
     order_versions,
     processed_turns,
 )
+from ..store.matches import is_match
 from ..store.schedule import schedule_for, set_schedule
 from ..store.turns import TurnSheet, dealt
 from .cycle import ProcessResult, deal, process, submit
+from .matcharchive import ImportedMatch, export_match, import_match
+from .setup import create_game
 
 OnTurn = Callable[[ProcessResult], None]  # told of each turn processed
 OnDeal = Callable[[list[TurnSheet]], None]  # told of each turn's sheets as it is dealt
@@ -56,6 +59,13 @@ OnDeal = Callable[[list[TurnSheet]], None]  # told of each turn's sheets as it i
 class Imported:
     game: str
     turns: list[ProcessResult] = field(default_factory=list)
+
+
+def import_match_archive(store: Store, folder: str | Path, *, at: datetime, sender: str) -> ImportedMatch:
+    """Create the death match archived in FOLDER (`pbem.gm.matcharchive`), committed."""
+    folder = Path(folder)
+    with store.session() as session:
+        return import_match(session, folder, _controls(folder), at, sender)
 
 
 def import_game(store: Store, folder: str | Path, *, at: datetime, on_turn: OnTurn | None = None,
@@ -136,7 +146,7 @@ def _deal_and_submit(session: Session, description: GameDescription, turn_folder
 
 
 def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = True) -> list[Path]:
-    """Write GAME as a campaign folder: game.yaml, rooms/, deck, and per turn every order version each player sent
+    """Write GAME as a campaign folder (a death match as its archive: `pbem.gm.matcharchive`): game.yaml, rooms/, deck, and per turn every order version each player sent
     (with `orders.yaml` listing them in the order and at the times they came), the open turn's too, so that
     `import_game` rebuilds the same database content. Without `secrets` the players' secrets are left out (an
     archive to share): of game.yaml, and of every order file (its `secret:` entry, a pasted sheet's preamble and
@@ -144,6 +154,8 @@ def export_game(store: Store, name: str, folder: str | Path, *, secrets: bool = 
     folder = Path(folder)
     with store.session() as session:
         game = get_game(session, name)
+        if is_match(game):
+            return export_match(session, game, folder, secrets=secrets)
         description = description_of(session, game)
         description.created_at = game.created_at.replace(tzinfo=game.created_at.tzinfo or timezone.utc)
         description.schedule = schedule_for(session, game)

@@ -152,7 +152,8 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
     """A death-match player's `help` (what they may mail, and their game's actions now), `status` (the position
     and its deadline, in their own zone too) or `resend` (the position mail again, to them alone)."""
     from ..dm.base import get_game
-    from ..mail.dmpost import position_lines, reply_lines
+    from ..mail.post import position_lines, reply_lines
+    from .matchview import match_view
     from .moves import halted, position, queue_news, shown
 
     config, state, _ = position(session, match)
@@ -161,12 +162,12 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
         handled.understood = [*MATCH_HELP, f"This match's press: {press_policy(session, match)}.", "",
                               f"{match.name} is a {get_game(config.game).title} match; its actions now:",
                               *([f"Nothing to send now: {stopped}."] if stopped else
-                                reply_lines(config, shown(config, state, now), match.name, player.name,
-                                            player.secret)[1:])]
+                                reply_lines(match_view(config, shown(config, state, now), player.name, drawn=False),
+                                            match.name, player.name, player.secret)[1:])]
         return None
     if command is Command.STATUS:
         handled.understood = ([f"{match.name}: {stopped}."] if stopped else []) + position_lines(
-            config, shown(config, state, now), now, player.timezone)
+            match_view(config, shown(config, state, now), player.name, drawn=False), now, player.timezone)
         return None
     handled.understood = [f"The position of {match.name} comes again in its own mail."]
     return lambda: queue_news(session, match, config, state, now, sender, "your position again",

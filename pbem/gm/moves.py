@@ -15,8 +15,8 @@ from ..dm import clock
 from ..dm.base import Action, Config, Game, get_game, replay
 from ..dm.clock import moment, when
 from ..formats.ending import ended_text
-from ..mail.dmpost import match_mail
 from ..mail.outbox import queue
+from ..mail.post import match_mail
 from ..render.message import message_id
 from ..store.base import lock_game
 from ..store.controls import ended, observers, paused
@@ -35,6 +35,7 @@ from ..store.schedule import set_wake
 from ..store.summary import GameSummary
 from ..store.tables import Game as GameRow
 from ..store.tables import OrderVersion, Player
+from .matchview import match_view
 
 Position = tuple[Config, Any, list[Action]]
 
@@ -193,9 +194,10 @@ def shown(config: Config, state: Any, now: datetime) -> Any:
     return clock.advance(get_game(config.game), state, now)[0]
 
 
-def letter(*, config: Config, state: Any, now: datetime, **fields: Any) -> Any:
-    """The match mail (`mail.dmpost.match_mail`) of the position as of `now`."""
-    return match_mail(config=config, state=shown(config, state, now), now=now, **fields)
+def letter(*, config: Config, state: Any, now: datetime, player: str | None, **fields: Any) -> Any:
+    """The match mail (`mail.post.match_mail`) of the position as of `now`, as `player` (None: an observer) sees
+    it."""
+    return match_mail(view=match_view(config, shown(config, state, now), player), now=now, player=player, **fields)
 
 
 def queue_news(session: Session, match: GameRow, config: Config, state: Any, now: datetime, sender: str,

@@ -5,16 +5,24 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from ..engine import campaign
 from ..engine.campaign import GameState
 from ..formats.game import GameDescription
 from ..formats.schedule import Schedule
-from ..store.games import create_game
+from ..store import games
 from ..store.schedule import set_schedule
 from ..store.tables import Game
 
 
+def create_game(session: Session, description: GameDescription, at: datetime) -> tuple[Game, GameState]:
+    """The game described, with its players and robots, and the state before turn 1 the engine builds from its
+    setup (not committed)."""
+    state = campaign.new_game(games.checked_setup(session, description))
+    return games.create_game(session, description, state, at), state
+
+
 def new_game(session: Session, description: GameDescription, schedule: Schedule | None,
-             at: datetime) -> tuple[Game, GameState]:
+                  at: datetime) -> tuple[Game, GameState]:
     """The game created at `at` (with its schedule for `pbem run`, if given), committed."""
     game, state = create_game(session, description, at)
     if schedule is not None:

@@ -1,4 +1,4 @@
-"""Acknowledgements: the reply each incoming message gets, accepted or refused (death matches: `dmpost`).
+"""Acknowledgements: the reply each incoming message gets, accepted or refused (death matches: `post.match_mail`).
 
 Only cleaned text reaches a header (one line, no control characters), the
 recipient is the bare address the message came from, and the Message-ID comes

@@ -11,7 +11,7 @@ from typing import Any, Callable, TypeVar, overload
 from sqlmodel import Session, col, delete, select
 
 from .. import games as registry
-from ..engine.campaign import GameSetup, GameState, PlayerSetup, new_game
+from ..engine.campaign import GameSetup, GameState, PlayerSetup
 from ..engine.events import EVENT_TYPES, Event
 from ..engine.room import Room
 from ..engine.ruleset import get_ruleset
@@ -90,16 +90,21 @@ def description_of(session: Session, game: Game) -> GameDescription:
                            dict(data.get("ruleset_options") or {}))
 
 
-def create_game(session: Session, description: GameDescription, at: datetime) -> tuple[Game, GameState]:
-    """A new game with its players and robots, and the state before turn 1."""
+def checked_setup(session: Session, description: GameDescription) -> GameSetup:
+    """The setup of a game not yet stored, its roster checked; Refused when the name is taken or the roster is
+    wrong (the GM then builds the state before turn 1 from it: `pbem.gm.setup.create_game`)."""
     if session.exec(select(Game).where(Game.name == description.name)).first():
         raise Refused([f"a game named {description.name} already exists"])
-    document = setup_document(description)
-    setup = load_setup(document)
+    setup = load_setup(setup_document(description))
     _check_roster(setup, description.players)
-    state = new_game(setup)
-    game = Game(name=description.name, ruleset=description.ruleset, seed=description.seed, setup=document,
-                created_at=description.created_at or at)
+    return setup
+
+
+def create_game(session: Session, description: GameDescription, state: GameState, at: datetime) -> Game:
+    """A new game with its players and robots, and `state`, the state before turn 1 built from its
+    `checked_setup`."""
+    game = Game(name=description.name, ruleset=description.ruleset, seed=description.seed,
+                setup=setup_document(description), created_at=description.created_at or at)
     session.add(game)
     session.flush()
     for position, entry in enumerate(description.players):
@@ -110,7 +115,7 @@ def create_game(session: Session, description: GameDescription, at: datetime) ->
         for index, robot in enumerate(entry.robots):
             session.add(Robot(game_id=key(game), player_id=key(player), position=index, name=robot))
     save_snapshot(session, game, 1, "before", state)
-    return game, state
+    return game
 
 
 def delete_game(session: Session, game: Game) -> None:
