@@ -153,7 +153,7 @@ def test_the_gm_ends_a_match_everyone_is_told_and_every_later_action_is_refused_
     assert desk.new_mail() == []
 
 
-def test_ending_a_match_names_a_winner_who_plays_it_and_refuses_one_its_rules_ended(desk):
+def test_ending_a_match_names_a_winner_who_plays_it_or_calls_a_draw(desk):
     opened(desk)
     wrong = desk.pbem("game", "end", "g1", "--winner", "eve", now="20:01:00")
     assert wrong.exit_code == 1 and "eve is not a player of g1 (ann, bob)" in wrong.output
