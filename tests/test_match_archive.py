@@ -116,6 +116,22 @@ def test_a_match_played_by_mail_keeps_its_mail_refusals_pause_and_opening_throug
     assert json.loads(other.pbem("mail", "outbox", "--json", now="20:06:00").stdout) == []  # nothing to send
 
 
+def test_a_match_moves_from_sqlite_to_postgresql_through_its_archive(desk, other, pg_server):
+    """How a running match moves to another database: the same position, moves, clock and controls there."""
+    other.url = pg_server.new_database()
+    gyulbot(desk)
+    assert [d["what"] for d in desk.run("20:00:00")] == ["opened", "opened"]
+    desk.send("ann", 'match: g1\nplayer: ann\nsecret: "ann-secret"\naction: {claim: 4}\n', "20:01:00")
+    desk.run("20:01:30")
+    _ok(desk.pbem("game", "observe", "g1", "eve@example.org", now="20:01:40"))
+    before = _seen(desk, "g1", "20:01:45")
+    _ok(desk.pbem("game", "export", "g1", desk.folder / "archive", now="20:01:45"))
+    _ok(other.pbem("game", "import", desk.folder / "archive", now="20:01:50"))
+    assert _seen(other, "g1", "20:01:45") == before
+    other.new_mail()  # the openings' records
+    assert [d["what"] for d in other.run("20:02:01")] == ["deadline"]  # ann's undercut window closes as it would
+
+
 def test_an_archive_without_secrets_holds_none_and_its_import_gives_new_ones(desk, other):
     gyulbot(desk)
     _ok(desk.pbem("game", "export", "g1", desk.folder / "archive", "--no-secrets", now="19:10:00"))
@@ -172,6 +188,14 @@ def test_a_bad_archive_is_refused_naming_file_line_and_field_and_stores_nothing(
     refused = other.pbem("game", "import", archive, now="19:10:00")
     assert refused.exit_code == 1 and re.search(said, refused.output), refused.output
     assert json.loads(other.pbem("game", "list", "--json", now="19:10:00").stdout) == []
+
+
+def test_an_archive_is_not_imported_over_a_game_of_the_same_name(desk):
+    archive = _archive(desk)
+    before = _seen(desk, "t1", "19:05:00")
+    refused = desk.pbem("game", "import", archive, now="19:10:00")
+    assert refused.exit_code == 1 and "a game named t1 already exists" in refused.output
+    assert _seen(desk, "t1", "19:05:00") == before
 
 
 GAME_YAML = {"name": "m1", "ruleset": "takebacktoe", "created_at": "2026-12-01T19:00:00+00:00",

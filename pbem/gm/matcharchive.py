@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, select
 
 from ..dm.base import Action, Config, replay
+from ..dm.clock import utc
 from ..formats.canonical import state_hash
 from ..formats.controls import CONTROLS, ControlEntry, controls_text
 from ..formats.game import DESCRIPTION
@@ -31,7 +32,7 @@ from ..store.controls import history, restore
 from ..store.mail import OutboxState
 from ..store.matches import action_of, config_of, create_match, find_match, moves, record_move, seat_names
 from ..store.tables import Game, OrderVersion
-from .moves import opened, opening_token, position, write_deadline
+from .moves import opened, opening_token, write_deadline
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def export_match(session: Session, match: Game, folder: Path, *, secrets: bool =
     names = seat_names(session, match)
     rows = moves(session, match)
     controls = [ControlEntry(e.at, e.kind, e.player, e.data) for e in history(session, match)]
-    files = {DESCRIPTION: match_game_text(MatchGame(match.name, match.ruleset, _utc(match.created_at), seats)),
+    files = {DESCRIPTION: match_game_text(MatchGame(match.name, match.ruleset, utc(match.created_at), seats)),
              TRANSCRIPT: dump_transcript(config, [action_of(row, names) for row in rows], [_record(r) for r in rows])}
     if controls:
         files[CONTROLS] = controls_text(controls)
@@ -169,12 +170,3 @@ def replay_match(session: Session, name: str) -> MatchReplay | None:
     return MatchReplay(name, [ReplayedMove(row.version, action.player, dict(action.payload), refused.get(index))
                               for index, (row, action) in enumerate(zip(rows, actions))],
                        state_hash(replayed.state))
-
-
-def stored_hash(session: Session, match: Game) -> str:
-    """The state hash of the match's position as the store rebuilds it."""
-    return state_hash(position(session, match)[1])
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
