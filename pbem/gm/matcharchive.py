@@ -28,7 +28,7 @@ from ..formats.yamlfile import FormatError, Problem
 from ..mail.outbox import queue
 from ..mail.post import match_thread
 from ..store.base import Refused, players_of
-from ..store.controls import history, restore
+from ..store.controls import history, observers, restore
 from ..store.mail import OutboxState
 from ..store.matches import action_of, config_of, create_match, find_match, moves, record_move, seat_names
 from ..store.tables import Game, OrderVersion
@@ -121,18 +121,20 @@ def _replayed(config: Config, transcript: Transcript) -> Any:
 
 def _opened_before(session: Session, match: Game, players: list[str], at: datetime, sender: str) -> None:
     """For each seat whose opening mail went out before the export, a record of it in the outbox, as sent (its
-    Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs on."""
+    Message-ID is the opening's, which `moves.opened` looks for): nobody is opened twice, the clock runs on. The
+    observers of a match that had begun had its opening too (`moves.unopened`: at the start, or when added)."""
     from ..mail.notices import notice  # the campaigns' report builders come with it: only for an import
 
-    for seat in players_of(session, match):
-        if seat.name in players and seat.email:
-            message = notice(sender, seat.email, f"{match.name}: your match began before it was imported",
-                             [f"(The opening mail of {match.name} went to {seat.email} before the match was "
-                              "exported; this record of it was never sent.)"],
-                             ("dm", opening_token(match, seat)), match_thread(match.name))
-            row = queue(session, message, "notice", at)
-            if row is not None:
-                row.state, row.sent_at = OutboxState.SENT, at
+    seats = [(seat, seat.email) for seat in players_of(session, match) if seat.name in players and seat.email]
+    watching = [(None, address) for address in observers(session, match)] if seats else []
+    for seat, address in seats + watching:
+        message = notice(sender, address, f"{match.name}: your match began before it was imported",
+                         [f"(The opening mail of {match.name} went to {address} before the match was "
+                          "exported; this record of it was never sent.)"],
+                         ("dm", opening_token(match, seat)), match_thread(match.name))
+        row = queue(session, message, "notice", at)
+        if row is not None:
+            row.state, row.sent_at = OutboxState.SENT, at
     session.flush()
 
 
