@@ -5,6 +5,10 @@ Each entry names where the game's parts live — its rules object, its file form
 — as `module` or `module:attribute` paths, resolved only when asked (`part`). So this list sits
 beside every layer without importing any: the pure rules (`dm/`) look a game up here without pulling in
 `render/`, and a new game is one entry here plus its modules.
+
+`GAMES` is the list pbem ships; `register` adds a game from elsewhere (a test's game folder, a GM's own package),
+and every reader asks `entries`, `names` or `entry`, so an added game is played, listed and rendered as a shipped
+one is.
 """
 from __future__ import annotations
 
@@ -90,17 +94,43 @@ GAMES: tuple[Entry, ...] = (
           puzzle_file=PuzzleFile(("board", "variant"), "Flower Field board",
                                  "pbem.formats.flowerboard:parse_flower_board")),
 )
-BY_NAME = {entry.name: entry for entry in GAMES}
+_BY_NAME = {entry.name: entry for entry in GAMES}  # the shipped games, then the registered ones
+
+
+def register(added: Entry) -> None:
+    """Play `added` beside the shipped games, listed after them (again: nothing changes); ValueError if another game
+    has its name."""
+    if _BY_NAME.get(added.name) == added:
+        return
+    if added.name in _BY_NAME:
+        raise ValueError(f"a game named {added.name!r} is registered already")
+    _BY_NAME[added.name] = added
+
+
+def unregister(name: str) -> None:
+    """Forget a game `register` added (a test's game, once the test is done); the shipped ones stay."""
+    if name not in {shipped.name for shipped in GAMES}:
+        _BY_NAME.pop(name, None)
+
+
+def entries(kind: Kind | None = None) -> tuple[Entry, ...]:
+    """Every game, shipped and registered, in the listed order (of one kind, when given)."""
+    return tuple(found for found in _BY_NAME.values() if kind is None or found.kind == kind)
 
 
 def names(kind: Kind | None = None) -> tuple[str, ...]:
     """The games' names in the listed order (of one kind, when given)."""
-    return tuple(entry.name for entry in GAMES if kind is None or entry.kind == kind)
+    return tuple(found.name for found in entries(kind))
+
+
+def find(name: str) -> Entry | None:
+    """The game called `name`, or None."""
+    return _BY_NAME.get(name)
 
 
 def entry(name: str, kind: Kind | None = None) -> Entry:
     """The game called `name` (of `kind`, when given); KeyError naming the known ones."""
-    found = BY_NAME.get(name)
+    found = _BY_NAME.get(name)
     if found is None or (kind is not None and found.kind != kind):
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names(kind))}")
     return found

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import typer.testing
 
+from pbem import games
 from pbem.cli.lazy import click_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +42,16 @@ atexit.register(shutil.rmtree, os.environ["PBEM_CACHE_DIR"], True)
 # worker rewrites the asserts of every test module again and each `python -m pbem` a test starts compiles pbem.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+# The games that live only in the tests, each one folder here and one line: registered for the whole session, as
+# an installed game would be, so every test over the registry (tests/test_dm_conformance.py,
+# tests/test_conformance_workflow.py) plays them too.
+TEST_GAMES = (
+    games.Entry("nim", "Nim", games.Kind.MATCH, "nimgame.rules:Nim", ("pbem.formats.transcript",),
+                "nimgame.board:picture", "nimgame.board:text"),
+)
+for _game in TEST_GAMES:
+    games.register(_game)
 
 # typer's CliRunner builds the command tree anew on every invoke; the command line's own cache builds it once
 # per set of commands, as `main()` does for tests/cli_process.py.

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from datetime import datetime, timezone
 from email import message_from_bytes, policy
+from email.utils import format_datetime
 from pathlib import Path
 
 from mail_fixtures import mail
@@ -33,7 +35,7 @@ class Desk:
         self.seen = 0  # the last outbox row read by new_mail
 
     def pbem(self, *args, now: str | None = None):
-        stamp = ["--now", DAY + now + "Z"] if now else []
+        stamp = ["--now", moment(now).isoformat()] if now else []
         result = RUNNER.invoke(app, ["--db", self.url, *stamp, *[str(a) for a in args]])
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
@@ -41,9 +43,14 @@ class Desk:
 
     def send(self, player: str, body: str, received: str) -> None:
         """A player's mail, received by the GM's server at `received` (a time of DAY), in the Maildir."""
+        self.deliver(mail(f"{player} <{player}@example.org>", body, f"<m{self.delivered + 1}-{player}@example.org>"),
+                     received)
+
+    def deliver(self, data: bytes, received: str) -> None:
+        """A whole message as a mail program sent it, received by the GM's server at `received` (a time of DAY, or a
+        whole ISO 8601 time in UTC)."""
         self.delivered += 1
-        data = mail(f"{player} <{player}@example.org>", body, f"<m{self.delivered}-{player}@example.org>")
-        stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\r\n".encode()
+        stamp = f"Received: from mx.example.org by gm.example.org; {format_datetime(moment(received))}\r\n".encode()
         if self.imap is not None:
             self.imap.deliver(stamp + data)
             return
@@ -86,6 +93,11 @@ class Desk:
             found.append((row.recipient, message["Subject"], text)
                          + ((row.queued_at.strftime("%H:%M:%S"),) if with_time else ()))
         return found
+
+
+def moment(when: str) -> datetime:
+    """A time of DAY (`20:00:00`), or a whole ISO 8601 time (`2026-12-08T21:00:00`), in UTC."""
+    return datetime.fromisoformat(when if "T" in when else DAY + when).replace(tzinfo=timezone.utc)
 
 
 def reply_block(text: str) -> str | None:

@@ -9,8 +9,10 @@ import random
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
+from enum import StrEnum
 from functools import cache
 
+import nimgame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -44,6 +46,7 @@ CONFIGS = {
     "flowerfield": Config("flowerfield", ("Ann", "Bob"), variant="grunkle"),
     "gyulbot": Config("gyulbot", ("Ann", "Bob"), options={"rounds": 3}, puzzles=(PUZZLE,) * 4),
     "ice": Config("ice", ("Ann", "Bob"), options={"target": 2, "max_rounds": 4}, puzzles=(MAZE,) * 4),
+    "nim": nimgame.SAMPLE,  # the test game of tests/nimgame (registered by conftest.TEST_GAMES)
 }
 MATCHES = games.names(games.Kind.MATCH)
 CAMPAIGNS = games.names(games.Kind.CAMPAIGN)
@@ -69,15 +72,15 @@ def config_of(name: str) -> Config:
 
 
 def test_every_listed_game_is_covered_and_its_parts_resolve():
-    assert games.names() == ("botwars", "geeko", "gyulbot", "ice", "takebacktoe", "flowerfield")
+    assert games.names() == ("botwars", "geeko", "gyulbot", "ice", "takebacktoe", "flowerfield", "nim")
     assert sorted(MATCHES) == sorted(CONFIGS)
-    for entry in games.GAMES:
+    for entry in games.entries():
         rules = games.part(entry.rules)()
         assert rules.name == entry.name and rules.title == entry.title
         for path in (*entry.formats, entry.picture, entry.text):
             assert path is not None and games.part(path) is not None
     assert [get_game(name).name for name in MATCHES] == list(MATCHES)
-    with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield"):
+    with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield, nim"):
         get_game("botwars")  # `pbem dm` plays death matches only
 
 
@@ -290,7 +293,7 @@ def test_random_playouts_reach_the_end_and_replay_from_their_transcript(name, se
     game = get_game(name)
     played, state = playout(name, seed)
     assert game.is_over(state) and game.result(state).over
-    assert isinstance(game.result(state).termination, Termination)  # every ending says why
+    assert isinstance(game.result(state).termination, StrEnum)  # every ending says why, in the game's own words
     transcript = load_transcript(dump_transcript(CONFIGS[name], played))
     again = replay(transcript.config, list(transcript.actions))
     assert again.errors == [] and again.result == game.result(state)

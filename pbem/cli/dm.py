@@ -169,7 +169,9 @@ def _open_match(ctx: typer.Context, name: str) -> tuple[Session, MatchRow]:
     return session, match
 
 
-GAME_NAMES = games.names(games.Kind.MATCH)
+def game_names() -> tuple[str, ...]:
+    """The death matches `pbem.games` lists now (a game registered after this module was imported too)."""
+    return games.names(games.Kind.MATCH)
 
 
 def game_options(game: str) -> list[dict[str, Any]]:
@@ -195,19 +197,19 @@ class NewMatchHelp(PlainCommand):
     """`dm new --help` ends with every option of every game, read from the games' declarations when asked."""
 
     def format_epilog(self, ctx: Any, formatter: Any) -> None:
-        for game in GAME_NAMES:
+        for game in game_names():
             with formatter.section(f"--option KEY=VALUE for {game}"):
                 formatter.write_dl(_option_rows(game))
 
 
 @dm_app.command("options")
 def options_command(
-    game: str = typer.Argument(..., help=f"The game: {', '.join(GAME_NAMES)}."),
+    game: str = typer.Argument(..., help=f"The game: {', '.join(game_names())}."),
     as_json: bool = JSON,
 ) -> None:
     """Every set-up option of a game (`pbem dm new --option KEY=VALUE`): its default, unit and meaning."""
-    if game not in GAME_NAMES:
-        refuse([f"unknown game {game!r}; known: {', '.join(GAME_NAMES)}"], EXIT_USAGE)
+    if game not in game_names():
+        refuse([f"unknown game {game!r}; known: {', '.join(game_names())}"], EXIT_USAGE)
     if as_json:
         print_json(game_options(game))
         return
@@ -219,7 +221,7 @@ def options_command(
 def new_command(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="A name for the match."),
-    game: Optional[str] = typer.Option(None, "--game", help=f"The game: {', '.join(GAME_NAMES)}."),
+    game: Optional[str] = typer.Option(None, "--game", help=f"The game: {', '.join(game_names())}."),
     players: list[str] = typer.Option([], "--player", help="A player, in turn order (repeat)."),
     variant: Optional[str] = typer.Option(None, "--variant"),
     seed: int = typer.Option(0, "--seed"),

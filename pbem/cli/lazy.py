@@ -36,7 +36,8 @@ COMMANDS: dict[str, dict[str, Entry]] = {
         "report": Entry(("report",), "Write a processed turn's report: its pages and pictures, and each player's "
                                      "email as an .eml file."),
         "site": Entry(("report",), "Write the static campaign site: an index of the games, their turns, stages and "
-                                   "standings, and of the death matches given with --match and their results."),
+                                   "standings, and of the death matches given with --match (or named among the "
+                                   "games) and their results, each with its Atom feed."),
         "replay": Entry(("game",), "Rebuild a game from its first state and the stored orders, turn by turn, and "
                                    "compare the state hashes and the events hashes (the events reports are built "
                                    "from); a death match from its set-up and accepted moves."),

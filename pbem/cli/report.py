@@ -73,7 +73,7 @@ def site(
                                            "game's feed then links to its turns by absolute addresses."),
 ) -> None:
     """Write the static campaign site: an index of the games, their turns, stages and standings, and of the
-    death matches given with --match and their results.
+    death matches given with --match (or named among the games) and their results, each with its Atom feed.
 
     Only what changed since the last run into OUT is written again (the same files as a full rebuild)."""
     import PIL
@@ -84,20 +84,24 @@ def site(
     dirs = _dirs(templates)
     version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
     with open_store(ctx, read_only=True) as store, store.session() as session, progress() as bar:
+        from ..store.matches import find_match
         from .dm import site_matches
 
-        pages = site_matches(session, matches, dirs)
-        histories = [game_history(session, name) for name in games or []]
-        shown = list(games or []) + [page.name for page in pages]
+        asked = list(games or [])
+        named = [name for name in asked if find_match(session, name) is not None]  # a match named as a game
+        campaigns = [name for name in asked if name not in named]
+        pages = site_matches(session, [*matches, *named], dirs)
+        histories = [game_history(session, name) for name in campaigns]
+        shown = campaigns + [page.name for page in pages]
         task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
         try:
             files = write_site(out, histories, dirs, version, pages, lambda: bar.advance(task), base_url or "")
         except OSError as err:
             refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
                     f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
-                    f"pbem site {' '.join(games or [])} --out {out}"])
+                    f"pbem site {' '.join(asked)} --out {out}"])
     if as_json:
-        print_json({"games": games or [], "matches": [page.name for page in pages], "index": str(out / "index.html"),
+        print_json({"games": campaigns, "matches": [page.name for page in pages], "index": str(out / "index.html"),
                     "files": [str(f) for f in files]})
     else:
         typer.echo(f"site of {', '.join(shown)} in {out / 'index.html'} ({len(files)} files written)")

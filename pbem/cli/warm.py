@@ -11,13 +11,13 @@ from pathlib import Path
 
 import typer
 
-from ..games import GAMES, Solver
+from ..games import Solver, entries
 from .common import app
 
 
 def _solvers() -> dict[str, Solver]:
     """The games with a numba solver, from the registry."""
-    return {game.name: game.solver for game in GAMES if game.solver is not None}
+    return {game.name: game.solver for game in entries() if game.solver is not None}
 
 
 def compiled(name: str) -> bool:

@@ -12,10 +12,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
-
-from ..engine.vocabulary import Termination
 
 if TYPE_CHECKING:
     from .clock import Deadline
@@ -146,13 +145,14 @@ class Action:
 class Result:
     """A game's outcome: whether it is over, who won (None: a draw, a shared first place, or still running), the
     tally (scores or lives), each player's place where the game ranks them (1 first, a tie sharing one), and why it
-    ended (`termination`, None while it runs)."""
+    ended (`termination`, None while it runs: a word of `engine.vocabulary.Termination` for the shipped games, any
+    StrEnum a game declares for its own endings)."""
 
     over: bool
     winner: str | None
     scores: Mapping[str, int] | None = None
     lives: Mapping[str, int] | None = None
-    termination: Termination | None = None
+    termination: StrEnum | None = None
     places: Mapping[str, int] | None = None
 
 

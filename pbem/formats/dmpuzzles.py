@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
-from ..games import BY_NAME, GAMES, part
+from ..games import entries, find, part
 from .yamlfile import FormatError, Problem
 
 
@@ -19,7 +19,7 @@ class PuzzleFormat(NamedTuple):
 
 def puzzle_format(game: str) -> PuzzleFormat | None:
     """How `game`'s puzzles are read and written (None: it takes none)."""
-    found = BY_NAME.get(game)
+    found = find(game)
     return part(found.puzzles) if found is not None and found.puzzles else None
 
 
@@ -48,7 +48,7 @@ def puzzle_kind(data: Any) -> str | None:
     most fields first (a Flower Field board has a `board` and a `variant`)."""
     if not isinstance(data, dict) or "elements" in data or "starts" in data or _room_map(data.get("map")):
         return None
-    files = sorted(((game.name, game.puzzle_file.fields) for game in GAMES if game.puzzle_file is not None),
+    files = sorted(((game.name, game.puzzle_file.fields) for game in entries() if game.puzzle_file is not None),
                    key=lambda item: -len(item[1]))
     return next((game for game, fields in files if all(field in data for field in fields)), None)
 

@@ -1,5 +1,6 @@
 """A death match's page for the site: the position (picture and text board), every action as it arrived, and for
-Flower Field the whole post-game list of missed duplicates (the mail shows only the first few)."""
+Flower Field the whole post-game list of missed duplicates (the mail shows only the first few); and its Atom feed,
+an entry for each move that counted, as a campaign's feed has one for each turn played."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,6 @@ from . import html
 from .dm import draw, png_bytes, write
 
 PICTURE = "position.png"
-
 
 @dataclass(frozen=True)
 class MatchPage:
@@ -44,7 +44,24 @@ def site_match(match: str, config: Config, state: Any, submitted: Sequence[dict[
                 "at": None if row["at"] is None else row["at"].astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"),
                 "payload": json.dumps(row["payload"], ensure_ascii=False, sort_keys=True)} for row in submitted]
     entry = {"name": match, "game": config.game, "players": list(config.players), "result": result_text(config, state)}
-    return MatchPage(match, match_page(match, config, state, actions, templates), entry)
+    files = match_page(match, config, state, actions, templates)
+    files["feed.xml"] = match_feed(match, get_game(config.game).result(state).winner, submitted, templates)
+    return MatchPage(match, files, entry)
+
+
+def match_feed(match: str, winner: str | None, submitted: Sequence[dict[str, Any]],
+               templates: Iterable[str] = ()) -> str:
+    """The feed of the match's page: one entry for each move that counted, dated by its stamp (a move without one, from
+    a transcript: the campaign feed's EPOCH)."""
+    from .site import EPOCH
+    from .turn import slug
+
+    moves = [{"number": row["seq"], "href": "index.html", "summary": f"{row['player']} sent "
+              f"{json.dumps(row['payload'], ensure_ascii=False, sort_keys=True)}.",
+              "at": EPOCH if row["at"] is None else row["at"].astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+             for row in submitted if row["reason"] is None]
+    return html.render("feed.xml", templates, game=match, slug=slug(match), winners=[winner] if winner else [],
+                       base="", noun="move", turns=moves)
 
 
 def match_page(match: str, config: Config, state: Any, actions: Sequence[dict[str, Any]],

@@ -143,8 +143,9 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
                        ending=game.ending, press=game.press)
     (out_dir / "index.html").write_text(page, encoding="utf-8")
     feed = html.render("feed.xml", templates, game=game.name, slug=slug(game.name), winners=winners, base=base_url,
-                       turns=[{"number": t.turn, "href": entry["href"], "at": t.at or EPOCH}
-                              for t, entry in zip(turns, index)])
+                       noun="turn", turns=[{"number": t.turn, "href": entry["href"], "at": t.at or EPOCH, "summary":
+                                            f"Turn {t.turn} of {game.name} has been played: its report, stage by stage."}
+                                           for t, entry in zip(turns, index)])
     (out_dir / "feed.xml").write_text(feed, encoding="utf-8")
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())

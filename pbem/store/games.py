@@ -42,7 +42,6 @@ from .tables import (
 )
 
 T = TypeVar("T")
-MATCH_GAMES = registry.names(registry.Kind.MATCH)
 
 # --- games -------------------------------------------------------------------------------------
 
@@ -262,7 +261,7 @@ def set_missing_orders(session: Session, name: str, policy: str) -> None:
 def current_state(session: Session, game: Game) -> GameState:
     """The state before the next turn: after the last processed turn, else before turn 1. A death match has no
     turns: refused, naming the commands that play it (a campaign command given a match's name)."""
-    if game.ruleset in MATCH_GAMES:
+    if game.ruleset in registry.names(registry.Kind.MATCH):
         raise Refused([f"{game.name} is a death match ({game.ruleset}), not a campaign: pbem dm show {game.name}, "
                        f"pbem game show {game.name}"])
     last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()

@@ -21,7 +21,6 @@ from ..formats.yamlfile import FormatError
 from .base import players_of
 from .tables import Game, OrderVersion, Player, key
 
-MATCHES = registry.names(registry.Kind.MATCH)
 MOVE_TURN = 0  # a match has no turns: its moves are one sequence
 
 
@@ -37,7 +36,7 @@ def config_document(config: Config) -> dict[str, Any]:
 
 
 def is_match(game: Game) -> bool:
-    return game.ruleset in MATCHES
+    return game.ruleset in registry.names(registry.Kind.MATCH)
 
 
 def create_match(session: Session, name: str, config: Config, now: datetime) -> Game:
@@ -53,11 +52,11 @@ def create_match(session: Session, name: str, config: Config, now: datetime) -> 
 
 
 def all_matches(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).where(col(Game.ruleset).in_(MATCHES)).order_by(Game.name)).all())
+    return list(session.exec(select(Game).where(col(Game.ruleset).in_(registry.names(registry.Kind.MATCH))).order_by(Game.name)).all())
 
 
 def find_match(session: Session, name: str) -> Game | None:
-    return session.exec(select(Game).where(Game.name == name, col(Game.ruleset).in_(MATCHES))).first()
+    return session.exec(select(Game).where(Game.name == name, col(Game.ruleset).in_(registry.names(registry.Kind.MATCH)))).first()
 
 
 def config_of(match: Game) -> Config:
