@@ -13,7 +13,7 @@ from pbem.dm.gyulbot.game import OPTIONS
 from pbem.dm.gyulbot.generator import COLOURS, generate
 from pbem.dm.gyulbot.images import every_renaming, family, image
 from pbem.dm.gyulbot.solver import solve
-from pbem.dm.puzzlebank import SYMMETRIES
+from pbem.dm.puzzlebank import EDITION, SYMMETRIES
 from pbem.formats.gyulbot import parse_puzzle, puzzle_data
 from tests.cli_process import imported_by
 
@@ -85,9 +85,10 @@ def test_every_round_of_a_banked_match_is_its_own_puzzle(moves):
 
 
 def test_a_match_takes_its_rounds_from_the_draw():
-    config = Config("gyulbot", ("ann", "bob"), options={"moves": 20, "rounds": 10}, seed=4)
+    """A match of the current edition (`dm new` records it; tests/test_bank_editions.py: a match without it)."""
+    config = Config("gyulbot", ("ann", "bob"), options={"moves": 20, "rounds": 10, "bank": EDITION}, seed=4)
     assert get_game("gyulbot").new_state(config).puzzle == bank.for_round(20, 4, 1)
-    default = Config("gyulbot", ("ann", "bob"), seed=4)
+    default = Config("gyulbot", ("ann", "bob"), options={"bank": EDITION}, seed=4)
     assert get_game("gyulbot").new_state(default).puzzle == bank.for_round(OPTIONS["moves"].default, 4, 1)
 
 

@@ -9,7 +9,7 @@ from pbem.dm.icemaze import bank
 from pbem.dm.icemaze.game import OPTIONS, maze_at
 from pbem.dm.icemaze.maze import Maze, solves
 from pbem.dm.icemaze.solver import solve
-from pbem.dm.puzzlebank import SYMMETRIES, records
+from pbem.dm.puzzlebank import EDITION, SYMMETRIES, records
 from tests.cli_process import imported_by
 
 SIZE, SNOMS, MOVES = OPTIONS["size"].default, OPTIONS["snoms"].default, OPTIONS["moves"].default
@@ -43,10 +43,11 @@ def test_every_round_of_a_default_match_is_its_own_maze(rounds):
 
 
 def test_a_default_match_deals_banked_mazes_and_other_kinds_are_generated():
-    state = get_game("ice").new_state(Config("ice", ("ann", "bob"), seed=4))
+    """A match of the current edition (`dm new` records it; tests/test_bank_editions.py: a match without it)."""
+    state = get_game("ice").new_state(Config("ice", ("ann", "bob"), options={"bank": EDITION}, seed=4))
     families = {bank.family(Maze.from_rows(rows)) for _, rows in EVERY}
     assert bank.family(maze_at(state, 0)) in families and bank.family(maze_at(state, 1)) in families
-    deep = get_game("ice").new_state(Config("ice", ("ann", "bob"), options={"moves": 15}, seed=4))
+    deep = get_game("ice").new_state(Config("ice", ("ann", "bob"), options={"moves": 15, "bank": EDITION}, seed=4))
     assert bank.for_round(SIZE.rows, SIZE.cols, SNOMS, 15, 4, 1) is None
     assert solve(maze_at(deep, 0)).moves == 15 and maze_at(deep, 0) != maze_at(deep, 1)
 

@@ -264,7 +264,7 @@ def test_bad_set_up_is_refused():
         GAME.new_state(Config("ice", ("ann",), options={"lives": 3, "target": 0, "size": "4x4"}, puzzles=(MAZE,)))
     assert caught.value.problems == [
         ("options.lives", "unknown option (known: target, max_rounds, present_seconds, answer_seconds, junk_seconds,"
-                          " moves, snoms, size, start)"),
+                          " moves, snoms, bank, size, start)"),
         ("players", "the Ice maze needs two different players"),
         ("options.target", "must be a whole number of at least 1, not 0"),
         ("options.size", "4x4 is not 5x5 to 20x20"),

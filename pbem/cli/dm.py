@@ -1,13 +1,14 @@
 """`pbem dm …` and `pbem flowers …`: death-match games."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 import typer
 
 from .. import games
-from ..dm.base import Action, Config, SetupError, get_game, replay
+from ..dm.base import Action, Config, SetupError, get_game, new_options, replay
 from ..dm.clock import GM
 from ..formats.names import NAME_RULE, valid_name
 from ..formats.transcript import dump_transcript, parse_time, plain, read_transcript
@@ -253,7 +254,10 @@ def new_command(
     if bad_names:
         refuse(bad_names)
     try:
-        state = get_game(config.game).new_state(config)
+        rules = get_game(config.game)
+        if source is None:  # a transcript taken over keeps its options: an older pbem's plays as it was played
+            config = replace(config, options=new_options(rules.options, config.options))
+        state = rules.new_state(config)
     except SetupError as err:
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:

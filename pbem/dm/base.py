@@ -45,6 +45,7 @@ class Option:
     unit: str = ""
     about: str = ""
     shown_default: str | None = None  # the default in words, when it is not a plain value (e.g. "the variant's")
+    new: Any = None  # what a match created now records when not given (`default`: what its absence means)
 
     def describe(self, name: str) -> dict[str, Any]:
         """The option as plain data: name, default (in words where it has no plain value), unit, the values it
@@ -52,6 +53,13 @@ class Option:
         default = self.shown_default if self.shown_default is not None else self.default
         return {"name": name, "default": default, "unit": self.unit, "choices": list(self.choices) or None,
                 "about": self.about}
+
+
+def new_options(spec: Mapping[str, Option], given: Mapping[str, Any]) -> dict[str, Any]:
+    """A new match's options: those given, and each option's `new` value where it has one and none is given, so
+    that a later pbem reads the match as it was made (a stored match without the option keeps its `default`)."""
+    return {**given, **{name: option.new for name, option in spec.items() if option.new is not None
+                        and name not in given}}
 
 
 class Setup:

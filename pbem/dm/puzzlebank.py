@@ -5,6 +5,10 @@ and `dm new` loads no solver (issue #34).
 A match's rounds take the bank's puzzles of the match's kind in an order drawn by its seed, each as an image drawn by
 the seed too (the board turned or mirrored, colours renamed: the same minimum), so no round repeats another before the
 bank's puzzles of that kind are used up, and then only as other images (B13: same seed, same rounds).
+
+A bank that grows would deal a stored match other rounds than it was played with, so each match draws from one
+edition of the banks, its option `bank`: a match stored without it (by pbem before the banks grew) has edition 1,
+each game's bank module says what an edition holds, and a new match records the current edition (`OPTION.new`).
 """
 from __future__ import annotations
 
@@ -14,6 +18,12 @@ from importlib import resources
 from typing import Any
 
 from ..engine.rng import derive_rng
+from .base import Option
+
+EDITION = 2  # the banks' current edition, recorded by every new match; 1 is what pbem dealt before #34 session 10
+OPTION = Option(1, choices=tuple(range(1, EDITION + 1)), new=EDITION,
+                shown_default=f"{EDITION} for a new match, 1 for one stored without it",
+                about="the edition of pbem's puzzle bank the match draws from")
 
 SYMMETRIES = 8  # four quarter turns, each with and without a mirror
 

@@ -14,12 +14,15 @@ from typing import Any
 
 from ...engine.geometry import Dir, Square
 from .. import puzzlebank
-from ..puzzlebank import SYMMETRIES
+from ..puzzlebank import EDITION, SYMMETRIES
 from .board import Puzzle
 from .images import every_renaming, image
 
 FILE = "puzzles.jsonl"
 DEEP = 16  # from this length on the generator draws from the bank: its climb would take minutes
+# what each past edition of the bank held (the file only grows): the first so many puzzles of each length; the current
+# edition (`puzzlebank.EDITION`) holds them all
+PAST_EDITIONS = {1: {16: 8, 17: 7, 18: 3, 19: 2, 20: 1, 21: 1}}  # 1: deep-puzzles.jsonl, before #34 session 10
 
 
 def bank() -> dict[int, tuple[Puzzle, ...]]:
@@ -37,16 +40,23 @@ def draw(moves: int, rng: random.Random) -> Puzzle | None:
     return _puzzle(moves, rng.randrange(count)) if count else None
 
 
-def for_round(moves: int, seed: int, number: int) -> Puzzle | None:
-    """Round `number`'s puzzle of a match with `seed` whose puzzles have minimum `moves` (`puzzlebank.pick`: each
-    round its own puzzle, as an image: board turned or mirrored, colours renamed); None when the bank holds none."""
-    count = len(_records(moves))
+def for_round(moves: int, seed: int, number: int, edition: int = EDITION) -> Puzzle | None:
+    """Round `number`'s puzzle of a match with `seed` whose puzzles have minimum `moves`, from the bank's `edition`
+    (`puzzlebank.pick`: each round its own puzzle, as an image: board turned or mirrored, colours renamed); None when
+    that edition holds none."""
+    count = held(moves, edition)
     if not count:
         return None
     renamings = every_renaming(4)
     index, kind = puzzlebank.pick(seed, number, count, SYMMETRIES * len(renamings), "gyulbot")
     symmetry, renaming = divmod(kind, len(renamings))
     return image(_puzzle(moves, index), symmetry, renamings[renaming])
+
+
+def held(moves: int, edition: int) -> int:
+    """How many puzzles of minimum `moves` the bank's `edition` holds: the first ones of that length in the file."""
+    past = PAST_EDITIONS.get(edition)
+    return len(_records(moves)) if past is None else past.get(moves, 0)
 
 
 @lru_cache(maxsize=None)

@@ -24,6 +24,7 @@ from typing import Any
 from ...engine.rng import derive_rng
 from ...engine.vocabulary import Termination
 from .. import clock as clocks
+from .. import puzzlebank
 from ..base import Action, Config, JudgedGame, Option, Result, Setup, opponent
 from ..clock import GM, Deadline, utc
 from ..views import GyulbotView
@@ -36,6 +37,7 @@ OPTIONS = {
     "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
     "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
     "moves": Option(8, whole=True, unit="moves", about="generated puzzles: their proven minimum"),
+    "bank": puzzlebank.OPTION,
     "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
                        about="D1.4: a tie goes to a tiebreaker round or to the designated opponent"),
     "opponent": Option(None, unit="player", shown_default="the last player", about="the designated opponent"),
@@ -56,6 +58,7 @@ class Settings:
     moves: int  # minimum length of generated puzzles
     seed: int
     puzzles: tuple[Puzzle, ...]
+    bank: int  # the edition of the puzzle bank its other rounds are drawn from
     start: datetime | None = None
 
 
@@ -251,15 +254,15 @@ def _settings(config: Config) -> Settings:
     return Settings(tuple(config.players), values["rounds"], tiebreak, opponent,
                     timedelta(seconds=values["claim_seconds"]), timedelta(seconds=values["undercut_seconds"]),
                     timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(config.puzzles),
-                    values["start"])
+                    values["bank"], values["start"])
 
 
 def _puzzle(settings: Settings, number: int) -> Puzzle:
-    """Round `number`'s puzzle: the transcript's, else one generated from the seed (B13)."""
+    """Round `number`'s puzzle: the transcript's, else one drawn from the bank or generated from the seed (B13)."""
     if number <= len(settings.puzzles):
         return settings.puzzles[number - 1]
-    banked = bank.for_round(settings.moves, settings.seed, number)
-    if banked is not None:  # a deep length: every round its own puzzle
+    banked = bank.for_round(settings.moves, settings.seed, number, settings.bank)
+    if banked is not None:  # the match's edition of the bank holds the length: every round its own puzzle
         return banked
     from .generator import generate  # the solver is only needed when the transcript lacks puzzles
 

@@ -9,16 +9,21 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import puzzlebank
-from ..puzzlebank import SYMMETRIES, symmetric
+from ..puzzlebank import EDITION, SYMMETRIES, symmetric
 from .maze import SNOM, SNOM_ON_GOAL, Maze
 
 FILE = "mazes.jsonl"
+# how many of the file's first records each past edition of the bank held (the file only grows); the current edition
+# (`puzzlebank.EDITION`) holds them all
+PAST_EDITIONS = {1: 0}  # 1: before #34 session 10 pbem generated every maze
 
 
-def for_round(rows: int, cols: int, snoms: int, moves: int, seed: int | str, number: int) -> Maze | None:
-    """Maze `number` of a match with `seed` whose mazes are `rows` x `cols` with `snoms` snoms and minimum `moves`
-    (`puzzlebank.pick`: each its own maze, as an image: turned or mirrored); None when the bank holds none."""
-    maps = banked(rows, cols, snoms, moves)
+def for_round(rows: int, cols: int, snoms: int, moves: int, seed: int | str, number: int,
+              edition: int = EDITION) -> Maze | None:
+    """Maze `number` of a match with `seed` whose mazes are `rows` x `cols` with `snoms` snoms and minimum `moves`,
+    from the bank's `edition` (`puzzlebank.pick`: each its own maze, as an image: turned or mirrored); None when that
+    edition holds none."""
+    maps = banked(rows, cols, snoms, moves, edition)
     if not maps:
         return None
     index, symmetry = puzzlebank.pick(seed, number, len(maps), SYMMETRIES, "ice")
@@ -26,9 +31,11 @@ def for_round(rows: int, cols: int, snoms: int, moves: int, seed: int | str, num
 
 
 @lru_cache(maxsize=None)
-def banked(rows: int, cols: int, snoms: int, moves: int) -> tuple[tuple[str, ...], ...]:
-    """The maps of the bank's mazes of that kind, in file order (pbem's own file, checked by its tests)."""
-    return tuple(tuple(record["map"]) for record in puzzlebank.records(__package__, FILE)
+def banked(rows: int, cols: int, snoms: int, moves: int, edition: int = EDITION) -> tuple[tuple[str, ...], ...]:
+    """The maps of the mazes of that kind the bank's `edition` holds, in file order (pbem's own file, checked by its
+    tests)."""
+    held = puzzlebank.records(__package__, FILE)[:PAST_EDITIONS.get(edition)]
+    return tuple(tuple(record["map"]) for record in held
                  if record["optimal"] == moves and _kind(record["map"]) == (rows, cols, snoms))
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from ...engine.geometry import Size
 from ...engine.vocabulary import Termination
 from .. import clock as clocks
+from .. import puzzlebank
 from ..base import Action, Config, JudgedGame, Option, Result, Setup
 from ..clock import GM, Deadline, utc
 from ..views import IceView
@@ -40,6 +41,7 @@ OPTIONS = {
     "junk_seconds": Option(600, whole=True, unit="seconds", about="no buzz in this time junks the maze"),
     "moves": Option(8, whole=True, unit="orders", about="generated mazes: their proven minimum"),
     "snoms": Option(2, whole=True, unit="snoms", about="generated mazes: their snoms"),
+    "bank": puzzlebank.OPTION,
     "size": Option(Size(10, 10), read=lambda value, default: _size(value), unit="rows x columns", shown_default="10x10",
                    about="generated mazes: their size, 5x5 to 20x20"),
     "start": Option(None, read=clocks.read_moment, unit="time stamp", shown_default="the first action's time",
@@ -61,6 +63,7 @@ class Rules:
     rows: int = 10  # and their size
     cols: int = 10
     seed: int = 0
+    bank: int = 1  # the edition of the maze bank they are drawn from (1 holds none: all generated)
 
 
 @dataclass(frozen=True)
@@ -317,7 +320,8 @@ def maze_at(state: IceMatch, index: int) -> Maze:
 @lru_cache(maxsize=64)
 def _generated(rules: Rules, index: int) -> Maze:
     """From the bank when it holds the kind (no solver loaded), else by the generator."""
-    banked = bank.for_round(rules.rows, rules.cols, rules.snoms, rules.moves, rules.seed, index + 1)
+    banked = bank.for_round(rules.rows, rules.cols, rules.snoms, rules.moves, rules.seed, index + 1,
+                            rules.bank)
     if banked is not None:
         return banked
     from .generate import generate  # the solver, only for a kind the bank lacks
