@@ -10,12 +10,16 @@ import json
 import mailbox
 from collections import Counter
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from cli_process import run_pbem
-from match_fixtures import action_mail, honest_actions, new_match
+from match_fixtures import MATCH, action_mail, honest_actions, new_match
 from sqlmodel import Session, create_engine, select
+from test_autopilot_concurrency import killed_runs
+from test_cycle_race import RACES as SUBMIT_RACES
 from test_intake_fuzz import MAIL_FUZZ, fuzz_messages
+from test_intake_race import TIMED, RaceGame, databases, race
 
 from pbem.store.mail import MailOutgoing, MailReceived
 from pbem.store.tables import OrderVersion
@@ -94,3 +98,111 @@ def test_the_attack_volume_of_action_mails(tmp_path):
     outcomes = fuzz_actions(tmp_path, MAIL_FUZZ, 2)
     print(dict(outcomes))
     assert sum(outcomes.values()) == MAIL_FUZZ
+
+
+def match_by_mail(folder: Path, url: str | None) -> str:
+    """The Ice match with its players' mails in folder/inbox: claims, a refusal by the rules, a wrong secret, a skip
+    and a pass, received over the first hour; a run at RUN_AT reads them and lets every deadline since pass."""
+    url = new_match(folder, url)
+    inbox = mailbox.Maildir(str(folder / "inbox"), create=True)
+    for number, (player, action, received, secret) in enumerate([
+            ("ann", "{claim: 4}", "20:00:30", None), ("bob", "{claim: 3}", "20:00:35", None),
+            ("bob", "{claim: 2}", "20:00:40", "guess"), ("bob", "{skip: true}", "20:03:00", None),
+            ("ann", "{pass: true}", "20:20:00", None), ("bob", "{claim: 5}", "20:40:00", None)]):
+        inbox.add(action_mail(player, action, f"<k{number}@{player}>", received, secret=secret))
+    return url
+
+
+RUN_AT = "2026-12-01T22:00:00+00:00"
+
+
+def match_end_state(url: str) -> tuple:
+    """What a run leaves: every action (accepted or refused, in arrival order), every mail's outcome, every message
+    queued — and each accepted action once (`actions_once`)."""
+    actions_once(url)
+    engine = create_engine(url)
+    with Session(engine) as session:
+        actions = tuple(sorted((v.version, v.player_id, v.accepted, v.reason, v.submission, v.mail, v.actor)
+                         for v in session.exec(select(OrderVersion)).all()))
+        received = tuple(sorted((r.key, r.outcome, r.detail) for r in session.exec(select(MailReceived)).all()))
+        queued = tuple(sorted(row.message_id for row in session.exec(select(MailOutgoing)).all()))
+    engine.dispose()
+    return actions, received, queued
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_9_during_a_run_reading_match_actions_then_running_again_gives_the_uninterrupted_end_state(
+        tmp_path, request, backend):
+    server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
+    actions, received, queued = killed_runs(tmp_path, server, match_by_mail, RUN_AT, ("run", "--maildir", "inbox"),
+                                            match_end_state)
+    assert len(received) == 6 and any(accepted for _, _, accepted, *_ in actions) and queued
+
+
+RACE_AT = "2026-12-01T20:30:00+00:00"  # the run lets the first rounds' deadlines pass (the buzz, the presenting)
+READS = {"fetch": ["--now", RACE_AT, "mail", "fetch", "--maildir", "inbox"],  # ann's claim received at 20:00:30
+         "act": ["--now", RACE_AT, "dm", "act", MATCH, "--player", "ann", "{claim: 4}", "--out", "."]}
+PROCESS = ["--now", RACE_AT, "run"]
+
+
+def one_claim(folder: Path, url: str | None, command: str) -> str:
+    url = new_match(folder, url)
+    mailbox.Maildir(str(folder / "inbox"), create=True).add(action_mail("ann", "{claim: 4}", "<r@ann>", "20:00:30"))
+    return url
+
+
+def in_turn(tmp_path: Path, command: str) -> dict[tuple, str]:
+    """The end state of a trial whose two sides ran one wholly before the other, either way round."""
+    found = {}
+    for order in ("reads first", "process first"):
+        folder = tmp_path / f"{command} {order}"
+        folder.mkdir()
+        url = one_claim(folder, None, command)
+        sides = (READS[command], PROCESS) if order == "reads first" else (PROCESS, READS[command])
+        for args in sides:
+            assert run_pbem("--db", url, *args, cwd=folder).returncode in (0, 1)
+        found[match_end_state(url)[:2]] = order
+    return found
+
+
+def match_race(request, tmp_path: Path, backend: str, command: str, timing: str, trials: int) -> list[str]:
+    """`trials` races of ann's claim (by `command`) against a run passing the deadlines, timed as
+    test_intake_race.race does: each ends as one of the two sides wholly first would have (never both, never an
+    action twice); which one, per trial."""
+    ends = in_turn(tmp_path, command)
+    assert len(ends) == 2  # the claim before the deadlines is taken, after them it is late
+
+    def outcome(url: str) -> dict:
+        state = match_end_state(url)[:2]
+        assert state in ends, state
+        return {"order": ends[state]}
+
+    game = RaceGame(one_claim, READS, PROCESS, outcome)
+    (tmp_path / "trials").mkdir()
+    results = race(tmp_path / "trials", databases(request, backend, trials), command, timing, game)
+    return [result["order"] for result in results]
+
+
+def test_a_claim_racing_a_run_that_passes_the_deadline_ends_as_one_side_first(request, tmp_path):
+    """The fast variant: a few fetches of ann's claim racing the run, on SQLite."""
+    assert len(match_race(request, tmp_path, "sqlite", "fetch", "race", 3)) == 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("command", ["fetch", "act"])
+@pytest.mark.parametrize("timing", ["before", "during", "after"])
+def test_a_claim_timed_before_during_and_after_a_run_passing_the_deadline(request, tmp_path, backend, command,
+                                                                         timing):
+    orders = match_race(request, tmp_path, backend, command, timing, TIMED)
+    print(f"{backend} {command} {timing}: {Counter(orders)}")
+    if timing != "during":
+        assert set(orders) == {"reads first" if timing == "before" else "process first"}, orders
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_dm_act_racing_a_run_passing_the_deadline(request, tmp_path, backend):
+    orders = match_race(request, tmp_path, backend, "act", "race", SUBMIT_RACES)
+    print(f"{backend} act: {Counter(orders)} of {SUBMIT_RACES}")
