@@ -10,10 +10,12 @@ import json
 import mailbox
 from collections import Counter
 from datetime import datetime, timezone
+from email import message_from_bytes
 from pathlib import Path
 
 import pytest
 from cli_process import run_pbem
+from mail_servers import HOST, PASSWORD, USER, SmtpServer, certificate
 from match_fixtures import MATCH, action_mail, honest_actions, new_match
 from sqlmodel import Session, create_engine, select
 from test_autopilot_concurrency import killed_runs
@@ -130,14 +132,50 @@ def match_end_state(url: str) -> tuple:
     return actions, received, queued
 
 
+class SentOnce:
+    """The mail the SMTP server got since the last call, checked against the outbox at `url`: every queued message
+    sent, each once but the one in flight when a run was killed, sent again with its Message-ID (README). The
+    Message-IDs sent."""
+
+    def __init__(self, smtp: SmtpServer):
+        self.smtp, self.seen = smtp, 0
+
+    def __call__(self, url: str) -> tuple:
+        new = self.smtp.messages[self.seen:]
+        self.seen += len(new)
+        sent = Counter(message_from_bytes(data)["Message-ID"] for _, _, data in new)
+        engine = create_engine(url)
+        with Session(engine) as session:
+            rows = session.exec(select(MailOutgoing)).all()
+        engine.dispose()
+        assert all(row.state == "sent" for row in rows), [(row.message_id, row.state) for row in rows]
+        assert set(sent) == {row.message_id for row in rows}
+        assert sum(sent.values()) - len(sent) <= 1, sent  # at most the one in flight, again
+        return tuple(sorted(sent))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_kill_9_during_a_run_reading_match_actions_then_running_again_gives_the_uninterrupted_end_state(
-        tmp_path, request, backend):
+        tmp_path, tmp_path_factory, request, monkeypatch, backend):
+    """The run reads the actions from a Maildir and sends over the loopback SMTP server: after each kill and the
+    run that follows, the database is the uninterrupted run's and every message went out once (the in-flight one
+    aside)."""
     server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
-    actions, received, queued = killed_runs(tmp_path, server, match_by_mail, RUN_AT, ("run", "--maildir", "inbox"),
-                                            match_end_state)
-    assert len(received) == 6 and any(accepted for _, _, accepted, *_ in actions) and queued
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    smtp = SmtpServer(cert, key).start()
+    config = tmp_path / "mail.yaml"
+    config.write_text(f"from: Game Master <gm@example.org>\nsmtp: {{host: {HOST}, port: {smtp.port}, tls: starttls, "
+                      f"user: {USER}, cafile: {cert}, timeout: 20}}\n")
+    monkeypatch.setenv("PBEM_SMTP_PASSWORD", PASSWORD)
+    sent_once = SentOnce(smtp)
+    try:
+        actions, received, queued, sent = killed_runs(
+            tmp_path, server, match_by_mail, RUN_AT, ("run", "--maildir", "inbox", "--config", str(config)),
+            lambda url: (*match_end_state(url), sent_once(url)))
+    finally:
+        smtp.stop()
+    assert len(received) == 6 and any(accepted for _, _, accepted, *_ in actions) and queued == sent
 
 
 RACE_AT = "2026-12-01T20:30:00+00:00"  # the run lets the first rounds' deadlines pass (the buzz, the presenting)
