@@ -172,7 +172,7 @@ def test_kill_9_during_a_run_reading_match_actions_then_running_again_gives_the_
     try:
         actions, received, queued, sent = killed_runs(
             tmp_path, server, match_by_mail, RUN_AT, ("run", "--maildir", "inbox", "--config", str(config)),
-            lambda url: (*match_end_state(url), sent_once(url)))
+            lambda url: (*match_end_state(url), sent_once(url)), codes=(0, 1))  # 1: a mail was refused
     finally:
         smtp.stop()
     assert len(received) == 6 and any(accepted for _, _, accepted, *_ in actions) and queued == sent
@@ -190,9 +190,10 @@ def one_claim(folder: Path, url: str | None, command: str) -> str:
     return url
 
 
-def in_turn(tmp_path: Path, command: str) -> dict[tuple, str]:
-    """The end state of a trial whose two sides ran one wholly before the other, either way round."""
-    found = {}
+def in_turn(tmp_path: Path, command: str) -> dict[tuple, set[str]]:
+    """The end state of a trial whose two sides ran one wholly before the other, either way round: which way round
+    gives which state."""
+    found: dict[tuple, set[str]] = {}
     for order in ("reads first", "process first"):
         folder = tmp_path / f"{command} {order}"
         folder.mkdir()
@@ -200,26 +201,28 @@ def in_turn(tmp_path: Path, command: str) -> dict[tuple, str]:
         sides = (READS[command], PROCESS) if order == "reads first" else (PROCESS, READS[command])
         for args in sides:
             assert run_pbem("--db", url, *args, cwd=folder).returncode in (0, 1)
-        found[match_end_state(url)[:2]] = order
+        found.setdefault(match_end_state(url)[:2], set()).add(order)
     return found
 
 
-def match_race(request, tmp_path: Path, backend: str, command: str, timing: str, trials: int) -> list[str]:
+def match_race(request, tmp_path: Path, backend: str, command: str, timing: str, trials: int) -> list[set[str]]:
     """`trials` races of ann's claim (by `command`) against a run passing the deadlines, timed as
     test_intake_race.race does: each ends as one of the two sides wholly first would have (never both, never an
-    action twice); which one, per trial."""
+    action or a deadline twice); which way round, per trial."""
     ends = in_turn(tmp_path, command)
-    assert len(ends) == 2  # the claim before the deadlines is taken, after them it is late
+    # a mail's claim counts when it was received (D5): before the deadlines it is taken, after them it is late;
+    # `dm act` acts now, after the deadlines either way round
+    assert len(ends) == (2 if command == "fetch" else 1), ends
 
     def outcome(url: str) -> dict:
         state = match_end_state(url)[:2]
         assert state in ends, state
-        return {"order": ends[state]}
+        return {"orders": ends[state]}
 
     game = RaceGame(one_claim, READS, PROCESS, outcome)
     (tmp_path / "trials").mkdir()
     results = race(tmp_path / "trials", databases(request, backend, trials), command, timing, game)
-    return [result["order"] for result in results]
+    return [result["orders"] for result in results]
 
 
 def test_a_claim_racing_a_run_that_passes_the_deadline_ends_as_one_side_first(request, tmp_path):
@@ -234,13 +237,13 @@ def test_a_claim_racing_a_run_that_passes_the_deadline_ends_as_one_side_first(re
 def test_a_claim_timed_before_during_and_after_a_run_passing_the_deadline(request, tmp_path, backend, command,
                                                                          timing):
     orders = match_race(request, tmp_path, backend, command, timing, TIMED)
-    print(f"{backend} {command} {timing}: {Counter(orders)}")
+    print(f"{backend} {command} {timing}: {Counter(' or '.join(sorted(o)) for o in orders)}")
     if timing != "during":
-        assert set(orders) == {"reads first" if timing == "before" else "process first"}, orders
+        assert all(("reads first" if timing == "before" else "process first") in o for o in orders), orders
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_a_dm_act_racing_a_run_passing_the_deadline(request, tmp_path, backend):
     orders = match_race(request, tmp_path, backend, "act", "race", SUBMIT_RACES)
-    print(f"{backend} act: {Counter(orders)} of {SUBMIT_RACES}")
+    assert len(orders) == SUBMIT_RACES
