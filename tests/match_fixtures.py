@@ -45,20 +45,24 @@ def _make(url: str, folder: Path) -> None:
         assert seated.returncode == 0, seated.stderr
 
 
-def action_mail(player: str, action: str, message_id: str, received: str = "20:00:30", *, match: str = MATCH,
-                secret: str | None = None, sender: str | None = None) -> bytes:
-    """`player`'s action in a reply, as the match's mail offers it, received on 1 December 2026 at `received`."""
+def action_mail(player: str, action: str, message_id: str, received: str | None = "20:00:30", *,
+                match: str = MATCH, secret: str | None = None, sender: str | None = None) -> bytes:
+    """`player`'s action in a reply, as the match's mail offers it, received on 1 December 2026 at `received`
+    (None: no stamp, the action counts when it is read)."""
     body = (f"Hi,\n\nmatch: {match}\nplayer: {player}\nsecret: {secret or player + '-secret'}\naction: {action}\n\n"
             f"-- \n{player}\n")
-    stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\r\n".encode()
+    stamp = f"Received: from mx.example.org by gm.example.org; Tue, 01 Dec 2026 {received} +0000\r\n".encode() \
+        if received else b""
     return stamp + mail(sender or f"{player.title()} <{player}@example.org>", body, message_id, subject="Re: ice")
 
 
 def honest_actions() -> list[bytes]:
-    """The mails the fuzz mutates: both players' claims (the first accepted, later ones refused by the rules), a
-    wrong secret, a player and a match that are not there, and a stranger sending ann's action."""
-    return [action_mail("ann", "{claim: 4}", "<a1@ann>"), action_mail("bob", "{claim: 3}", "<b1@bob>"),
-            action_mail("ann", "{claim: 2}", "<a2@ann>", secret="guess"),
-            action_mail("carol", "{claim: 5}", "<c1@carol>"), action_mail("ann", "{claim: 4}", "<a3@ann>",
-                                                                          match="nice"),
-            action_mail("ann", "{claim: 4}", "<m1@evil>", sender="mallory@evil.example")]
+    """The mails the fuzz mutates, counting when they are read: both players' claims and skips (taken or refused
+    as the round stands), a wrong secret, a player and a match that are not there, and a stranger sending ann's
+    action."""
+    return [action_mail("ann", "{claim: 4}", "<a1@ann>", None), action_mail("bob", "{claim: 3}", "<b1@bob>", None),
+            action_mail("bob", "{skip: true}", "<b2@bob>", None), action_mail("ann", "{skip: true}", "<a4@ann>", None),
+            action_mail("ann", "{claim: 2}", "<a2@ann>", None, secret="guess"),
+            action_mail("carol", "{claim: 5}", "<c1@carol>", None),
+            action_mail("ann", "{claim: 4}", "<a3@ann>", None, match="nice"),
+            action_mail("ann", "{claim: 4}", "<m1@evil>", None, sender="mallory@evil.example")]

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -115,9 +115,10 @@ def honest_orders(hands: dict) -> list[bytes]:
             mail("mallory@evil.example", orders_text("alice", hands["alice"]), "<h3@evil>")]
 
 
-def fuzz_messages(folder: Path, url: str, honest: list[bytes], count: int, seed: int, at: datetime = NOW) -> Counter:
-    """`count` mutations of the `honest` mails of a game (a campaign's orders, a match's actions) read `at` in the
-    database at `url`, each three times (again, and with LF line ends: a duplicate both times); what became of
+def fuzz_messages(folder: Path, url: str, honest: list[bytes], count: int, seed: int, at: datetime = NOW,
+                  step: timedelta = timedelta(0)) -> Counter:
+    """`count` mutations of the `honest` mails of a game (a campaign's orders, a match's actions), the n-th read at
+    `at + n * step` (a match's clock moves on) in the database at `url`, each three times (again, and with LF line ends: a duplicate both times); what became of
     them. Every one is kept in the archive and recorded, once."""
     chance = random.Random(seed)
     config = MailConfig(archive=folder / "archive")
@@ -131,10 +132,11 @@ def fuzz_messages(folder: Path, url: str, honest: list[bytes], count: int, seed:
                 if chance.random() < 0.9:  # most as new messages; the rest reuse a Message-ID (#29)
                     data = data.replace(b"Message-ID: <", f"Message-ID: <{number}-".encode(), 1)
                 data = mutate_message(chance, data)
-                first = handle(session, Incoming("fuzz", data), config, at)
-                again = handle(session, Incoming("fuzz", data), config, at)
+                read_at = at + number * step
+                first = handle(session, Incoming("fuzz", data), config, read_at)
+                again = handle(session, Incoming("fuzz", data), config, read_at)
                 assert again.outcome == "duplicate" and (first.outcome == "duplicate") == (first.key in keys)
-                from_mbox = handle(session, Incoming("fuzz", data.replace(b"\r\n", b"\n")), config, at)
+                from_mbox = handle(session, Incoming("fuzz", data.replace(b"\r\n", b"\n")), config, read_at)
                 assert from_mbox.outcome == "duplicate" and from_mbox.key == first.key, (data, first.key)
                 keys.add(first.key)
                 outcomes[first.outcome] += 1

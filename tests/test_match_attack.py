@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import mailbox
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from email import message_from_bytes
 from pathlib import Path
 
@@ -85,7 +85,7 @@ def test_hostile_action_mails_are_refused_with_a_reason_archived_and_never_stop_
 
 def fuzz_actions(tmp_path, count: int, seed: int) -> Counter:
     url = new_match(tmp_path)
-    outcomes = fuzz_messages(tmp_path, url, honest_actions(), count, seed, at=READ_AT)
+    outcomes = fuzz_messages(tmp_path, url, honest_actions(), count, seed, at=READ_AT, step=timedelta(seconds=20))
     assert actions_once(url) == Counter({k: v for k, v in outcomes.items() if k != "duplicate"})
     return outcomes
 
