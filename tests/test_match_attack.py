@@ -31,7 +31,8 @@ READ_AT = datetime(2026, 12, 1, 20, 0, 40, tzinfo=timezone.utc)  # the first buz
 
 def actions_once(url: str) -> Counter:
     """Each accepted action is stored once, carried by a mail recorded as accepted, and each mail recorded as
-    accepted carries one accepted action; every recorded mail but a stranger's is answered once. The outcomes."""
+    accepted carries one accepted action; no more acknowledgements than mails recorded (each is named by its mail:
+    a second one could not be queued). The mails' outcomes."""
     engine = create_engine(url)
     with Session(engine) as session:
         received = session.exec(select(MailReceived)).all()
