@@ -45,7 +45,7 @@ for trial in json.loads(Path(sys.argv[1]).read_text()):
     result = CliRunner().invoke(app, trial["args"])
     if trial.get("done"):
         Path(trial["done"]).touch()  # the other side may be waiting for this side to finish
-    print(json.dumps([result.exit_code, result.stdout, repr(result.exception)]), flush=True)
+    print(json.dumps([result.exit_code, result.output, repr(result.exception)]), flush=True)
 """
 
 

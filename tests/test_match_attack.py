@@ -248,3 +248,26 @@ def test_a_claim_timed_before_during_and_after_a_run_passing_the_deadline(reques
 def test_a_dm_act_racing_a_run_passing_the_deadline(request, tmp_path, backend):
     orders = match_race(request, tmp_path, backend, "act", "race", SUBMIT_RACES)
     assert len(orders) == SUBMIT_RACES
+
+
+def test_a_runs_step_for_a_match_takes_the_matchs_lock_before_it_writes(tmp_path):
+    """Found by the dm act race on PostgreSQL (1 in 120): the run's step queued the opening mails and wrote the
+    match's deadline before taking the match's lock, while `dm act` holds that lock and then writes the same rows —
+    a deadlock, and the run refused. Every writer of a game takes its lock first (store.base.lock_game)."""
+    from sqlalchemy import event
+
+    from pbem.gm.matches import run_match
+    from pbem.store.base import Store
+
+    store = Store(new_match(tmp_path))
+    writes: list[str] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *_: writes.append(statement) if statement.split()[0] in (
+                     "INSERT", "UPDATE", "DELETE") else None)
+    try:
+        with store.session() as session:
+            opened, _ = run_match(session, MATCH, datetime.fromisoformat(RACE_AT), "gm@example.org")
+            session.commit()
+    finally:
+        store.close()
+    assert opened and writes[0].startswith("UPDATE games"), writes[:3]
