@@ -141,14 +141,19 @@ def race(tmp_path: Path, given: list[str | None], command: str, timing: str = "r
                           "args": ["--db", url, *game.process]})
     reader, processor = side(tmp_path, fetches), side(tmp_path, processes)
     results = []
-    for number, url in enumerate(urls):
-        (tmp_path / f"trial{number}" / "go").touch()
-        read = json.loads(reader.stdout.readline())
-        processed = json.loads(processor.stdout.readline())
-        assert read[0] in (0, 1) and read[2] in ("None", "SystemExit(0)", "SystemExit(1)"), read
-        assert processed[0] == 0, processed
-        results.append(game.outcome(url))
-    assert reader.wait(timeout=60) == 0 and processor.wait(timeout=60) == 0
+    try:
+        for number, url in enumerate(urls):
+            (tmp_path / f"trial{number}" / "go").touch()
+            read = json.loads(reader.stdout.readline())
+            processed = json.loads(processor.stdout.readline())
+            assert read[0] in (0, 1) and read[2] in ("None", "SystemExit(0)", "SystemExit(1)"), read
+            assert processed[0] == 0, processed
+            results.append(game.outcome(url))
+        assert reader.wait(timeout=60) == 0 and processor.wait(timeout=60) == 0
+    finally:  # a failed trial leaves no side waiting for the next one's go file
+        for running in (reader, processor):
+            running.kill()
+            running.wait()
     return results
 
 
