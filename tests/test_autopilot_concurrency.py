@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from mail_fixtures import new_campaign
@@ -72,13 +73,15 @@ def end_state(url: str) -> tuple:
 KILLS = 64  # the reliability attack's kill -9 during `pbem run`, per backend (#37)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_kill_9_at_any_moment_of_a_run_then_running_again_gives_the_uninterrupted_end_state(tmp_path, request,
-                                                                                            backend):
-    """The run killed is a process of its own; the game is set up once and copied for each trial (the folder, and
-    a PostgreSQL database by CREATE DATABASE … TEMPLATE), the run after the kill is in this process (the same
-    `main()`), so each of the KILLS trials costs one interpreter start."""
+def killed_runs(tmp_path: Path, server, make: Callable[[Path, str | None], str], now: str, run: tuple[str, ...],
+                end_state: Callable[[str], tuple], kills: int = KILLS, seed: int = 9, codes: tuple[int, ...] = (0,)) \
+        -> tuple:
+    """`pbem --now NOW RUN…` killed (kill -9) at a random moment and run again, `kills` times, on copies of the game
+    `make(folder, url)` sets up in a folder (on PostgreSQL `server`, else SQLite; its URL): every end state is the
+    uninterrupted run's, which is returned; each run after a kill exits with one of `codes`. The killed run is a
+    process of its own; the game is set up once and copied for each trial (the folder, and a PostgreSQL database
+    by CREATE DATABASE … TEMPLATE), the run after the kill is in this process (the same `main()`), so each trial
+    costs one interpreter start."""
     import random
     import shutil
     import signal
@@ -88,30 +91,46 @@ def test_kill_9_at_any_moment_of_a_run_then_running_again_gives_the_uninterrupte
 
     template = tmp_path / "template"
     template.mkdir()
-    server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
-    template_url, _ = new_campaign(template, server.new_database() if server else None)
-    for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
-        assert run_pbem("--db", template_url, "--now", T0, *args, cwd=template).returncode == 0
+    template_url = make(template, server.new_database() if server else None)
 
     def prepared(folder: Path) -> str:
         shutil.copytree(template, folder)
         return server.new_database(copy_of=template_url) if server else f"sqlite:///{folder / 'pbem.db'}"
 
     def run_again(url: str, folder: Path) -> None:
-        result = run_pbem("--db", url, "--now", DUE, "run", cwd=folder)
-        assert result.returncode == 0, result.stderr
+        result = run_pbem("--db", url, "--now", now, *run, cwd=folder)
+        assert result.returncode in codes and "Traceback" not in result.stderr, result.stderr
 
     reference = prepared(tmp_path / "reference")
     run_again(reference, tmp_path / "reference")
     expected = end_state(reference)
-    assert len(expected[0]) == 1 and len(expected[1]) == 4  # turn 1 processed: 2 reports, 2 sheets
-    chance = random.Random(9)
-    for trial in range(KILLS):
+    chance = random.Random(seed)
+    for trial in range(kills):
         folder = tmp_path / f"trial{trial}"
         url = prepared(folder)
-        run = pbem(url, DUE, "run", cwd=folder)
-        time.sleep(chance.uniform(0.2, 2.5))  # the import, the processing, the reports: anywhere
-        run.send_signal(signal.SIGKILL)
-        run.wait(timeout=60)
+        killed = pbem(url, now, *run, cwd=folder)
+        time.sleep(chance.uniform(0.2, 2.5))  # the import, the mail, the processing, the reports: anywhere
+        killed.send_signal(signal.SIGKILL)
+        killed.wait(timeout=60)
         run_again(url, folder)
         assert end_state(url) == expected, trial
+    return expected
+
+
+def scheduled_halls(folder: Path, url: str | None) -> str:
+    """The halls campaign with a 5-day deadline, its first turn's clock started at T0 by a run."""
+    from cli_process import run_pbem
+
+    url, _ = new_campaign(folder, url)
+    for args in (("game", "set", "halls", "--deadline", "5d", "--remind", "24"), ("run",)):
+        assert run_pbem("--db", url, "--now", T0, *args, cwd=folder).returncode == 0
+    return url
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_9_at_any_moment_of_a_run_then_running_again_gives_the_uninterrupted_end_state(tmp_path, request,
+                                                                                            backend):
+    server = request.getfixturevalue("pg_server") if backend == "postgresql" else None
+    expected = killed_runs(tmp_path, server, scheduled_halls, DUE, ("run",), end_state)
+    assert len(expected[0]) == 1 and len(expected[1]) == 4  # turn 1 processed: 2 reports, 2 sheets

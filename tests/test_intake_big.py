@@ -10,10 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from mail_fixtures import new_campaign, order_mail
+import pytest
+from cli_process import run_pbem
+from mail_fixtures import mail, new_campaign, order_mail
+from mail_servers import PASSWORD, USER, ImapServer, certificate
 from sqlmodel import Session, create_engine, select
 
-from pbem.store.mail import MailReceived
+from pbem.store.mail import MailOutgoing, MailReceived
 
 ROOT = Path(__file__).resolve().parent.parent
 CAP = 500 * 1024 * 1024
@@ -61,3 +64,40 @@ def test_a_300_mb_message_is_refused_from_its_headers_and_archived_as_a_stub_und
                             str(tmp_path / "inbox"), "--json"], cwd=tmp_path, env=environment, capture_output=True,
                            text=True, timeout=300)
     assert [h["outcome"] for h in json.loads(again.stdout)] == ["duplicate", "duplicate"]  # named the same again
+
+
+@pytest.mark.parametrize("message_id", ["<film@bob>", None])
+def test_an_over_size_message_read_from_a_maildir_an_mbox_and_imap_is_refused_once(tmp_path, tmp_path_factory,
+                                                                                    message_id):
+    """#37: its identity comes from its raw headers (line ends aside), not its size, which CRLF (a Maildir, IMAP)
+    and LF (an mbox) change: refused, archived and answered once, a duplicate in the other two inboxes."""
+    url, hands = new_campaign(tmp_path)
+    data = mail("bob@example.org", "my orders are attached", message_id or "<dropped@bob>",
+                attachments=(("film.yaml", "application/yaml", b"# a film\n" * 250_000),))  # 2.5 MB, CRLF
+    if message_id is None:
+        data = data.replace(b"Message-ID: <dropped@bob>\r\n", b"", 1)
+    mailbox.Maildir(str(tmp_path / "inbox"), create=True).add(data)
+    box = mailbox.mbox(str(tmp_path / "in.mbox"))
+    box.add(data.replace(b"\r\n", b"\n"))  # as a mail server delivers to an mbox: LF line ends
+    box.close()
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    server = ImapServer(cert, key)
+    server.deliver(data)
+    (tmp_path / "mail.yaml").write_text(f"imap: {{host: 127.0.0.1, port: {server.port}, tls: starttls, "
+                                        f"user: {USER}, cafile: {cert}, timeout: 20}}\n")
+    environment = {"PBEM_MAIL_CONFIG": str(tmp_path / "mail.yaml"), "PBEM_IMAP_PASSWORD": PASSWORD}
+    outcomes = []
+    try:
+        for source in (["--maildir", "inbox"], ["--mbox", "in.mbox"], ["--imap"]):
+            result = run_pbem("--db", url, "mail", "fetch", *source, "--json", cwd=tmp_path, env=environment)
+            outcomes += [(h["outcome"], h["key"]) for h in json.loads(result.stdout)]
+    finally:
+        server.stop()
+    assert [outcome for outcome, _ in outcomes] == ["refused", "duplicate", "duplicate"], outcomes
+    assert len({key for _, key in outcomes}) == 1
+    engine = create_engine(url)
+    with Session(engine) as session:
+        assert len(session.exec(select(MailReceived)).all()) == 1
+        assert len(session.exec(select(MailOutgoing).where(MailOutgoing.purpose == "ack")).all()) == 1
+    engine.dispose()
+    assert len(mailbox.Maildir(str(tmp_path / "mail-archive")).keys()) == 1

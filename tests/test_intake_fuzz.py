@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -109,11 +109,18 @@ def fuzz_orders(url: str, hands: dict, count: int, seed: int) -> Counter:
     return outcomes
 
 
-def fuzz_messages(folder: Path, url: str, hands: dict, count: int, seed: int) -> Counter:
-    """`count` mutated messages, each handled twice (the second time a duplicate); what became of them."""
+def honest_orders(hands: dict) -> list[bytes]:
+    """The campaign's mails the fuzz mutates: both players' orders, and a stranger sending alice's."""
+    return [order_mail("alice", hands["alice"], "<h1@alice>"), order_mail("bob", hands["bob"], "<h2@bob>"),
+            mail("mallory@evil.example", orders_text("alice", hands["alice"]), "<h3@evil>")]
+
+
+def fuzz_messages(folder: Path, url: str, honest: list[bytes], count: int, seed: int, at: datetime = NOW,
+                  step: timedelta = timedelta(0)) -> Counter:
+    """`count` mutations of the `honest` mails of a game (a campaign's orders, a match's actions), the n-th read at
+    `at + n * step` (a match's clock moves on) in the database at `url`, each three times (again, and with LF line ends: a duplicate both times); what became of
+    them. Every one is kept in the archive and recorded, once."""
     chance = random.Random(seed)
-    honest = [order_mail("alice", hands["alice"], "<h1@alice>"), order_mail("bob", hands["bob"], "<h2@bob>"),
-              mail("mallory@evil.example", orders_text("alice", hands["alice"]), "<h3@evil>")]
     config = MailConfig(archive=folder / "archive")
     store = Store(url)
     outcomes: Counter = Counter()
@@ -125,10 +132,11 @@ def fuzz_messages(folder: Path, url: str, hands: dict, count: int, seed: int) ->
                 if chance.random() < 0.9:  # most as new messages; the rest reuse a Message-ID (#29)
                     data = data.replace(b"Message-ID: <", f"Message-ID: <{number}-".encode(), 1)
                 data = mutate_message(chance, data)
-                first = handle(session, Incoming("fuzz", data), config, NOW)
-                again = handle(session, Incoming("fuzz", data), config, NOW)
+                read_at = at + number * step
+                first = handle(session, Incoming("fuzz", data), config, read_at)
+                again = handle(session, Incoming("fuzz", data), config, read_at)
                 assert again.outcome == "duplicate" and (first.outcome == "duplicate") == (first.key in keys)
-                from_mbox = handle(session, Incoming("fuzz", data.replace(b"\r\n", b"\n")), config, NOW)
+                from_mbox = handle(session, Incoming("fuzz", data.replace(b"\r\n", b"\n")), config, read_at)
                 assert from_mbox.outcome == "duplicate" and from_mbox.key == first.key, (data, first.key)
                 keys.add(first.key)
                 outcomes[first.outcome] += 1
@@ -143,7 +151,7 @@ def fuzz(folder: Path, orders: int, messages: int, seed: int = 1) -> dict:
     url, hands = new_campaign(folder)
     started = time.perf_counter()
     found = {"orders": dict(fuzz_orders(url, hands, orders, seed))}
-    found["messages"] = dict(fuzz_messages(folder, url, hands, messages, seed))
+    found["messages"] = dict(fuzz_messages(folder, url, honest_orders(hands), messages, seed))
     found["seconds"] = round(time.perf_counter() - started, 1)
     return found
 

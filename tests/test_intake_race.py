@@ -13,7 +13,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from mail_fixtures import new_campaign, order_mail
@@ -43,7 +45,7 @@ for trial in json.loads(Path(sys.argv[1]).read_text()):
     result = CliRunner().invoke(app, trial["args"])
     if trial.get("done"):
         Path(trial["done"]).touch()  # the other side may be waiting for this side to finish
-    print(json.dumps([result.exit_code, result.stdout, repr(result.exception)]), flush=True)
+    print(json.dumps([result.exit_code, result.output, repr(result.exception)]), flush=True)
 """
 
 
@@ -91,41 +93,67 @@ def outcome(url: str) -> dict:
     return {"accepted": sum(accepted.values()), "late": len(refused)}
 
 
-def race(tmp_path: Path, given: list[str | None], command: str, timing: str = "race") -> list[dict]:
-    """One trial per database (a PostgreSQL URL, or None: a SQLite file in the trial's folder): `command` (fetch
-    or run) against `turn process`. Timing "race": the process side starts at a random moment of the other's work;
-    "before": the fetch ends just before processing begins (within 50 ms); "during": the fetch starts up to half
-    a second after processing did; "after": the fetch starts just after processing ended (within 50 ms)."""
+@dataclass(frozen=True)
+class RaceGame:
+    """What a race plays on: `make(folder, url, command)` sets the game up in a trial's folder with its inbox (url
+    None: SQLite there) and gives its URL; `reads[command]` is the reading side's command, `process` the other's;
+    `outcome(url)` checks what the database holds after a trial and says what it was."""
+    make: Callable[[Path, str | None, str], str]
+    reads: dict[str, list[str]]
+    process: list[str]
+    outcome: Callable[[str], dict]
+
+
+def _halls(folder: Path, url: str | None, command: str) -> str:
+    url, hands = new_campaign(folder, url)
+    prepare(folder, url, hands, scheduled=command == "run")
+    return url
+
+
+HALLS = RaceGame(_halls, {"fetch": ["mail", "fetch", "--maildir", "inbox"],
+                          "run": ["run", "--maildir", "inbox", "--out", "reports"]},
+                 ["turn", "process", "halls", "--out", "reports"], outcome)
+
+
+def race(tmp_path: Path, given: list[str | None], command: str, timing: str = "race",
+         game: RaceGame = HALLS) -> list[dict]:
+    """One trial per database (a PostgreSQL URL, or None: a SQLite file in the trial's folder): `command` (the
+    game's reading side: fetch, run, …) against its processing side. Timing "race": the process side starts at a
+    random moment of the other's work; "before": the fetch ends just before processing begins (within 50 ms);
+    "during": the fetch starts up to half a second after processing did; "after": the fetch starts just after
+    processing ended (within 50 ms)."""
     chance = random.Random(len(given) * 7 + (command == "run") + 100 * TIMINGS.index(timing))
     urls, fetches, processes = [], [], []
     for number, url in enumerate(given):
         folder = tmp_path / f"trial{number}"
         folder.mkdir()
-        url, hands = new_campaign(folder, url)
+        url = game.make(folder, url, command)
         urls.append(url)
-        prepare(folder, url, hands, scheduled=command == "run")
         go, fetched, processed = (str(folder / name) for name in ("go", "fetched", "processed"))
-        reads = ["mail", "fetch", "--maildir", "inbox"] if command == "fetch" \
-            else ["run", "--maildir", "inbox", "--out", "reports"]
         fetch_go, fetch_pause, process_go, process_pause = {
             "race": (go, 0.0, go, chance.uniform(0.0, 1.5)),
             "before": (go, 0.0, fetched, chance.uniform(0.0, 0.05)),
             "during": (go, chance.uniform(0.0, 0.5), go, 0.0),
             "after": (processed, chance.uniform(0.0, 0.05), go, 0.0)}[timing]
-        fetches.append({"go": fetch_go, "pause": fetch_pause, "cwd": str(folder), "args": ["--db", url, *reads],
-                        "done": fetched})
+        fetches.append({"go": fetch_go, "pause": fetch_pause, "cwd": str(folder),
+                        "args": ["--db", url, *game.reads[command]], "done": fetched})
         processes.append({"go": process_go, "pause": process_pause, "cwd": str(folder), "done": processed,
-                          "args": ["--db", url, "turn", "process", "halls", "--out", "reports"]})
+                          "args": ["--db", url, *game.process]})
     reader, processor = side(tmp_path, fetches), side(tmp_path, processes)
     results = []
-    for number, url in enumerate(urls):
-        (tmp_path / f"trial{number}" / "go").touch()
-        read = json.loads(reader.stdout.readline())
-        processed = json.loads(processor.stdout.readline())
-        assert read[0] in (0, 1) and read[2] in ("None", "SystemExit(0)", "SystemExit(1)"), read
-        assert processed[0] == 0, processed
-        results.append(outcome(url))
-    assert reader.wait(timeout=60) == 0 and processor.wait(timeout=60) == 0
+    try:
+        for number, url in enumerate(urls):
+            (tmp_path / f"trial{number}" / "go").touch()
+            read = json.loads(reader.stdout.readline())
+            processed = json.loads(processor.stdout.readline())
+            assert read[0] in (0, 1) and read[2] in ("None", "SystemExit(0)", "SystemExit(1)"), read
+            assert processed[0] == 0, processed
+            results.append(game.outcome(url))
+        assert reader.wait(timeout=60) == 0 and processor.wait(timeout=60) == 0
+    finally:  # a failed trial leaves no side waiting for the next one's go file
+        for running in (reader, processor):
+            running.kill()
+            running.wait()
     return results
 
 

@@ -64,7 +64,7 @@ def test_non_text_attachments_are_left_unread_and_named_but_the_orders_still_cou
 def test_a_message_over_the_size_limit_is_refused_without_being_parsed():
     data = mail("alice@example.org", ORDERS, "<m3@x>", attachments=(("big.yaml", "text/plain", b"x" * 5000),))
     letter = read_letter(data, 2000)
-    assert letter.orders is None and letter.sender == "alice@example.org" and letter.key.startswith("<m3@x> sha256:")
+    assert letter.orders is None and letter.sender == "alice@example.org" and letter.key.startswith("<m3@x> oversize sha256:")
     assert letter.problems == [f"the message is {len(data):,} bytes; the limit is 2,000: "
                                "please send only the order file, as text"]
 

@@ -12,7 +12,7 @@ from ..gm.reports import campaign_templates, repair_hint, report_again
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns
-from .common import app, print_json, refuse
+from .common import app, print_json, read_or_refuse, refuse
 from .gm import open_store, progress
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
@@ -82,7 +82,7 @@ def site(
     from .shelf import PACKAGE, files_digest
 
     dirs = _dirs(templates)
-    version = f"{PIL.__version__} {files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
+    version = f"{PIL.__version__} {read_or_refuse(files_digest, PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
     with open_store(ctx, read_only=True) as store, store.session() as session, progress() as bar:
         from ..store.matches import find_match
         from .dm import site_matches

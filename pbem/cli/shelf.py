@@ -16,12 +16,17 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def files_digest(*folders: Path) -> str:
-    """A short hash of every file under `folders` (bytecode aside): what a kept picture or page was made by."""
+    """A short hash of every file under `folders` (bytecode aside): what a kept picture or page was made by. Each
+    is read bounded (a GM's template folder may hold anything): an over-size file or a link out of its folder is
+    refused, naming it."""
+    from ..formats.bounded import read_within
+
     digest = hashlib.sha256()
     for folder in folders:
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(f"{path.relative_to(folder)}\0".encode() + path.read_bytes() + b"\0")
+                data = read_within(folder, path, limit="a template's limit")
+                digest.update(f"{path.relative_to(folder)}\0".encode() + data + b"\0")
     return digest.hexdigest()[:16]
 
 

@@ -3,7 +3,8 @@
 Every command that reads a file it is given comes here: the file must be a regular file (a FIFO would block
 until somebody writes to it, /dev/zero never ends, a folder is no file), no bigger than the limit by its size
 on disk, and is then read no further than one byte past the limit (a file growing meanwhile is refused too).
-A stream (standard input) is read no further than one byte past the limit. What is refused says what and why.
+A stream (standard input) is read no further than one byte past the limit; a file that must lie in a folder (a
+template) is refused when it is a link pointing out of it. What is refused says what and why.
 """
 from __future__ import annotations
 
@@ -54,6 +55,15 @@ def read_limited(path: str | Path, max_bytes: int = MAX_BYTES, limit: str = "the
         _check(source, os.fstat(descriptor), max_bytes, limit)
         os.set_blocking(descriptor, True)
         return _limited(source, file, max_bytes)
+
+
+def read_within(folder: str | Path, path: str | Path, max_bytes: int = MAX_BYTES, limit: str = "the limit") -> bytes:
+    """`read_limited` for a file that must lie in `folder` (a template, say): a link pointing out of it is refused
+    unread, naming where it points."""
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    if os.path.commonpath([real, root]) != root:
+        raise _refused(str(path), f"a link to {real}, outside {folder}: not read")
+    return read_limited(path, max_bytes, limit)
 
 
 def read_stream(stream: BinaryIO, source: str, max_bytes: int = MAX_BYTES) -> bytes:

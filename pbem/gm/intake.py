@@ -150,7 +150,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     next fetch."""
     if incoming.seen is not None:
         return Handled(incoming.origin, incoming.seen, None, Outcome.DUPLICATE)
-    keys = (incoming.key,) if incoming.key else letter_keys(incoming.data)
+    keys = incoming.keys or letter_keys(incoming.data)
     key = keys[0]
     if is_known(session, *keys):
         return Handled(incoming.origin, key, None, Outcome.DUPLICATE)

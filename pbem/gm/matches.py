@@ -246,5 +246,7 @@ def open_matches(session: Session, now: datetime, sender: str, names: list[str] 
 def run_match(session: Session, name: str, now: datetime,
               sender: str) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
     """`pbem run`'s part for one death match: its opening mails now due, then every passed deadline applied and
-    mailed (not committed)."""
+    mailed (not committed). The match's lock is taken first, before anything is written: `dm act` takes it and
+    then writes the same rows (the deadline, the outbox), so writing first and locking after could deadlock."""
+    lock_game(session, name)
     return open_matches(session, now, sender, [name]), moves.tick_all(session, now, sender, [name])

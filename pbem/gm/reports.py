@@ -16,6 +16,7 @@ from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
 from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
 from ..render.history import outcome_report
+from ..render.html import TemplateRefused
 from ..render.sheet import picture_name, sheet_png
 from ..render.turn import TurnReport
 from ..store.turns import TurnSheet
@@ -38,6 +39,9 @@ def repair_hint(game: str, turn: int, out: Path | str) -> str:
 
 def not_written(game: str, turn: int, out: Path | str, err: OSError) -> str:
     """A storage failure under a stored turn's reports: the game, the turn, the path and the repair."""
+    if isinstance(err, TemplateRefused):
+        return (f"{game} turn {turn} is stored, but its reports could not be made: the template {err.filename}: "
+                f"{err.strerror}. Fix the template, then: {repair_hint(game, turn, out)} (or the next pbem run)")
     where = err.filename or Path(out) / game / turn_folder_name(turn)
     return (f"{game} turn {turn} is stored, but its reports could not be written to {where}: {err.strerror or err}. "
             f"The next pbem run writes them again, or now: {repair_hint(game, turn, out)}")

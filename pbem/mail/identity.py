@@ -17,6 +17,7 @@ from email.parser import BytesHeaderParser, BytesParser
 
 _MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # printable ASCII without < > or spaces
 _LINE_END = re.compile(rb"\r+\n")  # CRLF (and a broken client's CR CR LF, which an mbox keeps as CR LF): LF
+_HEADERS_NAMING = 32 * 1024  # of an over-size message's headers (LF line ends): within any head read, CRLF or LF
 
 
 def parse_message_id(value: object) -> str | None:
@@ -75,9 +76,13 @@ def header_of(data: bytes) -> bytes:
     return data[:min(ends, default=len(data))]
 
 
-def stub_key(head: bytes, size: int) -> str:
-    """The key of a message over the size limit, which is never read whole: its Message-ID, a digest of its header
-    section, and its size."""
+def stub_keys(head: bytes, size: int) -> tuple[str, str]:
+    """The key of a message over the size limit, which is never read whole, and the key pbem gave it before. Its
+    raw header section names it: the Message-ID, if any, with a digest of the headers, line ends made `\\n` — not
+    its size nor where the head was cut, which line ends change: the same message read from a Maildir, an mbox or
+    IMAP (CRLF or LF) is one message, refused once."""
     message_id = _header_message_id(head)
-    digest = hashlib.sha256(header_of(head)).hexdigest()
-    return f"{message_id + ' ' if message_id else ''}sha256:{digest[:32]} size:{size}"
+    named = f"{message_id} " if message_id else ""
+    headers = header_of(_LINE_END.sub(b"\n", head))[:_HEADERS_NAMING].rstrip()
+    before = f"{named}sha256:{_sha256(header_of(head))[:32]} size:{size}"
+    return f"{named}oversize sha256:{_sha256(headers)[:32]}", before

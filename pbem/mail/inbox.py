@@ -27,7 +27,7 @@ from ..formats.bounded import check_regular
 from ..formats.problems import FormatError
 from .config import Server
 from .connect import connect
-from .identity import letter_keys, parse_message_id, stub_key
+from .identity import letter_keys, parse_message_id, stub_keys
 
 _SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
 HEAD_BYTES = 64 * 1024  # what is read of a message over the size limit: enough for any honest header
@@ -40,7 +40,7 @@ class Incoming:
     done: Callable[[], None] = lambda: None
     seen: str | None = None  # the key of a message handled before, known without downloading it
     size: int = -1  # the message's size in bytes (-1: len(data), the whole message)
-    key: str | None = None  # the key of a message over the size limit (mail.identity.stub_key)
+    keys: tuple[str, ...] = ()  # a message over the size limit: its key, and an older pbem's (identity.stub_keys)
 
     def __post_init__(self) -> None:
         self.size = len(self.data) if self.size < 0 else self.size
@@ -85,7 +85,7 @@ def bounded(origin: str, stream: BinaryIO, max_bytes: int, done: Callable[[], No
     if size is None:
         stream.seek(0, os.SEEK_END)
         size = stream.tell()
-    return Incoming(origin, data[:HEAD_BYTES], done, size=size, key=stub_key(data[:HEAD_BYTES], size))
+    return Incoming(origin, data[:HEAD_BYTES], done, size=size, keys=stub_keys(data[:HEAD_BYTES], size))
 
 
 def maildir_messages(folder: Path, max_bytes: int) -> Iterator[Incoming]:
@@ -171,8 +171,8 @@ def imap_messages(server: Server, max_bytes: int, known: Callable[[str], bool],
             size = int(found.group(1)) if found else -1
             done = (lambda u=uid: connection.uid("STORE", u, "+FLAGS", "(\\Seen)"))
             if size > max_bytes:
-                key = stub_key(header, size)
-                yield Incoming(origin, header, done, key if known(key) else None, size, key)
+                keys = stub_keys(header, size)
+                yield Incoming(origin, header, done, keys[0] if any(map(known, keys)) else None, size, keys)
                 continue
             message_id = _message_id(header)
             if message_id and known_id(message_id):

@@ -25,7 +25,7 @@ from typing import Iterator
 from ..formats.names import valid_address, written_address
 from ..formats.wrapped import open_after
 from .decode import html_text, part_text
-from .identity import header_of, letter_key, parse_message_id, stub_key
+from .identity import header_of, letter_key, parse_message_id, stub_keys
 from .separators import reply_ends
 
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
@@ -93,7 +93,7 @@ def read_letter(data: bytes, max_bytes: int, read_at: datetime, size: int | None
     parser = BytesHeaderParser if too_big else BytesParser
     message = parser(policy=policy.default).parsebytes(data)
     message_id = parse_message_id(_header(message, "Message-ID"))
-    letter = Letter(stub_key(data, size) if too_big else letter_key(data), size, sender_address(_header(message, "From")),
+    letter = Letter(stub_keys(data, size)[0] if too_big else letter_key(data), size, sender_address(_header(message, "From")),
                     clean(_header(message, "Subject")), message_id, received_at=received_time(message, read_at))
     letter.automatic = _header(message, "Auto-Submitted").strip().lower() not in ("", "no") \
         or _header(message, "Precedence").strip().lower() in ("bulk", "junk", "list") \

@@ -1,16 +1,23 @@
 """HTML pages from the report model, through the Jinja2 templates in `templates/` (autoescaped).
 
 Templates are looked up first in the caller's folders (a campaign folder's own
-`templates/`, so a GM can restyle the reports), then in the project's.
+`templates/`, so a GM can restyle the reports), then in the project's. Each is read
+bounded, as `formats/bounded.py` reads any file a command is given (#37).
 """
 from __future__ import annotations
 
+import errno
+import os
+import posixpath
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
-from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, TemplateNotFound, select_autoescape
 from jinja2.bccache import Bucket
+from jinja2.loaders import split_template_path
 
+from ..formats.bounded import decode, read_within
+from ..formats.problems import FormatError
 from ..resources import resource_dir
 from .shelf import shelved
 
@@ -33,10 +40,43 @@ class _ShelfBytecode(BytecodeCache):
             shelf.put("jinja-" + bucket.key, bucket.bytecode_to_string())
 
 
+class TemplateRefused(OSError):
+    """A template file that is no bounded regular file in its folder: its path and why, as the CLI says any file
+    it cannot read."""
+
+
+class _BoundedLoader(FileSystemLoader):
+    """A template's file, whatever lies in the folder under its name, is read as `read_within` reads: a regular
+    file (never a FIFO, which would block, nor a device), in the folder (a link out of it is refused), no bigger
+    than MAX_BYTES, UTF-8 text."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = split_template_path(template)
+        for folder in self.searchpath:
+            path = posixpath.join(folder, *pieces)
+            if os.path.lexists(path):
+                break
+        else:
+            raise TemplateNotFound(template)
+        try:
+            text = decode(read_within(folder, path, limit="a template's limit"), path)
+        except FormatError as err:
+            raise TemplateRefused(errno.EINVAL, err.problems[0].message, path) from None
+        changed = os.path.getmtime(path)
+        return text, os.path.normpath(path), lambda: _modified(path) == changed
+
+
+def _modified(path: str) -> float | None:
+    try:
+        return os.path.getmtime(path)
+    except OSError:
+        return None
+
+
 @lru_cache(maxsize=8)
 def environment(extra_dirs: tuple[str, ...] = ()) -> Environment:
     return Environment(
-        loader=FileSystemLoader([*extra_dirs, str(TEMPLATE_DIR)]),
+        loader=_BoundedLoader([*extra_dirs, str(TEMPLATE_DIR)]),
         autoescape=select_autoescape(["html"], default_for_string=True, default=True),
         undefined=StrictUndefined,
         trim_blocks=False,
