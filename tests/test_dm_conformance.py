@@ -21,7 +21,7 @@ from sqlmodel import select
 from pbem import games
 from pbem.dm import clock
 from pbem.dm.base import Action, Config, Result, SetupError, get_game, replay
-from pbem.dm.campaign import Orders
+from pbem.dm.campaign import Orders, get_campaign
 from pbem.engine.orders import Submission
 from pbem.engine.vocabulary import Termination
 from pbem.formats.canonical import state_hash
@@ -82,6 +82,9 @@ def test_every_listed_game_is_covered_and_its_parts_resolve():
     assert [get_game(name).name for name in MATCHES] == list(MATCHES)
     with pytest.raises(KeyError, match="unknown game 'botwars'; known: gyulbot, ice, takebacktoe, flowerfield, nim"):
         get_game("botwars")  # `pbem dm` plays death matches only
+    assert [get_campaign(name).name for name in CAMPAIGNS] == list(CAMPAIGNS)  # the GM's way to a campaign's rules
+    with pytest.raises(KeyError, match="unknown game 'gyulbot'; known: botwars, geeko"):
+        get_campaign("gyulbot")
 
 
 def test_the_rules_found_through_the_list_import_no_layer_above_them():

@@ -73,6 +73,13 @@ RULES_ALLOWED = {
 }
 
 
+def campaign_rules_taken(path: Path, tree: ast.AST) -> list[str]:
+    """What a module takes from `pbem.engine.campaign` that runs a rule: the module itself or one of its functions
+    (its classes, GameState, TurnOutcome and the rest, are data)."""
+    return [name for name in rules_run(path, tree)
+            if name == "pbem.engine.campaign" or name.startswith("pbem.engine.campaign.")]
+
+
 def imported_layers(path: Path, tree: ast.AST) -> set[str]:
     """The pbem layers a module imports from (relative imports resolved against its own package)."""
     package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]
@@ -104,6 +111,10 @@ def test_the_detectors_find_what_they_look_for():
     planted = ast.parse("from ..engine.campaign import GameState, missed_orders\nfrom ..engine.vocabulary import Mode\n"
                         "from ..dm import clock\nimport pbem.engine.deal\nfrom ..formats.orders import OrderFile\n")
     assert rules_run(path, planted) == ["pbem.engine.campaign.missed_orders", "pbem.dm.clock", "pbem.engine.deal"]
+    assert campaign_rules_taken(path, planted) == ["pbem.engine.campaign.missed_orders"]
+    assert campaign_rules_taken(path, ast.parse("from ..engine import campaign, deal\nimport pbem.engine.campaign\n"
+                                                "def show():\n    from pbem.engine.campaign import standings\n")) \
+        == ["pbem.engine.campaign", "pbem.engine.campaign", "pbem.engine.campaign.standings"]
 
 
 @pytest.mark.parametrize("path", _modules("cli"), ids=lambda p: p.name)
@@ -137,3 +148,11 @@ def test_mail_and_the_store_run_no_rule(path):
     """The GM asks the engine and passes the answer down: mail words it, the store keeps it."""
     allowed = RULES_ALLOWED.get(str(path.relative_to(PACKAGE)), {})
     assert [name for name in rules_run(path, _tree(path)) if name not in allowed and "*" not in allowed] == []
+
+
+@pytest.mark.parametrize("path", _modules("gm") + _modules("cli"), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_campaigns_are_played_through_their_rules_object(path):
+    """The registry's rules object (`dm.campaign.CampaignGame`) is the one way the GM's workflow and the command
+    line reach a campaign's rules, as they reach a death match's (issue #33): the engine's data types only."""
+    assert campaign_rules_taken(path, _tree(path)) == [], \
+        f"{path.name}: ask the campaign's rules object (pbem.dm.campaign.get_campaign), not pbem.engine.campaign"

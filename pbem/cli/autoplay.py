@@ -30,7 +30,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
              as_json: bool = typer.Option(False, "--json", help="Print the turns played and the standings as "
                                           "JSON.")) -> None:
     """Let robot pilots play some or all players through the real turn cycle: deal, orders, process, reports."""
-    from ..engine.campaign import standings
+    from ..dm.campaign import get_campaign
     from ..formats.game import turn_folder_name
     from ..gm.reports import campaign_templates, write_reports
     from ..gm.texts import turn_summary
@@ -60,7 +60,7 @@ def autoplay(ctx: typer.Context, game: str = typer.Argument(..., help="The game'
                 typer.echo(f"turn {result.turn:>3}  bots: {', '.join(playing) or '-'}  state {result.after_hash[:16]}"
                            + ("  game over" if result.over else ""))
         final = current_state(session, get_game(session, game))
-    rows = standings(final)
+    rows = get_campaign(final.setup.ruleset).standings(final)
     if as_json:
         print_json({"game": game, "turns": played, "over": final.is_over, "standings": rows})
     else:

@@ -131,7 +131,7 @@ def _data_files(names: list[str], folder: str) -> list[SourceFile]:
 
 
 def _show(session: Session, game: Game) -> dict[str, Any]:
-    from ..engine.campaign import standings
+    from ..dm.campaign import get_campaign
     from ..store.controls import ended
     from ..store.games import current_state, players_of, processed_turns
 
@@ -149,7 +149,7 @@ def _show(session: Session, game: Game) -> dict[str, Any]:
         players.append(entry)
     return {"game": game.name, "ruleset": game.ruleset, "seed": game.seed, "turn": state.turn,
             "processed": len(processed_turns(session, game)), "over": state.is_over, "players": players,
-            "standings": standings(state), "winners": list(state.winners),
+            "standings": get_campaign(game.ruleset).standings(state), "winners": list(state.winners),
             "completions": [asdict(c) for c in state.completions],
             "ended": _ended(game.name, end)}
 

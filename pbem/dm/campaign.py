@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar, Mapping, Sequence
 
-from ..engine.campaign import GameSetup, GameState, check_orders, example_orders, new_game, play_turn, result
+from ..engine import campaign as engine
+from ..engine.campaign import GameResult, GameSetup, GameState, Standing, TurnOutcome
+from ..engine.cards import Card
 from ..engine.orders import Checked, Submission
+from ..engine.turn import Snapshot
 from .base import Config, Game, Result, Setup
 from .clock import Deadline, utc
 
@@ -44,9 +47,55 @@ class Campaign:
 
 
 class CampaignGame(Game[Campaign, Orders]):
-    """A campaign of `ruleset`; its set-up (rooms, deck, players) is the game description, the one "puzzle"."""
+    """A campaign of `ruleset`; its set-up (rooms, deck, players) is the game description, the one "puzzle".
+
+    Besides the one game interface it answers the GM's workflow on the engine's own state (`GameState`), each
+    method one call of the engine's rule: the workflow reaches a campaign's rules only through this object."""
 
     ruleset: ClassVar[str]
+
+    def start(self, setup: GameSetup) -> GameState:
+        """Turn 1 of a game set up as described (`engine.campaign.new_game`)."""
+        return engine.new_game(setup)
+
+    def check_orders(self, state: GameState, player: str, submission: Submission) -> Checked:
+        """`player`'s orders checked against their hand this turn (B4.4–B4.7)."""
+        return engine.check_orders(state, player, submission)
+
+    def play_turn(self, state: GameState, orders: Mapping[str, Checked], seed: str | int) -> TurnOutcome:
+        """The turn played with the checked orders in (player -> orders): the next state and what happened."""
+        return engine.play_turn(state, orders, seed)
+
+    def rehearse_orders(self, state: GameState, player: str, checked: Checked) -> list[Snapshot]:
+        """`player`'s orders played on their board as it stands, nothing kept (see before you send)."""
+        return engine.rehearse_orders(state, player, checked)
+
+    def missing_programs(self, state: GameState, player: str) -> dict[str, list[Card]]:
+        """What B4.6 plays for `player` when their orders are missing."""
+        return engine.missing_programs(state, player)
+
+    def missed_orders(self, state: GameState, used: Mapping[str, int | None]) -> dict[str, dict[str, list[Card]]]:
+        """The players whose orders missed the turn (`used`: player -> order version used), with what B4.6
+        played for them."""
+        return engine.missed_orders(state, used)
+
+    def example_orders(self, state: GameState, player: str,
+                       written: Mapping[str, Sequence[object]] | None = None) -> dict[str, list[Card]]:
+        """A legal program per robot of `player` from this turn's hand, keeping what they have `written`."""
+        return engine.example_orders(state, player, written)
+
+    def orders_to_change(self, state: GameState, player: str, examples: dict[str, list[Card]],
+                         written: Mapping[str, Sequence[object]]) -> list[str]:
+        """The robots of `player` whose written program `examples` replaces."""
+        return engine.orders_to_change(state, player, examples, written)
+
+    def standings(self, state: GameState) -> list[Standing]:
+        """The players' places, ties sharing one (G1 for Geek-o, flags and lives for BotWars)."""
+        return engine.standings(state)
+
+    def game_result(self, state: GameState) -> GameResult | None:
+        """The engine's result of a game that is over (None while it goes on): winners, ending, standings."""
+        return engine.result(state)
 
     def new_state(self, config: Config) -> Campaign:
         setup = Setup(config, ())
@@ -60,7 +109,7 @@ class CampaignGame(Game[Campaign, Orders]):
             setup.problem("players", "must be the description's players, in order")
         setup.done()
         assert isinstance(described, GameSetup)
-        return Campaign(new_game(described))
+        return Campaign(self.start(described))
 
     def scheduled(self, state: Campaign, due: datetime | None) -> Campaign:
         """The state with the turn's deadline set (the schedule's, worked out by the GM's workflow)."""
@@ -93,14 +142,14 @@ class CampaignGame(Game[Campaign, Orders]):
             return f"no orders are due from {action.player} in turn {game.turn}", None
         if not isinstance(action.submission, Submission):
             return f"orders are a submission of programs, not {type(action.submission).__name__}", None
-        checked = check_orders(game, action.player, action.submission)
+        checked = self.check_orders(game, action.player, action.submission)
         if checked.problems:
             return "; ".join(problem.message for problem in checked.problems), None
         return None, checked
 
     def _played(self, state: Campaign) -> Campaign:
         """The turn played with the orders in; the next turn has no deadline until the schedule sets it."""
-        return Campaign(play_turn(state.game, dict(state.orders), state.game.setup.seed).state)
+        return Campaign(self.play_turn(state.game, dict(state.orders), state.game.setup.seed).state)
 
     def deadline(self, state: Campaign) -> Deadline | None:
         if state.due is None or state.game.is_over:
@@ -118,7 +167,7 @@ class CampaignGame(Game[Campaign, Orders]):
         return state.game.is_over
 
     def result(self, state: Campaign) -> Result:
-        ended = result(state.game)
+        ended = self.game_result(state.game)
         if ended is None:
             return Result(False, None)
         places = {row["player"]: row["place"] for row in ended.standings}
@@ -133,20 +182,19 @@ class CampaignGame(Game[Campaign, Orders]):
             hands = state.game.hands_of(player)
             for by in range(max((len(cards) for cards in hands.values()), default=0)):
                 programs = {robot: [card.number for card in cards]
-                            for robot, cards in _turned(state.game, player, by).items()}
+                            for robot, cards in self._turned(state.game, player, by).items()}
                 found.append(Orders(player, state.game.turn, Submission(programs)))
         return found
+
+    def _turned(self, game: GameState, player: str, by: int) -> dict[str, list[Card]]:
+        """`example_orders` on the player's hands turned round by `by` cards."""
+        hands = {key: cards[by % len(cards):] + cards[:by % len(cards)] if cards else cards
+                 for key, cards in game.hands.items()}
+        return self.example_orders(replace(game, hands=hands), player)
 
     def render_data(self, state: Campaign) -> Mapping[str, Any]:
         return {"game": state.game.setup.name, "turn": state.game.turn, "waiting": state.waiting_for(),
                 "due": state.due.isoformat() if state.due else None}
-
-
-def _turned(game: GameState, player: str, by: int) -> dict[str, list[Any]]:
-    """`example_orders` on the player's hands turned round by `by` cards."""
-    hands = {key: cards[by % len(cards):] + cards[:by % len(cards)] if cards else cards
-             for key, cards in game.hands.items()}
-    return example_orders(replace(game, hands=hands), player)
 
 
 class BotWars(CampaignGame):
@@ -159,3 +207,19 @@ class Geeko(CampaignGame):
     name = "geeko"
     title = "Geek-o Challenge"
     ruleset = "geeko"
+
+
+CAMPAIGNS: dict[str, CampaignGame] = {}  # each campaign's rules object, made once when first asked for
+
+
+def get_campaign(ruleset: str) -> CampaignGame:
+    """The rules of a campaign of `ruleset` (a stored game's), as `pbem.games` lists it; KeyError naming the
+    known ones. The GM's workflow plays a campaign only through this object, as it plays a match through
+    `base.get_game`."""
+    from .. import games
+
+    if ruleset not in CAMPAIGNS:
+        rules = games.part(games.entry(ruleset, games.Kind.CAMPAIGN).rules)()
+        assert isinstance(rules, CampaignGame), f"{ruleset}'s rules are not a campaign's"
+        CAMPAIGNS[ruleset] = rules
+    return CAMPAIGNS[ruleset]

@@ -16,7 +16,8 @@ from typing import Callable
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
-from ..engine.campaign import GameState, TurnOutcome, check_orders, play_turn
+from ..dm.campaign import get_campaign
+from ..engine.campaign import GameState, TurnOutcome
 from ..engine.orders import Checked
 from ..formats.canonical import state_hash
 from ..formats.ending import ended_text
@@ -115,7 +116,7 @@ def take_orders(session: Session, name: str, files: list[tuple[str, bytes]], *, 
         return [SubmissionResult(source, False, problems=[str(Problem(source, None, "", "orders are no longer taken: "
                                                                       + ended_text(name, end.at, end.how, end.winner)))])
                 for source, _ in files]
-    state = current_state(session, game)
+    state, rules = current_state(session, game), get_campaign(game.ruleset)
     players = {p.name: p for p in players_of(session, game)}
     is_dealt = dealt(session, game, state.turn)
     results = []
@@ -128,7 +129,7 @@ def take_orders(session: Session, name: str, files: list[tuple[str, bytes]], *, 
         result = SubmissionResult(source, False, order.player, order.turn)
         header = _header_problems(order, game, state, players, is_dealt)
         checkable = order.player in players and state.expects_orders(order.player)
-        checked = check_orders(state, order.player, order.submission) if checkable else None
+        checked = rules.check_orders(state, order.player, order.submission) if checkable else None
         unedited = order.unedited() if checkable and state.owes_orders(order.player) else None
         if store and order.preview:  # a rehearsal asked for is never kept as orders
             header.append(Problem(source, order.data.line_of("preview"), "preview",
@@ -196,6 +197,7 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
     orders: dict[str, Checked] = {}
     used: dict[str, int | None] = {}
     stale: list[str] = []
+    rules = get_campaign(game.ruleset)
     for player in players_of(session, game):
         used[player.name] = None
         if not state.expects_orders(player.name):
@@ -203,7 +205,7 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
         latest = latest_version(session, game, state.turn, player)
         if latest is None:
             continue
-        checked = check_orders(state, player.name, submission_of(latest))
+        checked = rules.check_orders(state, player.name, submission_of(latest))
         if checked.ok:
             orders[player.name], used[player.name] = checked, latest.version
         else:
@@ -239,7 +241,7 @@ def play(session: Session, name: str, *, at: datetime, preview: bool = False,
                        + (f" (turn {previous} is processed already)" if previous else "")
                        + f": run pbem turn deal {name}"])
     orders, used, stale = turn_orders(session, game, state)
-    outcome = play_turn(state, orders, game.seed)
+    outcome = get_campaign(game.ruleset).play_turn(state, orders, game.seed)
     before, after = state_hash(state), state_hash(outcome.state)
     events_hash = outcome_events_hash(outcome)
     result = ProcessResult(game.name, state.turn, preview, before, after, events_hash, used, stale,
@@ -304,14 +306,14 @@ def processed_turn(session: Session, name: str, turn: int) -> tuple[GameState, T
     row = turn_row(session, game, turn)
     if row is None:
         raise Refused([f"turn {turn} of {name} has not been processed"])
-    before = stored_state(session, game, turn, "before")
+    before, rules = stored_state(session, game, turn, "before"), get_campaign(game.ruleset)
     players = {p.name: p.id for p in players_of(session, game)}
     orders = {}
     for player, version in json.loads(row.orders).items():
         if version is not None:
             stored = used_version(session, game, turn, players[player], version)
-            orders[player] = check_orders(before, player, submission_of(stored))
-    outcome = play_turn(before, orders, row.seed)
+            orders[player] = rules.check_orders(before, player, submission_of(stored))
+    outcome = rules.play_turn(before, orders, row.seed)
     if state_hash(outcome.state) != row.after_hash:
         raise Refused([f"turn {turn} of {name} no longer gives its stored state: run pbem replay {name} --verify"])
     return before, outcome
@@ -331,7 +333,7 @@ def replay(session: Session, name: str, progress: Callable[[], object] | None = 
     """Rebuild every processed turn from the first state and the orders used; compare the state hashes and the
     events hashes (replayed, stored with the turn, and of the stored event rows)."""
     game = get_game(session, name)
-    versions = order_versions(session, game)
+    versions, rules = order_versions(session, game), get_campaign(game.ruleset)
     state = first_state(session, game)
     turns = []
     for row in processed_turns(session, game):
@@ -339,8 +341,9 @@ def replay(session: Session, name: str, progress: Callable[[], object] | None = 
         orders = {}
         for player, version in used.items():
             if version is not None:
-                orders[player] = check_orders(state, player, submission_of(versions[(row.number, player, version)]))
-        outcome = play_turn(state, orders, row.seed)
+                orders[player] = rules.check_orders(state, player,
+                                                    submission_of(versions[(row.number, player, version)]))
+        outcome = rules.play_turn(state, orders, row.seed)
         state = outcome.state
         turns.append(ReplayTurn(row.number, row.after_hash, state_hash(state), row.events_hash,
                                 outcome_events_hash(outcome), recorded_events_hash(session, game, row.number)))

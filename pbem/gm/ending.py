@@ -14,7 +14,7 @@ from typing import Sequence
 
 from sqlmodel import Session
 
-from ..engine.campaign import result
+from ..dm.campaign import get_campaign
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
@@ -46,7 +46,7 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
     last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann: the result')."""
     game = get_game(session, name)
     state = current_state(session, game)
-    ended = result(state)
+    ended = get_campaign(game.ruleset).game_result(state)
     told = []
     if ended is not None:
         lines = ending_lines(ended)

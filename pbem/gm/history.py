@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from sqlmodel import Session
 
-from ..engine.campaign import GameState, TurnOutcome, missed_orders, result, standings
+from ..dm.campaign import get_campaign
+from ..engine.campaign import GameState, TurnOutcome
 from ..formats.controls import Control
 from ..formats.ending import ended_text
 from ..render.ending import ending_lines
@@ -36,10 +37,11 @@ class PlayedTurn(NamedTuple):
 
 def played_turn(session: Session, game: Game, number: int) -> PlayedTurn:
     """A processed turn as the engine played it; a turn stored before revision 0010 has its missed-orders
-    decisions asked of the engine, once (`campaign.missed_orders`: deterministic, so it gives what the turn
+    decisions asked of the engine, once (the campaign's `missed_orders`: deterministic, so it gives what the turn
     played)."""
     stored = stored_turn(session, game, number)
-    missed = stored.missed if stored.missed is not None else missed_orders(stored.before, stored.orders)
+    missed = stored.missed if stored.missed is not None \
+        else get_campaign(game.ruleset).missed_orders(stored.before, stored.orders)
     return PlayedTurn(stored.before, replace(stored.outcome, missed=missed), stored.players)
 
 
@@ -59,11 +61,12 @@ def game_history(session: Session, name: str, with_mail: bool = False) -> GameHi
                    partial(stored_report, session, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
         for t in done]
     state = stored_state(session, game, done[-1].number, "after") if done else None
-    over, end = result(state) if state else None, gm_ended(session, game)
+    rules = get_campaign(game.ruleset)
+    over, end = rules.game_result(state) if state else None, gm_ended(session, game)
     ending = ending_lines(over) if over else []
     if end is not None:  # the GM ended it (pbem game end): their words, and the winner they named
         ending = [ended_text(game.name, end.at, end.how, end.winner) + (f": {end.reason}" if end.reason else "")]
-    return GameHistory(game.name, turns, standings(state) if state else [],
+    return GameHistory(game.name, turns, rules.standings(state) if state else [],
                        recipients(players_of(session, game)) if with_mail else [], ending,
                        press_shown(session, game) if end is not None or (state is not None and state.is_over) else [],
                        None if end is None else [end.winner] if end.winner else [])

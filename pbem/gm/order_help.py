@@ -7,7 +7,7 @@ from typing import Mapping, Sequence
 
 from sqlmodel import Session
 
-from ..engine.campaign import example_orders, orders_to_change
+from ..dm.campaign import get_campaign
 from ..formats.schedule import due_text
 from ..mail.ack import OrderHelp, time_left
 from ..store.games import Refused, current_state, get_game, players_of
@@ -28,9 +28,10 @@ def order_help(session: Session, game_name: str | None, player: str | None, now:
     if state.is_over or player not in state.players or not state.receiving(player):
         return None
     hands = {holder: [str(card) for card in cards] for holder, cards in state.hands_of(player).items()}
-    programs = example_orders(state, player, written)
+    rules = get_campaign(game.ruleset)
+    programs = rules.example_orders(state, player, written)
     examples = {robot: [str(card) for card in cards] for robot, cards in programs.items()}
-    change = tuple(orders_to_change(state, player, programs, written or {}))
+    change = tuple(rules.orders_to_change(state, player, programs, written or {}))
     deadline, schedule = deadline_of(session, game, state.turn), schedule_for(session, game)
     if deadline is None or schedule is None:
         return OrderHelp(game.name, state.turn, hands, examples, change=change)

@@ -20,7 +20,8 @@ from typing import Callable
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from ..engine.campaign import GameState, missing_programs
+from ..dm.campaign import get_campaign
+from ..engine.campaign import GameState
 from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
 from ..formats.schedule import Schedule, due_text, hold_expires, moment_text, reminders_of
@@ -273,7 +274,7 @@ def missing_fate(state: GameState, player: str) -> list[str]:
     """A reminder's `fate`: what the engine would play for the player's robots under the game's B4.6 policy,
     asked here so that mail only words it."""
     policy = state.setup.rules().missing_orders
-    programs = {} if policy == MissingOrders.BOT else missing_programs(state, player)
+    programs = {} if policy == MissingOrders.BOT else get_campaign(state.setup.ruleset).missing_programs(state, player)
     return fate_note(programs, policy)
 
 

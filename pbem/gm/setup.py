@@ -5,7 +5,7 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from ..engine import campaign
+from ..dm.campaign import get_campaign
 from ..engine.campaign import GameState
 from ..formats.game import GameDescription
 from ..formats.schedule import Schedule
@@ -17,7 +17,8 @@ from ..store.tables import Game
 def create_game(session: Session, description: GameDescription, at: datetime) -> tuple[Game, GameState]:
     """The game described, with its players and robots, and the state before turn 1 the engine builds from its
     setup (not committed)."""
-    state = campaign.new_game(games.checked_setup(session, description))
+    setup = games.checked_setup(session, description)
+    state = get_campaign(setup.ruleset).start(setup)
     return games.create_game(session, description, state, at), state
 
 
