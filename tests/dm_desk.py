@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from email import message_from_bytes, policy
 from email.utils import format_datetime
 from pathlib import Path
+from typing import Any, Iterator
 
 from mail_fixtures import mail
 from sqlmodel import Session, create_engine, select
@@ -93,6 +95,25 @@ class Desk:
             found.append((row.recipient, message["Subject"], text)
                          + ((row.queued_at.strftime("%H:%M:%S"),) if with_time else ()))
         return found
+
+
+@contextmanager
+def loopback_desk(folder: Path, tmp_path_factory: Any, monkeypatch: Any) -> Iterator[Desk]:
+    """The GM's desk in `folder` on the loopback servers: `pbem run` reads the IMAP inbox and sends over SMTP; on
+    leaving, every queued mail went out over SMTP, none twice."""
+    from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+
+    monkeypatch.chdir(folder)
+    cert, key = certificate(tmp_path_factory.mktemp("tls"))
+    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
+    use_loopback_servers(monkeypatch, folder, cert, imap.port, smtp.port)
+    try:
+        desk = Desk(folder, imap, smtp)
+        yield desk
+        assert desk.all_sent()
+    finally:
+        imap.stop()
+        smtp.stop()
 
 
 def moment(when: str) -> datetime:

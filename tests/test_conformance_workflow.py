@@ -20,8 +20,7 @@ from typing import Iterator
 
 import feedparser
 import pytest
-from dm_desk import DAY, Desk, reply_block
-from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
+from dm_desk import DAY, Desk, loopback_desk, reply_block
 from test_dm_conformance import CONFIGS
 from typer.testing import CliRunner
 
@@ -44,17 +43,8 @@ def at(seconds: int) -> str:
 @pytest.fixture
 def desk(tmp_path, tmp_path_factory, monkeypatch):
     """The GM's desk on the loopback servers: `pbem run` reads the IMAP inbox and sends over SMTP."""
-    monkeypatch.chdir(tmp_path)
-    cert, key = certificate(tmp_path_factory.mktemp("tls"))
-    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
-    use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
-    try:
-        desk = Desk(tmp_path, imap, smtp)
+    with loopback_desk(tmp_path, tmp_path_factory, monkeypatch) as desk:
         yield desk
-        assert desk.all_sent()  # every mail went out over SMTP, none twice
-    finally:
-        imap.stop()
-        smtp.stop()
 
 
 @pytest.fixture

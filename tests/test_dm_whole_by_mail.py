@@ -14,9 +14,8 @@ import json
 import shutil
 
 import pytest
-from dm_desk import DAY, Desk, reply_block
+from dm_desk import DAY, Desk, loopback_desk, reply_block
 from dm_players import gyulbot_solution, ice_solution, offer, offers, reply
-from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
 
 pytestmark = pytest.mark.slow  # whole matches, many runs each (the fast suite has test_dm_gm.py)
 
@@ -85,16 +84,8 @@ def desk(request, tmp_path, tmp_path_factory, monkeypatch):
     if request.param == "maildir":
         yield Desk(tmp_path)
         return
-    cert, key = certificate(tmp_path_factory.mktemp("tls"))
-    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
-    use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
-    try:
-        desk = Desk(tmp_path, imap, smtp)
+    with loopback_desk(tmp_path, tmp_path_factory, monkeypatch) as desk:
         yield desk
-        assert desk.all_sent()  # every mail of the match went out over SMTP, none twice
-    finally:
-        imap.stop()
-        smtp.stop()
 
 
 def begin(desk: Desk, name: str, header: str, now: str) -> Match:

@@ -11,7 +11,7 @@ import json
 import os
 
 import pytest
-from dm_desk import Desk, reply_block
+from dm_desk import Desk, loopback_desk, reply_block
 from mail_fixtures import mail
 from test_dm_gm import gyulbot
 
@@ -256,14 +256,7 @@ def test_a_match_players_mail_commands_over_real_servers_reach_the_people_they_c
     """Through `pbem run` reading IMAP and sending by SMTP: ann's help, bob's press (signed, to ann) and bob's
     address change, each answered; the relay reaches ann, both of bob's addresses are told, and every queued
     mail is sent."""
-    from mail_servers import ImapServer, SmtpServer, certificate, use_loopback_servers
-
-    monkeypatch.chdir(tmp_path)
-    cert, key = certificate(tmp_path_factory.mktemp("tls"))
-    imap, smtp = ImapServer(cert, key), SmtpServer(cert, key).start()
-    use_loopback_servers(monkeypatch, tmp_path, cert, imap.port, smtp.port)
-    try:
-        desk = Desk(tmp_path, imap, smtp)
+    with loopback_desk(tmp_path, tmp_path_factory, monkeypatch) as desk:
         gyulbot(desk)
         assert desk.pbem("game", "policy", "g1", "--press", "signed", now="19:00:00").exit_code == 0
         desk.run("20:00:00")
@@ -280,7 +273,3 @@ def test_a_match_players_mail_commands_over_real_servers_reach_the_people_they_c
                                                                                      "bob@new.example.org"]
         assert [to for to, subject in mails if subject.startswith("[pbem: command accepted]")] == [
             "ann@example.org", "bob@example.org", "bob@example.org"]
-        assert desk.all_sent()
-    finally:
-        imap.stop()
-        smtp.stop()
