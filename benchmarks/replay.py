@@ -30,8 +30,9 @@ from pbem.engine.ruleset import Ruleset
 from pbem.engine.state import Robot
 from pbem.formats.game import DESCRIPTION, read_description
 from pbem.gm import cycle
+from pbem.gm.setup import create_game
 from pbem.resources import resource_dir
-from pbem.store.games import Store, create_game, current_state, get_game, load_setup
+from pbem.store.games import Store, current_state, get_game, load_setup
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=timezone.utc)  # the time stamp of every step (none reaches a file)
 

@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -48,9 +49,19 @@ class Server:
         import psycopg
 
         name = f"pbem_{uuid.uuid4().hex[:12]}"
-        template = f' TEMPLATE "{copy_of.rsplit("/", 1)[1]}"' if copy_of else ""
+        source = copy_of.rsplit("/", 1)[1] if copy_of else None
+        template = f' TEMPLATE "{source}"' if source else ""
         with psycopg.connect(self.url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"{template}')
+            for attempt in range(50):
+                try:
+                    conn.execute(f'CREATE DATABASE "{name}"{template}')
+                    break
+                except psycopg.errors.ObjectInUse:  # the template's last session is still on its way out
+                    if attempt == 49:
+                        raise
+                    conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND "
+                                 "pid <> pg_backend_pid()", (source,))
+                    time.sleep(0.1)
         return self.url.rsplit("/", 1)[0] + f"/{name}"
 
     def stop(self) -> None:
