@@ -153,6 +153,45 @@ def test_the_gm_ends_a_match_everyone_is_told_and_every_later_action_is_refused_
     assert desk.new_mail() == []
 
 
+def test_a_match_the_gm_ended_is_shown_ended_everywhere_and_its_end_mail_carries_the_final_position(desk):
+    """`game end` on a running match: its end mail to players and observer has the subject saying it is over, why
+    and who won, the text position and a picture with no running deadline; `dm show` (text, JSON, picture), the
+    match's page and its Atom feed, `game list` and `status` all say it ended."""
+    import feedparser
+    from test_dm_mail_texts import pictures
+
+    opened(desk)
+    opening = pictures(desk)
+    desk.pbem("game", "end", "g1", "--winner", "bob", "--reason", "ann cannot go on", now="20:03:00")
+    told = desk.new_mail()
+    assert [(to, subject) for to, subject, _ in told] == [
+        (to, "[pbem] g1: ended by the game master; the match is over: bob wins")
+        for to in ("ann@example.org", "bob@example.org", "eve@example.org")]
+    ended = pictures(desk)
+    for to, _, text in told:
+        assert "Robots: B blue at r2c3, R red at r4c1." in text  # the position it was ended at, in text
+        assert "Deadline:" not in text and "If it passes" not in text and "Reply with these lines" not in text
+        assert ended[to] != opening[to]  # the picture no longer carries the 20:10 deadline
+    shown = desk.pbem("dm", "show", "g1", "--out", desk.folder, now="20:04:00")
+    assert "Over: g1 ended on 2026-12-01 20:03 UTC: bob wins (the game master ended it): ann cannot go on." in \
+        shown.output
+    assert (desk.folder / "g1-000.png").read_bytes() == ended["ann@example.org"]  # one picture of the end
+    document = json.loads(desk.pbem("dm", "show", "g1", "--json", "--out", desk.folder, now="20:04:00").stdout)
+    assert document["over"] is True and document["winner"] == "bob" and document["ended"]["how"] == "winner"
+    site = desk.folder / "site"
+    assert desk.pbem("site", "g1", "--out", site, now="20:04:00").exit_code == 0
+    page = (site / "matches" / "g1" / "index.html").read_text(encoding="utf-8")
+    assert "Over: g1 ended on 2026-12-01 20:03 UTC: bob wins" in page and "In play" not in page
+    feed = feedparser.parse((site / "matches" / "g1" / "feed.xml").read_bytes())
+    assert not feed.bozo
+    assert feed.entries[0].title == "g1: ended by the game master (the game is over: bob won)"
+    assert desk.pbem("dm", "site", "g1", "--out", desk.folder / "dm-site", now="20:04:00").exit_code == 0
+    assert "Over: g1 ended" in (desk.folder / "dm-site" / "g1" / "index.html").read_text(encoding="utf-8")
+    assert json.loads(desk.pbem("game", "list", "--json", now="20:04:00").stdout)[0]["over"] is True
+    [status] = json.loads(desk.pbem("status", "--json", now="20:04:00").stdout)["matches"]
+    assert status["over"] is True and status["due"] is None and "the game master ended it" in status["next"]
+
+
 def test_ending_a_match_names_a_winner_who_plays_it_or_calls_a_draw(desk):
     opened(desk)
     wrong = desk.pbem("game", "end", "g1", "--winner", "eve", now="20:01:00")

@@ -19,6 +19,7 @@ from .plainhelp import PlainCommand
 if TYPE_CHECKING:
     from sqlmodel import Session
 
+    from ..store.controls import Ended
     from ..store.tables import Game as MatchRow
 
 dm_app = sub_app("dm", "Replay and run death-match games.")
@@ -115,30 +116,41 @@ def _yaml_value(text: str, what: str) -> Any:
 
 
 def _publish(match: MatchRow, config: Config, state: Any, number: int, out: Path | None,
-             as_json: bool = False, extra: dict[str, Any] | None = None) -> None:
-    """Write the position's picture into `out` (unless None) and print the position as text, or as JSON."""
+             as_json: bool = False, extra: dict[str, Any] | None = None, end: Ended | None = None) -> None:
+    """Write the position's picture into `out` (unless None) and print the position as text, or as JSON; `end`: the
+    GM's end of the match (`pbem game end`), shown in place of a running deadline."""
+    from ..gm.matchview import closed, closing_text
     from ..render.dm import write
 
     rules = get_game(config.game)
     data = rules.render_data(state)
-    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png", rules, state) if out is not None else None
+    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png", rules, state, match.name, end) \
+        if out is not None else None
     if as_json:
-        result = rules.result(state)
+        result = closed(rules.result(state), end)
         tally = {"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}
+        ending = {"ended": {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
+                            "reason": end.reason, "text": closing_text(match.name, end)}} if end is not None else {}
         print_json({"match": match.name, "game": config.game, "over": result.over, "winner": result.winner,
-                    **tally, "position": data, "picture": None if path is None else str(path), **(extra or {})})
+                    **tally, **ending, "position": data, "picture": None if path is None else str(path),
+                    **(extra or {})})
         return
     typer.echo(write(config.game, data), nl=False)
+    if end is not None:
+        typer.echo(f"Over: {closing_text(match.name, end)}.")
     if out is not None:
         typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
 
 
-def _picture(game: str, data: Mapping[str, Any], path: Path, rules: Any, state: Any) -> Path | None:
-    """Draw the position, with its running deadline, into `path`; None for a game without a drawer."""
-    from ..render.dm import deadline_lines, draw, png_bytes, with_caption
+def _picture(game: str, data: Mapping[str, Any], path: Path, rules: Any, state: Any, match: str,
+             end: Ended | None) -> Path | None:
+    """Draw the position, with its running deadline (or the GM's end), into `path`; None for a game without a
+    drawer."""
+    from ..gm.matchview import caption
+    from ..render.dm import draw, png_bytes, with_caption
 
     try:
-        image = with_caption(draw(game, data), deadline_lines(rules, state))
+        image = with_caption(draw(game, data), caption(rules, state, match, end))
     except KeyError:
         return None
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -317,19 +329,21 @@ def show_command(
 ) -> None:
     """The match's position (text, or JSON with every submission, and the PNG), or a replayable transcript."""
     from ..gm.moves import position, submissions
+    from ..store.controls import ended
 
     session, match = _open_match(ctx, name)
     with session:
         config, state, accepted = position(session, match)
+        end = ended(session, match)
         if transcript:
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
         if not as_json:
-            _publish(match, config, state, len(accepted), out)
+            _publish(match, config, state, len(accepted), out, end=end)
             return
         submitted = [{**row, "at": row["at"].isoformat() if row["at"] else None}
                      for row in submissions(session, match)]
-        _publish(match, config, state, len(accepted), None, True, {"submissions": submitted})
+        _publish(match, config, state, len(accepted), None, True, {"submissions": submitted}, end)
 
 
 @dm_app.command("site")
@@ -355,9 +369,11 @@ def site_command(
 
 def site_matches(session: Session, names: list[str], templates: Any = ()) -> list[Any]:
     """The site pages of the named matches (`all`: every match), in name order; an unknown name is refused."""
+    from ..gm.matchview import closing_text
     from ..gm.moves import position, submissions
-    from ..render.dm_page import site_match
+    from ..render.dm_page import Closing, site_match
     from ..store import matches as store
+    from ..store.controls import ended
 
     found = store.all_matches(session)
     known = {match.name for match in found}
@@ -365,8 +381,13 @@ def site_matches(session: Session, names: list[str], templates: Any = ()) -> lis
     if unknown:
         refuse([f"no death match named {name!r}" for name in unknown])
     chosen = [match for match in found if "all" in names or match.name in names]
-    return [site_match(match.name, store.config_of(match), position(session, match)[1],
-                       submissions(session, match), templates) for match in chosen]
+    pages = []
+    for match in chosen:
+        end = ended(session, match)  # the GM's end (`pbem game end`): the page and its feed say it
+        closing = Closing(end.winner, closing_text(match.name, end), end.at) if end is not None else None
+        pages.append(site_match(match.name, store.config_of(match), position(session, match)[1],
+                                submissions(session, match), templates, closing))
+    return pages
 
 
 @dm_app.command("list")

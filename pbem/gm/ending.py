@@ -22,7 +22,7 @@ from ..mail.outbox import queue
 from ..mail.post import game_mail
 from ..render.ending import done_note, ended_lines, ending_lines
 from ..render.turn import Recipient, TurnReport, recipients
-from ..store.controls import Ended, holders, observers, record
+from ..store.controls import Ended, Entry, holders, observers, record
 from ..store.games import Refused, current_state, get_game, lock_game, players_of, processed_turns
 from ..store.matches import is_match
 from ..store.tables import Game
@@ -104,15 +104,36 @@ def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str
     if winner is not None and winner not in names:
         raise Refused([f"{winner} is not a player of {name} ({', '.join(names)})"])
     entry = record(session, game, Control.END, at, winner, how=str(how), reason=reason)
-    for person in audience(session, game):  # as the natural end is told: the players, then the observers
-        tell(session, game, entry, sender, at, [(person.player, person.address)], "the game is over",
-             ended_lines(name, how, winner, reason, person.player, match=is_match(game)))
-    if is_match(game):  # its deadline row: nothing more to do for it
-        from .moves import position, write_deadline
-
-        write_deadline(session, game, *position(session, game)[:2], at)
+    end = Ended(at, how, winner, reason)
+    if is_match(game):
+        _tell_match_end(session, game, entry, end, sender)
+    else:
+        for person in audience(session, game):  # as the natural end is told: the players, then the observers
+            tell(session, game, entry, sender, at, [(person.player, person.address)], "the game is over",
+                 ended_lines(name, how, winner, reason, person.player))
     session.commit()
-    return Ended(at, how, winner, reason)
+    return end
+
+
+def _tell_match_end(session: Session, game: Game, entry: Entry, end: Ended, sender: str) -> None:
+    """A match the GM ended: each player and observer gets its final mail (the position it was ended at, no
+    deadline, the subject saying it is over and who won) in their own words; its deadline row says nothing is due
+    (not committed)."""
+    from ..mail.outbox import queue as queue_mail
+    from .moves import letter, position, write_deadline
+
+    config, state, _ = position(session, game)
+    seats = {p.name: p for p in players_of(session, game)}
+    for person in audience(session, game):
+        seat = seats.get(person.player) if person.player != "observer" else None
+        lines = [f"Hello {person.player},", "",
+                 *ended_lines(game.name, end.how, end.winner, end.reason, seat.name if seat else None, match=True)]
+        queue_mail(session, letter(sender=sender, recipient=person.address, player=seat.name if seat else None,
+                                   match=game.name, config=config, state=state, now=end.at, end=end,
+                                   subject=f"{game.name}: ended by the game master", lines=lines,
+                                   token=f"control {game.name} {entry.id}", secret=seat.secret if seat else None,
+                                   zone=seat.timezone if seat else None), "control", end.at)
+    write_deadline(session, game, config, state, end.at)
 
 
 def _over_by_rules(session: Session, game: Game, at: datetime) -> bool:

@@ -16,7 +16,7 @@ from ..dm.base import Action, Config, Game, get_game, replay
 from ..dm.clock import moment, when
 from ..formats.ending import ended_text
 from ..store.base import lock_game
-from ..store.controls import ended, observers, paused
+from ..store.controls import Ended, ended, observers, paused
 from ..store.due import MatchTick
 from ..store.matches import (
     action_of,
@@ -190,12 +190,15 @@ def shown(config: Config, state: Any, now: datetime) -> Any:
     return clock.advance(get_game(config.game), state, now)[0]
 
 
-def letter(*, config: Config, state: Any, now: datetime, player: str | None, **fields: Any) -> Any:
+def letter(*, config: Config, state: Any, now: datetime, player: str | None, end: Ended | None = None,
+           **fields: Any) -> Any:
     """The match mail (`mail.post.match_mail`) of the position as of `now`, as `player` (None: an observer) sees
-    it."""
+    it; `end`: the GM's end of the match, when they ended it (the position as it was ended, no deadline)."""
     from ..mail.post import match_mail  # the mail modules load when a mail is written: `dm new` writes none (#34)
 
-    return match_mail(view=match_view(config, shown(config, state, now), player), now=now, player=player, **fields)
+    view = match_view(config, state if end is not None else shown(config, state, now), player,
+                      match=fields["match"], end=end)
+    return match_mail(view=view, now=now, player=player, **fields)
 
 
 def queue_news(session: Session, match: GameRow, config: Config, state: Any, now: datetime, sender: str,
@@ -211,9 +214,10 @@ def queue_news(session: Session, match: GameRow, config: Config, state: Any, now
     readers: list[tuple[str, str | None, str | None, str | None]] = [
         (seat.email, seat.name, seat.secret, seat.timezone) for seat in seats]
     readers += [(address, None, None, None) for address in observers(session, match) if watched]
+    end = ended(session, match)
     for address, player, secret, zone in readers:
         queue(session, letter(sender=sender, recipient=address, player=player, match=match.name, config=config,
-                              state=state, now=now, subject=f"{match.name}: {headline}",
+                              state=state, now=now, end=end, subject=f"{match.name}: {headline}",
                               lines=[f"{match.name}: {headline}"], token=f"news {match.name} {token}",
                               secret=secret, zone=zone), "notice", now, replace=replace)
     return sorted(address for address, *_ in readers)
