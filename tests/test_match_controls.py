@@ -154,3 +154,33 @@ def test_a_match_player_mails_status_and_resend_as_a_campaign_player_does(desk):
     assert sorted(to for to, _, _ in mails) == ["ann@example.org", "ann@example.org"]
     again = next(text for _, subject, text in mails if "your position again" in subject)
     assert 'secret: "ann-secret"' in again and "action: {claim:" in again
+
+
+def deadline_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("Deadline:"))
+
+
+@pytest.mark.parametrize("order", ["action first", "command first"])
+@pytest.mark.parametrize("command", ["status", "resend"])
+def test_a_status_or_resend_answered_in_the_run_of_an_action_shows_the_position_after_all_of_its_mail(
+        desk, command, order):
+    """ann claims 8 and bob mails `command: status` (or `resend`) in the same run, in either order: bob's reply
+    shows the position the run leaves (ann's claim made, its window running), as ann's acknowledgement does, not
+    the open claims of the time of his own message."""
+    gyulbot(desk)
+    desk.run("20:00:00")
+    desk.new_mail()
+    claim = ("ann", 'match: g1\nplayer: ann\nsecret: "ann-secret"\naction: {claim: 8}\n')
+    asked = ("bob", f'game: g1\nplayer: bob\nsecret: "bob-secret"\ncommand: {command}\n')
+    for (player, body), received in zip((claim, asked) if order == "action first" else (asked, claim),
+                                        ("20:01:00", "20:01:05")):
+        desk.send(player, body, received)
+    assert sorted(d["detail"] for d in desk.run("20:01:30")) == ["accepted ann@example.org ann",
+                                                                  "accepted bob@example.org bob"]
+    mails = desk.new_mail()
+    ack = next(text for to, subject, text in mails if to == "ann@example.org" and "action accepted" in subject)
+    shown = [text for to, subject, text in mails
+             if to == "bob@example.org" and ("your position again" in subject if command == "resend"
+                                             else "command accepted" in subject)]
+    assert shown and all(deadline_line(text) == deadline_line(ack) for text in shown), (deadline_line(ack), shown)
+    assert "open to both players" not in deadline_line(ack)  # the claim changed the position

@@ -82,6 +82,7 @@ class Handled:
     read_at: datetime | None = None  # when this run read it (the CLI's clock)
     written: dict[str, list[Any]] = field(default_factory=dict)  # the programs as sent, kept by a refusal's hint
     reply: MatchReply | None = None  # a death match's acknowledgement as queued, to write again from the run's end
+    resent: tuple[Any, str] | None = None  # a match's `command: resend`: the state its mail showed and its token
 
     def document(self) -> dict[str, Any]:
         """What `mail fetch --json` prints: everything but the position and the secret."""
@@ -122,25 +123,44 @@ def fetch(session: Session, messages: Iterable[Incoming], config: MailConfig, re
 
 
 def written_again(session: Session, results: list[Handled], config: MailConfig, read_at: datetime) -> None:
-    """Every match mail of this run (acknowledgements and the notices to the others) whose position a later message
-    of the same run changed, built again from the position after all of them, and committed: a player whose
-    opponent's answer came in the same fetch reads where the match stands, not a deadline already gone. Each keeps
-    its Message-ID and replaces its own queued copy while that is still pending, so nothing is queued twice; a run
-    killed before this step still sends every acknowledgement, each showing the position after its message."""
+    """Every match mail of this run (acknowledgements, a `status` reply, the notices to the others, a `resend`'s
+    position) whose position a later message of the same run changed, built again from the position after all of
+    them, and committed: a player whose opponent's answer came in the same fetch reads where the match stands, not
+    a deadline already gone. Each keeps its Message-ID and replaces its own queued copy while that is still pending,
+    so nothing is queued twice; a run killed before this step still sends every mail, each showing the position
+    after its message."""
     final: dict[str, tuple[Game, Any, Any]] = {}
-    for handled in results:
-        if handled.reply is None or handled.position is None or handled.game is None:
-            continue
-        if handled.game not in final:
-            match = match_store.find_match(session, handled.game)
-            assert match is not None  # the reply was judged against it
+
+    def last(name: str) -> tuple[Game, Any, Any]:
+        if name not in final:
+            match = match_store.find_match(session, name)
+            assert match is not None  # the mail was judged against it
             lock_game(session, match.name)
-            final[handled.game] = (match, *moves.position(session, match)[:2])
-        match, match_config, state = final[handled.game]
-        if state != handled.position[1]:
-            handled.position = (match_config, state)
-            _queue_match_mail(session, handled.reply, handled, config, read_at, replace=True)
+            final[name] = (match, *moves.position(session, match)[:2])
+        return final[name]
+
+    for handled in results:
+        if handled.game is None or handled.player is None:
+            continue
+        if handled.reply is not None and handled.position is not None:
+            match, match_config, state = last(handled.game)
+            if state != handled.position[1]:
+                handled.position = (match_config, state)
+                _queue_match_mail(session, handled.reply, handled, config, read_at, replace=True)
+        if handled.resent is not None:
+            match, match_config, state = last(handled.game)
+            if state != handled.resent[0]:
+                resend_position(session, match, match_config, state, read_at, config.sender, handled.player,
+                                handled.resent[1], replace=True)
     session.commit()
+
+
+def resend_position(session: Session, match: Game, match_config: Any, state: Any, now: datetime, sender: str,
+                    player: str, token: str, replace: bool = False) -> list[str]:
+    """A match player's `command: resend`: the position mail again, to them alone (not committed; `replace`: in
+    place of its pending copy)."""
+    return moves.queue_news(session, match, match_config, state, now, sender, "your position again", token,
+                            only=[player], watched=False, replace=replace)
 
 
 def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: datetime,
@@ -221,8 +241,10 @@ def _queue_match_mail(session: Session, reply: MatchReply, handled: Handled, con
     body = [f"Your message {letter.message_id or ''} ({letter.size:,} bytes): {verdict}.".replace("  ", " "),
             f"It counts as sent at {when(letter.received_at)}, when the game master's mail server received it.", "",
             *lines]
+    match = match_store.find_match(session, handled.game)
+    assert match is not None  # the mail was judged against it
     ack = moves.letter(sender=config.sender, recipient=letter.sender, player=handled.player, match=handled.game,
-                     config=match_config, state=state, now=now,
+                     config=match_config, state=state, now=now, end=ended(session, match),
                      subject=f"{handled.game}: action accepted: {handled.news[-1]}" if handled.news and handled.outcome is Outcome.ACCEPTED
                      else f"{verdict}: {letter.subject or handled.game}",
                      lines=body, token=f"ack {letter.key}", secret=handled.secret,
@@ -237,8 +259,6 @@ def _queue_match_mail(session: Session, reply: MatchReply, handled: Handled, con
     queue(session, ack, "ack", now, replace=replace)
     if handled.notified:
         news = f"{handled.player} has acted" if handled.outcome is Outcome.ACCEPTED else "a deadline has passed"
-        match = match_store.find_match(session, handled.game)
-        assert match is not None  # the action was judged against it
         moves.queue_news(session, match, match_config, state, now, config.sender, news, f"notice {letter.key}",
                          only=[other for other, _ in handled.notified], replace=replace)
 

@@ -36,7 +36,7 @@ from ..store.matches import find_match
 from ..store.schedule import deadline_of
 from ..store.tables import Game, Player
 from .clock import due
-from .intake import Handled, authenticate, game_named
+from .intake import Handled, authenticate, game_named, resend_position
 from .policy import press as press_policy
 from .press import recipients, relay
 from .roster import change_address
@@ -152,9 +152,9 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
     """A death-match player's `help` (what they may mail, and their game's actions now), `status` (the position
     and its deadline, in their own zone too) or `resend` (the position mail again, to them alone)."""
     from ..dm.base import get_game
-    from ..mail.post import position_lines, reply_lines
+    from ..mail.post import reply_lines
     from .matchview import match_view
-    from .moves import halted, position, queue_news, shown
+    from .moves import halted, position, shown
 
     config, state, _ = position(session, match)
     now, stopped = letter.received_at, halted(session, match)  # why nothing counts now: paused, or ended
@@ -165,13 +165,13 @@ def _match_command(session: Session, match: Game, command: Command, player: Play
                                 reply_lines(match_view(config, shown(config, state, now), player.name, drawn=False),
                                             match.name, player.name, player.secret)[1:])]
         return None
-    if command is Command.STATUS:
-        handled.understood = ([f"{match.name}: {stopped}."] if stopped else []) + position_lines(
-            match_view(config, shown(config, state, now), player.name, drawn=False), now, player.timezone)
+    if command is Command.STATUS:  # the reply is a match mail: the position as the run leaves it (`written_again`)
+        handled.understood = [f"{match.name}: {stopped}." if stopped else f"The position of {match.name}:"]
+        handled.position, handled.secret, handled.zone = (config, state), player.secret, player.timezone
         return None
     handled.understood = [f"The position of {match.name} comes again in its own mail."]
-    return lambda: queue_news(session, match, config, state, now, sender, "your position again",
-                              f"resend {letter.key}", only=[player.name], watched=False)
+    handled.resent = (state, f"resend {letter.key}")
+    return lambda: resend_position(session, match, config, state, now, sender, player.name, f"resend {letter.key}")
 
 
 def _resend(session: Session, game: Game, player: str, letter: Letter, handled: Handled, sender: str,
