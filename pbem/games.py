@@ -7,8 +7,12 @@ beside every layer without importing any: the pure rules (`dm/`) look a game up 
 `render/`, and a new game is one entry here plus its modules.
 
 `GAMES` is the list pbem ships; `register` adds a game from elsewhere (a test's game folder, a GM's own package),
-and every reader asks `entries`, `names` or `entry`, so an added game is played, listed and rendered as a shipped
-one is.
+and an installed package adds its death matches through the entry-point group `pbem.games` (each entry point, named
+as its game, names an `Entry`: `nim = nimgame:ENTRY`). Every reader asks `entries`, `names`, `find` or `entry`, so
+an added game is played, listed and rendered as a shipped one is. The installed packages are read the first time a
+game is asked for that is not shipped or registered, or the list of matches is (never by the quiet tick, which
+tells a match from a campaign by the campaigns' names), and a broken entry point ends that with `InstalledGameError`
+naming its package.
 """
 from __future__ import annotations
 
@@ -94,7 +98,57 @@ GAMES: tuple[Entry, ...] = (
           puzzle_file=PuzzleFile(("board", "variant"), "Flower Field board",
                                  "pbem.formats.flowerboard:parse_flower_board")),
 )
-_BY_NAME = {entry.name: entry for entry in GAMES}  # the shipped games, then the registered ones
+_BY_NAME = {entry.name: entry for entry in GAMES}  # the shipped games, then the registered and installed ones
+ENTRY_POINT_GROUP = "pbem.games"
+_installed_read = False  # whether the installed packages' games are in _BY_NAME
+
+
+class InstalledGameError(Exception):
+    """An installed package's `pbem.games` entry point that cannot be played: it does not load, names no death
+    match's `Entry`, or its name is another game's. The message names the package."""
+
+
+def _read_installed() -> None:
+    """Add the installed packages' games (`pbem.games` entry points), once per process; InstalledGameError, adding
+    none, when one of them cannot be played."""
+    global _installed_read
+    if _installed_read:
+        return
+    from importlib.metadata import entry_points
+
+    found = {}
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        added = _installed(point)
+        if added.name in found:
+            raise InstalledGameError(f"{_where(point)}: the game {added.name!r} is installed twice")
+        found[added.name] = added
+    _BY_NAME.update(found)
+    _installed_read = True
+
+
+def _installed(point: Any) -> Entry:
+    """The death match an entry point names, checked."""
+    try:
+        added = point.load()
+    except Exception as err:  # any fault in an installed package is reported with its name, never a traceback
+        raise InstalledGameError(f"{_where(point)} does not load: {type(err).__name__}: {err}") from err
+    if not isinstance(added, Entry) or added.kind is not Kind.MATCH:
+        raise InstalledGameError(f"{_where(point)} names {type(added).__name__}, not the pbem.games.Entry of a "
+                                 "death match (kind=Kind.MATCH)")
+    if added.name != point.name:
+        raise InstalledGameError(f"{_where(point)} names the game {added.name!r}: the entry point is named as its "
+                                 "game")
+    shipped = _BY_NAME.get(added.name)
+    if shipped is not None and shipped != added:
+        built_in = "pbem's built-in" if shipped in GAMES else "a registered"
+        raise InstalledGameError(f"{_where(point)}: its name {added.name!r} is {built_in} game's ({shipped.title})")
+    return added
+
+
+def _where(point: Any) -> str:
+    """'the installed package nim-by-mail 1.0 (entry point pbem.games: nim = nimgame:ENTRY)'."""
+    package = f"{point.dist.name} {point.dist.version}" if point.dist is not None else "(unknown)"
+    return f"the installed package {package} (entry point {ENTRY_POINT_GROUP}: {point.name} = {point.value})"
 
 
 def register(added: Entry) -> None:
@@ -114,7 +168,11 @@ def unregister(name: str) -> None:
 
 
 def entries(kind: Kind | None = None) -> tuple[Entry, ...]:
-    """Every game, shipped and registered, in the listed order (of one kind, when given)."""
+    """Every game, shipped, registered and installed, in the listed order (of one kind, when given). The campaigns
+    are read without the installed packages, which add death matches only: so every game not a campaign is a match,
+    which is how the quiet tick's plain SQL tells them apart without reading them."""
+    if kind is not Kind.CAMPAIGN:
+        _read_installed()
     return tuple(found for found in _BY_NAME.values() if kind is None or found.kind == kind)
 
 
@@ -125,12 +183,14 @@ def names(kind: Kind | None = None) -> tuple[str, ...]:
 
 def find(name: str) -> Entry | None:
     """The game called `name`, or None."""
+    if name not in _BY_NAME:
+        _read_installed()
     return _BY_NAME.get(name)
 
 
 def entry(name: str, kind: Kind | None = None) -> Entry:
     """The game called `name` (of `kind`, when given); KeyError naming the known ones."""
-    found = _BY_NAME.get(name)
+    found = find(name)
     if found is None or (kind is not None and found.kind != kind):
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names(kind))}")
     return found

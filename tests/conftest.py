@@ -8,6 +8,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import nimgame
 import pytest
 import typer.testing
 
@@ -46,10 +47,7 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # The games that live only in the tests, each one folder here and one line: registered for the whole session, as
 # an installed game would be, so every test over the registry (tests/test_dm_conformance.py,
 # tests/test_conformance_workflow.py) plays them too.
-TEST_GAMES = (
-    games.Entry("nim", "Nim", games.Kind.MATCH, "nimgame.rules:Nim", ("pbem.formats.transcript",),
-                "nimgame.board:picture", "nimgame.board:text"),
-)
+TEST_GAMES = (nimgame.ENTRY,)
 for _game in TEST_GAMES:
     games.register(_game)
 

@@ -10,18 +10,23 @@ import gc
 
 import typer
 
+from ..games import InstalledGameError
 from .common import EXIT_REFUSED, app
 from .lazy import click_command
 
 
 def main() -> None:
-    """Run the command line; a file or folder that cannot be read or written is a refusal, not a traceback."""
+    """Run the command line; a file or folder that cannot be read or written, or an installed game that cannot be
+    played, is a refusal, not a traceback."""
     _exit_without_collecting()
     try:
         click_command(app)(prog_name="pbem")
     except OSError as err:
         where = f"{err.filename}: " if err.filename else ""
         typer.echo(f"{where}{err.strerror or err}", err=True)
+        raise SystemExit(EXIT_REFUSED) from None
+    except InstalledGameError as err:  # an installed package's game that cannot be played, named
+        typer.echo(f"pbem: {err}", err=True)
         raise SystemExit(EXIT_REFUSED) from None
 
 

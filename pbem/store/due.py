@@ -148,12 +148,12 @@ def _quiet(url: str, now: datetime, outbox: bool) -> Quiet | None:
 
 def match_ticks(rows: Rows) -> list[MatchTick] | None:
     """Every death match's tick from its deadline row, by name; None when a match has no row yet."""
-    from ..games import Kind, names
+    from ..games import Kind, names  # every other game is a match: the installed games are not read (#34)
 
-    games = names(Kind.MATCH)
+    games = names(Kind.CAMPAIGN)
     marks = ", ".join(f":g{i}" for i in range(len(games)))
     found = rows(f"SELECT g.name, g.ruleset, d.due_at, d.about FROM games g LEFT JOIN turn_deadlines d "
-                 f"ON d.game_id = g.id AND d.turn = 0 WHERE g.ruleset IN ({marks}) ORDER BY g.name",
+                 f"ON d.game_id = g.id AND d.turn = 0 WHERE g.ruleset NOT IN ({marks}) ORDER BY g.name",
                  **{f"g{i}": game for i, game in enumerate(games)})
     if any(about is None for *_, about in found):
         return None

@@ -36,7 +36,8 @@ def config_document(config: Config) -> dict[str, Any]:
 
 
 def is_match(game: Game) -> bool:
-    return game.ruleset in registry.names(registry.Kind.MATCH)
+    """Whether the game is a death match: any game but a campaign (told without reading the installed games)."""
+    return game.ruleset not in registry.names(registry.Kind.CAMPAIGN)
 
 
 def create_match(session: Session, name: str, config: Config, now: datetime) -> Game:
@@ -52,11 +53,11 @@ def create_match(session: Session, name: str, config: Config, now: datetime) -> 
 
 
 def all_matches(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).where(col(Game.ruleset).in_(registry.names(registry.Kind.MATCH))).order_by(Game.name)).all())
+    return list(session.exec(select(Game).where(col(Game.ruleset).not_in(registry.names(registry.Kind.CAMPAIGN))).order_by(Game.name)).all())
 
 
 def find_match(session: Session, name: str) -> Game | None:
-    return session.exec(select(Game).where(Game.name == name, col(Game.ruleset).in_(registry.names(registry.Kind.MATCH)))).first()
+    return session.exec(select(Game).where(Game.name == name, col(Game.ruleset).not_in(registry.names(registry.Kind.CAMPAIGN)))).first()
 
 
 def config_of(match: Game) -> Config:

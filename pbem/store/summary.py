@@ -45,14 +45,14 @@ def game_summaries(session: Session) -> list[GameSummary]:
 def listed(rows: Rows) -> list[GameSummary] | None:
     """Every game's line read with plain SQL, as `game_summaries` reads it; None when a game's rows do not say
     enough (its last turn stored before `turns.over`; a death match without its deadline row yet): then ask `game_summaries`. A death match's `turn` is the number of its accepted moves."""
-    from ..games import Kind, names
+    from ..games import Kind, names  # every other game is a match: the installed games are not read (#34)
 
-    matches = names(Kind.MATCH)
+    campaign_rulesets = names(Kind.CAMPAIGN)
     summaries = []
     for game, name, ruleset in rows("SELECT id, name, ruleset FROM games ORDER BY name"):
         players = [player for player, in rows("SELECT name FROM players WHERE game_id = :game ORDER BY position",
                                               game=game)]
-        if ruleset in matches:
+        if ruleset not in campaign_rulesets:
             about = rows("SELECT about FROM turn_deadlines WHERE game_id = :game AND turn = 0", game=game)
             if not about or about[0][0] is None:
                 return None
