@@ -123,3 +123,29 @@ def test_a_drawn_image_of_a_deep_puzzle_is_proven_by_the_solver(moves):
 def test_each_banked_minimum_is_proven_by_the_solver(length, puzzle):
     moves = solve(puzzle)
     assert len(moves) == length and solved_after(puzzle, moves) == length
+
+
+def test_a_ten_round_moves_20_match_run_by_cron_meets_ten_distinct_puzzles(tmp_path):
+    """#34 "Done when", end to end: `dm new --option moves=20 --option rounds=10`, then the scheduled run every 10
+    minutes, nobody claiming (D1.4: each round scores nobody and the next opens): the puzzle of each of the 10
+    rounds, read from the stored match, is its own (no two images of one puzzle), each of proven minimum 20."""
+    from dm_desk import Desk
+    from sqlmodel import Session, create_engine
+
+    from pbem.gm.moves import position
+    from pbem.store.matches import find_match
+
+    desk = Desk(tmp_path)
+    made = desk.pbem("dm", "new", "m", "--game", "gyulbot", "--player", "ann", "--player", "bob", "--seed", "4",
+                     "--option", "moves=20", "--option", "rounds=10", "--option", "start=2026-12-01T20:00:00Z",
+                     "--out", tmp_path, now="19:00:00")
+    assert made.exit_code == 0, made.output
+    puzzles = {}
+    for hour, minute in ((20 + m // 60, m % 60) for m in range(0, 101, 10)):
+        desk.run(f"{hour:02d}:{minute:02d}:01")
+        with Session(create_engine(desk.url)) as session:
+            state = position(session, find_match(session, "m"))[1]
+        puzzles.setdefault(state.round, state.puzzle)
+    rounds = [puzzles[number] for number in range(1, 11)]
+    assert len({family(puzzle) for puzzle in rounds}) == 10
+    assert set(rounds) <= images_of(bank.bank()[20])
