@@ -77,7 +77,7 @@ def test_campaign_orders_above_a_clients_reply_separator_are_accepted(client, tm
     assert (handled["outcome"], handled["player"]) == ("accepted", "alice"), handled["reasons"]
 
 
-@pytest.mark.parametrize("client", ["outlook-original-message", "outlook-de", "outlook-hu", "gmail-forward"])
+@pytest.mark.parametrize("client", sorted(SEPARATORS))  # every client, as for campaign orders
 def test_a_match_action_above_a_clients_reply_separator_is_accepted(client, tmp_path):
     desk = Desk(tmp_path)
     made = desk.pbem("dm", "new", "m", "--game", "takebacktoe", "--player", "ann", "--player", "bob", "--seed", "1",
