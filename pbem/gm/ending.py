@@ -123,9 +123,9 @@ def _tell_match_end(session: Session, game: Game, entry: Entry, end: Ended, send
     from .moves import letter, position, write_deadline
 
     config, state, _ = position(session, game)
-    seats = {p.name: p for p in players_of(session, game)}
+    seats = {p.email: p for p in players_of(session, game) if p.email}
     for person in audience(session, game):
-        seat = seats.get(person.player) if person.player != "observer" else None
+        seat = seats.get(person.address)  # None: an observer
         lines = [f"Hello {person.player},", "",
                  *ended_lines(game.name, end.how, end.winner, end.reason, seat.name if seat else None, match=True)]
         queue_mail(session, letter(sender=sender, recipient=person.address, player=seat.name if seat else None,
