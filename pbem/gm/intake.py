@@ -186,6 +186,7 @@ def handle(session: Session, incoming: Incoming, config: MailConfig, read_at: da
     except Exception as err:
         session.rollback()  # whatever the judging stored goes, with the game's lock
         handled.outcome, handled.understood, handled.recorded, handled.position = Outcome.REFUSED, [], False, None
+        handled.resent = None  # nothing of it was kept: no position mail to write again
         handled.reasons = [f"pbem could not read this message ({type(err).__name__}: {clean(str(err), 160)}); "
                            "it is kept in the archive for the game master"]
     try:
