@@ -18,6 +18,7 @@ typedef struct {
     const code_t *stops;    /* stops[d * cells + cell]: where a lone snom from `cell` ends after order d */
     const uint8_t *is_goal; /* is_goal[cell] */
     const uint8_t *runs;    /* runs[cell]: fewest straight runs to any goal, a lower bound on the orders left */
+    int16_t *row, *col;     /* row[code], col[code] of a snom's code, locked or not: no division in a slide */
     int cells, cols, snoms;
 } Tables;
 
@@ -35,14 +36,16 @@ typedef struct {
 /* Order d applied to `codes` into `out` (unsorted), front snoms first; `order` and `front` are scratch space. */
 static void slide(const Tables *t, const code_t *codes, int d, code_t *out, int *order, int *front)
 {
-    const int k = t->snoms, cols = t->cols, locked = t->cells;
-    const int horizontal = d < 2, sign = (d == 0 || d == 2) ? -1 : 1;
+    const int k = t->snoms, locked = t->cells;
+    const int sign = (d == 0 || d == 2) ? -1 : 1;
+    const int16_t *along = d < 2 ? t->col : t->row, *across = d < 2 ? t->row : t->col;
+    const int step = d < 2 ? sign : sign * t->cols;
     int n = 0;
     memcpy(out, codes, (size_t)k * sizeof *out);
     for (int i = 0; i < k; i++) { /* the free snoms front first (insertion sort on the coordinate along d) */
         if (out[i] >= locked)
             continue;
-        const int cell = out[i], key = sign * (horizontal ? cell % cols : cell / cols);
+        const int key = sign * along[out[i]];
         int j = n;
         while (j > 0 && front[j - 1] < key) {
             front[j] = front[j - 1];
@@ -53,25 +56,19 @@ static void slide(const Tables *t, const code_t *codes, int d, code_t *out, int 
         order[j] = i;
         n++;
     }
-    const int step = horizontal ? sign : sign * cols;
     for (int f = 0; f < n; f++) {
-        const int i = order[f];
-        int cell = out[i];
-        const int line = horizontal ? cell / cols : cell % cols, here = horizontal ? cell % cols : cell / cols;
+        const int i = order[f], cell = out[i], line = across[cell], here = along[cell];
         const int end = t->stops[d * t->cells + cell];
-        int reach = ((horizontal ? end % cols : end / cols) - here) * sign;
+        int reach = (along[end] - here) * sign;
         for (int j = 0; j < k; j++) { /* stopped short by another snom on the same line */
-            if (j == i)
+            if (j == i || across[out[j]] != line)
                 continue;
-            const int other = out[j] % locked;
-            if ((horizontal ? other / cols : other % cols) != line)
-                continue;
-            const int gap = ((horizontal ? other % cols : other / cols) - here) * sign;
+            const int gap = (along[out[j]] - here) * sign;
             if (gap > 0 && gap <= reach)
                 reach = gap - 1;
         }
-        cell += step * reach;
-        out[i] = (code_t)(t->is_goal[cell] ? cell + locked : cell);
+        const int there = cell + step * reach;
+        out[i] = (code_t)(t->is_goal[there] ? there + locked : there);
     }
 }
 
@@ -267,11 +264,16 @@ static PyObject *py_search(PyObject *module, PyObject *args)
             goto release;
         }
     }
-    const Tables tables = {stops.buf, is_goal.buf, runs.buf, (int)cells, cols, (int)snoms};
+    Tables tables = {stops.buf, is_goal.buf, runs.buf, PyMem_RawMalloc(2 * (size_t)cells * sizeof(int16_t)),
+                     PyMem_RawMalloc(2 * (size_t)cells * sizeof(int16_t)), (int)cells, cols, (int)snoms};
     int8_t *path = PyMem_RawMalloc((size_t)limit + 1);
-    if (!path) {
+    if (!path || !tables.row || !tables.col) {
         PyErr_NoMemory();
-        goto release;
+        goto free;
+    }
+    for (Py_ssize_t code = 0; code < 2 * cells; code++) { /* a locked snom's code is its cell + cells */
+        tables.row[code] = (int16_t)(code % cells / cols);
+        tables.col[code] = (int16_t)(code % cells % cols);
     }
     int length = 0;
     int64_t stored = 0;
@@ -285,7 +287,10 @@ static PyObject *py_search(PyObject *module, PyObject *args)
         result = Py_BuildValue("(y#LO)", (const char *)path, (Py_ssize_t)length, (long long)stored, Py_False);
     else
         result = Py_BuildValue("(OLO)", Py_None, (long long)stored, outcome == LIMITED ? Py_True : Py_False);
+free:
     PyMem_RawFree(path);
+    PyMem_RawFree(tables.row);
+    PyMem_RawFree(tables.col);
 release:
     if (flag.obj)
         PyBuffer_Release(&flag);
@@ -304,6 +309,6 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_search", "The ice-maze search, compiled at install.",
-                                    -1, methods};
+                                    -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__search(void) { return PyModule_Create(&module); }
