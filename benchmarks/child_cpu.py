@@ -12,11 +12,11 @@ ENVIRONMENT = {key: value for key, value in os.environ.items()
                if key not in ("PYTHONDONTWRITEBYTECODE", "PBEM_DB", "PBEM_NOW", "PBEM_MAIL_CONFIG")}
 
 
-def cpu(command: list[str], source: Path, cwd: Path | None = None) -> float:
+def cpu(command: list[str], source: Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> float:
     """CPU seconds of one child running `command` with the checkout `source` first on its path, in `cwd` (by
     default `source` itself: `python -m` puts the working folder before PYTHONPATH, so a child working elsewhere
-    inside another checkout would time that one)."""
-    child = subprocess.Popen(command, cwd=cwd or source, env={**ENVIRONMENT, "PYTHONPATH": str(source)},
+    inside another checkout would time that one), with the variables `env` added."""
+    child = subprocess.Popen(command, cwd=cwd or source, env={**ENVIRONMENT, **(env or {}), "PYTHONPATH": str(source)},
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:

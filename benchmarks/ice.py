@@ -4,8 +4,11 @@ Target (issue 5): every 20x20 maze with up to 8 snoms solved, or proven to
 have no solution within 15 orders, in at most 2 s. Each maze is solved three
 times and the median time kept (the machine is shared). Prints one JSON document.
 
-`compile`: the first solve after an install, in a fresh interpreter with an empty NUMBA_CACHE_DIR (the CPU
-seconds of the compile, issue #27's target is 10), and the next one, which loads the cache.
+`first_use`: the CPU of a fresh interpreter's first solve after an install (`warm_up()`, imports included) and of
+a whole `pbem ice solve` of one maze, each beside `python -c "import sqlmodel"` in the same rounds (issue #36's
+target: at most 5x). The solver is a C extension compiled by `pip install`; `--before CHECKOUT` times another
+checkout in the same rounds, with an empty NUMBA_CACHE_DIR each time, so a checkout whose solver is numba's
+compiles it as after an install.
 """
 from __future__ import annotations
 
@@ -15,13 +18,14 @@ import os
 import platform
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import first_compile  # benchmarks/, beside this script
+from child_cpu import cpu  # benchmarks/, beside this script
 
 from pbem.dm.icemaze import Maze, solve
 from pbem.dm.icemaze.generate import generate, mutate, random_maze
@@ -31,9 +35,29 @@ from pbem.engine.rng import derive_rng
 REPEATS = 3
 # a single snom needing 18 orders; walled copies of it make compartments whose snoms never reach a goal in time
 EIGHTEEN = ["###..##", "......#", "..#...G", "#...#.#", "S####..", "..##...", "#....##"]
-FIRST_SOLVE = ("import time; from pbem.dm.icemaze.solver import warm_up;"
-               "t, c = time.perf_counter(), time.process_time(); warm_up();"
-               "print(time.perf_counter() - t, time.process_time() - c)")
+FIRST_SOLVE = "from pbem.dm.icemaze.solver import warm_up; warm_up()"
+MAZE_FILE = "map: [S...., ....., ..#.., ....., ....G]\n"
+
+
+def first_use(sources: dict[str, Path], repeat: int) -> dict:
+    """Median CPU seconds of each first use in a fresh interpreter, and its ratio to `import sqlmodel`, alternating
+    so that every command sees the same load; each with an empty numba cache."""
+    times: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "m.yaml").write_text(MAZE_FILE)
+        cpu([sys.executable, "-c", "import sqlmodel"], ROOT)  # warm-up: bytecode written
+        for _ in range(repeat):
+            times.setdefault("import sqlmodel", []).append(cpu([sys.executable, "-c", "import sqlmodel"], ROOT))
+            for label, source in sources.items():
+                for name, command, cwd in (("first solve", ["-c", FIRST_SOLVE], None),
+                                           ("pbem ice solve", ["-m", "pbem", "ice", "solve", "m.yaml"], folder)):
+                    with tempfile.TemporaryDirectory() as cache:
+                        seconds = cpu([sys.executable, *command], source, Path(cwd) if cwd else None,
+                                      {"NUMBA_CACHE_DIR": cache})
+                    times.setdefault(f"{name} ({label})", []).append(seconds)
+    base = statistics.median(times["import sqlmodel"])
+    return {name: {"cpu_s": round(statistics.median(t), 3), "ratio": round(statistics.median(t) / base, 2)}
+            for name, t in times.items()}
 
 
 def timed(maze: Maze) -> dict:
@@ -116,22 +140,28 @@ def many_snoms_set() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="one random maze per set only: that the benchmark runs")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of the first-use timings")
+    parser.add_argument("--before", type=Path, help="another checkout whose first use is timed in the same rounds")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    compiled = first_compile.compile_times(FIRST_SOLVE)
+    sources = {"now": ROOT, **({"before": args.before.resolve()} if args.before else {})}
+    first = first_use(sources, 1 if args.smoke else args.repeat)
     began = time.perf_counter()
     warm_up()
     warm = time.perf_counter() - began
+    cpu_began = time.process_time()
     if args.smoke:
         sets = random_sets(1)
     else:
         sets = random_sets() + [generated_set(), compartments_set(), hill_climbed_set(), many_snoms_set()]
+    search_cpu = time.process_time() - cpu_began
     print(json.dumps({
         "benchmark": "ice",
         "python": platform.python_version(),
         "load_average": round(load, 1),
-        "compile": compiled,
-        "load_compiled_seconds": round(warm, 3),
+        "first_use": first,
+        "load_seconds": round(warm, 3),
+        "search_cpu_seconds": round(search_cpu, 2),
         "repeats_median_of": REPEATS,
         "target_max_seconds": 2.0,
         "all_within_target": all(s["max_seconds"] <= 2.0 for s in sets[:-1]),

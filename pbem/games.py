@@ -42,12 +42,13 @@ class PuzzleFile:
 
 @dataclass(frozen=True)
 class Solver:
-    """A numba solver compiled on first use (`pbem warm` compiles it ahead)."""
+    """A compiled solver: a C extension built by `pip install`, or numba's, compiled on first use (`pbem warm`
+    compiles it ahead)."""
 
     module: str  # has warm_up()
-    kernel: str  # holds the njit functions whose cache tells whether it is compiled
+    kernel: str  # the C extension, or the module of the njit functions whose cache tells whether it is compiled
     title: str  # what the notice before compiling calls it
-    compile_seconds: int  # CPU seconds to compile it, measured
+    compile_seconds: int  # CPU seconds to compile it on first use, measured (0: built at install)
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ GAMES: tuple[Entry, ...] = (
           "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text",
           puzzles="pbem.formats.icemaze:PUZZLES",
           puzzle_file=PuzzleFile(("map",), "Ice maze", "pbem.formats.icemaze:parse_maze"),
-          solver=Solver("pbem.dm.icemaze.solver", "pbem.dm.icemaze.kernel", "the ice-maze solver", 5)),
+          solver=Solver("pbem.dm.icemaze.solver", "pbem.dm.icemaze._search", "the ice-maze solver", 0)),
     Entry("takebacktoe", "Take-Back-Toe", Kind.MATCH, "pbem.dm.takebacktoe:TakeBackToe",
           ("pbem.formats.transcript",),
           "pbem.render.dm_takebacktoe:picture", "pbem.render.dm_takebacktoe:text"),

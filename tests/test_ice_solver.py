@@ -1,7 +1,10 @@
 """RULES D2.4: the solver's minimum is exact (checked against a plain BFS) and 'none within 15' is true."""
+import sys
+from array import array
 from random import Random
 
 import pytest
+from cli_process import imported_by
 
 from pbem.dm.icemaze import ORDERS, Maze, slide, solve, solves
 from pbem.dm.icemaze.generate import generate
@@ -75,17 +78,29 @@ def test_d2_4_a_search_that_outgrows_its_first_arrays_still_finds_the_minimum():
     assert solution.moves == plain_bfs(maze, 15) == 13 and solves(maze, solution.orders)
 
 
-def test_the_compiled_search_is_one_entry_with_one_signature():
-    """What keeps the first compile short: the helpers are inlined, and every maze size uses one signature."""
-    from numba.core.registry import CPUDispatcher
+def test_a_solve_runs_the_search_built_at_install_and_loads_no_numba(tmp_path):
+    """Issue #36: no compile on first use: `pbem ice solve` runs the C extension `pip install` built."""
+    (tmp_path / "m.yaml").write_text("map: [S...., ....., ..#.., ....., ....G]\n")
+    modules = imported_by("ice", "solve", "m.yaml", cwd=tmp_path, whole_names=True)
+    assert "pbem.dm.icemaze._search" in modules and "numba" not in modules
 
-    from pbem.dm.icemaze import kernel
 
-    for rows in (["S...G"], ["SS..G", "....G"], ["S.S.S", "G.G.G", "S.S.S", "G.G.G"]):
-        solve(Maze.from_rows(rows))
-    compiled = {name: len(value.signatures) for name, value in vars(kernel).items()
-                if isinstance(value, CPUDispatcher) and value.signatures}
-    assert compiled == {"_search": 1}
+def test_a_checkout_without_the_built_search_says_how_to_build_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pbem.dm.icemaze._search", None)  # what `import` finds when it was never built
+    with pytest.raises(ImportError, match=r"ice-maze solver .* is not built: run `pip install -e \.`"):
+        solve(Maze.from_rows(["S...G"]))
+
+
+def test_the_compiled_search_refuses_tables_that_disagree():
+    """Tables of another size than the maze's would read outside them: refused before the search starts."""
+    from pbem.dm.icemaze._search import search
+
+    stops, start = array("h", [0, 1, 1, 0, 0, 1, 1, 0]), array("h", [0])  # two cells in a row
+    assert search(stops, b"\0\1", b"\1\0", start, 2, 15, 100, None, 1023) == (b"\1", 1, False)  # R
+    for bad in ((stops[:6], b"\0\1", b"\1\0", start), (array("h", [0, 1, 9, 0, 0, 1, 1, 0]), b"\0\1", b"\1\0", start),
+                (stops, b"\0\1", b"\1", start), (stops, b"\0\1", b"\1\0", array("h", [2]))):
+        with pytest.raises(ValueError, match="the tables do not agree"):
+            search(*bad, 2, 15, 100, None, 1023)
 
 
 def test_d2_4_eighteen_orders_is_no_solution_within_15():

@@ -1,5 +1,5 @@
 """First use honest (issue #27): a command that must compile a numba solver says so on stderr before it starts,
-and `pbem warm` compiles both ahead."""
+and `pbem warm` compiles it ahead; the ice-maze solver is compiled by `pip install` (issue #36)."""
 from __future__ import annotations
 
 import json
@@ -18,11 +18,27 @@ ROOT = Path(__file__).resolve().parent.parent
 PUZZLE = {"size": 4, "robots": {"red": ["r4c1"]}, "goal": "r1c4"}  # red up, then right: 2 moves
 
 
-def test_warm_compiles_both_solvers_and_says_so():
+def test_warm_compiles_the_numba_solver_and_says_the_one_built_at_install_is_ready():
     result = CliRunner().invoke(app, ["warm"])
     assert result.exit_code == 0, result.output
-    assert "the Gyulbot solver, the ice-maze solver: compiled and cached" in result.stdout
+    assert result.stdout.splitlines()[-2:] == ["the Gyulbot solver: compiled and cached",
+                                               "the ice-maze solver: ready (built when pbem was installed)"]
     assert warming.compiled("gyulbot") and warming.compiled("ice")
+
+
+def test_an_ice_solve_never_says_it_compiles(monkeypatch, capsys):
+    monkeypatch.setattr("pbem.dm.icemaze.solver.warm_up", lambda: None)
+    warming.warm("ice")
+    assert capsys.readouterr().err == ""
+
+
+def test_a_checkout_whose_ice_solver_was_never_built_is_told_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "pbem.dm.icemaze._search", None)  # what `import` finds when it was never built
+    (tmp_path / "m.yaml").write_text("map: [S...., ....., ..#.., ....., ....G]\n")
+    for command in (["warm"], ["ice", "solve", str(tmp_path / "m.yaml")]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 1 and "ice-maze solver (pbem/dm/icemaze/_search.c) is not built: run `pip " \
+            "install -e .`" in result.stderr, result.output
 
 
 def test_a_solver_that_must_compile_says_so_before_and_one_that_is_cached_says_nothing(monkeypatch, capsys):

@@ -3,10 +3,11 @@
 Breadth first, level by level, so the first solved position found is reached
 by a shortest string of orders; a search that exhausts every level up to the
 limit proves there is none. To make a 20x20 maze with 8 snoms take well under
-two seconds the search runs compiled (numba) on small integer arrays:
+two seconds the search runs compiled (`_search.c`, built by `pip install`) on
+small integer arrays:
 
-- a position is a sorted row of snom codes (cell, or cell + LOCKED when the snom
-  is locked), so interchangeable snoms share one key;
+- a position is a sorted row of snom codes (cell, or cell + the number of cells
+  when the snom is locked), so interchangeable snoms share one key;
 - snoms locked from the start are folded into the rocks, and each cell's slide
   in each direction up to the first rock or goal is a precomputed table; only
   the other snoms on the same line are checked during a move;
@@ -18,17 +19,20 @@ two seconds the search runs compiled (numba) on small integer arrays:
 """
 from __future__ import annotations
 
+from array import array
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING
 
-from ..limits import UNLIMITED, NoProof, stop_flag
+from ..limits import CHECK_EVERY, UNLIMITED, NoProof
 from .maze import DELTAS, MAX_ORDERS, ORDERS, Maze
 
 if TYPE_CHECKING:
     import numpy as np
 
-MAX_CELLS = 512  # the compiled search codes a locked snom as cell + 512
+MAX_CELLS = 512  # mazes are at most 20x20; the search's 16-bit codes hold a locked snom as cell + cells
 UNREACHABLE = 127
 
 
@@ -54,22 +58,32 @@ def solve(maze: Maze, limit: int = MAX_ORDERS, max_nodes: int | None = None,
         return Solution("", limit, 1)
     if maze.rows * maze.cols > MAX_CELLS:
         raise ValueError(f"the solver handles at most {MAX_CELLS} cells")
-    from .kernel import search  # numba loads only when a maze is solved, not with every command
+    search = _compiled_search()
     walls = set(maze.rocks) | set(start.locked)
     goals = maze.goals - start.locked
-    stops = _stop_table(maze, walls, goals)
-    is_goal = [cell in goals for cell in range(maze.rows * maze.cols)]
-    runs = _runs_to_goal(maze, walls, goals)
-    stop = stop_flag() if stop is None else stop
-    path, positions, limited = search(stops, is_goal, runs, start.free, maze.cols, limit, max_nodes or UNLIMITED, stop)
+    stops = array("h", chain.from_iterable(_stop_table(maze, walls, goals)))
+    is_goal = bytes(cell in goals for cell in range(maze.rows * maze.cols))
+    runs = bytes(_runs_to_goal(maze, walls, goals))
+    path, positions, limited = search(stops, is_goal, runs, array("h", start.free), maze.cols, limit,
+                                      max_nodes or UNLIMITED, stop, CHECK_EVERY)
     if limited:
-        raise NoProof(bool(stop[0]), positions)
+        raise NoProof(stop is not None and bool(stop[0]), positions)
     orders = None if path is None else "".join(ORDERS[d] for d in path)
     return Solution(orders, limit, positions)
 
 
+def _compiled_search() -> Callable[..., tuple[bytes | None, int, bool]]:
+    """The C search, loaded only when a maze is solved; a checkout that was never installed has not built it."""
+    try:
+        from ._search import search
+    except ImportError as error:
+        raise ImportError("the ice-maze solver (pbem/dm/icemaze/_search.c) is not built: run `pip install -e .` in "
+                          "the checkout (it needs a C compiler and Python's headers)") from error
+    return search
+
+
 def warm_up() -> None:
-    """Load (the first time: compile) the search now, so that timings measure only searching."""
+    """Load the search now, so that timings measure only searching (it is compiled when pbem is installed)."""
     solve(Maze.from_rows(["S...G", ".....", ".....", ".....", "....."]))
 
 
