@@ -8,6 +8,7 @@ the one before it (its "next" links) and the indexes.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, U
 from ..formats.game import turn_folder_name
 from . import html
 from .memory import give_back
-from .rulebook import rules_page
+from .rulebook import rules_markdown
 from .turn import Recipient, StagePage, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 
 MANIFEST = ".pbem-site.json"
+RULES_MADE = ".pbem-site-rules"  # what the rulebook page was made from
 INDEX = ".pbem-site-index.json"  # every game and match the site's index lists, from every run
 EPOCH = "1970-01-01T00:00:00Z"  # a turn's time when the report came without one (never from a clock)
 
@@ -204,12 +206,30 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
             (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
             written.extend([folder / file])
         entries.append({**match.entry, "href": f"matches/{slug(match.name)}/index.html"})
-    rules, page = out_dir / "rules.html", rules_page(templates)
-    if not rules.is_file() or rules.read_text(encoding="utf-8") != page:  # the same on every run: written once
-        rules.write_text(page, encoding="utf-8")
+    rules = _rules(out_dir, templates, version)
+    if rules:
         written.extend([rules])
     written.extend([write_index(out_dir, entries, templates)])
     return written
+
+
+def _rules(out_dir: Path, templates: Sequence[str], version: str) -> Path | None:
+    """The rulebook page, when it is not there already (returned when written). The same on every run: with a
+    `version`, a run that finds the page made from the same version, templates and rules neither renders it again
+    nor loads the Markdown parser (RULES_MADE keeps what it was made from)."""
+    made = hashlib.sha256(json.dumps([version, list(templates), rules_markdown()]).encode()).hexdigest()
+    rules, marker = out_dir / "rules.html", out_dir / RULES_MADE
+    if version and rules.is_file() and marker.is_file() and marker.read_text(encoding="utf-8") == made:
+        return None
+    from .rulebook import rules_page
+
+    page = rules_page(templates)
+    written = not rules.is_file() or rules.read_text(encoding="utf-8") != page
+    if written:
+        rules.write_text(page, encoding="utf-8")
+    if version:
+        marker.write_text(made, encoding="utf-8")
+    return rules if written else None
 
 
 def write_index(out_dir: Path, entries: Sequence[dict[str, Any]], templates: Sequence[str] = ()) -> Path:
