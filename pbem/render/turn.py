@@ -189,10 +189,15 @@ class Pictures(Mapping[str, bytes]):
 
 @lru_cache(maxsize=1)
 def legend_bytes() -> bytes:
-    """The legend picture (drawn once per process, and kept on the shelf for the next)."""
+    """The legend picture (drawn once per process, and kept on the shelf for the next: then its drawing code is
+    never loaded)."""
+    return kept("legend", _legend_png, bytes, bytes)
+
+
+def _legend_png() -> bytes:
     from .legend import legend_png
 
-    return kept("legend", legend_png, bytes, bytes)
+    return legend_png()
 
 
 def slug(text: str) -> str:
