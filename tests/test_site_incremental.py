@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.gm.history import game_history
-from pbem.render.site import MANIFEST, write_site
+from pbem.render.site import MANIFEST, RULES_MADE, write_site
 from pbem.store.games import Store
 
 RUNNER = CliRunner()
@@ -18,7 +18,7 @@ GAME = "geeko-demo"
 
 
 def site_files(folder) -> set[str]:
-    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST}
+    return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and p.name not in (MANIFEST, RULES_MADE)}
 
 
 def touched_since_zero(folder) -> set[str]:

@@ -8,7 +8,7 @@ import typer
 
 from ..formats.game import turn_folder_name
 from ..gm.history import game_history
-from ..gm.reports import campaign_templates, repair_hint, report_again
+from ..render.html import campaign_templates
 from ..render.site import write_site
 from ..render.turn import DEFAULT_SENDER, slug
 from ..store.games import get_game, processed_turns
@@ -40,6 +40,8 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="Print the files written as JSON."),
 ) -> None:
     """Write a processed turn's report: its pages and pictures, and each player's email as an .eml file."""
+    from ..gm.reports import repair_hint, report_again
+
     with open_store(ctx, read_only=True) as store, store.session() as session:
         record = get_game(session, game)
         numbers = [t.number for t in processed_turns(session, record)]

@@ -17,6 +17,7 @@ from ..formats.game import turn_folder_name
 from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
 from ..render.history import outcome_report
 from ..render.html import TemplateRefused
+from ..render.html import campaign_templates as campaign_templates  # where the commands look for it
 from ..render.sheet import picture_name, sheet_png
 from ..render.turn import TurnReport
 from ..store.turns import TurnSheet
@@ -45,11 +46,6 @@ def not_written(game: str, turn: int, out: Path | str, err: OSError) -> str:
     where = err.filename or Path(out) / game / turn_folder_name(turn)
     return (f"{game} turn {turn} is stored, but its reports could not be written to {where}: {err.strerror or err}. "
             f"The next pbem run writes them again, or now: {repair_hint(game, turn, out)}")
-
-
-def campaign_templates() -> tuple[str, ...]:
-    """A campaign folder's own templates/ (from `pbem init`), which override the bundled ones."""
-    return ("templates",) if Path("templates").is_dir() else ()
 
 
 def turn_report(game: str, result: ProcessResult) -> TurnReport:

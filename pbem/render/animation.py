@@ -105,7 +105,8 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
     mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
-    pictures: list[Image.Image] = []
+    shown_frames: list[Image.Image] = []  # the first frame, then each frame's changes (a whole frame is held once)
+    last: Image.Image | None = None
     palette_image: Image.Image | None = None
     durations = []
     for caption, position, milliseconds in shown:
@@ -123,9 +124,10 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
                                                     dither=Image.Dither.NONE)
         if key not in mapped:
             mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
-        pictures.append(_in_palette(image, boxes, mapped[key], palette_image))
+        picture = _in_palette(image, boxes, mapped[key], palette_image)
+        shown_frames.append(picture if last is None else _changes(last, picture))
+        last = picture
         durations.append(milliseconds)
-    shown_frames = [pictures[0], *(_changes(before, after) for before, after in zip(pictures, pictures[1:]))]
     buffer = io.BytesIO()
     shown_frames[0].save(buffer, format="GIF", save_all=True, append_images=shown_frames[1:], duration=durations,
                          loop=0, optimize=False, disposal=1, transparency=UNCHANGED)

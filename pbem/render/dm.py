@@ -8,13 +8,14 @@ tests/test_games_registry.py checks that the registry pairs each game with drawe
 from __future__ import annotations
 
 import io
-from typing import Any, Callable, Mapping
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from .. import games
 
-Drawer = Callable[[dict[str, Any]], Image.Image]
+if TYPE_CHECKING:
+    from PIL import Image  # loaded where a picture is made (a site lists matches without drawing)
+
+Drawer = Callable[[dict[str, Any]], "Image.Image"]
 Writer = Callable[[dict[str, Any]], str]
 
 
@@ -53,7 +54,7 @@ def with_caption(image: Image.Image, lines: list[str]) -> Image.Image:
     """The picture with `lines` under it (the running deadline: one truth in text and picture alike)."""
     if not lines:
         return image
-    from PIL import ImageDraw
+    from PIL import Image, ImageDraw
 
     from . import style
 

@@ -24,6 +24,11 @@ from .shelf import shelved
 TEMPLATE_DIR = resource_dir("templates")  # the bundled templates (a checkout's or an installed copy)
 
 
+def campaign_templates() -> tuple[str, ...]:
+    """A campaign folder's own templates/ (from `pbem init`), which override the bundled ones."""
+    return ("templates",) if os.path.isdir("templates") else ()
+
+
 class _ShelfBytecode(BytecodeCache):
     """Compiled templates kept on the shelf (`shelf.py`): compiling the report templates takes ~0.1 s a process.
     Jinja checks each entry against the template's source and the Python version."""

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from markdown_it import MarkdownIt
-
 from ..resources import resource_path
 from . import html
 
@@ -19,6 +17,8 @@ def rules_markdown() -> str:
 
 
 def rules_page(templates: Sequence[str] = ()) -> str:
+    from markdown_it import MarkdownIt  # only when the page is made
+
     body = MarkdownIt("commonmark").render(rules_markdown())
     body = _HEADING.sub(lambda m: f'<h{m[1]} id="{m[2]}">{m[2]} ', body)
     body = _ITEM.sub(lambda m: f'<li id="{m[2]}">{m[1]}', body)

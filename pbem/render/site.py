@@ -8,15 +8,16 @@ the one before it (its "next" links) and the indexes.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, Union
 
 from ..formats.game import turn_folder_name
 from . import html
 from .memory import give_back
-from .rulebook import rules_page
+from .rulebook import rules_markdown
 from .turn import Recipient, StagePage, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
 
 if TYPE_CHECKING:
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 
 MANIFEST = ".pbem-site.json"
+RULES_MADE = ".pbem-site-rules"  # what the rulebook page was made from
 INDEX = ".pbem-site-index.json"  # every game and match the site's index lists, from every run
 EPOCH = "1970-01-01T00:00:00Z"  # a turn's time when the report came without one (never from a clock)
 
@@ -62,6 +64,27 @@ class GameHistory:
         return [row["player"] for row in self.standings if row.get("place") == 1] if self.over else []
 
 
+class Written:
+    """The files a run wrote, kept as their names under `folder`: a 1,000-turn build writes ~18,500, which as `Path`s
+    took ~9 MB, held to the end of the build."""
+
+    def __init__(self, folder: Path):
+        self.folder, self._names = folder, []  # type: Path, list[str]
+
+    def extend(self, paths: Iterable[Path]) -> None:
+        self._names += (str(path.relative_to(self.folder)) for path in paths)
+
+    def __iter__(self) -> Iterator[Path]:
+        return (self.folder / name for name in self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, Path) and path.is_relative_to(self.folder) and \
+            str(path.relative_to(self.folder)) in self._names
+
+
 def _turn_dir(turn: int) -> str:
     return turn_folder_name(turn)
 
@@ -81,7 +104,7 @@ def _manifest(out_dir: Path, version: str) -> dict[str, Any]:
 
 
 def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "",
-               progress: Callable[[], None] | None = None, base_url: str = "") -> list[Path]:
+               progress: Callable[[], None] | None = None, base_url: str = "") -> Written:
     """The game's folder; returns the files written (not those kept from an earlier run with the same `version`).
     `base_url`, the folder's address on the web when the site knows it, makes the feed's links absolute.
 
@@ -109,8 +132,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             pages[i] = [tuple(p) for p in kept["pages"]] if kept else stage_pages(report(turns[i]))
         return pages[i]
 
-    written: list[Path] = []
-    manifest = {}
+    written = Written(out_dir)
+    manifest: dict[str, str] = {}  # turn -> its entry as JSON (as objects, 1,000 turns' took ~3 MB)
     for i, entry in enumerate(turns):
         prev = turns[i - 1].turn if i > 0 else None
         nxt = turns[i + 1].turn if i + 1 < len(turns) else None
@@ -126,10 +149,11 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             names = kept["files"]
         else:
             files = write_turn_report(folder, report(entry), game.recipients, links=links, templates=templates,
-                                      before=before, after=after)
-            written += files
+                                      before=before, after=after, pictures_kept=kept is not None)
+            written.extend(files)
             names = [str(f.relative_to(out_dir)) for f in files]
-        manifest[str(entry.turn)] = {"key": entry.key, "pages": pages_of(i), "made": made, "files": names}
+        manifest[str(entry.turn)] = json.dumps({"key": entry.key, "pages": pages_of(i), "made": made, "files": names})
+        old.pop(str(entry.turn), None)  # read for the last time
         reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
         give_back()  # and the memory its pictures took goes back to the system
         if progress:
@@ -150,25 +174,28 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     legend = out_dir / "legend.png"
     legend.write_bytes(legend_bytes())
     if version:
-        (out_dir / MANIFEST).write_text(json.dumps({"version": version, "turns": manifest}), encoding="utf-8")
-    return written + [out_dir / "index.html", out_dir / "feed.xml", legend]
+        turns_json = ", ".join(f"{json.dumps(turn)}: {entry}" for turn, entry in manifest.items())
+        (out_dir / MANIFEST).write_text(f'{{"version": {json.dumps(version)}, "turns": {{{turns_json}}}}}',
+                                        encoding="utf-8")
+    written.extend([out_dir / "index.html", out_dir / "feed.xml", legend])
+    return written
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
                version: str = "", matches: Sequence[MatchPage] = (),
-               progress: Callable[[], None] | None = None, base_url: str = "") -> list[Path]:
+               progress: Callable[[], None] | None = None, base_url: str = "") -> Written:
     """Write the site under `out_dir` (with a `version`, only what changed since the last run), death matches under
     `matches/` with their result on the index; returns the files written. The index lists these games and matches
     and every one an earlier run put in `out_dir`. `progress` is called after each turn of each game. `base_url` is
     the site's address on the web (`https://example.org/games/`), when it has one: each game's feed then links to
     its pages by their absolute addresses, as feed readers want them."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    written = Written(out_dir)
     entries = []
     for game in games:
         name = slug(game.name)
-        written += write_game(out_dir / name, game, templates, version, progress,
-                              f"{base_url.rstrip('/')}/{name}/" if base_url else "")
+        written.extend(write_game(out_dir / name, game, templates, version, progress,
+                              f"{base_url.rstrip('/')}/{name}/" if base_url else ""))
         winners = game.winners
         entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns),
                         "winners": winners})
@@ -177,13 +204,32 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
         folder.mkdir(parents=True, exist_ok=True)
         for file, content in match.files.items():
             (folder / file).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-            written.append(folder / file)
+            written.extend([folder / file])
         entries.append({**match.entry, "href": f"matches/{slug(match.name)}/index.html"})
-    rules, page = out_dir / "rules.html", rules_page(templates)
-    if not rules.is_file() or rules.read_text(encoding="utf-8") != page:  # the same on every run: written once
+    rules = _rules(out_dir, templates, version)
+    if rules:
+        written.extend([rules])
+    written.extend([write_index(out_dir, entries, templates)])
+    return written
+
+
+def _rules(out_dir: Path, templates: Sequence[str], version: str) -> Path | None:
+    """The rulebook page, when it is not there already (returned when written). The same on every run: with a
+    `version`, a run that finds the page made from the same version, templates and rules neither renders it again
+    nor loads the Markdown parser (RULES_MADE keeps what it was made from)."""
+    made = hashlib.sha256(json.dumps([version, list(templates), rules_markdown()]).encode()).hexdigest()
+    rules, marker = out_dir / "rules.html", out_dir / RULES_MADE
+    if version and rules.is_file() and marker.is_file() and marker.read_text(encoding="utf-8") == made:
+        return None
+    from .rulebook import rules_page
+
+    page = rules_page(templates)
+    written = not rules.is_file() or rules.read_text(encoding="utf-8") != page
+    if written:
         rules.write_text(page, encoding="utf-8")
-        written.append(rules)
-    return written + [write_index(out_dir, entries, templates)]
+    if version:
+        marker.write_text(made, encoding="utf-8")
+    return rules if written else None
 
 
 def write_index(out_dir: Path, entries: Sequence[dict[str, Any]], templates: Sequence[str] = ()) -> Path:

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from io import BytesIO
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple, cast
 
 from PIL import Image, ImageDraw
 
@@ -118,7 +118,8 @@ def blocked_edges(room: Room) -> frozenset[tuple[Square, Dir]]:
     return frozenset(edges)
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, scale: Scale) -> None:
+def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, scale: Scale, rows: range) -> None:
+    """The columns' names above and below the board, and those of `rows` left and right of it."""
     cell, margin, k = scale
     font = s.font(max(4, 10 * cell // s.CELL) * k, bold=True)
     w, h = image_size(room)
@@ -126,7 +127,7 @@ def _draw_coordinates(draw: ImageDraw.ImageDraw, room: Room, scale: Scale) -> No
         x = (margin + (c - 0.5) * cell) * k
         for y in (margin / 2, h - margin / 2):
             draw.text((x, y * k), f"c{c}", font=font, fill=s.START, anchor="mm")
-    for r in range(1, room.size.rows + 1):
+    for r in rows:
         y = (margin + (r - 0.5) * cell) * k
         for x in (margin / 2, w - margin / 2):
             draw.text((x * k, y), f"r{r}", font=font, fill=s.START, anchor="mm")
@@ -137,49 +138,103 @@ def _pen(draw: ImageDraw.ImageDraw, square: Square, scale: Scale) -> Pen:
     return Pen(draw, x * scale.k, y * scale.k, scale.cell * scale.k)
 
 
-def _downscaled(canvas: Image.Image, size: tuple[int, int]) -> Image.Image:
-    return canvas.resize(size, Image.Resampling.LANCZOS)
+class _Lifted:
+    """An `ImageDraw` onto a strip of the large picture whose first line is the picture's line `top`: every shape is
+    placed as on the whole picture, then moved up by `top` (an integer: exact for every coordinate, so each shape
+    covers the same pixels as it would on the whole canvas)."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, top: int):
+        self._draw, self._top = draw, top
+
+    def _up(self, xy: Any) -> Any:
+        if isinstance(xy[0], (int, float)):  # x0, y0, x1, y1 ... or one point
+            return [v - self._top if i % 2 else v for i, v in enumerate(xy)]
+        return [(x, y - self._top) for x, y in xy]
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        method = getattr(self._draw, name)
+        return lambda xy, *args, **kwargs: method(self._up(xy), *args, **kwargs)
+
+
+STRIP = 48  # rows of the final picture drawn large at a time (a square's at the standard scale)
+_REACH = 3  # the Lanczos filter reads 3 of the final picture's pixels (k of the large one's each) either side
+
+
+def _drawn(room: Room, fill: tuple[int, int, int, int],
+           paint: Callable[[ImageDraw.ImageDraw, range], None]) -> Image.Image:
+    """A picture of `room` drawn `k` times larger and scaled down a strip of rows at a time, so the large canvas is
+    never held whole (a 12x12 room's is ~25 MB, and scaling it down copied it: the peak of a site build).
+
+    The pixels are those of the whole canvas scaled down at once: each strip is scaled from the rows the filter
+    reads (through `box`), and `paint(draw, rows)` draws the squares of `rows` (the board rows those reach, and one
+    more either side, as a drawing may reach over its square's edge) on a canvas that starts a row above them.
+    Pillow fills a shape cut by the canvas's top edge a little differently; one cut by its bottom, alike."""
+    cell, margin, k = scale_of(room)
+    size = image_size(room)
+
+    def row_at(y: int) -> int:  # the board row at line y of the large picture (0, rows + 1: the margins)
+        return min(max((y // k - margin) // cell + 1, 0), room.size.rows + 1)
+
+    picture = Image.new("RGBA", size)
+    for first in range(0, size[1], STRIP):
+        last = min(size[1], first + STRIP)
+        top, bottom = max(0, (first - _REACH) * k), min(size[1] * k, (last + _REACH) * k)
+        rows = range(row_at(top) - 1, row_at(bottom - 1) + 2)
+        start = max(0, (margin + (rows.start - 2) * cell) * k)  # the top of the row above them
+        canvas = Image.new("RGBA", (size[0] * k, bottom - start), fill)
+        paint(cast(ImageDraw.ImageDraw, _Lifted(ImageDraw.Draw(canvas), start)), rows)
+        read = canvas.crop((0, top - start, size[0] * k, bottom - start))
+        del canvas
+        picture.paste(read.resize((size[0], last - first), Image.Resampling.LANCZOS,
+                                  box=(0, first * k - top, size[0] * k, last * k - top)), (0, first))
+    return picture
 
 
 def _pictures(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> tuple[Image.Image, Image.Image]:
-    """The floor (`base`) and the walls and fences (`edges`), each drawn large and scaled down before the other's
-    canvas is made: a canvas is ~25 MB for a 12x12 room, the largest allocation of a site build."""
+    """The floor (`base`) and the walls and fences (`edges`)."""
     return _floor_picture(room, dynamic_squares, looks), _edges_picture(room)
 
 
 def _floor_picture(room: Room, dynamic_squares: set[Square], looks: dict[str, Looks]) -> Image.Image:
     """Background, coordinates, floors, starts and every element whose look has no state."""
     scale = scale_of(room)
-    size = image_size(room)
-    base = Image.new("RGBA", (size[0] * scale.k, size[1] * scale.k), s.BACKGROUND + (255,))
-    draw = ImageDraw.Draw(base)
-    _draw_coordinates(draw, room, scale)
-    for square in room.size.squares():
-        floor(_pen(draw, square, scale))
-    for number, square in enumerate(room.starts, 1):
-        start_square(_pen(draw, square, scale), str(number))
-    for e in ordered(room.elements):
-        if e.type not in EDGE_TYPES and e.at not in dynamic_squares:
-            draw_element(_pen(draw, e.at, scale), e, "", looks.get(e.key, Looks()))
-    return _downscaled(base, size)
+    elements = [e for e in ordered(room.elements) if e.type not in EDGE_TYPES and e.at not in dynamic_squares]
+
+    def paint(draw: ImageDraw.ImageDraw, rows: range) -> None:
+        board_rows = range(max(1, rows.start), min(rows.stop, room.size.rows + 1))
+        _draw_coordinates(draw, room, scale, board_rows)
+        for row in board_rows:
+            for col in range(1, room.size.cols + 1):
+                floor(_pen(draw, Square(row, col), scale))
+        for number, square in enumerate(room.starts, 1):
+            if square.row in rows:
+                start_square(_pen(draw, square, scale), str(number))
+        for e in elements:
+            if e.at.row in rows:
+                draw_element(_pen(draw, e.at, scale), e, "", looks.get(e.key, Looks()))
+
+    return _drawn(room, s.BACKGROUND + (255,), paint)
 
 
 def _edges_picture(room: Room) -> Image.Image:
     """Transparent but for the walls, the fences and the electric fence around the board."""
     scale = scale_of(room)
     cell, margin, k = scale
-    size = image_size(room)
-    edges = Image.new("RGBA", (size[0] * k, size[1] * k), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(edges)
+    w, h = image_size(room)
     x0, y0 = margin * k, margin * k
-    x1, y1 = (size[0] - margin) * k, (size[1] - margin) * k
+    x1, y1 = (w - margin) * k, (h - margin) * k
     perimeter = round(0.05 * cell * k)  # the electric fence around every board (RULES B6.2)
-    draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.FENCE,
-                   width=perimeter)
-    draw.rectangle([x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter], outline=s.INK, width=k)
-    for e in ordered(room.of_type(*EDGE_TYPES)):
-        edge(_pen(draw, e.at, scale).turned(mount(e)), fence=e.type == "fence")
-    return _downscaled(edges, size)
+    walls = ordered(room.of_type(*EDGE_TYPES))
+
+    def paint(draw: ImageDraw.ImageDraw, rows: range) -> None:
+        box = [x0 - perimeter, y0 - perimeter, x1 + perimeter, y1 + perimeter]
+        draw.rectangle(box, outline=s.FENCE, width=perimeter)
+        draw.rectangle(box, outline=s.INK, width=k)
+        for e in walls:
+            if e.at.row in rows:
+                edge(_pen(draw, e.at, scale).turned(mount(e)), fence=e.type == "fence")
+
+    return _drawn(room, (0, 0, 0, 0), paint)
 
 
 def _stacked(pictures: tuple[Image.Image, Image.Image]) -> bytes:

@@ -10,27 +10,22 @@ from __future__ import annotations
 import re
 import stat
 from dataclasses import dataclass, field
-from email.message import EmailMessage
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.state import Board
 from ..engine.vocabulary import MissingOrders
+from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the CLI imports it from here
 from . import html
-from .animation import SCALE, turn_gif
-from .board import position_png
-from .legend import legend_png
-from .message import DEFAULT_SENDER as DEFAULT_SENDER  # the CLI imports it from here
-from .message import body_of, cid, message_bytes, readdressed, report_message
 from .model import BoardReport, board_report, missed_note
 from .shelf import kept
-from .static import image_size
-from .style import owner_colours
 from .text import turn_text
 
+if TYPE_CHECKING:
+    from email.message import EmailMessage
 
 @dataclass(frozen=True)
 class BoardTurn:
@@ -74,7 +69,7 @@ class TurnReport:
     turn: int
     reports: list[BoardReport]
     players: list[tuple[str, ...]]  # per report, who receives it
-    images: dict[str, bytes] = field(default_factory=dict)  # file name -> PNG
+    images: Pictures = field(default_factory=lambda: Pictures({}))  # file name -> PNG (GIF), drawn when first read
     notices: dict[str, list[str]] = field(default_factory=dict)  # player -> lines only they are told (B4.6)
     ending: list[str] = field(default_factory=list)  # the game ended with this turn: the result and standings
     # the players' .eml files already made, by (recipients, sender, templates): a turn's mails are built once for
@@ -100,24 +95,33 @@ class ImageNames:
         return image_file(self._index(report), stage)
 
     def src(self, report: BoardReport, stage: int | str) -> str:
-        name = self.file(report, stage)
-        return f"cid:{cid(name)}" if self.inline else name
+        return self._address(self.file(report, stage))
 
     def animation_name(self, report: BoardReport) -> str:
         return animation_file(self._index(report))
 
     def animation(self, report: BoardReport) -> str:
         """The address of the board's animated turn (see `animation.turn_gif`)."""
-        name = self.animation_name(report)
-        return f"cid:{cid(name)}" if self.inline else name
+        return self._address(self.animation_name(report))
+
+    def _address(self, name: str) -> str:
+        if not self.inline:
+            return name
+        from .message import cid
+
+        return f"cid:{cid(name)}"
 
     def size(self, report: BoardReport) -> tuple[int, int]:
         """The pictures' width and height in pixels (for `<img>`: the page does not jump as they load)."""
+        from .static import image_size
+
         return image_size(report.final.room)
 
     def animation_size(self, report: BoardReport) -> tuple[int, int]:
         """The animation's width and height (`animation.SCALE` of the pictures')."""
-        width, height = image_size(report.final.room)
+        from .animation import SCALE
+
+        width, height = self.size(report)
         return width * SCALE[0] // SCALE[1], height * SCALE[0] // SCALE[1]
 
     def anchor(self, report: BoardReport, stage: int | str) -> str:
@@ -142,6 +146,10 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
     """`missed`: the players whose orders were missing, with what was played for them (`TurnOutcome.missed`)
     under the game's B4.6 `missed_policy`; `done`: lines for the players who have no more turns after this one;
     `ending`: the result and final standings, when the game ended with this turn."""
+    from .animation import turn_gif
+    from .board import position_png
+    from .style import owner_colours
+
     colours = owner_colours([r.owner for b in boards for r in b.final.robots.values()])
     reports = [board_report(b.title, b.room, b.snapshots, b.events, b.final, b.following) for b in boards]
     notices = {player: missed_note(programs, missed_policy) for player, programs in sorted((missed or {}).items())}
@@ -149,19 +157,47 @@ def build_turn_report(game: str, turn: int, boards: Sequence[BoardTurn],
         notices[player] = [*notices.get(player, []), *lines]
     result = TurnReport(game, turn, reports, [tuple(b.players) for b in boards], notices=notices,
                         ending=list(ending))
+    drawn: dict[str, Callable[[], bytes]] = {}
     for i, report in enumerate(reports):
         for stage in report.stages:
-            result.images[image_file(i, stage.number)] = position_png(stage.position, colours)
-        result.images[image_file(i, "final")] = position_png(report.final, colours)
+            drawn[image_file(i, stage.number)] = partial(position_png, stage.position, colours)
+        drawn[image_file(i, "final")] = partial(position_png, report.final, colours)
         board = boards[i]
-        result.images[animation_file(i)] = turn_gif(board.room, board.snapshots, board.events, colours)
+        drawn[animation_file(i)] = partial(turn_gif, board.room, board.snapshots, board.events, colours)
+    result.images = Pictures(drawn)
     return result
+
+
+class Pictures(Mapping[str, bytes]):
+    """A turn's pictures by file name, each drawn when first read (then kept): a turn whose pages are written again
+    only for their links (the site, after a turn was added) keeps its pictures on disk and never draws them."""
+
+    def __init__(self, drawings: Mapping[str, Callable[[], bytes]]):
+        self._drawings, self._drawn = dict(drawings), {}  # type: dict[str, Callable[[], bytes]], dict[str, bytes]
+
+    def __getitem__(self, name: str) -> bytes:
+        if name not in self._drawn:
+            self._drawn[name] = self._drawings[name]()
+        return self._drawn[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._drawings)
+
+    def __len__(self) -> int:
+        return len(self._drawings)
 
 
 @lru_cache(maxsize=1)
 def legend_bytes() -> bytes:
-    """The legend picture (drawn once per process, and kept on the shelf for the next)."""
-    return kept("legend", legend_png, bytes, bytes)
+    """The legend picture (drawn once per process, and kept on the shelf for the next: then its drawing code is
+    never loaded)."""
+    return kept("legend", _legend_png, bytes, bytes)
+
+
+def _legend_png() -> bytes:
+    from .legend import legend_png
+
+    return legend_png()
 
 
 def slug(text: str) -> str:
@@ -191,6 +227,8 @@ def whole_turn_message(report: TurnReport, sender: str, recipient: str, subject:
 
 def _report_mail(report: TurnReport, boards: list[BoardReport], notice: list[str], player: str | None,
                  sender: str, recipient: str, subject: str, templates: Sequence[str]) -> EmailMessage:
+    from .message import report_message
+
     names = ImageNames(report.reports, inline=True)
     page = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
                        reports=boards, images=names, links=[], notice=notice, player=player, ending=report.ending)
@@ -219,6 +257,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
 
 def _eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str,
                templates: Sequence[str]) -> dict[str, bytes]:
+    from .message import body_of, message_bytes, readdressed
+
     files: dict[str, bytes] = {}
     # (boards shown, notices, the player where the board is shared) -> the mail they make
     bodies: dict[tuple[tuple[int, ...], tuple[str, ...], str], tuple[EmailMessage, bytes]] = {}
@@ -260,10 +300,11 @@ def stage_pages(report: TurnReport) -> list[StagePage]:
 def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Recipient] = (),
                       sender: str = DEFAULT_SENDER, links: Sequence[tuple[str, str | None]] = (),
                       before: str | None = None, after: str | None = None,
-                      templates: Sequence[str] = ()) -> list[Path]:
+                      templates: Sequence[str] = (), pictures_kept: bool = False) -> list[Path]:
     """Write the turn's folder; `links` head the turn page, `before`/`after` continue the stage
     pages' previous/next chain into the neighbouring turns. Returns the files written (a file that already
-    held exactly its content is left as it was, and listed too)."""
+    held exactly its content is left as it was, and listed too). `pictures_kept`: the folder's pictures are this
+    turn's already (its pages are written again for their links): one still there is neither drawn nor written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
 
@@ -274,8 +315,11 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
         written.append(path)
 
     names = ImageNames(report.reports)
-    for name, png in sorted(report.images.items()):
-        put(name, png)
+    for name in sorted(report.images):
+        if pictures_kept and (out_dir / name).is_file():
+            written.append(out_dir / name)
+        else:
+            put(name, report.images[name])
     put("legend.png", legend_bytes())
     put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
                                   reports=report.reports, images=names, ending=report.ending,
