@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Sequence
 from sqlmodel import Session
 
 from ..dm.campaign import get_campaign
+from ..engine.campaign import GameState
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
@@ -66,12 +67,13 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
     return told
 
 
-def dealt_sheets(session: Session, game: Game, *, drawn: bool = False) -> DrawnSheets:
-    """The dealt turn's sheets (none when the game is over or no turn is dealt), their pictures `drawn` at once when
-    both the mail and the report folder take them (`pbem run`), else each when it is asked for."""
+def dealt_sheets(session: Session, game: Game, state: GameState | None = None, *, drawn: bool = False) -> DrawnSheets:
+    """The dealt turn's sheets (none when the game is over or no turn is dealt) from its `state` (read when not
+    given), their pictures `drawn` at once when both the mail and the report folder take them (`pbem run`), else
+    each when it is asked for."""
     from ..render.sheet import DrawnSheets
 
-    state = current_state(session, game)
+    state = state if state is not None else current_state(session, game)
     sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
     return DrawnSheets.of(sheets) if drawn else DrawnSheets(tuple(sheets))
 

@@ -223,9 +223,9 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         return []
     schedule = required_schedule(session, game)
     if not turns.dealt(session, game, state.turn):
-        cycle.deal_hands(session, name)
+        _, dealt = cycle.deal_hands(session, name)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-        sheets = dealt_sheets(session, game, drawn=True)  # once, for the mails and the folder
+        sheets = dealt_sheets(session, game, dealt, drawn=True)  # once, for the mails and the folder
         queue_game_news(session, name, config.sender, now, templates, sheets=sheets)
         session.commit()
         return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone)),
@@ -295,12 +295,13 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
                                                   "previews the turn again")]
     missing = [p for p, version in result.orders.items() if version is None and p in waiting]
     done = [Done(name, result.turn, RunStep.PROCESSED, f"missing: {', '.join(missing)}" if missing else "")]
+    dealt = None  # the state of the next turn, dealt (the game goes on)
     if not result.over:
-        cycle.deal_hands(session, name)
+        _, dealt = cycle.deal_hands(session, name)
         nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
         done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
     report = turn_report(name, result)  # once, for the mails and the report folder, as the sheets are
-    sheets = dealt_sheets(session, game, drawn=True)
+    sheets = dealt_sheets(session, game, dealt, drawn=True)
     told = queue_game_news(session, name, config.sender, now, templates, report, sheets)[1]
     done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
