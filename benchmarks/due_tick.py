@@ -21,7 +21,6 @@ import cProfile
 import io
 import json
 import os
-import platform
 import pstats
 import shutil
 import statistics
@@ -30,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
+from child_cpu import ENVIRONMENT, cpu, timings  # benchmarks/, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = "2026-12-01T20:00Z"
@@ -127,17 +126,12 @@ def main() -> None:
     print(json.dumps({
         "benchmark": "due tick: every game's turn processed, reports written and mails queued",
         "games": args.games, "repeat": args.repeat,
-        "cpu_ms_median": {key: round(value * 1000, 1) for key, value in medians.items()},
         "cpu_ms_per_game": {key: round(value * 1000, 1) for key, value in per_game.items()},
         "per_game_ratio_to_import_sqlmodel": {key: round(value / sqlmodel, 2) for key, value in per_game.items()},
         "cpu_ms_per_further_game": {key: round(value * 1000, 1) for key, value in marginal.items()},
         "per_further_game_ratio_to_import_sqlmodel": {key: round(value / sqlmodel, 2)
                                                       for key, value in marginal.items()},
-        "cpu_ms_runs": {key: [round(v * 1000, 1) for v in values] for key, values in times.items()},
-        **({"profile": profiled} if profiled else {}),
-        "load": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
-        "python": platform.python_version(), "machine": platform.machine(),
-    }, indent=2))
+        **({"profile": profiled} if profiled else {}), **timings(times, load_before)}, indent=2))
 
 
 if __name__ == "__main__":

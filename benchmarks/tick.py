@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from child_cpu import ENVIRONMENT, cpu  # benchmarks/, beside this script
+from child_cpu import ENVIRONMENT, cpu, timings  # benchmarks/, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = "2026-12-01T20:00Z"
@@ -129,12 +128,8 @@ def main() -> None:
     medians = {key: statistics.median(values) for key, values in times.items()}
     print(json.dumps({
         "benchmark": "cron tick with nothing due", "games": args.games, "matches": args.matches, "repeat": args.repeat,
-        "cpu_ms_median": {key: round(value * 1000, 1) for key, value in medians.items()},
         "ratio_to_import_sqlmodel": {key: round(value / medians["import_sqlmodel"], 2) for key, value in medians.items()},
-        "cpu_ms_runs": {key: [round(v * 1000, 1) for v in values] for key, values in times.items()},
-        "load": {"before": round(load_before, 2), "after": round(os.getloadavg()[0], 2)},
-        "python": platform.python_version(), "machine": platform.machine(),
-    }, indent=2))
+        **timings(times, load_before)}, indent=2))
 
 
 if __name__ == "__main__":

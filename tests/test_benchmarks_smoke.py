@@ -31,7 +31,7 @@ SMOKE = {
     "due_tick": ["--games", "1", "--repeat", "1", "--profile"],
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
-    "server": ["--games", "1", "--workers", "1,2"],
+    "server": ["--games", "5", "--workers", "1,2", "--hosts"],  # five games: one of each kind at least
     "grow_bank": ["--bank", "{puzzles}", "--generate", "3:2"],
 }
 PEER_SMOKE = {
@@ -53,7 +53,7 @@ def run(script: str, args: list[str], tmp_path: Path) -> dict:
 
 
 def test_every_benchmark_script_has_a_smoke_run():
-    helpers = {"ricochet_peer", "first_compile", "child_cpu"}  # of gyulbot; of the command timings (and ice)
+    helpers = {"ricochet_peer", "first_compile", "child_cpu", "server_games"}  # of gyulbot and ice; of the timings
     scripts = {path.stem for path in (ROOT / "benchmarks").glob("*.py")} - helpers
     assert scripts == set(SMOKE)
 

@@ -4,6 +4,7 @@ counted by wrapping them, and the mails queued are the very bytes of the folder'
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from email import message_from_bytes
 
@@ -68,3 +69,37 @@ def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, 
             header = message_from_bytes(folder_mail)
             assert queued[(header["To"], header["Subject"])] == folder_mail, path
     assert len(queued) == 4
+
+
+def test_a_due_tick_draws_each_turn_sheets_picture_once_for_the_mail_and_the_folder(tmp_path, monkeypatch):
+    """The sheets of the dealt turn were built and drawn twice, for the mails and again for OUT/…/sheets/."""
+    import pbem.gm.reports as reports
+    import pbem.render.sheet as sheet
+
+    drawn: Counter[tuple[str, int, str]] = Counter()
+    original = sheet.sheet_png
+
+    def counting(turn_sheet, *args, **kwargs):
+        drawn[(turn_sheet.game, turn_sheet.turn, turn_sheet.player)] += 1
+        return original(turn_sheet, *args, **kwargs)
+    monkeypatch.setattr(sheet, "sheet_png", counting)
+    monkeypatch.setattr(reports, "sheet_png", counting, raising=False)  # where the folder's pictures were drawn
+    monkeypatch.chdir(tmp_path)
+    url = two_halls(tmp_path)
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
+    run(url, "2026-12-01T20:00Z")  # turn 1 dealt: its sheets mailed and kept
+    run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
+    assert set(drawn.values()) == {1} and {turn for _, turn, _ in drawn} == {1, 2}, drawn
+    engine = create_engine(url)
+    with Session(engine) as session:
+        mailed = {(row.recipient, row.subject): row.data for row in session.exec(select(MailOutgoing))
+                  if row.purpose == "sheet"}
+    engine.dispose()
+    assert len(mailed) == len(drawn)
+    for data in mailed.values():
+        message = message_from_bytes(data)
+        game, turn, player = re.match(r"(\S+): turn (\d+) cards for (\S+)", message["Subject"]).groups()
+        picture = next(p.get_payload(decode=True) for p in message.walk() if p.get_content_type() == "image/png")
+        kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}-board.png"
+        assert kept.read_bytes() == picture, kept

@@ -5,9 +5,7 @@ the run lock.
 """
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +19,9 @@ def share_games(url: str, jobs: int, now: datetime, config: MailConfig, out: Pat
     """Every due game done by `jobs` workers (this process alone for one); what each did, worker by worker."""
     if jobs == 1:
         return work_games(url, now, config, out, templates, inbox_read)
+    from concurrent.futures import ProcessPoolExecutor  # with workers only: one process does without them
+    from multiprocessing import get_context
+
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
         workers = [pool.submit(work_games, url, now, config, out, templates, inbox_read) for _ in range(jobs)]
         return [d for worker in workers for d in worker.result()]

@@ -55,20 +55,22 @@ from .turn_sheets import turn_sheets
 
 def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
     """`pbem turn deal`: the current turn's hands recorded (once), committed; every player's turn sheet."""
-    dealt_turn = deal_hands(session, name)
+    game, state = deal_hands(session, name)
+    sheets = turn_sheets(session, game, state)
     session.commit()
-    return dealt_turn
+    return state.turn, sheets
 
 
-def deal_hands(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
-    """Record the current turn's hands (once, not committed) and return every player's turn sheet."""
+def deal_hands(session: Session, name: str) -> tuple[Game, GameState]:
+    """Record the current turn's hands (once, not committed); the game and the state dealt (its sheets are built
+    by whoever mails or shows them, once the turn's clock is set)."""
     game = get_game(session, name)
     closed(session, game)
     state = current_state(session, game)
     if state.is_over:
         raise Refused([f"{name} is over: nothing to deal"])
     record_hands(session, game, state)
-    return state.turn, turn_sheets(session, game, state)
+    return game, state
 
 
 def closed(session: Session, game: Game) -> None:

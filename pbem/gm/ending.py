@@ -10,11 +10,12 @@ it ended (`cycle.closed`)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from sqlmodel import Session
 
 from ..dm.campaign import get_campaign
+from ..engine.campaign import GameState
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
@@ -32,6 +33,9 @@ from .history import stored_report
 from .policy import press as press_policy
 from .tell import tell
 from .turn_sheets import turn_sheets
+
+if TYPE_CHECKING:  # Pillow is imported where a sheet's picture is drawn
+    from ..render.sheet import DrawnSheets
 
 
 def audience(session: Session, game: Game) -> list[Recipient]:
@@ -63,29 +67,39 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
     return told
 
 
+def dealt_sheets(session: Session, game: Game, state: GameState | None = None, *, drawn: bool = False) -> DrawnSheets:
+    """The dealt turn's sheets (none when the game is over or no turn is dealt) from its `state` (read when not
+    given), their pictures `drawn` at once when both the mail and the report folder take them (`pbem run`), else
+    each when it is asked for."""
+    from ..render.sheet import DrawnSheets
+
+    state = state if state is not None else current_state(session, game)
+    sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
+    return DrawnSheets.of(sheets) if drawn else DrawnSheets(tuple(sheets))
+
+
 def queue_game_mail(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
-                    report: TurnReport | None = None) -> int:
+                    report: TurnReport | None = None, sheets: DrawnSheets | None = None) -> int:
     """Queue the game's reports of its last processed turn and the sheets of its dealt turn (not committed); how
-    many were new. `report`: the last processed turn's, when the caller has built it already (it is built once per
-    turn, for the mails and the report folder)."""
+    many were new. `report` and `sheets`: the last processed turn's report and the dealt turn's sheets, when the
+    caller has built them already (each is built once per turn, for the mails and the report folder)."""
     game = get_game(session, name)
     turns = processed_turns(session, game)
     if turns and (report is None or report.turn != turns[-1].number):
         report = stored_report(session, game, turns[-1].number)
     report = report if turns else None
-    state = current_state(session, game)
-    sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
     readers = recipients(players_of(session, game), holders(session, game))
+    sheets = sheets if sheets is not None else dealt_sheets(session, game)
     messages = game_mail(report, readers, observers(session, game), sheets, sender, templates)
     return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
 
 
 def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
-                    report: TurnReport | None = None) -> tuple[int, list[str]]:
-    """Everything a game has to mail now (not committed): the last turn's reports (from `report` when the caller
-    built it already) and the dealt turn's sheets (`queue_game_mail`), and the end told. Returns how many reports
-    and sheets were new, and who was told what."""
-    return (queue_game_mail(session, name, sender, at, templates, report),
+                    report: TurnReport | None = None, sheets: DrawnSheets | None = None) -> tuple[int, list[str]]:
+    """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
+    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told. Returns
+    how many reports and sheets were new, and who was told what."""
+    return (queue_game_mail(session, name, sender, at, templates, report, sheets),
             queue_the_end(session, name, sender, at))
 
 

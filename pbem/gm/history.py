@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from functools import partial
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sqlmodel import Session
 
@@ -18,13 +18,15 @@ from ..formats.controls import Control
 from ..formats.ending import ended_text
 from ..render.ending import ending_lines
 from ..render.history import outcome_report
-from ..render.site import GameHistory, StoredTurn
 from ..render.turn import TurnReport, recipients
 from ..store.controls import ended as gm_ended
 from ..store.controls import history
 from ..store.games import get_game, players_of, processed_turns, stored_state
 from ..store.played import stored_turn
 from ..store.tables import Game
+
+if TYPE_CHECKING:
+    from ..render.site import GameHistory
 
 
 class PlayedTurn(NamedTuple):
@@ -53,6 +55,8 @@ def stored_report(session: Session, game: Game, turn: int) -> TurnReport:
 def game_history(session: Session, name: str, with_mail: bool = False) -> GameHistory:
     """Every processed turn of the game, each loaded from the store only when the site writes it (while `session`
     is open); `with_mail` adds the players, so each turn gets their emails."""
+    from ..render.site import GameHistory, StoredTurn  # the site's renderer (Markdown too): for `pbem site` alone
+
     game = get_game(session, name)
     done = processed_turns(session, game)
     players = [p.name for p in players_of(session, game)]

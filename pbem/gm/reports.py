@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
@@ -18,7 +18,7 @@ from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_rep
 from ..render.history import outcome_report
 from ..render.html import TemplateRefused
 from ..render.html import campaign_templates as campaign_templates  # where the commands look for it
-from ..render.sheet import picture_name, sheet_png
+from ..render.sheet import DrawnSheets, picture_name
 from ..render.turn import TurnReport
 from ..store.turns import TurnSheet
 
@@ -102,17 +102,19 @@ def complete_folder(folder: Path, write: Callable[[Path], list[Path]], summary: 
 SHEETS = "sheets"  # the turn sheets dealt for turn N, in OUT/GAME/turn-NNN/sheets/ beside its report
 
 
-def write_sheets(sheets: list[TurnSheet], out: Path, subfolder: str = "",
+def write_sheets(sheets: Sequence[TurnSheet] | DrawnSheets, out: Path, subfolder: str = "",
                  templates: tuple[str, ...] = ()) -> list[Path]:
-    """Each player's turn sheet (text and HTML) and pre-filled order file, in OUT/GAME/turn-NNN/[SUBFOLDER]."""
+    """Each player's turn sheet (text and HTML) and pre-filled order file, in OUT/GAME/turn-NNN/[SUBFOLDER]; the
+    board pictures drawn for the mail already when `sheets` holds them."""
+    drawn = sheets if isinstance(sheets, DrawnSheets) else DrawnSheets(tuple(sheets))
     written = []
-    for sheet in sheets:
+    for sheet in drawn.sheets:
         folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
         folder.mkdir(parents=True, exist_ok=True)
         for path, data in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
                            (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
                            (folder / f"{sheet.player}-orders.yaml", sheet.orders),
-                           *([(folder / picture_name(sheet), sheet_png(sheet))] if sheet.board is not None else [])):
+                           *([(folder / picture_name(sheet), drawn.picture(sheet))] if sheet.board is not None else [])):
             _write(path, data)
             written.append(path)
     return written

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -52,14 +52,16 @@ from ..store.tables import Game
 from . import cycle
 from .absence import pilot_absent
 from .clock import start as start_turn_clock
-from .ending import queue_game_news, queue_the_end
+from .ending import dealt_sheets, queue_game_news, queue_the_end
 from .intake import fetch as fetch_messages
 from .mailcommands import reader
 from .matches import run_match
 from .outgoing import send_pending
 from .reports import SHEETS, not_written, report_turn, turn_report, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
-from .turn_sheets import turn_sheets
+
+if TYPE_CHECKING:  # Pillow is imported where a sheet's picture is drawn
+    from ..render.sheet import DrawnSheets
 
 
 class RunStep(StrEnum):
@@ -221,12 +223,13 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         return []
     schedule = required_schedule(session, game)
     if not turns.dealt(session, game, state.turn):
-        cycle.deal_hands(session, name)
+        _, dealt = cycle.deal_hands(session, name)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-        queue_game_news(session, name, config.sender, now, templates)
+        sheets = dealt_sheets(session, game, dealt, drawn=True)  # once, for the mails and the folder
+        queue_game_news(session, name, config.sender, now, templates, sheets=sheets)
         session.commit()
         return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone)),
-                *keep_sheets(session, game, out, templates)]
+                *keep_sheets(session, game, out, templates, sheets)]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
     waiting = turns.status(session, name).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
@@ -292,32 +295,33 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
                                                   "previews the turn again")]
     missing = [p for p, version in result.orders.items() if version is None and p in waiting]
     done = [Done(name, result.turn, RunStep.PROCESSED, f"missing: {', '.join(missing)}" if missing else "")]
+    dealt = None  # the state of the next turn, dealt (the game goes on)
     if not result.over:
-        cycle.deal_hands(session, name)
+        _, dealt = cycle.deal_hands(session, name)
         nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
         done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
-    report = turn_report(name, result)  # once, for the mails and the report folder
-    told = queue_game_news(session, name, config.sender, now, templates, report)[1]
+    report = turn_report(name, result)  # once, for the mails and the report folder, as the sheets are
+    sheets = dealt_sheets(session, game, dealt, drawn=True)
+    told = queue_game_news(session, name, config.sender, now, templates, report, sheets)[1]
     done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()
     problem = report_turn(session, name, result, out, templates, turn_summary(result),
                           recipients(players_of(session, game)), report)
     return done + ([Done(name, result.turn, RunStep.PROBLEM, problem)] if problem else []) + \
-        ([] if result.over else keep_sheets(session, game, out, templates))
+        ([] if result.over else keep_sheets(session, game, out, templates, sheets))
 
 
-def keep_sheets(session: Session, game: Game, out: Path, templates: tuple[str, ...]) -> list[Done]:
-    """The turn sheets just mailed, kept in OUT/GAME/turn-NNN/sheets/ as `pbem demo` keeps them (`pbem turn deal
+def keep_sheets(session: Session, game: Game, out: Path, templates: tuple[str, ...],
+                sheets: DrawnSheets) -> list[Done]:
+    """The turn `sheets` just mailed, kept in OUT/GAME/turn-NNN/sheets/ as `pbem demo` keeps them (`pbem turn deal
     GAME --out …` writes them again from the store); a folder that cannot be written is a problem for the GM."""
-    state = current_state(session, game)
     try:
-        write_sheets(turn_sheets(session, game, state), out, SHEETS, templates)
-    except OSError as err:
-        return [Done(game.name, state.turn, RunStep.PROBLEM, f"the turn sheets could not be written to "
-                                                              f"{err.filename or out}: {err.strerror or err}; they "
-                                                              f"were mailed all the same (pbem turn deal {game.name} "
-                                                              "writes them)")]
+        write_sheets(sheets, out, SHEETS, templates)
+    except OSError as err:  # there was a sheet to write
+        return [Done(game.name, sheets.sheets[0].turn, RunStep.PROBLEM,
+                     f"the turn sheets could not be written to {err.filename or out}: {err.strerror or err}; they "
+                     f"were mailed all the same (pbem turn deal {game.name} writes them)")]
     return []
 
 

@@ -22,15 +22,15 @@ from ..render.text import fitted
 from .letters import clean
 
 if TYPE_CHECKING:  # a campaign's reports and sheets (Jinja2, Pillow) are imported where they are built
+    from ..render.sheet import DrawnSheets
     from ..render.turn import Recipient, TurnReport
-    from ..store.turns import TurnSheet
 
 PICTURE = "position.png"
 SUBJECT = 120  # the longest subject of a match mail, in characters
 
 
 def game_mail(report: TurnReport | None, players: Sequence[Recipient], observers: Sequence[str],
-              sheets: Sequence[TurnSheet], sender: str, templates: Sequence[str] = ()
+              sheets: DrawnSheets, sender: str, templates: Sequence[str] = ()
               ) -> list[tuple[str, EmailMessage | bytes]]:
     """Each message with its purpose: the last processed turn's `report` to every player and observer, and the
     dealt turn's `sheets` (the GM gathers both: `pbem.gm.ending.queue_game_mail`)."""
@@ -41,7 +41,7 @@ def game_mail(report: TurnReport | None, players: Sequence[Recipient], observers
     if report is not None:
         messages += [("report", data) for data in eml_files(report, list(players), sender, templates).values()]
         messages += [("report", observer_message(report, address, sender, templates)) for address in observers]
-    return messages + [("sheet", turn_sheet_message(sheet, sender, templates)) for sheet in sheets]
+    return messages + [("sheet", turn_sheet_message(sheet, sender, templates, sheets)) for sheet in sheets.sheets]
 
 
 @dataclass(frozen=True)

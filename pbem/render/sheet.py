@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import base64
 import textwrap
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import parseaddr
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import yaml
 
@@ -72,6 +73,24 @@ def sheet_position(sheet: Any) -> Position:
 def sheet_png(sheet: Any, colours: dict[str, Colour] | None = None) -> bytes:
     """The sheet's board picture (byte-stable, like every picture)."""
     return position_png(sheet_position(sheet), colours)
+
+
+@dataclass(frozen=True)
+class DrawnSheets:
+    """A dealt turn's sheets with their board pictures drawn once (a picture is the costliest part of a sheet),
+    for the mail and the report folder alike (`pbem run`)."""
+
+    sheets: Sequence[Any]
+    pictures: Mapping[str, bytes] = field(default_factory=dict)  # by player
+
+    @classmethod
+    def of(cls, sheets: Sequence[Any]) -> "DrawnSheets":
+        return cls(tuple(sheets), {s.player: sheet_png(s) for s in sheets if s.board is not None})
+
+    def picture(self, sheet: Any) -> bytes:
+        """The sheet's board picture, drawn now when it was not drawn with the others."""
+        drawn = self.pictures.get(sheet.player)
+        return drawn if drawn is not None else sheet_png(sheet)
 
 
 def picture_name(sheet: Any) -> str:
@@ -167,11 +186,13 @@ def reader(sheet: Any) -> str:
     return f"{holder}, in {sheet.player}'s seat" if holder else sheet.player
 
 
-def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = ()) -> EmailMessage:
-    """The sheet by mail: the text sheet (with its map), the page with the board picture inline, and the same
-    page with its order builder as an attachment to open in a browser (mail programs drop scripts)."""
+def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = (),
+                       drawn: DrawnSheets | None = None) -> EmailMessage:
+    """The sheet by mail: the text sheet (with its map), the page with the board picture inline (from `drawn`,
+    when drawn already), and the same page with its order builder as an attachment to open in a browser (mail
+    programs drop scripts)."""
     name = picture_name(sheet)
-    images = {name: sheet_png(sheet)} if sheet.board is not None else {}
+    images = {name: (drawn or DrawnSheets(())).picture(sheet)} if sheet.board is not None else {}
     inline = f"data:image/png;base64,{base64.b64encode(images[name]).decode()}" if images else None
     page = turn_sheet_html(sheet, templates, inline, to=sender)
     return report_message(sender=sender, recipient=sheet.email,
