@@ -102,6 +102,40 @@ def growth_per_robot(repeat: int) -> dict:
             "target_ratio": 1.3}
 
 
+HASHED_TURNS = 120  # turns played on from each other per robot count by `outcome_hash`
+
+
+def outcome_hash() -> dict:
+    """sha256 of every event (its kind and fields) and every board (robots and element states) of 120 turns as
+    canonical JSON: BotWars boards of 8, 32 and 128 robots at the `growth_per_robot` density and a Geek-o board of
+    one player's 8 robots, dealt anew every 10 turns and played on from turn to turn in between (robots destroyed
+    and reinstated where they started, virtual robots sharing squares, a seeded few declaring reboots). A change
+    meant only to make the engine faster must leave it as it is on main."""
+    import hashlib
+
+    from pbem.formats.canonical import canonical_json
+
+    digest = hashlib.sha256()
+    plays = [(BOTWARS, tiled_room(k), count) for count, k in ((8, 1), (32, 2), (128, 4))]
+    plays.append((GEEKO, read_room(ROOM), 8))
+    deck = standard_cards()
+    for ruleset, room, count in plays:
+        rng = random.Random(count)
+        for turn in range(1, HASHED_TURNS + 1):
+            if turn % 10 == 1:
+                deal = count * 1000 + turn
+                board, _ = setup(room, count, 9, seed=deal) if ruleset is GEEKO else spread_setup(room, count, deal)
+                for robot in board.robots.values():
+                    robot.reinstate_at = robot.at
+            programs = {name: [rng.choice(deck) for _ in range(ruleset.registers)] for name in board.robots}
+            reboots = [name for name in board.robots if rng.random() < 0.02]
+            result = resolve_turn(board, programs, ruleset, seed=count, turn=turn, reboots=reboots)
+            digest.update(canonical_json([[type(event).__name__, event] for event in result.events]).encode())
+            digest.update(canonical_json([result.board.robots, result.board.elements]).encode())
+            board = result.board
+    return {"turns_each": HASHED_TURNS, "outcome_sha256": digest.hexdigest()}
+
+
 def median_ms(board, programs, ruleset, repeat: int) -> float:
     times = []
     for turn in range(1, repeat + 1):
@@ -226,7 +260,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="turns timed per figure (median taken)")
     parser.add_argument("--peer", type=Path, help="a clone of roboprojekt: time it beside pbem (--peer only)")
+    parser.add_argument("--outcome-hash", action="store_true",
+                        help="only the hash of 120 turns' events and boards at 8-128 robots (compare with main's)")
+    parser.add_argument("--growth", action="store_true", help="only the per-robot cost at 8, 32 and 128 robots")
     args = parser.parse_args()
+    if args.outcome_hash:
+        print(json.dumps(outcome_hash(), indent=2))
+        return
+    if args.growth:
+        print(json.dumps({"repeat": args.repeat, "growth_same_density": growth_per_robot(args.repeat)}, indent=2))
+        return
     room = read_room(ROOM)
     if args.peer:
         print(json.dumps({"room": str(ROOM.relative_to(ROOT)), "python": platform.python_version(),
