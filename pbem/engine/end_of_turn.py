@@ -42,7 +42,8 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
     """Reinstate `robot` on `square` (used by the campaign's own reinstatement too)."""
     rules = ctx.ruleset
     before = robot.hp
-    robot.at, robot.facing = square, facing
+    ctx.place(robot, square)
+    robot.facing = facing
     robot.hp = rules.max_hp - rules.reinstate_damage
     robot.mode = Mode.VIRTUAL if rules.virtual else Mode.REAL
     robot.reinstated_turn = ctx.turn
