@@ -1,12 +1,14 @@
 """Engine benchmark: how long one turn takes on a 12x12 room holding every mechanism.
 
-    python3 benchmarks/engine.py [--repeat N] [--peer PATH-TO-ROBOPROJEKT]
+    python3 benchmarks/engine.py [--repeat N] [--peer PATH-TO-ROBOPROJEKT | --growth | --outcome-hash]
 
 Prints one JSON document: the median milliseconds per turn for a 9-stage
 Geek-o turn of one player's two robots (target <= 2 ms), a 5-stage BotWars
 turn of 8 robots (target <= 5 ms), and the BotWars turn for 2, 8 and 32
 robots; and the cost per robot at 8, 32 and 128 robots at one density (the room tiled 1x1, 2x2, 4x4).
 Programs are drawn from the standard deck with a fixed seed, so every run times the same turns. With --peer, only pbem beside roboprojekt at 2 and 8 robots (see `side_by_side`).
+With --growth, only the per-robot cost; with --outcome-hash, no timing but a hash of 120 turns' events and boards
+at 8-128 robots, to compare with main's after a change meant only to make the engine faster (`outcome_hash`).
 """
 from __future__ import annotations
 
