@@ -13,7 +13,7 @@ from pbem.engine.index import index_for
 from pbem.engine.phases import PHASES, Phase
 from pbem.engine.state import Board, Robot
 from pbem.engine.vocabulary import Mode
-from pbem.formats.rooms import read_room
+from pbem.formats.rooms import load_room, read_room
 
 ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING = ROOT / "benchmarks" / "rooms" / "everything.yaml"
@@ -44,20 +44,17 @@ def test_asking_who_stands_on_a_square_visits_only_the_robots_there():
     assert CountedRobot.reads <= 8  # the few robots asked about (a scan read all 41 squares per question)
 
 
-def scanned(ctx: TurnContext, square: Square) -> list[str]:
-    """Who stands on `square`, found the slow way: every robot asked."""
-    return [r.name for r in ctx.robots_in_order if r.on_board and r.at == square]
-
-
 def checked(run):
-    """A phase or end-of-turn step that, once done, compares the index with every robot on every square."""
+    """A phase or end-of-turn step that, once done, compares the index with the robots' squares (the first check
+    builds it; every later one finds what `place` kept)."""
     def check(ctx: TurnContext, name: str) -> None:
         run(ctx, name)
-        for square in ctx.board.room.size.squares():
-            assert [r.name for r in ctx.robots_at(square)] == scanned(ctx, square), (ctx.turn, ctx.stage, name)
-            solid = next((r for r in ctx.robots_in_order if r.name in scanned(ctx, square)
-                          and r.mode != Mode.VIRTUAL), None)
-            assert ctx.solid_at(square) is solid, (ctx.turn, ctx.stage, name, square)
+        expected: dict[Square, list[str]] = {}
+        for robot in ctx.robots_in_order:
+            if robot.at is not None:
+                expected.setdefault(robot.at, []).append(robot.name)
+        kept = {square: [robot.name for robot in robots] for square, robots in ctx.standing().items()}
+        assert kept == expected, (ctx.turn, ctx.stage, name)
     return check
 
 
@@ -124,3 +121,30 @@ def test_the_detector_finds_a_robot_moved_behind_the_index(tmp_path):
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text("def slide(ctx, robot, to):\n    robot.mode, robot.at = 'real', to\n")
     assert assignments_to_at(sneaky) == [("sneaky.py", "slide", 2)]
+
+
+class CountedMode(Robot):
+    """A robot that counts how often any code asks its mode."""
+
+    reads = 0
+
+    def __getattribute__(self, name):
+        if name == "mode":
+            CountedMode.reads += 1
+        return super().__getattribute__(name)
+
+
+def test_a_beam_asks_only_the_nearest_robot_on_its_path():
+    """A robot firing west along a row of robots hits the nearest; the robots behind it are never asked (the beam
+    took every robot on its line, the farthest first going west or north)."""
+    from pbem.engine.index import Occupancy
+    from pbem.engine.phases import trace
+
+    room = load_room({"name": "a row", "size": "3x10", "elements": []}, "row.yaml")
+    robots = [CountedMode(f"R{col:02d}", at=Square(2, col), facing=Dir.W) for col in range(1, 11)]
+    ctx = TurnContext(Board(room, {r.name: r for r in robots}), BOTWARS, index_for(room), seed=0, turn=1)
+    shooter = robots[-1]
+    occupancy = Occupancy(ctx.index, robots)
+    CountedMode.reads = 0
+    target, _, _ = trace(ctx, shooter.square, Dir.W, shooter=shooter, occupancy=occupancy)
+    assert target is robots[-2] and CountedMode.reads == 1
