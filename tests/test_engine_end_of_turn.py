@@ -1,6 +1,8 @@
 """B12 end of turn as composable steps: a campaign replaces reinstatement and adds its own steps."""
 from types import MappingProxyType
 
+from robot_reads import counting_robot
+
 from pbem.engine import BOTWARS, GEEKO, hand_size, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.end_of_turn import EndStep, end_of_turn_steps, put_back
@@ -78,15 +80,7 @@ def test_g3_one_gate_robot_leaves_at_the_end_of_the_stage():
     assert result.board.elements == {"gate@r1c3": "open"}  # the room's states, though built without new_board
 
 
-class CountedRegisters(Robot):
-    """A robot that counts how often any code reads its fused registers."""
-
-    reads = 0
-
-    def __getattribute__(self, name):
-        if name == "registers":
-            CountedRegisters.reads += 1
-        return super().__getattribute__(name)
+CountedRegisters = counting_robot("registers")
 
 
 def test_b10_ending_reboots_reads_the_fused_registers_once_not_once_per_robot():

@@ -4,6 +4,8 @@ import ast
 import random
 from pathlib import Path
 
+from robot_reads import counting_robot
+
 from pbem.engine import BOTWARS, GEEKO, new_board, resolve_turn
 from pbem.engine.cards import standard_cards
 from pbem.engine.context import TurnContext
@@ -19,15 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVERYTHING = ROOT / "benchmarks" / "rooms" / "everything.yaml"
 
 
-class CountedRobot(Robot):
-    """A robot that counts how often any code reads its square."""
-
-    reads = 0
-
-    def __getattribute__(self, name):
-        if name == "at":
-            CountedRobot.reads += 1
-        return super().__getattribute__(name)
+CountedRobot = counting_robot("at")
 
 
 def test_asking_who_stands_on_a_square_visits_only_the_robots_there():
@@ -123,15 +117,7 @@ def test_the_detector_finds_a_robot_moved_behind_the_index(tmp_path):
     assert assignments_to_at(sneaky) == [("sneaky.py", "slide", 2)]
 
 
-class CountedMode(Robot):
-    """A robot that counts how often any code asks its mode."""
-
-    reads = 0
-
-    def __getattribute__(self, name):
-        if name == "mode":
-            CountedMode.reads += 1
-        return super().__getattribute__(name)
+CountedMode = counting_robot("mode")
 
 
 def test_a_beam_asks_only_the_nearest_robot_on_its_path():
