@@ -1,12 +1,14 @@
 """Engine benchmark: how long one turn takes on a 12x12 room holding every mechanism.
 
-    python3 benchmarks/engine.py [--repeat N] [--peer PATH-TO-ROBOPROJEKT]
+    python3 benchmarks/engine.py [--repeat N] [--peer PATH-TO-ROBOPROJEKT | --growth | --outcome-hash]
 
 Prints one JSON document: the median milliseconds per turn for a 9-stage
 Geek-o turn of one player's two robots (target <= 2 ms), a 5-stage BotWars
 turn of 8 robots (target <= 5 ms), and the BotWars turn for 2, 8 and 32
 robots; and the cost per robot at 8, 32 and 128 robots at one density (the room tiled 1x1, 2x2, 4x4).
 Programs are drawn from the standard deck with a fixed seed, so every run times the same turns. With --peer, only pbem beside roboprojekt at 2 and 8 robots (see `side_by_side`).
+With --growth, only the per-robot cost; with --outcome-hash, no timing but a hash of 120 turns' events and boards
+at 8-128 robots, to compare with main's after a change meant only to make the engine faster (`outcome_hash`).
 """
 from __future__ import annotations
 
@@ -86,11 +88,14 @@ def spread_setup(room, count: int, seed: int):
 def growth_per_robot(repeat: int) -> dict:
     """Per-robot milliseconds of a 5-stage BotWars turn at 8 robots on `everything` and at 32 and 128 robots on
     it tiled 2x2 and 4x4 (the same density): a cost per robot that grows with the count is a scan over all
-    robots where the neighbours would do (issue #36: <= 1.3x from 8 to 128)."""
+    robots where the neighbours would do (issue #36: <= 1.3x from 8 to 128). Each deal is played once untimed
+    first: at 128 robots only 18 turns are timed, and the 8 that first met a new room's beam lines set the median."""
     per_robot = {}
     for count, k in ((8, 1), (32, 2), (128, 4)):
         room = tiled_room(k)
         deals = [spread_setup(room, count, seed=count * 10 + deal) for deal in range(DEALS)]
+        for turn, (board, programs) in enumerate(deals):  # untimed: a new room works out its beam lines once
+            resolve_turn(board, programs, BOTWARS, seed=12345, turn=turn)
         times = []
         for turn in range(1, max(DEALS, repeat // (count // 8)) + 1):
             board, programs = deals[turn % DEALS]
@@ -100,6 +105,40 @@ def growth_per_robot(repeat: int) -> dict:
         per_robot[str(count)] = round(statistics.median(times) * 1000 / count, 4)
     return {"ms_per_robot": per_robot, "ratio_128_to_8": round(per_robot["128"] / per_robot["8"], 2),
             "target_ratio": 1.3}
+
+
+HASHED_TURNS = 120  # turns played on from each other per robot count by `outcome_hash`
+
+
+def outcome_hash() -> dict:
+    """sha256 of every event (its kind and fields) and every board (robots and element states) of 120 turns as
+    canonical JSON: BotWars boards of 8, 32 and 128 robots at the `growth_per_robot` density and a Geek-o board of
+    one player's 8 robots, dealt anew every 10 turns and played on from turn to turn in between (robots destroyed
+    and reinstated where they started, virtual robots sharing squares, a seeded few declaring reboots). A change
+    meant only to make the engine faster must leave it as it is on main."""
+    import hashlib
+
+    from pbem.formats.canonical import canonical_json
+
+    digest = hashlib.sha256()
+    plays = [(BOTWARS, tiled_room(k), count) for count, k in ((8, 1), (32, 2), (128, 4))]
+    plays.append((GEEKO, read_room(ROOM), 8))
+    deck = standard_cards()
+    for ruleset, room, count in plays:
+        rng = random.Random(count)
+        for turn in range(1, HASHED_TURNS + 1):
+            if turn % 10 == 1:
+                deal = count * 1000 + turn
+                board, _ = setup(room, count, 9, seed=deal) if ruleset is GEEKO else spread_setup(room, count, deal)
+                for robot in board.robots.values():
+                    robot.reinstate_at = robot.at
+            programs = {name: [rng.choice(deck) for _ in range(ruleset.registers)] for name in board.robots}
+            reboots = [name for name in board.robots if rng.random() < 0.02]
+            result = resolve_turn(board, programs, ruleset, seed=count, turn=turn, reboots=reboots)
+            digest.update(canonical_json([[type(event).__name__, event] for event in result.events]).encode())
+            digest.update(canonical_json([result.board.robots, result.board.elements]).encode())
+            board = result.board
+    return {"turns_each": HASHED_TURNS, "outcome_sha256": digest.hexdigest()}
 
 
 def median_ms(board, programs, ruleset, repeat: int) -> float:
@@ -226,7 +265,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=300, help="turns timed per figure (median taken)")
     parser.add_argument("--peer", type=Path, help="a clone of roboprojekt: time it beside pbem (--peer only)")
+    parser.add_argument("--outcome-hash", action="store_true",
+                        help="only the hash of 120 turns' events and boards at 8-128 robots (compare with main's)")
+    parser.add_argument("--growth", action="store_true", help="only the per-robot cost at 8, 32 and 128 robots")
     args = parser.parse_args()
+    if args.outcome_hash:
+        print(json.dumps(outcome_hash(), indent=2))
+        return
+    if args.growth:
+        print(json.dumps({"repeat": args.repeat, "growth_same_density": growth_per_robot(args.repeat)}, indent=2))
+        return
     room = read_room(ROOM)
     if args.peer:
         print(json.dumps({"room": str(ROOM.relative_to(ROOT)), "python": platform.python_version(),

@@ -1,6 +1,8 @@
 """B12 end of turn as composable steps: a campaign replaces reinstatement and adds its own steps."""
 from types import MappingProxyType
 
+from robot_reads import counting_robot
+
 from pbem.engine import BOTWARS, GEEKO, hand_size, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.end_of_turn import EndStep, end_of_turn_steps, put_back
@@ -8,6 +10,7 @@ from pbem.engine.events import Destroyed, Reinstated
 from pbem.engine.geometry import Dir, Size, Square
 from pbem.engine.room import Element, Room
 from pbem.engine.state import Board, Robot
+from pbem.engine.vocabulary import Mode
 
 PIT_ROOM = Room("Pit", Size(5, 5), (Square(5, 1), Square(5, 2)), (Element("pit", Square(2, 3)),))
 
@@ -75,3 +78,28 @@ def test_g3_one_gate_robot_leaves_at_the_end_of_the_stage():
     result = resolve_turn(board, {"A": [Card.parse("FWD1#500")]}, GEEKO, seed=1, turn=1)
     assert result.board.robots["A"].left_room and result.board.robots["A"].at is None
     assert result.board.elements == {"gate@r1c3": "open"}  # the room's states, though built without new_board
+
+
+CountedRegisters = counting_robot("registers")
+
+
+def test_b10_ending_reboots_reads_the_fused_registers_once_not_once_per_robot():
+    """B7.2/B10: three robots end their reboot with an empty fused register; each gets a card no fused register
+    holds (the cards in every register read once, then the cards dealt added: issue #36, not every robot's
+    registers again for each robot)."""
+    from pbem.engine.context import TurnContext
+    from pbem.engine.end_of_turn import reboots
+    from pbem.engine.index import index_for
+
+    held = Card.parse("FWD1#500")
+    robots = [CountedRegisters(f"R{i:02d}", at=Square(5, 1 + i % 5), registers={5: held} if i == 0 else {})
+              for i in range(30)]
+    for robot in robots[1:4]:
+        robot.mode, robot.registers = Mode.REBOOTING, {5: None}
+    board = Board(PIT_ROOM, {robot.name: robot for robot in robots})
+    ctx = TurnContext(board, BOTWARS, index_for(PIT_ROOM), seed=3, turn=2)
+    CountedRegisters.reads = 0
+    reboots(ctx, "reboots")
+    dealt = [robot.registers[5] for robot in robots[1:4]]
+    assert None not in dealt and len({held, *dealt}) == 4
+    assert CountedRegisters.reads <= len(robots) + 4 * 3  # every robot once, then each rebooting robot's own

@@ -446,7 +446,8 @@ def _geeko_end_of_turn(state: GameState, player: PlayerState) -> list[EndStep]:
             _put_on_start(ctx, robot, player)
             return
         before = robot.hp
-        robot.mode, robot.at, robot.left_room = Mode.IN_TRANSIT, None, False
+        robot.mode, robot.left_room = Mode.IN_TRANSIT, False
+        ctx.place(robot, None)
         robot.hp = ctx.ruleset.max_hp - ctx.ruleset.reinstate_damage
         ctx.refuse(robot, before)
         state.transit[robot.name] = behind
@@ -459,8 +460,8 @@ def _put_on_start(ctx: TurnContext, robot: Robot, player: PlayerState) -> None:
     """G5: back on the room's start square in robot order (another free one if it is taken), facing north."""
     starts = list(ctx.board.room.starts)
     index = player.robots.index(robot.name) % len(starts)
-    taken = {r.at for r in ctx.on_board() if r.name != robot.name}
-    square = next((sq for sq in starts[index:] + starts[:index] if sq not in taken), starts[index])
+    square = next((sq for sq in starts[index:] + starts[:index]
+                   if all(other is robot for other in ctx.robots_at(sq))), starts[index])
     put_back(ctx, robot, square, Dir.N)
 
 

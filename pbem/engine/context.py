@@ -3,10 +3,14 @@
 A `TurnContext` owns the working copy of the board, the event list and the
 stage number; damage (B7, B11), destruction (B8), pressing squares (B6.7) and
 switching controls all go through it so that every change leaves its event.
+A robot changes square only through `place`, which keeps the context's index of
+robots by square true: asking who stands on a square costs the same whatever
+the number of robots.
 """
 from __future__ import annotations
 
 import random
+from bisect import insort
 from typing import Mapping, Sequence
 
 from .cards import Card
@@ -57,6 +61,7 @@ class TurnContext:
         # events come in one order whether or not the state was reloaded; a turn adds or removes no robot
         self.robots_in_order = tuple(sorted(board.robots.values(), key=_name))
         self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == Mode.REBOOTING)
+        self._standing: dict[Square, list[Robot]] | None = None  # see `standing`
 
     # --- bookkeeping ------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -77,19 +82,48 @@ class TurnContext:
         """Takes part in robot interactions (B9: a virtual robot does not)."""
         return robot.on_board and robot.mode != Mode.VIRTUAL
 
-    # Asked for every element and step: squares are compared by row and column, not by a call to `__eq__`.
+    # --- where the robots stand ----------------------------------------------
+    def standing(self) -> dict[Square, list[Robot]]:
+        """The robots with a square, by square, each square's in name order (`robots_in_order`). Asked at every
+        step and by every element acting on its own square: scanning every robot instead made a turn cost the
+        square of the number of robots. Built when first asked (a context made to ask `locked` never needs it),
+        then kept by `place`, the one way a robot changes square during a turn. Whether a robot counts (on the
+        board, solid) is asked of the few robots found, so a change of mode needs no update."""
+        if self._standing is None:
+            self._standing = {}
+            for robot in self.robots_in_order:
+                if robot.at is not None:
+                    self._standing.setdefault(robot.at, []).append(robot)
+        return self._standing
+
+    def place(self, robot: Robot, square: Square | None) -> None:
+        """Put `robot` on `square` (None: off the board: destroyed, in transit, gone through a gate)."""
+        standing = self._standing
+        if standing is not None:
+            if robot.at is not None:
+                here = standing[robot.at]
+                if len(here) == 1:
+                    del standing[robot.at]
+                else:
+                    here[:] = [other for other in here if other is not robot]
+            if square is not None:
+                there = standing.get(square)
+                if there is None:
+                    standing[square] = [robot]
+                else:
+                    insort(there, robot, key=_name)
+        robot.at = square
+
     def solid_at(self, square: Square) -> Robot | None:
-        row, col = square.row, square.col
-        for robot in self.robots_in_order:
-            at = robot.at
-            if at is not None and at.row == row and at.col == col and robot.mode != Mode.VIRTUAL and robot.on_board:
+        """The robot taking part in robot interactions on `square` (B9), if any."""
+        for robot in self.standing().get(square, ()):
+            if robot.mode != Mode.VIRTUAL and robot.on_board:
                 return robot
         return None
 
     def robots_at(self, square: Square) -> list[Robot]:
-        row, col = square.row, square.col
-        return [r for r in self.robots_in_order
-                if (at := r.at) is not None and at.row == row and at.col == col and r.on_board]
+        """The robots on the board on `square`, in name order."""
+        return [robot for robot in self.standing().get(square, ()) if robot.on_board]
 
     def occupied_cells(self) -> int:
         """The cells of the robots on the board, as bits (`RoomIndex.cell`)."""
@@ -215,6 +249,7 @@ class TurnContext:
         at = robot.at
         if self.ruleset.lives is not None:
             robot.lives = max(0, robot.lives - 1)
-        robot.mode, robot.at = Mode.DESTROYED, None
+        robot.mode = Mode.DESTROYED
+        self.place(robot, None)
         self.destroyed.add(robot.name)
         self.emit(Destroyed(self.stage, robot.name, at, cause, robot.lives))

@@ -42,7 +42,8 @@ def put_back(ctx: TurnContext, robot: Robot, square: Square, facing: Dir) -> Non
     """Reinstate `robot` on `square` (used by the campaign's own reinstatement too)."""
     rules = ctx.ruleset
     before = robot.hp
-    robot.at, robot.facing = square, facing
+    ctx.place(robot, square)
+    robot.facing = facing
     robot.hp = rules.max_hp - rules.reinstate_damage
     robot.mode = Mode.VIRTUAL if rules.virtual else Mode.REAL
     robot.reinstated_turn = ctx.turn
@@ -64,11 +65,12 @@ def reboots(ctx: TurnContext, step: str) -> None:
     cards); then the reboots declared for next turn begin. The HP comes back "at the start of the
     rebooting turn", i.e. in the state that turn starts from, so it is restored here, and with it every
     register unfuses (ruling B10). A robot destroyed during this turn does not begin its reboot."""
-    for robot in ctx.robots_in_order:
-        if robot.name in ctx.started_rebooting and robot.mode == Mode.REBOOTING:
-            robot.mode = Mode.REAL
-            fill_at_random(ctx, robot)
-            ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
+    ending = [r for r in ctx.robots_in_order if r.name in ctx.started_rebooting and r.mode == Mode.REBOOTING]
+    held = cards_in_registers(ctx.robots_in_order) if ending else set()  # read once, not once per robot
+    for robot in ending:
+        robot.mode = Mode.REAL
+        fill_at_random(ctx, robot, held)
+        ctx.emit(RebootEnded(ctx.stage, robot.name, robot.mode))
     for name in sorted(ctx.declared_reboots - ctx.destroyed):  # ruling: destroyed this turn, the reboot lapses
         rebooting = ctx.board.robots.get(name)
         if rebooting is None or not rebooting.runs_program:
@@ -80,17 +82,18 @@ def reboots(ctx: TurnContext, step: str) -> None:
         ctx.emit(RebootStarted(ctx.stage, rebooting.name, rebooting.hp))
 
 
-def fill_at_random(ctx: TurnContext, robot: Robot) -> None:
-    """B7.2/B10: each empty fused register gets a seeded random card not held in any fused register."""
+def fill_at_random(ctx: TurnContext, robot: Robot, held: set[Card]) -> None:
+    """B7.2/B10: each empty fused register gets a seeded random card not held in any fused register (`held`, the
+    cards in every robot's fused registers, to which the cards dealt here are added)."""
     empty = sorted(n for n, card in robot.registers.items() if card is None)
     if not empty:
         return
-    held = cards_in_registers(ctx.robots)
     pool: list[Card] = [card for card in standard_cards() if card not in held]
     rng = ctx.rng("register-fill", robot.name)
     for register in empty:
         card = pool.pop(rng.randrange(len(pool)))
         robot.registers[register] = card
+        held.add(card)
         ctx.emit(RegisterFilled(ctx.stage, robot.name, register, card, "random"))
 
 

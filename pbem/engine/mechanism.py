@@ -33,7 +33,9 @@ not called while no robot stands on them. One whose `act` treats each element by
 the robots on it alone (no element's effect depends on another element's robots)
 also sets `each_square`: it is then given only the elements a robot stands on
 (a room four times the size, with four times the robots, costs four times as
-much, not sixteen). A new kind only subclasses `Mechanism`,
+much, not sixteen). A mechanism that moves a robot does so with `step` (pbem.engine.movement) or
+`ctx.place(robot, square)`, never by setting `robot.at`: the context keeps an index of the robots by
+square that every move must update. A new kind only subclasses `Mechanism`,
 fills these in and calls `register`, which refuses an unknown phase or a
 misspelt hook; the stage loop never changes.
 """

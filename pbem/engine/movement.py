@@ -116,10 +116,11 @@ def step(ctx: TurnContext, robot: Robot, direction: Dir, how: str, report: Repor
         return BLOCKED
     for other in reversed(chain):
         start = other.square
-        other.at = start.step(direction)
-        ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.at, direction))
-    robot.at = frm.step(direction)
-    ctx.emit(report(frm, robot.at))
+        ctx.place(other, start.step(direction))
+        ctx.emit(Pushed(ctx.stage, other.name, robot.name, start, other.square, direction))
+    to = frm.step(direction)
+    ctx.place(robot, to)
+    ctx.emit(report(frm, to))
     arrivals = [Arrival(other, direction, Cause.PUSH) for other in chain]
     arrivals.append(Arrival(robot, direction, how))
     for stopped in arrive(ctx, arrivals):

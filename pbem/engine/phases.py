@@ -82,16 +82,18 @@ def trace(ctx: TurnContext, start: Square, direction: Dir, *, shooter: Any,
     first = 0 if shooter is None else 1  # a robot's beam starts in the square in front of it
     target, reach = None, len(squares)
     on_path = occupancy.mask & (ray.mask if first == 0 else ray.past)
-    position, offset, cells = ray.position, ray.offset, occupancy.cells
-    while on_path:  # the cells on the path where robots stand (a few), not every robot's cell
-        lowest = on_path & -on_path
-        on_path ^= lowest
-        cell = lowest.bit_length() - 1
-        if position[cell] - offset < reach:
-            for robot in cells[cell]:
-                if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
-                    target, reach = robot, position[cell] - offset  # B9: robot beams pass virtual robots
-                    break
+    cells = occupancy.cells
+    ascending = direction == Dir.E or direction == Dir.S  # cell numbers grow along the path: the nearest is lowest
+    while on_path and target is None:  # the cells on the path where robots stand, nearest first, to the first hit
+        if ascending:
+            cell = (on_path & -on_path).bit_length() - 1
+        else:
+            cell = on_path.bit_length() - 1
+        on_path ^= 1 << cell
+        for robot in cells[cell]:
+            if robot is not shooter and (shooter is None or robot.mode != Mode.VIRTUAL):
+                target, reach = robot, ray.position[cell] - ray.offset  # B9: robot beams pass virtual robots
+                break
     for i, square_blocks, edge_blocks in ray.stops:
         if i > reach:
             break

@@ -47,7 +47,8 @@ class Conveyor(Mechanism):
                 robot, _, way = movers.pop(name)
                 ctx.emit(Obstacle(ctx.stage, name, robot.square, way, Cause.ROBOT, None))
         for name, (robot, target, way) in movers.items():
-            frm, robot.at = robot.square, target
+            frm = robot.square
+            ctx.place(robot, target)
             ctx.emit(Conveyed(ctx.stage, name, frm, target, way, express))
         for name, (robot, target, way) in movers.items():
             landing = belts.get(target)

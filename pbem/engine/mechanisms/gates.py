@@ -62,5 +62,6 @@ class Gate(Controlled):
             leaving = [robot for robot in leaving if robot.owner in released]
         for robot in leaving:
             at = robot.square
-            robot.left_room, robot.at = True, None
+            robot.left_room = True
+            ctx.place(robot, None)
             ctx.emit(LeftRoom(ctx.stage, robot.name, at, ctx.board.room.name))

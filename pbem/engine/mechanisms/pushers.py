@@ -67,7 +67,8 @@ class Pusher(Mounted):
         arrivals = []
         for name, (robot, way, element) in movers.items():  # all at once: the chains are disjoint
             for other, to in reversed(chains.get(name, [(robot, robot.square.step(way))])):
-                start, other.at = other.square, to
+                start = other.square
+                ctx.place(other, to)
                 if other is robot:
                     ctx.emit(PushedByPusher(ctx.stage, name, start, to, way, element.key))
                     arrivals.append(Arrival(robot, way, Cause.PUSHER))

@@ -45,7 +45,7 @@ class Teleporter(Controlled):
         for offset in range(1, len(ring)):
             target = ring[(start + offset) % len(ring)]
             if self.is_set(ctx, target) and (not ctx.solid(robot) or ctx.solid_at(target.at) is None):
-                robot.at = target.at
+                ctx.place(robot, target.at)
                 ctx.emit(Teleported(ctx.stage, robot.name, element.at, target.at,
                                     str(element.get("colour")), str(target.get("colour"))))
                 return bool(arrive(ctx, [Arrival(robot, direction, Cause.TELEPORT)]))
