@@ -101,3 +101,41 @@ def test_on_sqlite_every_claim_is_granted_the_run_lock_serialises_the_runs(tmp_p
     assert not claims_games(url)
     with game_claims(url) as first, game_claims(url) as second, first("halls") as mine, second("halls") as theirs:
         assert mine and theirs
+
+
+def test_a_full_pass_loads_the_state_of_the_due_games_only(tmp_path, monkeypatch):
+    """A run with one game due reads the other's stored rows (store.due) and passes it without loading its state:
+    what a worker that fell behind another meets for every game the other has done (#36)."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+    from pbem.gm import schedule
+
+    monkeypatch.chdir(tmp_path)
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    store = Store(url)
+    try:
+        with store.session() as session:
+            for name in ("early", "late"):
+                create_game(session, halls_description(name), AT)
+                session.commit()
+                cycle.deal(session, name)
+                set_schedule(session, name, Schedule())
+                session.commit()
+    finally:
+        store.close()
+
+    def pbem(now: str, *args: str) -> str:
+        result = CliRunner().invoke(app, ["--db", url, "--now", now, *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    pbem(T0, "run")  # both clocks started: due at DUE
+    pbem(T0, "turn", "extend", "late", "--by", "48h")
+    loaded: list[str] = []
+    state_of = schedule.current_state
+    monkeypatch.setattr(schedule, "current_state", lambda session, game: loaded.append(game.name) or state_of(
+        session, game))
+    done = json.loads(pbem(DUE, "run", "--json"))["done"]
+    assert [d["game"] for d in done if d["what"] == "processed"] == ["early"]
+    assert set(loaded) == {"early"}

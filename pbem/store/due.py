@@ -182,6 +182,20 @@ def game_ticks(rows: Rows) -> list[GameTick]:
     return [_tick(rows, game_id, name, schedule_of(json.loads(schedule))) for game_id, name, schedule in games]
 
 
+def game_tick(rows: Rows, name: str) -> GameTick | None:
+    """One scheduled game's tick, by name; None when it has no schedule."""
+    found = rows("SELECT g.id, s.schedule FROM games g JOIN game_schedules s ON s.game_id = g.id "
+                 "WHERE g.name = :name", name=name)
+    return _tick(rows, found[0][0], name, schedule_of(json.loads(found[0][1]))) if found else None
+
+
+def session_rows(session: Session) -> Rows:
+    """The same plain SQL read in an open store session's transaction (SQLAlchemy is loaded there already)."""
+    from sqlalchemy import text
+
+    return lambda sql, **parameters: [tuple(row) for row in session.execute(text(sql), parameters)]
+
+
 def _tick(rows: Rows, game: int, name: str, schedule: Schedule) -> GameTick:
     last = rows("SELECT number, over FROM turns WHERE game_id = :game ORDER BY number DESC LIMIT 1", game=game)
     number, over = (last[0][0], None if last[0][1] is None else bool(last[0][1])) if last else (0, False)
