@@ -381,10 +381,10 @@ def test_every_game_lives_in_the_one_store_and_takes_the_gms_pause_and_resume(na
     from pbem.gm.clock import pause, resume
     from pbem.gm.moves import position, submit
     from pbem.gm.newmatch import new_match
-    from pbem.store.matches import find_match
     from pbem.store.controls import history
     from pbem.store.games import get_game as stored_game
     from pbem.store.games import players_of
+    from pbem.store.matches import find_match
 
     store, config = Store(f"sqlite:///{tmp_path / 'pbem.db'}"), config_of(name)
     try:
