@@ -17,11 +17,11 @@ import pytest
 import sqlalchemy as sa
 from cli_process import run_pbem
 
+from pbem.dm import puzzlebank
 from pbem.dm.base import Action, Config, get_game, replay
 from pbem.dm.gyulbot import bank as gyulbot_bank
 from pbem.dm.icemaze import bank as ice_bank
 from pbem.dm.icemaze.game import maze_at
-from pbem.dm import puzzlebank
 from pbem.dm.puzzlebank import EDITION
 from pbem.formats.gyulbot import puzzle_data
 from pbem.store.db import open_database

@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from alembic import command
 from alembic.script import ScriptDirectory
+from cli_process import run_pbem
 from dm_desk import Desk
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import Session
@@ -155,3 +156,14 @@ def test_the_commands_after_dm_new_work_on_the_match_it_wrote(tmp_path):
     shown = desk.position("t1")
     assert [(s["player"], s["accepted"]) for s in shown["submissions"]] == [("Red", True), ("Green", True),
                                                                              ("Red", True)]
+
+
+@pytest.mark.parametrize("where", ["no-such-folder/pbem.db", "not-a-database.db"])
+def test_a_file_that_cannot_hold_the_match_is_refused_naming_it(tmp_path, where):
+    """Hostile input: no traceback, the file and the reason."""
+    (tmp_path / "not-a-database.db").write_text("a note, not SQLite\n", encoding="utf-8")
+    result = run_pbem("--db", f"sqlite:///{where}", "dm", "new", "m", "--game", "takebacktoe", "--player", "ann",
+                      "--player", "bob", cwd=tmp_path)
+    assert result.returncode == 1 and f"{where}: cannot write the match there" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (tmp_path / "not-a-database.db").read_text(encoding="utf-8") == "a note, not SQLite\n"

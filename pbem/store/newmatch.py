@@ -58,7 +58,7 @@ class MatchWriter:
 
     def __enter__(self) -> MatchWriter:
         path = sqlite_file(self.url)
-        if path is not None and self._open_sqlite(path):
+        if path is not None and self._sqlite(path):
             self.sqlite = True
             return self
         from sqlalchemy import text
@@ -70,6 +70,15 @@ class MatchWriter:
         self.connection: Any = self.engine.connect()
         self.rows: Rows = lambda sql, **parameters: list(self.connection.execute(text(sql), parameters).all())
         return self
+
+    def _sqlite(self, path: Path) -> bool:
+        """`_open_sqlite`, a file that cannot be opened or read (no such folder, not a database) refused, naming it."""
+        try:
+            return self._open_sqlite(path)
+        except sqlite3.DatabaseError as err:
+            if hasattr(self, "connection"):
+                self.connection.close()
+            raise Refused([f"{path}: cannot write the match there: {err}"]) from None
 
     def _open_sqlite(self, path: Path) -> bool:
         """Open the file (made if new) with its write lock taken; False (closed) when its schema is at an older
