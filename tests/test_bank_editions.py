@@ -60,7 +60,7 @@ ICE_RECORDS = 300  # the Ice bank's mazes in every edition since 2: it grows onl
 
 def test_each_bank_says_what_every_past_edition_held():
     """A new edition (`EDITION` raised) must leave each bank saying what the one before it held: Gyulbot's grew in
-    edition 3 (every length 1-21); Ice's has not grown since edition 2, so its editions 2 and 3 are one."""
+    edition 3 (every length 3-21); Ice's has not grown since edition 2, so its editions 2 and 3 are one."""
     assert set(gyulbot_bank.PAST_EDITIONS) == set(range(1, EDITION))
     assert set(ice_bank.PAST_EDITIONS) == {1}
     assert len(puzzlebank.records("pbem.dm.icemaze", ice_bank.FILE)) == ICE_RECORDS, \

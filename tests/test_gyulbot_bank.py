@@ -1,4 +1,4 @@
-"""The bank of proven puzzles (issues #27, #34): every length a match may ask (`moves` 1-21), the deep lengths 16-21
+"""The bank of proven puzzles (issues #27, #34): every length a match may ask (`moves` 3-21), the deep lengths 16-21
 twelve or more distinct puzzles each, the others thirty or more; a match's rounds come from it, each its own puzzle, and
 the generator draws the deep lengths from it."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pbem.dm.base import Config, get_game
+from pbem.dm.base import Config, SetupError, get_game
 from pbem.dm.gyulbot import bank
 from pbem.dm.gyulbot.board import solved_after
 from pbem.dm.gyulbot.game import OPTIONS
@@ -20,14 +20,17 @@ from tests.cli_process import imported_by
 
 BANKED = sorted(bank.bank())
 DEEP = range(bank.DEEP, bank.LONGEST + 1)
-SHORT = range(1, bank.DEEP)
+SHORT = range(bank.SHORTEST, bank.DEEP)
 EVERY = [(length, puzzle) for length, puzzles in bank.bank().items() for puzzle in puzzles]
 
 
 def test_the_bank_holds_distinct_puzzles_of_every_length_a_match_may_ask():
-    """#34: at least 12 puzzles of each length 16-21 and 30 of each length below, none an image of another
+    """#34: at least 12 puzzles of each length 16-21 and 30 of each length 3-15, none an image of another
     (`images.family`), each in the standard setup; `moves` takes no length the bank does not hold."""
-    assert BANKED == list(range(1, bank.LONGEST + 1))
+    assert BANKED == list(range(bank.SHORTEST, bank.LONGEST + 1))
+    for moves in (bank.SHORTEST - 1, bank.LONGEST + 1):
+        with pytest.raises(SetupError, match=f"options.moves: must be a whole number from 3 to 21, not {moves}"):
+            get_game("gyulbot").new_state(Config("gyulbot", ("ann", "bob"), options={"moves": moves}))
     assert all(len(bank.bank()[length]) >= 12 for length in DEEP)
     assert all(len(bank.bank()[length]) >= 30 for length in SHORT)
     assert len(bank.bank()[OPTIONS["moves"].default]) >= 100
@@ -76,7 +79,7 @@ def images_of(puzzles) -> set:
 
 @pytest.mark.parametrize("moves", BANKED)
 def test_every_round_of_a_banked_match_is_its_own_puzzle(moves):
-    """#34: a 10-round match at any `moves` (1-21) meets 10 distinct puzzles, not images of one another,
+    """#34: a 10-round match at any `moves` (3-21) meets 10 distinct puzzles, not images of one another,
     another sequence for another seed, the same for the same seed (B13); each an image of a banked puzzle of that
     minimum."""
     rounds = {seed: [bank.for_round(moves, seed, number) for number in range(1, 11)] for seed in (4, 11)}
@@ -94,7 +97,7 @@ def test_a_match_takes_its_rounds_from_the_draw():
     assert get_game("gyulbot").new_state(default).puzzle == bank.for_round(OPTIONS["moves"].default, 4, 1)
 
 
-@pytest.mark.parametrize("options", [[], ["--option", "moves=20"], ["--option", "moves=10"], ["--option", "moves=1"]])
+@pytest.mark.parametrize("options", [[], ["--option", "moves=20"], ["--option", "moves=10"], ["--option", "moves=3"]])
 def test_dm_new_with_a_banked_length_loads_no_solver(tmp_path, options):
     """#34: the bank's puzzles are proven already: `dm new` imports neither Numba nor the solver."""
     modules = imported_by("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--game", "gyulbot", "--player",

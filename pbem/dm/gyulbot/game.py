@@ -35,8 +35,8 @@ from .board import Puzzle, parse_solution, solved_after
 def _moves(value: Any, default: int) -> int:
     """A length the bank holds puzzles of (D1.5: puzzles of a requested minimum; a longer one than the bank's would
     take the generator hours)."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= bank.LONGEST:
-        raise ValueError(f"must be a whole number from 1 to {bank.LONGEST}, not {value!r}")
+    if not isinstance(value, int) or isinstance(value, bool) or not bank.SHORTEST <= value <= bank.LONGEST:
+        raise ValueError(f"must be a whole number from {bank.SHORTEST} to {bank.LONGEST}, not {value!r}")
     return value
 
 
@@ -46,7 +46,7 @@ OPTIONS = {
     "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
     "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
     "moves": Option(8, read=_moves, unit="moves",
-                    about=f"the puzzles' proven minimum, 1 to {bank.LONGEST} (pbem's bank holds every length)"),
+                    about=f"the puzzles' proven minimum, {bank.SHORTEST} to {bank.LONGEST} (pbem's bank holds each)"),
     "bank": puzzlebank.OPTION,
     "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
                        about="D1.4: a tie goes to a tiebreaker round or to the designated opponent"),
