@@ -120,10 +120,13 @@ def fresh_puzzles(args: argparse.Namespace, solutions: Banked) -> dict[str, Any]
     for length in _lengths(lengths):
         banked[length], seed = 0, args.seed
         while banked[length] < int(count):
-            puzzle = generate(length, random.Random(f"bank {length} {seed}"))
+            try:
+                puzzle = generate(length, random.Random(f"bank {length} {seed}"))
+            except ValueError:  # the climb from this seed's board found none: the next seed
+                puzzle = None
             seed += 1
-            moves = solve(puzzle, length)
-            if moves is None or family(puzzle) in known or not _new(puzzle, moves, solutions):
+            moves = None if puzzle is None else solve(puzzle, length)
+            if puzzle is None or moves is None or family(puzzle) in known or not _new(puzzle, moves, solutions):
                 continue
             known.add(family(puzzle))
             solutions.append((length, puzzle, moves))
