@@ -5,7 +5,8 @@
 Runs `pbem warm` first (the solvers compiled, as a GM's machine has them), then, `--repeat` rounds, each command in
 its own interpreter in turn (alternating, so every command sees the same load): `python -c "import sqlmodel"` and
 `pbem dm new` of each game into a fresh SQLite file, with its default options (Gyulbot's and Ice's puzzles from their
-banks: no solver loaded), and Gyulbot with a 10-move puzzle too (generated: no bank length, the solver loaded).
+banks: no solver loaded), and Gyulbot with a 10-move puzzle too (banked since edition 3; before, generated: the
+solver loaded).
 Prints one JSON document with each command's median CPU (user + system of the child) and its ratio to `import
 sqlmodel` in the same rounds; `--before` times another checkout (e.g. `git archive main`) in the same rounds.
 """

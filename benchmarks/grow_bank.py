@@ -2,7 +2,7 @@
 length (Gyulbot) or kind (Ice) of fresh puzzles from the generators.
 
     python3 benchmarks/grow_bank.py [--bank FILE] [--lengths 16-21] [--per-length 12] [--minutes M] [--seed S]
-    python3 benchmarks/grow_bank.py --generate LENGTH:COUNT [--bank FILE]       (Gyulbot, by the generator)
+    python3 benchmarks/grow_bank.py --generate LENGTHS:COUNT [--bank FILE]      (Gyulbot, by the generator)
     python3 benchmarks/grow_bank.py --ice MOVES:COUNT [--size 10x10] [--snoms 2] [--bank FILE]
 
 A hill climb from scratch needs hours for 20 moves; a banked deep puzzle's neighbours are mostly deep too. So each
@@ -53,7 +53,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="CPU minutes at most")
     parser.add_argument("--max-nodes", type=int, default=20_000_000, help="a candidate's proof budget")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--generate", metavar="LENGTH:COUNT", help="COUNT fresh Gyulbot puzzles of LENGTH moves")
+    parser.add_argument("--generate", metavar="LENGTHS:COUNT",
+                        help="COUNT fresh Gyulbot puzzles of each length: LENGTHS is N, FIRST-LAST or a comma list")
     parser.add_argument("--ice", metavar="MOVES:COUNT", help="COUNT fresh Ice mazes of minimum MOVES")
     parser.add_argument("--size", default="10x10", help="the Ice mazes' size")
     parser.add_argument("--snoms", type=int, default=2, help="the Ice mazes' snoms")
@@ -110,21 +111,40 @@ def climb(args: argparse.Namespace, solutions: Banked, started: float) -> dict[s
 
 
 def fresh_puzzles(args: argparse.Namespace, solutions: Banked) -> dict[str, Any]:
-    """COUNT new Gyulbot puzzles of one length from the generator, seeds counted up from --seed."""
-    length, count = (int(part) for part in args.generate.split(":"))
+    """COUNT new Gyulbot puzzles of each length asked, from the generator, seeds counted up from --seed for each; the
+    bank is proven once for them all."""
+    lengths, count = args.generate.split(":")
     known = {family(puzzle) for _, puzzle, _ in solutions}
-    banked, seed = 0, args.seed
-    while banked < count:
-        puzzle = generate(length, random.Random(f"bank {seed}"))
-        seed += 1
-        moves = solve(puzzle, length)
-        if moves is None or family(puzzle) in known or not _new(puzzle, moves, solutions):
-            continue
-        known.add(family(puzzle))
-        solutions.append((length, puzzle, moves))
-        _append(args.bank, {"optimal": length, "puzzle": puzzle_data(puzzle)})
-        banked += 1
-    return {"banked": {length: banked}, "seeds": seed - args.seed}
+    banked: dict[int, int] = {}
+    seeds: dict[int, int] = {}
+    for length in _lengths(lengths):
+        banked[length], seed = 0, args.seed
+        while banked[length] < int(count):
+            try:
+                puzzle = generate(length, random.Random(f"bank {length} {seed}"))
+            except ValueError:  # the climb from this seed's board found none: the next seed
+                puzzle = None
+            seed += 1
+            moves = None if puzzle is None else solve(puzzle, length)
+            if puzzle is None or moves is None or family(puzzle) in known or not _new(puzzle, moves, solutions):
+                continue
+            known.add(family(puzzle))
+            solutions.append((length, puzzle, moves))
+            _append(args.bank, {"optimal": length, "puzzle": puzzle_data(puzzle)})
+            banked[length] += 1
+        seeds[length] = seed - args.seed
+        print(f"{time.process_time():7.0f} s: {banked[length]} puzzles of {length} moves banked", file=sys.stderr,
+              flush=True)
+    return {"banked": banked, "seeds": seeds}
+
+
+def _lengths(text: str) -> list[int]:
+    """`N`, `FIRST-LAST` or a comma list of either."""
+    found: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        found += range(int(first), int(last or first) + 1)
+    return found
 
 
 def fresh_mazes(args: argparse.Namespace) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 from cli_process import run_pbem
 
+from pbem.dm import puzzlebank
 from pbem.dm.base import Action, Config, get_game, replay
 from pbem.dm.gyulbot import bank as gyulbot_bank
 from pbem.dm.icemaze import bank as ice_bank
@@ -54,10 +55,30 @@ def test_a_gyulbot_match_stored_without_the_option_gets_the_puzzles_1ae419e_deal
     assert digest([puzzle_data(p) for p in gyulbot_rounds({**options, "bank": EDITION}, seed, rounds)]) != dealt
 
 
-@pytest.mark.parametrize("bank", [gyulbot_bank, ice_bank], ids=["gyulbot", "ice"])
-def test_each_bank_says_what_every_past_edition_held(bank):
-    """A new edition (`EDITION` raised) must leave each bank saying what the one before it held."""
-    assert set(bank.PAST_EDITIONS) == set(range(1, EDITION))
+ICE_RECORDS = 300  # the Ice bank's mazes in every edition since 2: it grows only with an edition saying what it held
+
+
+def test_each_bank_says_what_every_past_edition_held():
+    """A new edition (`EDITION` raised) must leave each bank saying what the one before it held: Gyulbot's grew in
+    edition 3 (every length 3-21); Ice's has not grown since edition 2, so its editions 2 and 3 are one."""
+    assert set(gyulbot_bank.PAST_EDITIONS) == set(range(1, EDITION))
+    assert set(ice_bank.PAST_EDITIONS) == {1}
+    assert len(puzzlebank.records("pbem.dm.icemaze", ice_bank.FILE)) == ICE_RECORDS, \
+        "the Ice bank grew: say in its PAST_EDITIONS what editions 2 to EDITION held (ICE_RECORDS mazes)"
+
+
+# What main (5cecbc2, bank edition 2) dealt a 10-move match, generated from the seed: seed 5, rounds 1-2
+GYULBOT_10_MOVES_EDITION_2 = "5e70cb70abea3ccd6aa9116d12c3a75028c10103aca2e39875985869b8a8b804"
+
+
+def test_a_10_move_match_stored_by_edition_2_replays_identically_and_a_new_one_draws_from_the_bank():
+    """#34 session 11: edition 3 banks every length; a match of edition 2 (or 1) at a length it did not hold is
+    still generated from its seed, round by round, as it was played."""
+    for edition in (1, 2):
+        dealt = gyulbot_rounds({"moves": 10, "bank": edition}, 5, 2)
+        assert digest([puzzle_data(p) for p in dealt]) == GYULBOT_10_MOVES_EDITION_2
+    drawn = gyulbot_rounds({"moves": 10, "bank": EDITION}, 5, 2)
+    assert drawn == [gyulbot_bank.for_round(10, 5, number) for number in (1, 2)]
 
 
 def test_an_ice_match_stored_without_the_option_gets_the_mazes_1ae419e_generated():
@@ -69,11 +90,12 @@ def test_an_ice_match_stored_without_the_option_gets_the_mazes_1ae419e_generated
 
 
 @pytest.mark.parametrize("game", ["gyulbot", "ice"])
-@pytest.mark.parametrize("value", [0, 3, "two", True])
+@pytest.mark.parametrize("value", [0, EDITION + 1, "two", True])
 def test_a_bad_edition_is_refused_naming_the_option(tmp_path, game, value):
     result = run_pbem("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--game", game, "--player", "ann",
                       "--player", "bob", "--option", f"bank={json.dumps(value)}", cwd=tmp_path)
-    assert result.returncode != 0 and "options.bank: must be one of 1, 2" in result.stderr
+    assert result.returncode != 0 and f"options.bank: must be one of {', '.join(map(str, range(1, EDITION + 1)))}" \
+        in result.stderr
 
 
 def stored_options(url: str, name: str) -> dict:
@@ -99,7 +121,8 @@ def test_dm_new_records_the_current_edition_and_a_transcript_taken_over_keeps_it
 
 def test_dm_options_names_the_edition(tmp_path):
     shown = run_pbem("dm", "options", "gyulbot", cwd=tmp_path).stdout
-    assert f"bank (default {EDITION} for a new match, 1 for one stored without it; 1 | 2)" in shown
+    editions = " | ".join(map(str, range(1, EDITION + 1)))
+    assert f"bank (default {EDITION} for a new match, 1 for one stored without it; {editions})" in shown
 
 
 # The rows 1ae419e's `pbem dm new m --game gyulbot --player ann --player bob --seed 3 --option

@@ -379,11 +379,12 @@ def test_every_game_lives_in_the_one_store_and_takes_the_gms_pause_and_resume(na
     its seats in turn order, its moves (a match's: every action as played, the position rebuilt from them equal
     to the playout's), its GM controls — and the same `pbem game pause`/`resume` step takes either."""
     from pbem.gm.clock import pause, resume
-    from pbem.gm.matches import new_match
     from pbem.gm.moves import position, submit
+    from pbem.gm.newmatch import new_match
     from pbem.store.controls import history
     from pbem.store.games import get_game as stored_game
     from pbem.store.games import players_of
+    from pbem.store.matches import find_match
 
     store, config = Store(f"sqlite:///{tmp_path / 'pbem.db'}"), config_of(name)
     try:
@@ -397,7 +398,8 @@ def test_every_game_lives_in_the_one_store_and_takes_the_gms_pause_and_resume(na
             else:
                 game_name, played = f"{name}-1", playout(name, 0)[0]
                 half = played[:len(played) // 2]
-                match, _, _ = new_match(session, game_name, config, get_game(name).new_state(config), [], T0)
+                new_match(store.url, game_name, config, get_game(name).new_state(config), [], T0)
+                match = find_match(session, game_name)
                 for action in half:
                     submit(session, match, action, T0, source="command")
                 session.commit()

@@ -1,12 +1,13 @@
-"""The bank of proven puzzles (issues #27, #34): the deep lengths 16-21, twelve or more distinct puzzles each, and the
-default length; a match's rounds come from it, each its own puzzle, and the generator draws the deep lengths from it."""
+"""The bank of proven puzzles (issues #27, #34): every length a match may ask (`moves` 3-21), the deep lengths 16-21
+twelve or more distinct puzzles each, the others thirty or more; a match's rounds come from it, each its own puzzle, and
+the generator draws the deep lengths from it."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from pbem.dm.base import Config, get_game
+from pbem.dm.base import Config, SetupError, get_game
 from pbem.dm.gyulbot import bank
 from pbem.dm.gyulbot.board import solved_after
 from pbem.dm.gyulbot.game import OPTIONS
@@ -18,15 +19,20 @@ from pbem.formats.gyulbot import parse_puzzle, puzzle_data
 from tests.cli_process import imported_by
 
 BANKED = sorted(bank.bank())
-DEEP = range(16, 22)
+DEEP = range(bank.DEEP, bank.LONGEST + 1)
+SHORT = range(bank.SHORTEST, bank.DEEP)
 EVERY = [(length, puzzle) for length, puzzles in bank.bank().items() for puzzle in puzzles]
 
 
-def test_the_bank_holds_twelve_distinct_puzzles_of_every_deep_length_and_the_default_length():
-    """#34: at least 12 puzzles of each length 16-21, none an image of another (`images.family`), and the default
-    `moves`, each in the standard setup."""
-    assert set(DEEP) | {OPTIONS["moves"].default} <= set(BANKED)
+def test_the_bank_holds_distinct_puzzles_of_every_length_a_match_may_ask():
+    """#34: at least 12 puzzles of each length 16-21 and 30 of each length 3-15, none an image of another
+    (`images.family`), each in the standard setup; `moves` takes no length the bank does not hold."""
+    assert BANKED == list(range(bank.SHORTEST, bank.LONGEST + 1))
+    for moves in (bank.SHORTEST - 1, bank.LONGEST + 1):
+        with pytest.raises(SetupError, match=f"options.moves: must be a whole number from 3 to 21, not {moves}"):
+            get_game("gyulbot").new_state(Config("gyulbot", ("ann", "bob"), options={"moves": moves}))
     assert all(len(bank.bank()[length]) >= 12 for length in DEEP)
+    assert all(len(bank.bank()[length]) >= 30 for length in SHORT)
     assert len(bank.bank()[OPTIONS["moves"].default]) >= 100
     for _, puzzle in EVERY:
         assert (puzzle.rows, puzzle.cols, puzzle.colours) == (16, 16, COLOURS) and puzzle.goal_colour in COLOURS
@@ -53,7 +59,6 @@ def test_a_banked_deep_length_is_drawn_from_the_bank_by_seed():
 
 def test_other_lengths_and_setups_are_still_generated():
     """The generator climbs to the lengths below the deep ones, the default's included (`pbem gyulbot generate`)."""
-    assert bank.draw(15, random.Random(1)) is None
     for moves in (3, OPTIONS["moves"].default):
         puzzle = generate(moves, random.Random(5))
         assert len(solve(puzzle)) == moves and puzzle not in {p for _, p in EVERY}
@@ -72,9 +77,9 @@ def images_of(puzzles) -> set:
             for renaming in every_renaming(len(p.colours))}
 
 
-@pytest.mark.parametrize("moves", [*DEEP, OPTIONS["moves"].default])
+@pytest.mark.parametrize("moves", BANKED)
 def test_every_round_of_a_banked_match_is_its_own_puzzle(moves):
-    """#34: a 10-round match at moves 16-21 (or the default) meets 10 distinct puzzles, not images of one another,
+    """#34: a 10-round match at any `moves` (3-21) meets 10 distinct puzzles, not images of one another,
     another sequence for another seed, the same for the same seed (B13); each an image of a banked puzzle of that
     minimum."""
     rounds = {seed: [bank.for_round(moves, seed, number) for number in range(1, 11)] for seed in (4, 11)}
@@ -92,7 +97,7 @@ def test_a_match_takes_its_rounds_from_the_draw():
     assert get_game("gyulbot").new_state(default).puzzle == bank.for_round(OPTIONS["moves"].default, 4, 1)
 
 
-@pytest.mark.parametrize("options", [[], ["--option", "moves=20"]])
+@pytest.mark.parametrize("options", [[], ["--option", "moves=20"], ["--option", "moves=10"], ["--option", "moves=3"]])
 def test_dm_new_with_a_banked_length_loads_no_solver(tmp_path, options):
     """#34: the bank's puzzles are proven already: `dm new` imports neither Numba nor the solver."""
     modules = imported_by("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--game", "gyulbot", "--player",
@@ -149,3 +154,15 @@ def test_a_ten_round_moves_20_match_run_by_cron_meets_ten_distinct_puzzles(tmp_p
     rounds = [puzzles[number] for number in range(1, 11)]
     assert len({family(puzzle) for puzzle in rounds}) == 10
     assert set(rounds) <= images_of(bank.bank()[20])
+
+@pytest.mark.slow  # proves every puzzle of the bank again (as the test above), then plays each solution on each puzzle
+def test_no_shortest_solution_solves_a_puzzle_of_another_round():
+    """A player who saw one round (its shortest solution) learns nothing that solves another round's puzzle: checked
+    for every pair with a puzzle of a length edition 3 added (3-7, 9-15). Edition 2's own are not all so: three deep
+    puzzles' shortest solutions (18 and 20 moves) solve an 8-move puzzle too, harmless, as a match's rounds are all
+    of one length."""
+    added = set(SHORT) - set(bank.PAST_EDITIONS[2])
+    solutions = [(length, puzzle, solve(puzzle)) for length, puzzle in EVERY]
+    solved = [(i, j) for i, (first, _, moves) in enumerate(solutions) for j, (second, other, _) in enumerate(solutions)
+              if i != j and (first in added or second in added) and solved_after(other, moves) is not None]
+    assert solved == []

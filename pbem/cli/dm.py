@@ -115,7 +115,7 @@ def _yaml_value(text: str, what: str) -> Any:
     return plain(read_or_refuse(load_yaml, text, what))
 
 
-def _publish(match: MatchRow, config: Config, state: Any, number: int, out: Path | None,
+def _publish(match: str, config: Config, state: Any, number: int, out: Path | None,
              as_json: bool = False, extra: dict[str, Any] | None = None, end: Ended | None = None) -> None:
     """Write the position's picture into `out` (unless None) and print the position as text, or as JSON; `end`: the
     GM's end of the match (`pbem game end`), shown in place of a running deadline."""
@@ -124,14 +124,14 @@ def _publish(match: MatchRow, config: Config, state: Any, number: int, out: Path
 
     rules = get_game(config.game)
     data = rules.render_data(state)
-    path = _picture(config.game, data, out / f"{match.name}-{number:03d}.png", rules, state, match.name, end) \
+    path = _picture(config.game, data, out / f"{match}-{number:03d}.png", rules, state, match, end) \
         if out is not None else None
     if as_json:
         result = closed(rules.result(state), end)
         tally = {"lives": dict(result.lives)} if result.lives is not None else {"scores": result.scores}
         ending = {"ended": {"at": end.at.isoformat(), "how": str(end.how), "winner": end.winner,
-                            "reason": end.reason, "text": closing_text(match.name, end)}} if end is not None else {}
-        print_json({"match": match.name, "game": config.game, "over": result.over, "winner": result.winner,
+                            "reason": end.reason, "text": closing_text(match, end)}} if end is not None else {}
+        print_json({"match": match, "game": config.game, "over": result.over, "winner": result.winner,
                     **tally, **ending, "position": data, "picture": None if path is None else str(path),
                     **(extra or {})})
         return
@@ -158,16 +158,15 @@ def _picture(game: str, data: Mapping[str, Any], path: Path, rules: Any, state: 
     return path
 
 
-def _session(ctx: typer.Context, create: bool = False) -> Session:
+def _session(ctx: typer.Context) -> Session:
     """A session on the store named by --db (death matches open it here, not through the campaign store); only
-    `dm new` (`create`) may start a new SQLite file."""
+    `dm new` (`gm.newmatch`) may start a new SQLite file."""
     from sqlmodel import Session
 
     from ..store.db import open_database
     from .gm import refuse_missing_database
 
-    if not create:
-        refuse_missing_database(ctx)
+    refuse_missing_database(ctx)
     return Session(open_database(db_url(ctx)))
 
 
@@ -274,16 +273,14 @@ def new_command(
         refuse([f"{field}: {message}" for field, message in err.problems])
     except (KeyError, ValueError) as err:
         refuse([str(err.args[0])])
-    from ..gm.matches import new_match
-    from ..store.base import Refused
+    from ..gm.newmatch import new_match  # no ORM: the match's rows are written with plain SQL (#34)
+    from ..store.refusal import Refused
 
-    now = clock(ctx)
-    with _session(ctx, create=True) as session:
-        try:
-            match, state, accepted = new_match(session, name, config, state, actions, now)
-        except Refused as err:
-            refuse(err.reasons)
-        _publish(match, config, state, accepted, out, as_json)
+    try:
+        state, accepted = new_match(db_url(ctx), name, config, state, actions, clock(ctx))
+    except Refused as err:
+        refuse(err.reasons)
+    _publish(name, config, state, accepted, out, as_json)
 
 
 @dm_app.command("act")
@@ -316,7 +313,7 @@ def act_command(
                 print_json({"match": match.name, "seq": row.version, "accepted": False, "reason": row.reason})
             refuse([f"refused: {row.reason}"])
         accepted = sum(1 for r in store.moves(session, match) if r.accepted)
-        _publish(match, store.config_of(match), state, accepted, out, as_json, {"seq": row.version, "accepted": True})
+        _publish(match.name, store.config_of(match), state, accepted, out, as_json, {"seq": row.version, "accepted": True})
 
 
 @dm_app.command("show")
@@ -339,11 +336,11 @@ def show_command(
             typer.echo(dump_transcript(config, accepted), nl=False)
             return
         if not as_json:
-            _publish(match, config, state, len(accepted), out, end=end)
+            _publish(match.name, config, state, len(accepted), out, end=end)
             return
         submitted = [{**row, "at": row["at"].isoformat() if row["at"] else None}
                      for row in submissions(session, match)]
-        _publish(match, config, state, len(accepted), None, True, {"submissions": submitted}, end)
+        _publish(match.name, config, state, len(accepted), None, True, {"submissions": submitted}, end)
 
 
 @dm_app.command("site")
@@ -507,7 +504,7 @@ def _gm_act(ctx: typer.Context, name: str, payload: dict[str, Any], config_path:
             print_json({"match": name, "reason": done.reason, **extra})
         refuse(read + [f"refused: {done.reason}", mailing])
     assert match is not None  # gm_command refuses a match that does not exist
-    _publish(match, done.config, done.state, accepted, out, as_json, extra)
+    _publish(match.name, done.config, done.state, accepted, out, as_json, extra)
     if not as_json:
         for line in read + [mailing]:
             typer.echo(line, err=True)

@@ -20,7 +20,7 @@ from typing import Any
 from ..engine.rng import derive_rng
 from .base import Option
 
-EDITION = 2  # the banks' current edition, recorded by every new match; 1 is what pbem dealt before #34 session 10
+EDITION = 3  # the banks' current edition, recorded by every new match; 1 is what pbem dealt before #34 session 10
 OPTION = Option(1, choices=tuple(range(1, EDITION + 1)), new=EDITION,
                 shown_default=f"{EDITION} for a new match, 1 for one stored without it",
                 about="the edition of pbem's puzzle bank the match draws from")

@@ -18,7 +18,8 @@ parses and prints.
 - `ending`: a player with no more turns, and the end of a game, told to everyone concerned.
 - `players`: a player's settings the GM changes during a game (their time zone).
 - `moves`: a death match's actions judged and recorded as moves, its position rebuilt, passed deadlines applied,
-  its one deadline row written.
+  its one deadline row written (`matchtick`: what that row says, from the position).
+- `newmatch`: `dm new`: a match and a transcript's moves written in one step, without the ORM (#34).
 - `matches`: death matches by mail: the opening mail, the GM's commands on the one clock, the news of a move.
 - `intake`: each fetched message judged and answered in one transaction, under the game's lock.
 - `schedule`: `pbem run` and `pbem turn approve`: deal, remind, all-in, review hold, process, reports owed, send.

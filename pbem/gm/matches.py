@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from ..dm.base import Action, Config, get_game
 from ..dm.clock import GM, Deadline, advance, when
@@ -40,18 +40,6 @@ class Command:
     reason: str | None = None
     seq: int | None = None
     mailed: list[str] = field(default_factory=list)
-
-
-def new_match(session: Session, name: str, config: Config, state: Any, actions: list[Action],
-              now: datetime) -> tuple[Game, Any, int]:
-    """`pbem dm new`: the match created from `state` with the actions it goes on from (a transcript taken over),
-    committed; the match, its position and how many actions were accepted."""
-    if session.exec(select(Game.id).where(Game.name == name)).first() is not None:
-        raise Refused([f"a game named {name!r} exists already"])
-    match = store.create_match(session, name, config, now)
-    state, accepted = moves.submit_run(session, match, state, actions, now)
-    session.commit()
-    return match, state, accepted
 
 
 def act(session: Session, match: Game, action: Action, now: datetime) -> tuple[OrderVersion, Any]:

@@ -31,6 +31,7 @@ from ..store.schedule import set_wake
 from ..store.summary import GameSummary
 from ..store.tables import Game as GameRow
 from ..store.tables import OrderVersion, Player
+from .matchtick import tick_of
 from .matchview import match_view
 
 Position = tuple[Config, Any, list[Action]]
@@ -91,18 +92,6 @@ def extend_at(session: Session, match: GameRow, state: Any, action: Action) -> t
     return _submit(session, match, get_game(config_of(match).game), state, action, "command", None)
 
 
-def submit_run(session: Session, match: GameRow, state: Any, actions: list[Action], now: datetime) -> tuple[Any, int]:
-    """Check and record a run of actions from `state` (a transcript taken over), without replaying for each;
-    returns the position after them and how many were accepted."""
-    config, accepted = config_of(match), 0
-    rules = get_game(config.game)
-    for action in actions:
-        row, state = _submit(session, match, rules, state, action, "transcript", None)
-        accepted += row.accepted
-    write_deadline(session, match, config, state, now)
-    return state, accepted
-
-
 def _submit(session: Session, match: GameRow, rules: Game[Any, Action], state: Any, action: Action, source: str,
             mail: str | None, told: datetime | None = None) -> tuple[OrderVersion, Any]:
     """Record the submission (after the clock's own action when a deadline passed before it, D5; before the clock's
@@ -155,26 +144,10 @@ def started(config: Config, now: datetime) -> bool:
 def match_tick(session: Session, match: GameRow, config: Config, state: Any, now: datetime) -> MatchTick:
     """The match as `pbem run` and `pbem status` see it: when the run next has something to do for it (its
     opening mail owed at the start, or the running deadline), what happens then, and what it does till then."""
-    rules = get_game(config.game)
-    done, running, stopped, end = rules.is_over(state), rules.deadline(state), paused(session, match), \
-        ended(session, match)
-    if end is not None:  # the GM ended it (`pbem game end`)
-        return MatchTick(match.name, config.game, None, True, "", None,
-                         f"nothing: {ended_text(match.name, end.at, end.how, end.winner)}")
-    if stopped is not None:
-        return MatchTick(match.name, config.game, None, done, "", None,
-                         f"nothing: paused since {when(stopped.at)} (pbem game resume {match.name})")
-    wake, effect = (running.at, running.effect) if running is not None and not done else (None, "")
-    start = moment(config.options.get("start")) or now
-    if not done and any(unopened(session, match)) and (wake is None or start < wake):
-        wake, effect = start, "the opening mail goes to the players"
-    if done:
-        idle = "nothing: the match is over"
-    else:
-        gm = next((p for p in config.players if rules.waiting(state, p)), None)  # e.g. the GM's dice
-        idle = f"nothing until the GM acts: {gm} waits (pbem dm list)" if gm else "nothing until a player acts"
-    return MatchTick(match.name, config.game, wake, done, effect,
-                     running.waiting if running is not None and not done else None, idle)
+    end, stopped = ended(session, match), paused(session, match)
+    return tick_of(match.name, config, state, now,
+                   ended=None if end is None else ended_text(match.name, end.at, end.how, end.winner),
+                   paused=None if stopped is None else stopped.at, owed=any(unopened(session, match)))
 
 
 def write_deadline(session: Session, match: GameRow, config: Config, state: Any, now: datetime) -> None:

@@ -11,4 +11,6 @@ in `gm` commit).
 - `controls`: the history of the GM's controls (`gm_events`), and what it says now: paused, observers, policies,
   absences.
 - `due`: what a cron tick has to do, from the stored rows with plain SQL (no ORM, no engine).
+- `newmatch`: a new death match's rows written with plain SQL (`dm new`: no ORM); `refusal`: `Refused`, which
+  every layer raises.
 """

@@ -3,22 +3,15 @@ players as rows. `pbem game list` needs nothing more (pbem.store.summary), so it
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from .db import open_database
+from .refusal import Refused as Refused  # where every layer has taken it from
 from .tables import Game, Player
-
-
-class Refused(Exception):
-    """A request the game master cannot carry out, with every reason."""
-
-    def __init__(self, reasons: Iterable[object]):
-        self.reasons = [str(reason) for reason in reasons]
-        super().__init__("\n".join(self.reasons))
 
 
 class Store:

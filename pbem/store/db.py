@@ -9,24 +9,18 @@ dm new` loads no migration script, nor any table model it does not use.
 from __future__ import annotations
 
 import importlib
-import re
-from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, event, inspect
+from sqlalchemy import event, inspect
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel, create_engine
 
-from .schema import statements
+from .schema import MIGRATIONS, SQLITE_WAIT_MS, head_revision, stamp, statements
 
 if TYPE_CHECKING:
     from alembic.config import Config
-
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
 # the modules of pbem.store that define tables (tests/test_store_schema.py checks no other module adds one): the
@@ -57,21 +51,6 @@ def open_database(url: str) -> Engine:
     return engine
 
 
-@lru_cache(maxsize=1)
-def head_revision() -> str:
-    """The newest migration: the one revision no other names as its `down_revision` (read from the files,
-    as Alembic would, without importing it)."""
-    revisions: set[str] = set()
-    parents: set[str] = set()
-    for path in (MIGRATIONS / "versions").glob("*.py"):
-        for key, value in REVISION.findall(path.read_text(encoding="utf-8")):
-            (revisions if key == "revision" else parents).add(value)
-    heads = revisions - parents
-    if len(heads) != 1:
-        raise RuntimeError(f"the migrations in {MIGRATIONS} have {len(heads)} heads, not one: {sorted(heads)}")
-    return heads.pop()
-
-
 def stored_revision(engine: Engine) -> str | None:
     """The database's schema revision, None for a database without one (new, or made before migrations)."""
     with engine.connect() as connection:
@@ -79,11 +58,6 @@ def stored_revision(engine: Engine) -> str | None:
             return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
         except DBAPIError:  # no such table
             return None
-
-
-# Alembic's own version table, as `alembic stamp` creates it
-ALEMBIC_VERSION = Table("alembic_version", MetaData(), Column("version_num", String(32), nullable=False),
-                        PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 
 
 def upgrade(engine: Engine) -> None:
@@ -117,13 +91,8 @@ def create_at_head(engine: Engine) -> None:
         if stored is None:
             load_table_modules()
             SQLModel.metadata.create_all(connection)
-        for statement in stored or ():
+        for statement in [*(stored or ()), *stamp(head)]:
             connection.exec_driver_sql(statement)
-        ALEMBIC_VERSION.create(connection)
-        connection.execute(ALEMBIC_VERSION.insert().values(version_num=head))
-
-
-SQLITE_WAIT_MS = 60_000  # a writer waits this long for another (two cron runs at once) before giving up
 
 
 def _sqlite_pragmas(connection: DBAPIConnection, _record: object) -> None:

@@ -31,7 +31,8 @@ from ..formats.schedule import Process, Schedule, hold_expires, reminders_of, sc
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-NEVER_YEAR = 9999  # pbem.store.schedule.NEVER: a match with nothing to do until someone acts
+NEVER_YEAR = 9999
+NEVER = datetime(NEVER_YEAR, 12, 31, tzinfo=timezone.utc)  # a match's deadline row when nothing is due until someone acts
 Rows = Callable[..., list[tuple[Any, ...]]]  # (sql, **parameters) -> rows; parameters as :name, which both drivers take
 T = TypeVar("T")
 
@@ -289,7 +290,7 @@ class RowReader:
         self.url = url
 
     def __enter__(self) -> Rows:
-        path = _sqlite_file(self.url)
+        path = sqlite_file(self.url)
         if path is not None:
             if not path.is_file():
                 raise FileNotFoundError(path)
@@ -335,7 +336,7 @@ def _postgresql(url: str) -> dict[str, Any] | None:
     return {key: value for key, value in {**found, **dict(parse_qsl(parts.query))}.items() if value is not None}
 
 
-def _sqlite_file(url: str) -> Path | None:
+def sqlite_file(url: str) -> Path | None:
     """The file of a plain `sqlite:///PATH` URL (no query, no driver), else None."""
     prefix = "sqlite:///"
     if not url.startswith(prefix) or "?" in url or url == prefix or url.endswith(":memory:"):

@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any
 
 from sqlmodel import Session, col, select
 
 from .. import games as registry
 from ..dm.base import Action, Config
-from ..formats.dmpuzzles import puzzle_documents, read_puzzles
+from ..formats.dmpuzzles import read_puzzles
 from ..formats.yamlfile import FormatError
 from .base import players_of
+from .newmatch import MOVE_TURN, canonical, config_document
 from .tables import Game, OrderVersion, Player, key
-
-MOVE_TURN = 0  # a match has no turns: its moves are one sequence
-
-
-def canonical(document: Any) -> str:
-    """Sorted JSON; a time stamp (an option like `start`) is written in ISO 8601."""
-    return json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-                      default=lambda value: value.isoformat() if isinstance(value, datetime) else str(value))
-
-
-def config_document(config: Config) -> dict[str, Any]:
-    return {"game": config.game, "players": list(config.players), "variant": config.variant,
-            "options": dict(config.options), "seed": config.seed, "puzzles": puzzle_documents(config.game, config.puzzles)}
 
 
 def is_match(game: Game) -> bool:

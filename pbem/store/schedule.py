@@ -15,6 +15,7 @@ from sqlmodel import Field, Session, col, select
 
 from ..formats.schedule import Schedule, due_after, schedule_of
 from .base import Refused
+from .due import NEVER
 from .model import Table
 from .tables import Game, key
 
@@ -148,7 +149,6 @@ def move_deadline(session: Session, game: Game, turn: int, due_at: datetime, now
 
 # A death match's one row (turn 0: a match has no turns): when `pbem run` next has something to do for it.
 MATCH_TURN = 0
-NEVER = datetime(9999, 12, 31, tzinfo=timezone.utc)  # nothing to do until someone acts (or the match is over)
 
 
 def set_wake(session: Session, game: Game, due_at: datetime | None, about: str, now: datetime) -> None:

@@ -9,11 +9,39 @@ files; tests/test_store_schema.py checks each is what the models make.
 """
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
+MIGRATIONS = FOLDER / "migrations"
+REVISION = re.compile(r"^(down_revision|revision)\b[^=\n]*=\s*['\"]?([\w-]+)", re.MULTILINE)
 DIALECTS = ("sqlite", "postgresql")
 SEPARATOR = ";\n\n"
+SQLITE_WAIT_MS = 60_000  # a SQLite writer waits this long for another (two cron runs at once) before giving up
+# Alembic's own version table, as `alembic stamp` creates it (the same text in every dialect)
+ALEMBIC_VERSION = ("CREATE TABLE alembic_version (\n\tversion_num VARCHAR(32) NOT NULL, \n"
+                   "\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)")
+
+
+@lru_cache(maxsize=1)
+def head_revision() -> str:
+    """The newest migration: the one revision no other names as its `down_revision` (read from the files,
+    as Alembic would, without importing it)."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for key, value in REVISION.findall(path.read_text(encoding="utf-8")):
+            (revisions if key == "revision" else parents).add(value)
+    heads = revisions - parents
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations in {MIGRATIONS} have {len(heads)} heads, not one: {sorted(heads)}")
+    return heads.pop()
+
+
+def stamp(revision: str) -> list[str]:
+    """The statements that stamp a new database at `revision`, as `alembic stamp` would."""
+    return [ALEMBIC_VERSION, f"INSERT INTO alembic_version (version_num) VALUES ('{revision}')"]
 
 
 def statements(dialect: str, revision: str) -> list[str] | None:
@@ -58,8 +86,6 @@ def _first_line(revision: str) -> str:
 
 def main() -> None:
     """Write every dialect's file at the newest migration (after adding one)."""
-    from .db import head_revision
-
     for dialect in DIALECTS:
         (FOLDER / f"schema.{dialect}.sql").write_text(file_text(dialect, head_revision()), encoding="utf-8")
 

@@ -1,7 +1,8 @@
 """Gyulbot's bank of proven puzzles (`puzzles.jsonl`, read by `puzzlebank.py`): 16x16 boards, four single robots, a
-coloured goal, the standard setup; the deep lengths 16-21, which the generator's hill climb needs minutes to hours of
-CPU for (BENCHMARKS.md, issue #27), grown from one another by `benchmarks/grow_bank.py`, and the default length
-(`moves` 8), so that `dm new` with it loads no solver. No two are images of one another (`images.family`).
+coloured goal, the standard setup; every length a match may ask (`moves` `SHORTEST` to `LONGEST`), so that `dm new`
+loads no solver: the deep lengths 16-21, which the generator's hill climb needs minutes to hours of CPU for (BENCHMARKS.md,
+issue #27), grown from one another by `benchmarks/grow_bank.py`, the others from its generator. No two are images of
+one another (`images.family`), and no puzzle's shortest solution solves another.
 A match's rounds with a banked length come from here (`for_round`); `generator.generate` draws the deep lengths
 from here too. The file holds one JSON object a line, `{"optimal": N, "puzzle": {...}}` in the DESIGN.md puzzle
 format, as written by `formats.gyulbot.puzzle_data`.
@@ -20,9 +21,14 @@ from .images import every_renaming, image
 
 FILE = "puzzles.jsonl"
 DEEP = 16  # from this length on the generator draws from the bank: its climb would take minutes
+LONGEST = 21  # the longest minimum the bank holds, and so a match's `moves` at most
+# the shortest: a puzzle of one or two moves is solved by the first moves of a banked puzzle's solution, so no bank
+# of them keeps its promise that no round's solution solves another
+SHORTEST = 3
 # what each past edition of the bank held (the file only grows): the first so many puzzles of each length; the current
 # edition (`puzzlebank.EDITION`) holds them all
-PAST_EDITIONS = {1: {16: 8, 17: 7, 18: 3, 19: 2, 20: 1, 21: 1}}  # 1: deep-puzzles.jsonl, before #34 session 10
+PAST_EDITIONS = {1: {16: 8, 17: 7, 18: 3, 19: 2, 20: 1, 21: 1},  # 1: deep-puzzles.jsonl, before #34 session 10
+                 2: {8: 150, **{length: 12 for length in range(DEEP, LONGEST + 1)}}}  # 2: until #34 session 11
 
 
 def bank() -> dict[int, tuple[Puzzle, ...]]:

@@ -31,12 +31,22 @@ from ..views import GyulbotView
 from . import bank
 from .board import Puzzle, parse_solution, solved_after
 
+
+def _moves(value: Any, default: int) -> int:
+    """A length the bank holds puzzles of (D1.5: puzzles of a requested minimum; a longer one than the bank's would
+    take the generator hours)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not bank.SHORTEST <= value <= bank.LONGEST:
+        raise ValueError(f"must be a whole number from {bank.SHORTEST} to {bank.LONGEST}, not {value!r}")
+    return value
+
+
 OPTIONS = {
     "rounds": Option(5, whole=True, unit="rounds", about="D1.4: rounds in the match (5, 9 or 10)"),
     "claim_seconds": Option(600, whole=True, unit="seconds", about="a round with no claim in this time scores nobody"),
     "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
     "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
-    "moves": Option(8, whole=True, unit="moves", about="generated puzzles: their proven minimum"),
+    "moves": Option(8, read=_moves, unit="moves",
+                    about=f"the puzzles' proven minimum, {bank.SHORTEST} to {bank.LONGEST} (pbem's bank holds each)"),
     "bank": puzzlebank.OPTION,
     "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
                        about="D1.4: a tie goes to a tiebreaker round or to the designated opponent"),
