@@ -137,7 +137,7 @@ def _publish(match: str, config: Config, state: Any, number: int, out: Path | No
         return
     typer.echo(write(config.game, data), nl=False)
     if end is not None:
-        typer.echo(f"Over: {closing_text(match.name, end)}.")
+        typer.echo(f"Over: {closing_text(match, end)}.")
     if out is not None:
         typer.echo(f"picture: {path}" if path else f"(no picture: no drawer for {config.game})")
 
