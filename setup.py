@@ -1,11 +1,12 @@
-"""Builds copy the top-level data folders into the package, so an installed wheel has them.
+"""Builds copy the top-level data folders into the package, so an installed wheel has them, and compile the Gyulbot
+solver's search (a C extension: `pip install` compiles it once, so no first use waits for a compiler).
 
 Everything else about the package is in pyproject.toml.
 """
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 DATA_FOLDERS = ("rooms", "decks", "templates", "turns", "docs")  # pbem.resources.BUNDLED
@@ -24,4 +25,7 @@ class BuildWithData(build_py):
                 shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-setup(cmdclass={"build_py": BuildWithData})
+SEARCH = Extension("pbem.dm.gyulbot._search", ["pbem/dm/gyulbot/_search.c"],
+                   extra_compile_args=["-O3", "-std=c99"])  # portable: no -march=native in a wheel
+
+setup(cmdclass={"build_py": BuildWithData}, ext_modules=[SEARCH])

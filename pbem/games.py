@@ -38,12 +38,13 @@ class PuzzleFile:
 
 @dataclass(frozen=True)
 class Solver:
-    """A numba solver compiled on first use (`pbem warm` compiles it ahead)."""
+    """A game's solver: compiled when pbem is installed (`kernel` None), or by numba on first use (`pbem warm`
+    compiles it ahead)."""
 
     module: str  # has warm_up()
-    kernel: str  # holds the njit functions whose cache tells whether it is compiled
-    title: str  # what the notice before compiling calls it
-    compile_seconds: int  # CPU seconds to compile it, measured
+    kernel: str | None  # numba: holds the njit functions whose cache tells whether it is compiled
+    title: str  # what `pbem warm` and the notice before compiling call it
+    compile_seconds: int = 0  # numba: CPU seconds to compile it, measured
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ GAMES: tuple[Entry, ...] = (
           "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text",
           puzzles="pbem.formats.gyulbot:PUZZLES",
           puzzle_file=PuzzleFile(("goal",), "Gyulbot puzzle", "pbem.formats.gyulbot:parse_puzzle"),
-          solver=Solver("pbem.dm.gyulbot.solver", "pbem.dm.gyulbot.solver", "the Gyulbot solver", 9)),
+          solver=Solver("pbem.dm.gyulbot.solver", None, "the Gyulbot solver")),
     Entry("ice", "Ice maze", Kind.MATCH, "pbem.dm.icemaze.game:IceMaze",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.icemaze"),
           "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text",

@@ -27,8 +27,8 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     "pbem": {
         "init": Entry(("game",), "Make a campaign folder with copies of the bundled rooms/, decks/ and templates/ "
                                  "to edit."),
-        "warm": Entry(("warm",), "Compile the death-match solvers now (once per installation), so no later command "
-                                 "waits for it."),
+        "warm": Entry(("warm",), "Load the death-match solvers now, compiling any that numba compiles on first use "
+                                 "(once per installation), so no later command waits for it."),
         "demo": Entry(("game",), "Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; "
                                  "reports go to OUT."),
         "game": Entry(("game",), "Create, list, show, import and export games."),

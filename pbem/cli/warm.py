@@ -1,5 +1,6 @@
-"""`pbem warm`: compile the numba solvers (Gyulbot, ice maze) ahead, with a progress bar; and the notice a command
-gives on stderr before it compiles one on first use, instead of seeming to hang.
+"""`pbem warm`: load the death-match solvers ahead, compiling those numba compiles on first use, with a progress
+bar; and the notice a command gives on stderr before it compiles one, instead of seeming to hang. A solver built
+when pbem was installed (a C extension, as the Gyulbot solver's) has nothing to compile: it is ready.
 
 numba keeps the compiled code in `__pycache__` (or NUMBA_CACHE_DIR) per signature; a solver counts as compiled
 when any of its functions has its cache index there (numba's own file name for it).
@@ -16,15 +17,19 @@ from .common import app
 
 
 def _solvers() -> dict[str, Solver]:
-    """The games with a numba solver, from the registry."""
+    """The games with a solver, from the registry."""
     return {game.name: game.solver for game in entries() if game.solver is not None}
 
 
 def compiled(name: str) -> bool:
-    """Whether the solver's compiled code is in numba's cache (a guess that errs towards "no")."""
+    """Whether the solver's compiled code is there: built at install, or in numba's cache (a guess that errs
+    towards "no")."""
+    kernel = _solvers()[name].kernel
+    if kernel is None:
+        return True
     from numba.core.registry import CPUDispatcher
 
-    module = importlib.import_module(_solvers()[name].kernel)
+    module = importlib.import_module(kernel)
     for value in vars(module).values():
         if isinstance(value, CPUDispatcher):
             index = getattr(getattr(getattr(value, "_cache", None), "_cache_file", None), "_index_path", None)
@@ -44,14 +49,18 @@ def warm(name: str) -> None:
 
 @app.command("warm")
 def warm_command() -> None:
-    """Compile the death-match solvers now (once per installation), so no later command waits for it."""
+    """Load the death-match solvers now, compiling any that numba compiles on first use (once per installation),
+    so no later command waits for it."""
     from .gm import progress
 
     solvers = _solvers().values()
     with progress() as bar:
-        task = bar.add_task("compiling the solvers", total=len(solvers))
+        task = bar.add_task("loading the solvers", total=len(solvers))
         for solver in solvers:
-            bar.update(task, description=f"compiling {solver.title}")
+            bar.update(task, description=f"{'loading' if solver.kernel is None else 'compiling'} {solver.title}")
             importlib.import_module(solver.module).warm_up()
             bar.advance(task)
-    typer.echo(", ".join(solver.title for solver in solvers) + ": compiled and cached")
+    for built, words in ((True, "ready (compiled when pbem was installed)"), (False, "compiled and cached")):
+        titles = [solver.title for solver in solvers if (solver.kernel is None) == built]
+        if titles:
+            typer.echo(", ".join(titles) + f": {words}")
