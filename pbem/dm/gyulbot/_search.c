@@ -18,7 +18,7 @@
 
 #define UNREACHABLE (1 << 20)
 #define LIMIT 63            /* the most moves a search may be asked for: a table entry keeps the moves left in 6 bits */
-#define TT_START_LOG2 12
+#define TT_START_LOG2 11
 #define TT_MAX_LOG2 25      /* 32 Mi entries of 8 bytes, 256 MB; beyond it entries are replaced */
 #define PROBES 24
 #define TT_MIN_LEFT 2       /* near the leaves a table probe costs more than it saves */
@@ -34,7 +34,7 @@ typedef struct {
     volatile const char *stop;
     int32_t *run;                    /* run[cell * 4 + d]: free steps from cell in direction d, walls and edges only */
     int32_t *marks;                  /* the stopper bits a robot on the cell gives (fill_stopper_marks) */
-    int32_t *reach[4];               /* reach[d][cell]: moves to the goal with a last move d, stopping anywhere */
+    int32_t *reach;                  /* reach[cell * 4 + d]: moves to the goal with a last move d, stopping anywhere */
     int32_t *seen, *done[2], *front_bits[2], *front[2];  /* the reach table's search (start_reach, deepen) */
     int32_t bfs_moves, bfs_size;
     int32_t *line[4], *axis[4];      /* a cell's row or column across direction d, and its place along d */
@@ -77,15 +77,14 @@ static void fill_lines(Search *s) {
 static void start_reach(Search *s) {
     int cells = s->cells, goal = s->goal;
     const int deltas[4] = {-s->cols, 1, s->cols, -1};
-    for (int d = 0; d < 4; d++)
-        for (int cell = 0; cell < cells; cell++)
-            s->reach[d][cell] = 2;  /* the cap (see `deepen`) until found */
+    for (int entry = 0; entry < cells * 4; entry++)
+        s->reach[entry] = 2;  /* the cap (see `deepen`) until found */
     int size = 0;
     for (int last = 0; last < 4; last++) {
         int behind = BEHIND[last];  /* the last move comes from behind the goal */
         for (int k = 1; k <= s->run[goal * 4 + behind]; k++) {
             int cell = goal + deltas[behind] * k;
-            s->reach[last][cell] = 1;
+            s->reach[cell * 4 + last] = 1;
             s->seen[cell] |= 1 << last;
             if (s->front_bits[1][cell] == 0)
                 s->front[1][size++] = cell;
@@ -93,9 +92,8 @@ static void start_reach(Search *s) {
         }
     }
     if (size == 0)  /* walled in: nothing reaches the goal */
-        for (int d = 0; d < 4; d++)
-            for (int cell = 0; cell < cells; cell++)
-                s->reach[d][cell] = UNREACHABLE;
+        for (int entry = 0; entry < cells * 4; entry++)
+            s->reach[entry] = UNREACHABLE;
     s->bfs_moves = 1, s->bfs_size = size;
 }
 
@@ -120,7 +118,7 @@ static void deepen(Search *s, int upto) {
                 s->done[vertical][first] |= new_bits;
                 int here = first;
                 for (int k = 0; k <= s->run[first * 4 + ahead]; k++, here += deltas[ahead]) {
-                    int fresh = new_bits & ~s->seen[here];  /* bit d: reach[d][here] is known */
+                    int fresh = new_bits & ~s->seen[here];  /* bit d: reach[here * 4 + d] is known */
                     if (!fresh || here == s->goal)
                         continue;
                     s->seen[here] |= fresh;
@@ -129,7 +127,7 @@ static void deepen(Search *s, int upto) {
                     s->front_bits[next_row][here] |= fresh;
                     for (int d = 0; d < 4; d++)
                         if (fresh >> d & 1)
-                            s->reach[d][here] = moves + 1;
+                            s->reach[here * 4 + d] = moves + 1;
                 }
             }
         }
@@ -140,9 +138,9 @@ static void deepen(Search *s, int upto) {
         int cap = size ? moves + 1 : UNREACHABLE;
         for (int cell = 0; cell < s->cells; cell++) {  /* the cap into every entry not found yet */
             int unknown = ~s->seen[cell] & 15;
-            for (int d = 0; d < 4; d++)
+            for (int d = 0; unknown && d < 4; d++)
                 if (unknown >> d & 1)
-                    s->reach[d][cell] = cap;
+                    s->reach[cell * 4 + d] = cap;
         }
     }
     s->bfs_moves = moves, s->bfs_size = size;
@@ -203,7 +201,8 @@ static inline int bound(const Search *s, const int32_t *pos, int left, int *pure
             *pure_out = 0;
             return 0;
         }
-        int r0 = s->reach[0][p], r1 = s->reach[1][p], r2 = s->reach[2][p], r3 = s->reach[3][p];
+        const int32_t *r = s->reach + p * 4;  /* one cache line per cell */
+        int r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
         int least = r0;
         if (r1 < least) least = r1;
         if (r2 < least) least = r2;
@@ -220,7 +219,6 @@ static inline int bound(const Search *s, const int32_t *pos, int left, int *pure
                     covered |= s->marks[pos[j]];
             missing = s->needs & ~covered;
         }
-        const int r[4] = {r0, r1, r2, r3};
         for (int d = 0; d < 4; d++) {
             int moves = r[d];
             if (moves >= best)
@@ -407,7 +405,8 @@ static int ida(Search *s, int limit) {
             int dist = slide(s, at, lo, hi, d);
             if (dist == 0)
                 continue;
-            memcpy(below, at, n * sizeof(int32_t));
+            for (int i = 0; i < n; i++)
+                below[i] = at[i];
             int moved_stopper = s->finisher[lo] != 0;  /* the bound only sees finishers and robots on stopper cells */
             int step = dist * deltas[d];
             for (int i = lo; i < hi; i++) {
@@ -456,29 +455,32 @@ static int ida(Search *s, int limit) {
     return -1;
 }
 
-/* Every array of a solve in one block (zeroed), the table apart (it grows). */
+/* Every array of a solve in one block, the table apart (it grows): zeroed where the tables' searches mark cells
+ * (`marks` first, the block's start), the rest written before it is read. */
 static int allocate(Search *s) {
     size_t cells = (size_t)s->cells, n = (size_t)s->n, groups = (size_t)s->groups;
-    size_t words = cells * 4 + cells + 4 * cells + 7 * cells + 8 * cells + 5 * n + (groups + 1) + groups
-                   + (LIMIT + 1) * n;
-    int32_t *block = calloc(words, sizeof(int32_t));
+    size_t zeroed = 6 * cells, words = zeroed + 4 * cells + 4 * cells + 2 * cells + 8 * cells + 5 * n + (groups + 1)
+                                       + groups + (LIMIT + 1) * n;
+    int32_t *block = malloc(words * sizeof(int32_t));
     s->table = calloc((size_t)1 << TT_START_LOG2, sizeof(uint64_t));
     if (block == NULL || s->table == NULL) {
         free(block);
         free(s->table);
         return 0;
     }
+    memset(block, 0, zeroed * sizeof(int32_t));
     int32_t *next = block;
 #define TAKE(count) (next += (count), next - (count))
-    s->run = TAKE(cells * 4);
     s->marks = TAKE(cells);
-    for (int d = 0; d < 4; d++) s->reach[d] = TAKE(cells);
     s->seen = TAKE(cells);
     for (int k = 0; k < 2; k++) {
         s->done[k] = TAKE(cells);
         s->front_bits[k] = TAKE(cells);
-        s->front[k] = TAKE(cells);
     }
+    s->run = TAKE(cells * 4);
+    s->reach = TAKE(cells * 4);
+    for (int k = 0; k < 2; k++)
+        s->front[k] = TAKE(cells);
     for (int d = 0; d < 4; d++) {
         s->line[d] = TAKE(cells);
         s->axis[d] = TAKE(cells);
@@ -497,7 +499,7 @@ static int allocate(Search *s) {
 }
 
 static void release(Search *s) {
-    free(s->run);  /* the block's start */
+    free(s->marks);  /* the block's start */
     free(s->table);
 }
 
@@ -601,10 +603,10 @@ static PyObject *search(PyObject *Py_UNUSED(module), PyObject *args) {
     return Py_BuildValue("(iLN)", length, (long long)s.nodes, moves);
 }
 
-static PyObject *as_list(const int32_t *values, Py_ssize_t count) {
+static PyObject *as_list(const int32_t *values, Py_ssize_t count, Py_ssize_t stride) {
     PyObject *list = PyList_New(count);
     for (Py_ssize_t i = 0; list != NULL && i < count; i++) {
-        PyObject *item = PyLong_FromLong(values[i]);
+        PyObject *item = PyLong_FromLong(values[i * stride]);
         if (item == NULL) {
             Py_CLEAR(list);
             break;
@@ -635,14 +637,14 @@ static PyObject *tables(PyObject *Py_UNUSED(module), PyObject *args) {
     deepen(&s, upto);
     PyObject *reach = PyTuple_New(4);
     for (int d = 0; reach != NULL && d < 4; d++) {
-        PyObject *row = as_list(s.reach[d], s.cells);
+        PyObject *row = as_list(s.reach + d, s.cells, 4);
         if (row == NULL)
             Py_CLEAR(reach);
         else
             PyTuple_SET_ITEM(reach, d, row);
     }
-    PyObject *result = reach == NULL ? NULL : Py_BuildValue("(NNNi)", as_list(s.run, 4 * (Py_ssize_t)s.cells), reach,
-                                                            as_list(s.marks, s.cells), s.needs);
+    PyObject *result = reach == NULL ? NULL : Py_BuildValue("(NNNi)", as_list(s.run, 4 * (Py_ssize_t)s.cells, 1), reach,
+                                                            as_list(s.marks, s.cells, 1), s.needs);
     release(&s);
     return result;
 }
