@@ -160,7 +160,7 @@ def test_generate_on_small_boards_and_as_json(size):
 
 
 def test_the_command_lines_move_limit_is_the_solvers():
-    """pbem/cli/gyulbot.py keeps its own copy (importing the solver loads numba, too slow for --help)."""
+    """pbem/cli/gyulbot.py keeps its own copy (importing the solver loads pbem.dm, too slow for --help)."""
     from pbem.cli.gyulbot import MAX_MOVES as COMMAND_LINE
     from pbem.dm.gyulbot.solver import MAX_MOVES as SOLVER
 
