@@ -18,8 +18,8 @@
 - `peer` (with --peer CLONE, instead of the sections above): side by side with fogleman's C
   solver built from the clone's ricochet.c as its own -O3 executable (`ricochet_peer.py`), every
   puzzle of the shared file and of --sets (default benchmarks/data/gyulbot-deep*.jsonl), each solved
-  --repeat times by both (C: in one run of its program, each search timed by its process CPU clock;
-  pbem: this thread's CPU clock); per optimal length the medians and maxima of the per-puzzle medians and
+  --repeat times by both, alternately (C: its program running beside this one, each search timed by
+  its process CPU clock; pbem: this thread's CPU clock); per optimal length the medians and maxima of the per-puzzle medians and
   their ratios (pbem / C), overall the ratio of the summed times and the geometric mean of the
   per-puzzle ratios; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
 Other processes share this 2-core machine: `load` gives the load average before/after.
@@ -120,31 +120,36 @@ def bfs_agreement(count: int) -> dict:
 
 
 def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
-    """Every convertible puzzle of `paths` solved `repeat` times by the C program (all in one run of it, each
-    search timed by its process CPU clock), then `repeat` times by pbem (this thread's CPU clock)."""
+    """Every convertible puzzle of `paths` solved `repeat` times by each, alternately: the C program (its own
+    process, running beside this one: each search timed by its process CPU clock) and pbem (this thread's)."""
     import ricochet_peer
 
     program, built = ricochet_peer.build(clone)
-    puzzles, skipped = [], 0
+    peer = ricochet_peer.Peer(program)
+    rows: dict[int, list[tuple[float, float]]] = {}
+    disagree, skipped = [], 0
     for path in paths:
         for i, line in enumerate(path.read_text().splitlines()):
             record = json.loads(line)
             puzzle = parse_puzzle(record["puzzle"], f"{path}:{i + 1}")
-            if ricochet_peer.convertible(puzzle):
-                puzzles.append((f"{path.name}:{i + 1}", record["optimal"], puzzle))
-            else:
+            if not ricochet_peer.convertible(puzzle):
                 skipped += 1
-    peer = ricochet_peer.solve_all(program, [ricochet_peer.to_game(p) for _, _, p in puzzles], repeat)
-    rows: dict[int, list[tuple[float, float]]] = {}
-    disagree = []
-    for (name, optimal, puzzle), (peer_moves, theirs) in zip(puzzles, peer):
-        _ = puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
-        runs = [timed(puzzle) for _ in range(repeat)]
-        moves = runs[0][0]
-        if len({len(moves), len(peer_moves), optimal}) > 1 or solved_after(puzzle, moves) != len(moves) \
-                or solved_after(puzzle, peer_moves) != len(peer_moves):
-            disagree.append({"puzzle": name, "recorded": optimal, "pbem": len(moves), "c": len(peer_moves)})
-        rows.setdefault(optimal, []).append((statistics.median(r[2] for r in runs), statistics.median(theirs)))
+                continue
+            game = ricochet_peer.to_game(puzzle)  # before the timings, as pbem's own conversion:
+            _ = puzzle.flat  # the puzzle's flat form (made once per puzzle)
+            ours, theirs = [], []
+            for _ in range(repeat):
+                moves, _, cpu = timed(puzzle)
+                peer_moves, peer_s = peer.solve(game)
+                ours.append(cpu)
+                theirs.append(peer_s)
+            lengths = {len(moves), len(peer_moves), record["optimal"]}
+            if len(lengths) > 1 or solved_after(puzzle, moves) != len(moves) \
+                    or solved_after(puzzle, peer_moves) != len(peer_moves):
+                disagree.append({"puzzle": f"{path.name}:{i + 1}", "recorded": record["optimal"],
+                                 "pbem": len(moves), "c": len(peer_moves)})
+            rows.setdefault(record["optimal"], []).append((statistics.median(ours), statistics.median(theirs)))
+    peer.close()
     return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "skipped": skipped,
             "disagree": disagree, "by_length": {str(k): _pair(v) for k, v in sorted(rows.items())},
             "overall": _pair([row for v in rows.values() for row in v])}

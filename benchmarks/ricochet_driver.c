@@ -5,7 +5,8 @@
  * Reads from stdin the number of runs per puzzle, then per puzzle 261 numbers (the 256 cells' bits, the four
  * robots' cells, the goal's cell: ricochet_peer.to_game); prints per puzzle one line: the solution's moves
  * (robot << 4 | direction bit, as `search` writes them), "|", then each run's CPU seconds of this process
- * (CLOCK_PROCESS_CPUTIME_ID) around `search`, which runs on a fresh copy of the puzzle each time.
+ * (CLOCK_PROCESS_CPUTIME_ID) around `search`, which runs on a fresh copy of the puzzle each time. It answers
+ * each puzzle as soon as it is read, so a caller may send them one at a time.
  */
 #define _POSIX_C_SOURCE 199309L
 #include <time.h>

@@ -3,7 +3,8 @@ public source as its own executable, as the yardstick for pbem's Gyulbot solver.
 
 Nothing of its code is copied here: `build` compiles our driver (`ricochet_driver.c`) with
 the clone's ricochet.c, with the system cc and its build script's flags (-std=c99 -O3), into
-a program that reads puzzles on stdin and times each search by its own process CPU clock.
+a program that reads puzzles on stdin and times each search by its own process CPU clock
+(`Peer` keeps it running beside the benchmark).
 `to_game` converts a pbem puzzle to that solver's board model (16x16 cells, index
 row * 16 + col, wall bits N=1 E=2 S=4 W=8 on both sides of every wall and along the edges,
 the robot bit 16 on occupied cells, the goal's robot first).
@@ -57,16 +58,29 @@ def to_game(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     return grid + robots + [(puzzle.goal.row - 1) * SIDE + puzzle.goal.col - 1], order
 
 
-def solve_all(program: Path, games: list[tuple[list[int], list[int]]], repeat: int
-              ) -> list[tuple[list[tuple[int, Dir]], list[float]]]:
-    """Each game's minimal solution (pbem colour, direction) by the C solver and the CPU seconds of each of its
-    `repeat` searches, all in one run of the program."""
-    text = f"{repeat}\n" + "".join(" ".join(map(str, numbers)) + "\n" for numbers, _ in games)
-    lines = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.splitlines()
-    assert len(lines) == len(games), "the C program stopped early"
-    results = []
-    for line, (_, order) in zip(lines, games):
-        moves, seconds = line.split("|")
-        path = [int(b) for b in moves.split()]
-        results.append(([(order[(b >> 4) & 15], DIRECTION[b & 15]) for b in path], [float(s) for s in seconds.split()]))
-    return results
+class Peer:
+    """The C program running beside the benchmark: each `solve` sends it one game and reads back its solution, so
+    its searches and pbem's can alternate under the same load while each keeps its own process."""
+
+    def __init__(self, program: Path):
+        self.process = subprocess.Popen([str(program)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._send("1")  # one search per game sent
+
+    def _send(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def solve(self, game: tuple[list[int], list[int]]) -> tuple[list[tuple[int, Dir]], float]:
+        """The C solver's minimal solution (pbem colour, direction) for a game from `to_game`, and the CPU seconds
+        of its search (its process's clock)."""
+        numbers, order = game
+        self._send(" ".join(map(str, numbers)))
+        assert self.process.stdout is not None
+        moves, seconds = self.process.stdout.readline().split("|")
+        return [(order[(b >> 4) & 15], DIRECTION[b & 15]) for b in map(int, moves.split())], float(seconds)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()

@@ -37,6 +37,7 @@ typedef struct {
     int32_t *reach;                  /* reach[cell * 4 + d]: moves to the goal with a last move d, stopping anywhere */
     int32_t *seen, *done[2], *front_bits[2], *front[2];  /* the reach table's search (start_reach, deepen) */
     int32_t bfs_moves, bfs_size;
+    int32_t *open, open_count;       /* the cells whose reach is not known in every direction yet (may list more) */
     int32_t *line[4], *axis[4];      /* a cell's row or column across direction d, and its place along d */
     int needs, all_lone;
     int32_t *group_of, *finisher, *lone, *pooled, *scratch;  /* per robot */
@@ -63,11 +64,11 @@ static void fill_runs(Search *s, const int64_t *spec) {
 }
 
 static void fill_lines(Search *s) {
-    for (int cell = 0; cell < s->cells; cell++) {
-        int32_t row = cell / s->cols, col = cell % s->cols;
-        s->line[0][cell] = col, s->line[1][cell] = row, s->line[2][cell] = col, s->line[3][cell] = row;
-        s->axis[0][cell] = -row, s->axis[1][cell] = col, s->axis[2][cell] = row, s->axis[3][cell] = -col;
-    }
+    for (int row = 0, cell = 0; cell < s->cells; row++)
+        for (int col = 0; col < s->cols; col++, cell++) {
+            s->line[0][cell] = col, s->line[1][cell] = row, s->line[2][cell] = col, s->line[3][cell] = row;
+            s->axis[0][cell] = -row, s->axis[1][cell] = col, s->axis[2][cell] = row, s->axis[3][cell] = -col;
+        }
 }
 
 /* The reach table with its first round (the squares behind the goal), and the state of its search for `deepen`.
@@ -94,6 +95,9 @@ static void start_reach(Search *s) {
     if (size == 0)  /* walled in: nothing reaches the goal */
         for (int entry = 0; entry < cells * 4; entry++)
             s->reach[entry] = UNREACHABLE;
+    for (int cell = 0; cell < cells; cell++)
+        s->open[cell] = cell;
+    s->open_count = cells;
     s->bfs_moves = 1, s->bfs_size = size;
 }
 
@@ -135,13 +139,17 @@ static void deepen(Search *s, int upto) {
         moves++;
     }
     if (moves != s->bfs_moves) {
-        int cap = size ? moves + 1 : UNREACHABLE;
-        for (int cell = 0; cell < s->cells; cell++) {  /* the cap into every entry not found yet */
-            int unknown = ~s->seen[cell] & 15;
-            for (int d = 0; unknown && d < 4; d++)
+        int cap = size ? moves + 1 : UNREACHABLE, kept = 0;
+        for (int k = 0; k < s->open_count; k++) {  /* the cap into every entry not found yet */
+            int cell = s->open[k], unknown = ~s->seen[cell] & 15;
+            if (unknown == 0)
+                continue;
+            s->open[kept++] = cell;
+            for (int d = 0; d < 4; d++)
                 if (unknown >> d & 1)
                     s->reach[cell * 4 + d] = cap;
         }
+        s->open_count = kept;
     }
     s->bfs_moves = moves, s->bfs_size = size;
 }
@@ -459,7 +467,7 @@ static int ida(Search *s, int limit) {
  * (`marks` first, the block's start), the rest written before it is read. */
 static int allocate(Search *s) {
     size_t cells = (size_t)s->cells, n = (size_t)s->n, groups = (size_t)s->groups;
-    size_t zeroed = 6 * cells, words = zeroed + 4 * cells + 4 * cells + 2 * cells + 8 * cells + 5 * n + (groups + 1)
+    size_t zeroed = 6 * cells, words = zeroed + 4 * cells + 4 * cells + 3 * cells + 8 * cells + 5 * n + (groups + 1)
                                        + groups + (LIMIT + 1) * n;
     int32_t *block = malloc(words * sizeof(int32_t));
     s->table = calloc((size_t)1 << TT_START_LOG2, sizeof(uint64_t));
@@ -481,6 +489,7 @@ static int allocate(Search *s) {
     s->reach = TAKE(cells * 4);
     for (int k = 0; k < 2; k++)
         s->front[k] = TAKE(cells);
+    s->open = TAKE(cells);
     for (int d = 0; d < 4; d++) {
         s->line[d] = TAKE(cells);
         s->axis[d] = TAKE(cells);
