@@ -153,11 +153,12 @@ def test_the_reach_table_deepens_level_by_level(puzzle):
              if s != puzzle.goal}
 
 
-@pytest.mark.parametrize("bad", [dict(rows=0), dict(goal=99), dict(robots=7), dict(spec_cut=1)])
+@pytest.mark.parametrize("bad", [dict(rows=0), dict(goal=99), dict(robots=7), dict(spec_cut=1), dict(no_edge=1)])
 def test_the_compiled_search_refuses_numbers_that_do_not_fit(bad):
     """A spec that does not match the board or robots given is a ValueError, never a read past an array."""
     flat = PUZZLES[0].flat
-    spec = flat.spec[:-bad.get("spec_cut", 0) or None]
+    spec = flat.spec[:-bad.get("spec_cut", 0) or None].copy()
+    spec[0] &= ~(bad.get("no_edge", 0))  # the top-left cell open to the north: a slide off the board
     with pytest.raises(ValueError):
         _search.search(spec, bad.get("robots", flat.robots), bad.get("rows", flat.rows), flat.cols,
                        bad.get("goal", flat.goal), 6, 10, 1000, None, 1023)

@@ -556,6 +556,10 @@ static int open_spec(PyObject *spec_object, int n, int rows, int cols, int goal,
     }
     for (Py_ssize_t i = 0; valid && i < n; i++)
         valid = spec[cells + i] >= 0 && spec[cells + i] < cells;
+    for (Py_ssize_t col = 0; valid && col < cols; col++)  /* the edge blocks every slide off the board */
+        valid = (spec[col] & 1) && (spec[cells - cols + col] & 4);
+    for (Py_ssize_t left = 0; valid && left < cells; left += cols)
+        valid = (spec[left] & 8) && (spec[left + cols - 1] & 2);
     if (!valid) {
         PyBuffer_Release(view);
         PyErr_SetString(PyExc_ValueError, "spec does not match the board and robots given");
