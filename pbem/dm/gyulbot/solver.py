@@ -7,7 +7,7 @@ Why it is exact:
   lengthen it, and a robot moving with its rigid body (D1.2) also stops
   somewhere along its own slide (perhaps at once), so no real sequence is
   shorter. A lone robot also needs other robots as stoppers where no wall
-  stops it (`tables.fill_stopper_marks`); each one missing costs another colour a move. The
+  stops it (`fill_stopper_marks` in `_search.c`); each one missing costs another colour a move. The
   bound is the least over the robots allowed to finish (any colour: all).
 - A colour that may not finish is not moved when the finishers' reach alone
   (without stoppers) already needs every move left: its move leaves that reach
