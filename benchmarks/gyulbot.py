@@ -172,6 +172,8 @@ def fixed_cost(path: Path, repeat: int = 21) -> dict:
     fresh puzzle's first solve (its flat form made, `flat.py`), a repeated one, and the flattening
     alone; each the median over the puzzles of the best of `repeat` runs."""
     records = [record["puzzle"] for record in map(json.loads, path.read_text().splitlines()) if record["optimal"] == 1]
+    if not records:
+        return {"puzzles": 0}
 
     def best(run) -> float:
         return min(run() for _ in range(repeat)) * 1e6
