@@ -27,6 +27,7 @@ class BuildWithData(build_py):
 
 # -O3 after Python's own flags, so it wins; no -march=native: a wheel built here must run on other machines.
 EXTENSIONS = [
+    Extension("pbem.dm.gyulbot._search", ["pbem/dm/gyulbot/_search.c"], extra_compile_args=["-O3", "-std=c99"]),
     Extension("pbem.dm.icemaze._search", ["pbem/dm/icemaze/_search.c"], extra_compile_args=["-O3"]),
 ]
 

@@ -1,8 +1,11 @@
-"""The numba solvers' first use, timed the way a GM meets it: a fresh interpreter with an empty cache, then a second
-one that loads what the first compiled (a helper of gyulbot.py and ice.py)."""
+"""The solvers' first use, timed the way a GM meets it: a fresh interpreter with an empty numba cache, then a second
+one that loads what the first compiled; or, for a solver compiled by `pip install`, fresh interpreters beside
+`import sqlmodel` (a helper of gyulbot.py and ice.py)."""
 from __future__ import annotations
 
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -21,3 +24,28 @@ def compile_times(first_solve: str) -> dict:
             for _ in range(2))
     return {"cold_compile_s": round(cold, 2), "cold_compile_cpu_s": round(cold_cpu, 2),
             "warm_load_s": round(warm, 3), "warm_load_cpu_s": round(warm_cpu, 3)}
+
+
+def beside_sqlmodel(first_solve: str, rounds: int = 5) -> dict:
+    """The first use of a solver compiled by `pip install`, beside `python -c "import sqlmodel"` in the same rounds
+    (alternating, each a fresh interpreter): the CPU of the whole child (user + system: its imports and first
+    solve), the ratio of the medians, and the first solve's own CPU, which `first_solve` (a `python -c` program)
+    prints after its wall seconds."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def child(program: str) -> tuple[float, str]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run([sys.executable, "-c", program], env=env, cwd=ROOT, check=True, capture_output=True,
+                             text=True).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, out
+
+    base, whole, solving = [], [], []
+    for _ in range(rounds):
+        base.append(child("import sqlmodel")[0])
+        seconds, out = child(first_solve)
+        whole.append(seconds)
+        solving.append(float(out.split()[1]))
+    sqlmodel, first = statistics.median(base), statistics.median(whole)
+    return {"rounds": rounds, "import_sqlmodel_cpu_s": round(sqlmodel, 3), "first_use_cpu_s": round(first, 3),
+            "ratio": round(first / sqlmodel, 2), "first_solve_cpu_s": round(statistics.median(solving), 4)}

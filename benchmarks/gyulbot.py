@@ -4,8 +4,8 @@
     python3 benchmarks/gyulbot.py --generate LENGTH:COUNT,…   (appends to --deep)
     python3 benchmarks/gyulbot.py --peer /tmp/Ricochet [--sets FILE …] [--repeat K]
 
-- `compile`: numba compile time with an empty cache, and the load time with a warm one
-  (each in a fresh interpreter).
+- `first_use`: the first solve after an install (the search is compiled by `pip install`), each in a fresh
+  interpreter beside `python -c "import sqlmodel"`: whole-process CPU medians and their ratio.
 - `shared`: every puzzle of the shared data file (proven optima 1–13): must match;
   seconds per optimal length (median, max).
 - `deep`: deeper puzzles made by our generator (random 16x16 boards, 4 single robots,
@@ -16,9 +16,10 @@
   a fresh puzzle's first solve, which makes its flat form, a repeated solve, and the flattening alone.
 - `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
 - `peer` (with --peer CLONE, instead of the sections above): side by side with fogleman's C
-  solver built from the clone's ricochet.c (`ricochet_peer.py`), every puzzle of the shared file
-  and of --sets (default benchmarks/data/gyulbot-deep*.jsonl), each solved --repeat times by
-  both, alternately; per optimal length the medians and maxima of the per-puzzle medians and
+  solver built from the clone's ricochet.c as its own -O3 executable (`ricochet_peer.py`), every
+  puzzle of the shared file and of --sets (default benchmarks/data/gyulbot-deep*.jsonl), each solved
+  --repeat times by both, alternately (C: its program running beside this one, each search timed by
+  its process CPU clock; pbem: this thread's CPU clock); per optimal length the medians and maxima of the per-puzzle medians and
   their ratios (pbem / C), overall the ratio of the summed times and the geometric mean of the
   per-puzzle ratios; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
 Other processes share this 2-core machine: `load` gives the load average before/after.
@@ -119,9 +120,12 @@ def bfs_agreement(count: int) -> dict:
 
 
 def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
+    """Every convertible puzzle of `paths` solved `repeat` times by each, alternately: the C program (its own
+    process, running beside this one: each search timed by its process CPU clock) and pbem (this thread's)."""
     import ricochet_peer
 
-    lib, built = ricochet_peer.build(clone)
+    program, built = ricochet_peer.build(clone)
+    peer = ricochet_peer.Peer(program)
     rows: dict[int, list[tuple[float, float]]] = {}
     disagree, skipped = [], 0
     for path in paths:
@@ -131,12 +135,12 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
             if not ricochet_peer.convertible(puzzle):
                 skipped += 1
                 continue
-            game, order = ricochet_peer.to_game(puzzle)  # before the timings: its Python work would cool our caches
-            _ = puzzle.flat  # pbem's conversion (made once per puzzle), outside the timings like the C one
+            game = ricochet_peer.to_game(puzzle)  # before the timings, as pbem's own conversion:
+            _ = puzzle.flat  # the puzzle's flat form (made once per puzzle)
             ours, theirs = [], []
             for _ in range(repeat):
                 moves, _, cpu = timed(puzzle)
-                peer_moves, peer_s = ricochet_peer.solve(lib, game, order)
+                peer_moves, peer_s = peer.solve(game)
                 ours.append(cpu)
                 theirs.append(peer_s)
             lengths = {len(moves), len(peer_moves), record["optimal"]}
@@ -145,6 +149,7 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
                 disagree.append({"puzzle": f"{path.name}:{i + 1}", "recorded": record["optimal"],
                                  "pbem": len(moves), "c": len(peer_moves)})
             rows.setdefault(record["optimal"], []).append((statistics.median(ours), statistics.median(theirs)))
+    peer.close()
     return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "skipped": skipped,
             "disagree": disagree, "by_length": {str(k): _pair(v) for k, v in sorted(rows.items())},
             "overall": _pair([row for v in rows.values() for row in v])}
@@ -167,6 +172,8 @@ def fixed_cost(path: Path, repeat: int = 21) -> dict:
     fresh puzzle's first solve (its flat form made, `flat.py`), a repeated one, and the flattening
     alone; each the median over the puzzles of the best of `repeat` runs."""
     records = [record["puzzle"] for record in map(json.loads, path.read_text().splitlines()) if record["optimal"] == 1]
+    if not records:
+        return {"puzzles": 0}
 
     def best(run) -> float:
         return min(run() for _ in range(repeat)) * 1e6
@@ -207,7 +214,7 @@ def main() -> None:
     parser.add_argument("--deep", type=Path, default=DEEP)
     parser.add_argument("--bfs", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--no-compile", action="store_true", help="skip timing a compile with an empty cache")
+    parser.add_argument("--no-compile", action="store_true", help="skip timing the first use")
     parser.add_argument("--generate", help="LENGTH:COUNT,… puzzles to append to --deep, then stop")
     parser.add_argument("--peer", type=Path, help="a clone of github.com/fogleman/Ricochet: compare side by side")
     parser.add_argument("--sets", type=Path, nargs="*", help="puzzle files for --peer besides --data "
@@ -217,7 +224,8 @@ def main() -> None:
         generate_deep(args.generate, args.deep)
         return
     load_before = os.getloadavg()[0]
-    document: dict = {"machine": _machine(), "compile": None if args.no_compile else first_compile.compile_times(FIRST_SOLVE)}
+    document: dict = {"machine": _machine(),
+                      "first_use": None if args.no_compile else first_compile.beside_sqlmodel(FIRST_SOLVE)}
     solver.warm_up()
     document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:

@@ -42,13 +42,10 @@ class PuzzleFile:
 
 @dataclass(frozen=True)
 class Solver:
-    """A compiled solver: a C extension built by `pip install`, or numba's, compiled on first use (`pbem warm`
-    compiles it ahead)."""
+    """A game's exact solver, whose search is a C extension compiled when pbem is installed (`setup.py`)."""
 
     module: str  # has warm_up()
-    kernel: str  # the C extension, or the module of the njit functions whose cache tells whether it is compiled
-    title: str  # what the notice before compiling calls it
-    compile_seconds: int  # CPU seconds to compile it on first use, measured (0: built at install)
+    title: str  # what `pbem warm` calls it
 
 
 @dataclass(frozen=True)
@@ -83,13 +80,13 @@ GAMES: tuple[Entry, ...] = (
           "pbem.render.dm_gyulbot:draw_gyulbot", "pbem.render.dm_gyulbot:gyulbot_text",
           puzzles="pbem.formats.gyulbot:PUZZLES",
           puzzle_file=PuzzleFile(("goal",), "Gyulbot puzzle", "pbem.formats.gyulbot:parse_puzzle"),
-          solver=Solver("pbem.dm.gyulbot.solver", "pbem.dm.gyulbot.solver", "the Gyulbot solver", 9)),
+          solver=Solver("pbem.dm.gyulbot.solver", "the Gyulbot solver")),
     Entry("ice", "Ice maze", Kind.MATCH, "pbem.dm.icemaze.game:IceMaze",
           ("pbem.formats.transcript", "pbem.formats.dmpuzzles", "pbem.formats.icemaze"),
           "pbem.render.dm_ice:draw_ice", "pbem.render.dm_ice:ice_text",
           puzzles="pbem.formats.icemaze:PUZZLES",
           puzzle_file=PuzzleFile(("map",), "Ice maze", "pbem.formats.icemaze:parse_maze"),
-          solver=Solver("pbem.dm.icemaze.solver", "pbem.dm.icemaze._search", "the ice-maze solver", 0)),
+          solver=Solver("pbem.dm.icemaze.solver", "the ice-maze solver")),
     Entry("takebacktoe", "Take-Back-Toe", Kind.MATCH, "pbem.dm.takebacktoe:TakeBackToe",
           ("pbem.formats.transcript",),
           "pbem.render.dm_takebacktoe:picture", "pbem.render.dm_takebacktoe:text"),

@@ -93,16 +93,10 @@ def geeko_campaign(tmp_path_factory) -> Path:
 
 # pytest-xdist hands each worker whole groups (`--dist loadgroup` in pyproject.toml, where the workers read it too):
 # a module's tests are one group, so its module-scoped fixtures (the demo campaign, a browser, a site) are built
-# once, not on both workers. The modules whose tests run the solvers numba compiles (Gyulbot, ice maze) are one
-# group together: where no compiled copy is kept yet (a fresh clone, an edited solver) each process compiles them
-# on first use, ~10 s of CPU each.
-SOLVER_MODULES = {"test_dm_cli", "test_dm_conformance", "test_dm_live", "test_dm_transcript", "test_gyulbot_bank", "test_gyulbot_cli",
-                  "test_gyulbot_game", "test_gyulbot_rules", "test_gyulbot_flat", "test_gyulbot_sample", "test_gyulbot_solver",
-                  "test_ice_cli", "test_ice_game", "test_ice_sample", "test_ice_solver", "test_qa_inputs"}
+# once, not on both workers.
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        module = item.path.stem
-        item.add_marker(pytest.mark.xdist_group("solvers" if module in SOLVER_MODULES else module))
+        item.add_marker(pytest.mark.xdist_group(item.path.stem))

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -156,8 +160,19 @@ def test_generate_on_small_boards_and_as_json(size):
 
 
 def test_the_command_lines_move_limit_is_the_solvers():
-    """pbem/cli/gyulbot.py keeps its own copy (importing the solver loads numba, too slow for --help)."""
+    """pbem/cli/gyulbot.py keeps its own copy (importing the solver loads pbem.dm, too slow for --help)."""
     from pbem.cli.gyulbot import MAX_MOVES as COMMAND_LINE
     from pbem.dm.gyulbot.solver import MAX_MOVES as SOLVER
 
     assert COMMAND_LINE == SOLVER
+
+
+def test_a_checkout_never_built_says_to_install_it_instead_of_a_traceback(tmp_path):
+    """Without the compiled search (a source checkout nobody installed) `gyulbot solve` names the fix on stderr."""
+    (tmp_path / "p.yaml").write_text(PUZZLE)
+    program = ("import sys; sys.modules['pbem.dm.gyulbot._search'] = None; "  # as if the .so were not there
+               "sys.argv = ['pbem', 'gyulbot', 'solve', 'p.yaml']; from pbem.cli import main; main()")
+    run = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "_search.c: the Gyulbot solver's compiled search is not built: run `pip install -e .`" in run.stderr

@@ -1,14 +1,13 @@
-"""The solver's integer form of a puzzle and the tables it builds from it, against plain
-computations on the rules model (`Puzzle.blocked`), on small square and oblong boards."""
+"""The solver's integer form of a puzzle and the tables its compiled search builds from it (`_search.tables`),
+against plain computations on the rules model (`Puzzle.blocked`), on small square and oblong boards."""
 from __future__ import annotations
 
 import dataclasses
 import random
 
-import numpy as np
 import pytest
 
-from pbem.dm.gyulbot import tables
+from pbem.dm.gyulbot import _search
 from pbem.dm.gyulbot.board import Puzzle
 from pbem.dm.gyulbot.flat import flatten
 from pbem.engine.geometry import Dir, Square
@@ -100,7 +99,7 @@ def plain_reach(puzzle: Puzzle) -> dict[tuple[Dir, Square], int]:
 
 
 def plain_stoppers(puzzle: Puzzle) -> tuple[dict[Square, int], int]:
-    """`needs` and the non-zero `marks` of `tables.fill_stopper_marks`, from its docstring."""
+    """`needs` and the non-zero `marks` of the compiled `fill_stopper_marks`, from its comment."""
     marks: dict[Square, int] = {}
     needs = 0
     for last in Dir:
@@ -119,53 +118,50 @@ def plain_stoppers(puzzle: Puzzle) -> tuple[dict[Square, int], int]:
     return marks, needs
 
 
-def runs(puzzle: Puzzle) -> np.ndarray:
+UNREACHABLE = 1 << 20  # what the reach table holds for a cell no search reaches
+
+
+def tables(puzzle: Puzzle, upto: int) -> tuple[list[int], tuple[list[int], ...], list[int], int]:
+    """The compiled search's runs, reach table (searched to `upto` moves), stopper marks and needs."""
     flat = puzzle.flat
-    run = np.full(flat.rows * flat.cols * 4, -1, dtype=np.int64)  # garbage: the kernels fill their arrays whole
-    tables.fill_runs(flat.spec, flat.rows, flat.cols, run)
-    return run
-
-
-def reach_search(puzzle: Puzzle, run: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    cells = puzzle.rows * puzzle.cols
-    reach, work = np.full((4, cells), -1, dtype=np.int64), np.full((tables.WORK_ROWS, cells), -1, dtype=np.int64)
-    bfs = np.zeros(2, dtype=np.int64)
-    tables.start_reach(run, puzzle.cols, puzzle.flat.goal, reach, work, bfs)
-    return reach, work, bfs
+    return _search.tables(flat.spec, flat.robots, flat.rows, flat.cols, flat.goal, upto)
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES)
 def test_the_compiled_tables_equal_plain_computations(puzzle):
-    flat = puzzle.flat
-    run = runs(puzzle)
+    run, reach, marks, needs = tables(puzzle, UNREACHABLE)
     assert [run[cell(puzzle, s) * 4 + side] for s in squares(puzzle) for side in Dir] == \
         [plain_run(puzzle, s, side) for s in squares(puzzle) for side in Dir]
-    reach, work, bfs = reach_search(puzzle, run)
-    tables.deepen(run, flat.cols, flat.goal, reach, work, bfs, tables.UNREACHABLE)
     expected = plain_reach(puzzle)
-    assert {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle)} == \
-        {(d, s): expected.get((d, s), tables.UNREACHABLE) for d in Dir for s in squares(puzzle)}
-    marks = np.full(flat.rows * flat.cols, -1, dtype=np.int64)
-    needs = tables.fill_stopper_marks(run, flat.cols, flat.goal, marks)
-    assert ({s: int(marks[cell(puzzle, s)]) for s in squares(puzzle) if marks[cell(puzzle, s)]}, needs) == \
+    assert {(d, s): reach[d][cell(puzzle, s)] for d in Dir for s in squares(puzzle)} == \
+        {(d, s): expected.get((d, s), UNREACHABLE) for d in Dir for s in squares(puzzle)}
+    assert ({s: marks[cell(puzzle, s)] for s in squares(puzzle) if marks[cell(puzzle, s)]}, needs) == \
         plain_stoppers(puzzle)
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES[:20])
 def test_the_reach_table_deepens_level_by_level(puzzle):
-    """Deepened to `upto` moves, the table holds every cell that needs at most that many;
+    """Searched to `upto` moves, the table holds every cell that needs at most that many;
     the others read as upto + 1, or UNREACHABLE once a round of the search finds none."""
-    flat = puzzle.flat
-    run = runs(puzzle)
-    reach, work, bfs = reach_search(puzzle, run)
     expected = plain_reach(puzzle)
     deepest = max(expected.values(), default=0)
     for upto in range(1, deepest + 2):
-        tables.deepen(run, flat.cols, flat.goal, reach, work, bfs, upto)
-        cap = upto + 1 if upto <= deepest else tables.UNREACHABLE
-        assert {(d, s): int(reach[d, cell(puzzle, s)]) for d in Dir for s in squares(puzzle) if s != puzzle.goal} == \
-            {(d, s): min(expected.get((d, s), tables.UNREACHABLE), cap) for d in Dir for s in squares(puzzle)
+        reach = tables(puzzle, upto)[1]
+        cap = upto + 1 if upto <= deepest else UNREACHABLE
+        assert {(d, s): reach[d][cell(puzzle, s)] for d in Dir for s in squares(puzzle) if s != puzzle.goal} == \
+            {(d, s): min(expected.get((d, s), UNREACHABLE), cap) for d in Dir for s in squares(puzzle)
              if s != puzzle.goal}
+
+
+@pytest.mark.parametrize("bad", [dict(rows=0), dict(goal=99), dict(robots=7), dict(spec_cut=1), dict(no_edge=1)])
+def test_the_compiled_search_refuses_numbers_that_do_not_fit(bad):
+    """A spec that does not match the board or robots given is a ValueError, never a read past an array."""
+    flat = PUZZLES[0].flat
+    spec = flat.spec[:-bad.get("spec_cut", 0) or None].copy()
+    spec[0] &= ~(bad.get("no_edge", 0))  # the top-left cell open to the north: a slide off the board
+    with pytest.raises(ValueError):
+        _search.search(spec, bad.get("robots", flat.robots), bad.get("rows", flat.rows), flat.cols,
+                       bad.get("goal", flat.goal), 6, 10, 1000, None, 1023)
 
 
 def test_the_random_boards_cover_the_cases():

@@ -67,26 +67,21 @@ def test_solver_matches_shared_data_sample():
 
 
 @pytest.mark.skipif(not SAMPLE.exists(), reason="sample of the shared data missing")
-def test_each_compiled_kernel_has_one_signature():
-    """The first compile is short because every kernel is compiled once (issue #27): solves of every
-    kind (oblong boards, rigid bodies, any-colour goals, limits, a stop flag, a table that grows) call
-    them all with the same argument types."""
-    from numba.core.registry import CPUDispatcher
-
-    from pbem.dm.gyulbot import solver, tables
+def test_a_search_that_outgrows_its_table_stays_exact_and_a_node_budget_ends_one_unproven():
+    """The deepest sample fills the first table past half (the search doubles it and goes on): its optimum is the
+    recorded one however often it is solved; a budget of 10 positions raises NoProof after exactly 10."""
+    from pbem.dm.gyulbot import solver
     from pbem.dm.limits import NoProof, stop_flag
 
-    rng = random.Random(7)
-    for _ in range(20):
-        solve(random_small_puzzle(rng), rng.randint(1, 12))
-    solve(Puzzle.build(3, 5, [], {"red": [Square(3, 1), Square(3, 2)], "blue": [Square(1, 5)]}, Square(1, 1)), 9)
-    with pytest.raises(NoProof):
-        solve(deepest_sample(), max_nodes=10)
-    solve(deepest_sample(), stop=stop_flag())
-    kernels = [value for module in (solver, tables) for value in vars(module).values()
-               if isinstance(value, CPUDispatcher)]
-    assert len(kernels) >= 8
-    assert {kernel.py_func.__name__: len(kernel.signatures) for kernel in kernels if len(kernel.signatures) > 1} == {}
+    record = max((json.loads(line) for line in SAMPLE.read_text().splitlines()), key=lambda r: r["optimal"])
+    puzzle = deepest_sample()
+    for _ in range(2):
+        found = solve(puzzle, stop=stop_flag())
+        assert len(found) == record["optimal"] == solved_after(puzzle, found)
+    assert solver.STATS["nodes"] > 2048  # more positions than half the first table's 4096 slots
+    with pytest.raises(NoProof) as raised:
+        solve(puzzle, max_nodes=10)
+    assert (raised.value.nodes, raised.value.stopped) == (10, False)
 
 
 def deepest_sample() -> Puzzle:

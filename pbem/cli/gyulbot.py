@@ -9,7 +9,7 @@ import typer
 
 from .common import EXIT_REFUSED, MAX_NODES, TIMEOUT, limit_text, print_json, read_each, solver_timer, sub_app
 
-MAX_MOVES = 40  # the solver's own limit, pbem.dm.gyulbot.solver.MAX_MOVES (its module loads numba: not for --help)
+MAX_MOVES = 40  # the solver's own limit, pbem.dm.gyulbot.solver.MAX_MOVES (its package loads pbem.dm: not for --help)
 gyulbot_app = sub_app("gyulbot", "Solve and generate Gyulbot puzzles.")
 
 

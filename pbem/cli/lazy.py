@@ -1,6 +1,6 @@
 """The top-level command group, loading each command's module only when that command runs (or shows its help).
 
-`pbem --help` must not pay for SQLAlchemy, numba or Pillow, so it lists the commands from the table below;
+`pbem --help` must not pay for SQLAlchemy or Pillow, so it lists the commands from the table below;
 a test checks each summary against the command's own docstring.
 """
 from __future__ import annotations
@@ -27,8 +27,8 @@ COMMANDS: dict[str, dict[str, Entry]] = {
     "pbem": {
         "init": Entry(("game",), "Make a campaign folder with copies of the bundled rooms/, decks/ and templates/ "
                                  "to edit."),
-        "warm": Entry(("warm",), "Make the death-match solvers ready now (compiling, once per installation, those "
-                                 "not built at install), so no later command waits for it."),
+        "warm": Entry(("warm",), "Load the death-match solvers now (their searches are compiled when pbem is "
+                                 "installed) and say whether each is ready."),
         "demo": Entry(("game",), "Play the bundled sample campaign (turns/) end to end into a fresh ./pbem-demo.db; "
                                  "reports go to OUT."),
         "game": Entry(("game",), "Create, list, show, import and export games."),

@@ -1,7 +1,6 @@
 """A puzzle in the integers the compiled solver reads, made once per Puzzle (`Puzzle.flat`).
 
-A solve then converts no Python objects: it passes the puzzle's array, the board size's
-`lines` (shared) and a few numbers.
+A solve then converts no Python objects: it passes the puzzle's array and a few numbers.
 A cell is (row - 1) * cols + (col - 1); a side's bit is 1 << Dir (N 1, E 2, S 4, W 8).
 """
 from __future__ import annotations
@@ -20,15 +19,13 @@ if TYPE_CHECKING:
 class Flat:
     """`spec` (int64, read-only): per cell the bits of its blocked sides (walls and the
     board's edge), then the robots' cells colour by colour, then each colour's number
-    of robots, then 1 per colour that may finish (D1.3), else 0. `lines`: the board's
-    shape for sliding robots (`lines_of`)."""
+    of robots, then 1 per colour that may finish (D1.3), else 0."""
 
     rows: int
     cols: int
     robots: int
     goal: int  # its cell
     spec: np.ndarray
-    lines: np.ndarray
 
 
 def flatten(puzzle: Puzzle) -> Flat:
@@ -45,17 +42,7 @@ def flatten(puzzle: Puzzle) -> Flat:
                                            + [int(i in finishers) for i in colours], dtype=np.int64)))
     spec.flags.writeable = False  # shared by every solve of the puzzle
     goal = (puzzle.goal.row - 1) * cols + puzzle.goal.col - 1
-    return Flat(rows, cols, len(robots), goal, spec, lines_of(rows, cols))
-
-
-@lru_cache(maxsize=8)
-def lines_of(rows: int, cols: int) -> np.ndarray:
-    """lines[0, d, cell]: the cell's row or column across direction d (N E S W), lines[1, d, cell]:
-    its place along d; made once per board size (int64, read-only, shared)."""
-    row, col = np.divmod(np.arange(rows * cols, dtype=np.int64), cols)
-    lines = np.array([[col, row, col, row], [-row, col, row, -col]], dtype=np.int64)
-    lines.flags.writeable = False
-    return lines
+    return Flat(rows, cols, len(robots), goal, spec)
 
 
 _BIT = (1, 2, 4, 8)  # by Dir

@@ -19,11 +19,13 @@ small integer arrays:
 """
 from __future__ import annotations
 
+import errno
 from array import array
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..limits import CHECK_EVERY, UNLIMITED, NoProof
@@ -76,9 +78,10 @@ def _compiled_search() -> Callable[..., tuple[bytes | None, int, bool]]:
     """The C search, loaded only when a maze is solved; a checkout that was never installed has not built it."""
     try:
         from ._search import search
-    except ImportError as error:
-        raise ImportError("the ice-maze solver (pbem/dm/icemaze/_search.c) is not built: run `pip install -e .` in "
-                          "the checkout (it needs a C compiler and Python's headers)") from error
+    except ImportError as error:  # a source checkout never installed: a missing file the command line reports plainly
+        raise FileNotFoundError(errno.ENOENT, "the ice-maze solver's compiled search is not built: run `pip install "
+                                "-e .` in the checkout (it needs a C compiler and Python's headers)",
+                                str(Path(__file__).with_name("_search.c"))) from error
     return search
 
 
