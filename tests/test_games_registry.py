@@ -29,7 +29,7 @@ def parts(entry: games.Entry) -> list[str]:
     if entry.puzzle_file is not None:
         found.append(entry.puzzle_file.reader)
     if entry.solver is not None:
-        found += [entry.solver.module, entry.solver.kernel]
+        found.append(entry.solver.module)
     return [path for path in found if path is not None]
 
 

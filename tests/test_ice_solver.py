@@ -87,7 +87,7 @@ def test_a_solve_runs_the_search_built_at_install_and_loads_no_numba(tmp_path):
 
 def test_a_checkout_without_the_built_search_says_how_to_build_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pbem.dm.icemaze._search", None)  # what `import` finds when it was never built
-    with pytest.raises(ImportError, match=r"ice-maze solver .* is not built: run `pip install -e \.`"):
+    with pytest.raises(FileNotFoundError, match=r"ice-maze solver's compiled search is not built: run `pip install -e \.`"):
         solve(Maze.from_rows(["S...G"]))
 
 

@@ -25,14 +25,15 @@ def test_warm_says_both_solvers_are_ready():
                                                "the ice-maze solver: ready (compiled when pbem was installed)"]
 
 
-def test_a_checkout_whose_ice_solver_was_never_built_is_told_to_install_it(monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "pbem.dm.icemaze._search", None)  # what `import` finds when it was never built
+@pytest.mark.parametrize("command", [["warm"], ["ice", "solve", "m.yaml"]])
+def test_a_checkout_whose_ice_solver_was_never_built_is_told_to_install_it(tmp_path, command):
     (tmp_path / "m.yaml").write_text("map: [S...., ....., ..#.., ....., ....G]\n")
-    for command in (["warm"], ["ice", "solve", str(tmp_path / "m.yaml")]):
-        result = CliRunner().invoke(app, command)
-        assert result.exit_code == 1, result.output
-        assert "the ice-maze solver's compiled search is not built: run `pip install -e .`" in result.output
-        assert "Traceback" not in result.output
+    program = ("import sys; sys.modules['pbem.dm.icemaze._search'] = None; "  # as if the .so were not there
+               f"sys.argv = ['pbem', *{command!r}]; from pbem.cli import main; main()")
+    run = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "_search.c: the ice-maze solver's compiled search is not built: run `pip install -e .`" in run.stderr
 
 
 @pytest.mark.slow
