@@ -37,12 +37,12 @@ def pbem(url: str, now: str, *args: str, cwd: Path, env: dict[str, str]) -> subp
                             stderr=subprocess.PIPE, text=True)
 
 
-def scheduled_games(url: str) -> None:
-    """20 dealt hall games, each on the default schedule (due five days after the first run)."""
+def scheduled_games(url: str, names: list[str] = GAMES) -> None:
+    """Dealt hall games (20 unless named), each on the default schedule (due five days after the first run)."""
     store = Store(url)
     try:
         with store.session() as session:
-            for name in GAMES:
+            for name in names:
                 create_game(session, halls_description(name), AT)
                 session.commit()
                 cycle.deal(session, name)
@@ -113,17 +113,7 @@ def test_a_full_pass_loads_the_state_of_the_due_games_only(tmp_path, monkeypatch
 
     monkeypatch.chdir(tmp_path)
     url = f"sqlite:///{tmp_path / 'two.db'}"
-    store = Store(url)
-    try:
-        with store.session() as session:
-            for name in ("early", "late"):
-                create_game(session, halls_description(name), AT)
-                session.commit()
-                cycle.deal(session, name)
-                set_schedule(session, name, Schedule())
-                session.commit()
-    finally:
-        store.close()
+    scheduled_games(url, ["early", "late"])
 
     def pbem(now: str, *args: str) -> str:
         result = CliRunner().invoke(app, ["--db", url, "--now", now, *args])
