@@ -4,6 +4,7 @@ file, with nothing new or one more turn, imports no SQLAlchemy."""
 from __future__ import annotations
 
 import filecmp
+import json
 import shutil
 from datetime import timedelta
 
@@ -87,3 +88,20 @@ def test_a_site_from_a_sqlite_file_imports_no_sqlalchemy_and_is_the_stores(tmp_p
     assert filecmp.cmpfiles(site, store, names, shallow=False)[1:] == ([], [])
     unknown = run_pbem(*db, "site", "no-such-game", "--out", str(tmp_path / "other"), cwd=tmp_path)
     assert unknown.returncode == 1 and "no game named no-such-game" in unknown.stderr
+
+
+def test_a_site_of_a_campaign_on_postgresql_reads_its_rows_too(request, tmp_path):
+    """The same plain reads through libpq: the site of a campaign on PostgreSQL, written and then kept."""
+    url = request.getfixturevalue("pg_server").new_database()
+    store = Store(url)
+    try:
+        import_game(store, resource_dir("turns") / "geeko", at=AT)
+    finally:
+        store.close()
+    first = run_pbem("--db", url, "site", GAME, "--out", str(tmp_path / "site"), "--json", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "site" / GAME / "turn-006" / "index.html").is_file()
+    again = run_pbem("--db", url, "site", GAME, "--out", str(tmp_path / "site"), "--json", cwd=tmp_path)
+    assert again.returncode == 0 and not any("/turn-" in name for name in json.loads(again.stdout)["files"])
+    assert not {"sqlalchemy", "sqlmodel"} & imported_by("--db", url, "site", GAME, "--out", str(tmp_path / "site"),
+                                                         cwd=tmp_path)
