@@ -16,6 +16,7 @@ from pbem.engine.ruleset import GEEKO
 from pbem.engine.state import Robot
 from pbem.engine.turn import resolve_turn
 from pbem.formats.rooms import check_room_data
+from pbem.render import animation
 from pbem.render.animation import frames, turn_gif
 
 
@@ -104,3 +105,48 @@ def test_a_pusher_pushing_a_chain_is_one_frame():
         (("r3c2", "N"), ("r3c3", "N")),
         (("r3c2", "N"), ("r3c3", "N")),
     ]
+
+
+class PillowGif:
+    """Pillow's own writer given every frame at once: what `GifFrames` must write, byte for byte (#36)."""
+
+    def __init__(self, **options):
+        self.options, self.frames, self.durations = options, [], []
+
+    def add(self, frame, milliseconds):
+        self.frames.append(frame)
+        self.durations.append(milliseconds)
+
+    def end(self):
+        buffer = io.BytesIO()
+        self.frames[0].save(buffer, format="GIF", save_all=True, append_images=self.frames[1:],
+                            duration=self.durations, **self.options)
+        return buffer.getvalue()
+
+
+def test_the_gif_written_frame_by_frame_is_pillows_gif_of_every_frame(monkeypatch):
+    """#36: the animation is written a frame at a time (a long turn no longer holds every frame) with the bytes
+    Pillow wrote from the whole list: pushes, belts and an end of turn where nothing moved."""
+    belts = lab({"type": "conveyor", "at": "r1c4", "dir": "S"}, {"type": "conveyor", "at": "r2c4", "dir": "S"})
+    turns = [(room, played(room, robots, programs)[1]) for room, robots, programs in [
+        (lab(), [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))], {"Red": ["FWD3#800"]}),
+        (belts, [Robot("Red", at=Square(3, 3), facing=Dir.E), Robot("Blue", at=Square(1, 4))],
+         {"Red": ["RT90#100", "LF90#200"], "Blue": ["FWD1#300"]})]]
+    written = [turn_gif(room, result.snapshots, result.events) for room, result in turns]
+    monkeypatch.setattr(animation, "GifFrames", PillowGif)
+    assert written == [turn_gif(room, result.snapshots, result.events) for room, result in turns]
+
+
+def test_a_frame_like_the_one_before_lengthens_it_as_pillow_does():
+    pictures = [Image.new("P", (40, 30), colour) for colour in (1, 1, 2, 2, 2, 3)]
+    for picture in pictures:
+        picture.putpalette([value for index in range(4) for value in (index * 60, 0, 255 - index * 60)])
+    pictures[5].paste(1, (5, 5, 9, 9))  # a change in one corner: that box alone is written
+    options = {"loop": 0, "optimize": False, "disposal": 1, "transparency": 0}
+    ours, pillows = animation.GifFrames(**options), PillowGif(**options)
+    for milliseconds, picture in enumerate(pictures, start=1):
+        ours.add(picture, milliseconds * 100)
+        pillows.add(picture, milliseconds * 100)
+    gif = ours.end()
+    assert gif == pillows.end()
+    assert Image.open(io.BytesIO(gif)).n_frames == 3

@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from pbem.gm.history import game_history, stored_report
+from pbem.store.due import session_rows
 from pbem.store.games import Store, get_game
 
 
@@ -37,7 +38,7 @@ def test_render_history_turn_report_has_a_board_per_geeko_player(store):
 
 def test_render_history_whole_game(store):
     with store.session() as session:
-        history = game_history(session, "geeko-demo")
+        history = game_history(session_rows(session), "geeko-demo")
     assert [t.turn for t in history.turns] == [1, 2, 3, 4, 5, 6]
 
 
@@ -45,7 +46,7 @@ def test_render_history_standings_are_the_campaigns(store):
     """G1: the site ranks with the campaign's own standings, shown on the game's index: after the
     sample's six turns bob is in room 3 and alice in room 2, neither through all five rooms."""
     with store.session() as session:
-        history = game_history(session, "geeko-demo")
+        history = game_history(session_rows(session), "geeko-demo")
     assert [(s["place"], s["player"], s["rooms_done"], s["turns"]) for s in history.standings] == [
         (1, "bob", 2, None), (2, "alice", 1, None)]
 

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.gm.history import game_history
 from pbem.render.site import MANIFEST, RULES_MADE, write_site
+from pbem.store.due import session_rows
 from pbem.store.games import Store
 
 RUNNER = CliRunner()
@@ -48,7 +49,7 @@ def test_adding_a_turn_rewrites_that_turn_the_one_before_and_the_indexes(tmp_pat
     full = tmp_path / "full"
     store = Store(f"sqlite:///{database}")
     with store.session() as session:
-        write_site(full, [game_history(session, GAME)])
+        write_site(full, [game_history(session_rows(session), GAME)])
     store.close()
     names = sorted(site_files(full))
     assert site_files(site) == set(names)
@@ -87,7 +88,7 @@ def test_a_full_build_holds_at_most_two_turns_and_writes_each_before_drawing_the
     site = tmp_path / "site"
     calls = []
     with store.session() as session:
-        history = game_history(session, GAME)
+        history = game_history(session_rows(session), GAME)
 
         def tracked(entry):
             def load():

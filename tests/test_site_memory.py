@@ -24,6 +24,7 @@ from pbem.render import animation, board, legend, static  # loaded where first d
 from pbem.gm.history import game_history
 from pbem.render.site import write_site
 from pbem.store.games import Store, get_game, load_setup
+from pbem.store.due import session_rows
 
 def resident():
     with open("/proc/self/statm") as statm:
@@ -41,7 +42,7 @@ def new_room():
     after_turns.append(resident())
 
 with store.session() as session:
-    history = game_history(session, "geeko-demo")
+    history = game_history(session_rows(session), "geeko-demo")
     canvas = max(w * h * static.scale_of(room).k ** 2 * 4 for room in load_setup(get_game(session, "geeko-demo").setup).rooms
                  for w, h in [static.image_size(room)])
     before = resident()

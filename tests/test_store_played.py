@@ -15,6 +15,7 @@ from pbem.engine.cards import Card
 from pbem.gm.archive import import_game
 from pbem.gm.history import played_turn, stored_report
 from pbem.resources import resource_dir
+from pbem.store.due import session_rows
 from pbem.store.games import Store, get_game
 from pbem.store.tables import DealtHand, Turn
 
@@ -42,7 +43,7 @@ def store(campaign, tmp_path):
 def test_b4_6_the_turn_records_what_the_bot_played_for_the_missing_player_and_the_store_keeps_it(store):
     with store.session() as session:
         game = get_game(session, "botwars-demo")
-        played = played_turn(session, game, 3)
+        played = played_turn(session_rows(session), game, 3)
         row = session.exec(select(Turn).where(Turn.game_id == game.id, Turn.number == 3)).one()
         hand = json.loads(session.exec(select(DealtHand.cards).where(
             DealtHand.game_id == game.id, DealtHand.turn == 3, DealtHand.holder == "Widget")).one())
@@ -59,7 +60,7 @@ def test_b4_6_the_turn_records_what_the_bot_played_for_the_missing_player_and_th
 def test_b4_6_the_missing_player_is_told_what_was_played_for_them(store):
     with store.session() as session:
         game = get_game(session, "botwars-demo")
-        program = played_turn(session, game, 3).outcome.missed["dee"]["Widget"]
+        program = played_turn(session_rows(session), game, 3).outcome.missed["dee"]["Widget"]
         report = stored_report(session, game, 3)
     assert list(report.notices) == ["dee"]
     head, line = report.notices["dee"]
@@ -90,7 +91,7 @@ def test_a_turn_stored_before_revision_0010_has_the_same_report(store):
 
     with store.session() as session:
         game = get_game(session, "botwars-demo")
-        recorded = played_turn(session, game, 3).outcome.missed
+        recorded = played_turn(session_rows(session), game, 3).outcome.missed
         reports = [stored_report(session, game, turn) for turn in (3, 4)]
     config = alembic_config()
     with store.engine.begin() as connection:
@@ -102,8 +103,8 @@ def test_a_turn_stored_before_revision_0010_has_the_same_report(store):
         with upgraded.session() as session:
             game = get_game(session, "botwars-demo")
             assert session.exec(select(Turn.missed).where(Turn.game_id == game.id)).all() == [None] * 4
-            assert played_turn(session, game, 3).outcome.missed == recorded
-            assert played_turn(session, game, 4).outcome.missed == {}
+            assert played_turn(session_rows(session), game, 3).outcome.missed == recorded
+            assert played_turn(session_rows(session), game, 4).outcome.missed == {}
             again = [stored_report(session, game, turn) for turn in (3, 4)]
     finally:
         upgraded.close()
@@ -136,4 +137,4 @@ def test_a_turn_not_processed_is_refused_with_its_number(store):
     from pbem.store.games import Refused
 
     with store.session() as session, pytest.raises(Refused, match="turn 5 of botwars-demo has not been processed"):
-        played_turn(session, get_game(session, "botwars-demo"), 5)
+        played_turn(session_rows(session), get_game(session, "botwars-demo"), 5)

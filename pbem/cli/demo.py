@@ -14,8 +14,10 @@ from ..gm.history import game_history
 from ..gm.reports import SHEETS, write_sheets
 from ..gm.texts import turn_summary
 from ..render.site import write_site
+from ..render.turn import recipients
 from ..resources import resource_dir
-from ..store.games import Store
+from ..store.due import session_rows
+from ..store.games import Store, get_game, players_of
 from ..store.turns import TurnSheet
 from .gm import progress
 
@@ -56,7 +58,9 @@ def run_demo(database: Path, out: Path, at: datetime) -> dict[str, Any]:
                 games.append({"game": imported.game, "turns": len(imported.turns),
                               "hash": imported.turns[-1].after_hash if imported.turns else None})
         with store.session() as session:  # the campaign site: every turn's pages, pictures and emails
-            written += write_site(out, [game_history(session, g["game"], with_mail=True) for g in games])
+            rows = session_rows(session)
+            written += write_site(out, [game_history(rows, g["game"], recipients(players_of(session, get_game(
+                session, g["game"])))) for g in games])
     finally:
         store.close()
     return {"database": str(database), "games": games, "files": [str(p) for p in sorted(set(written))]}

@@ -2,18 +2,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, Callable, List, Optional
 
 import typer
 
 from ..formats.game import turn_folder_name
 from ..gm.history import game_history
 from ..render.html import campaign_templates
-from ..render.site import write_site
+from ..render.site import Written, write_site
 from ..render.turn import DEFAULT_SENDER, slug
-from ..store.games import get_game, processed_turns
-from .common import app, print_json, read_or_refuse, refuse
+from .common import app, db_url, print_json, read_or_refuse, refuse
 from .gm import open_store, progress
+
+if TYPE_CHECKING:
+    from ..render.site import GameHistory
 
 TEMPLATES = typer.Option(None, "--templates", help="A folder of templates used before the bundled ones, so a "
                          "GM can restyle the reports (default: the campaign folder's templates/, if any).")
@@ -41,6 +43,7 @@ def report(
 ) -> None:
     """Write a processed turn's report: its pages and pictures, and each player's email as an .eml file."""
     from ..gm.reports import repair_hint, report_again
+    from ..store.games import get_game, processed_turns
 
     with open_store(ctx, read_only=True) as store, store.session() as session:
         record = get_game(session, game)
@@ -85,28 +88,65 @@ def site(
 
     dirs = _dirs(templates)
     version = f"{PIL.__version__} {read_or_refuse(files_digest, PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
-    with open_store(ctx, read_only=True) as store, store.session() as session, progress() as bar:
-        from ..store.matches import find_match
-        from .dm import site_matches
+    asked = list(games or [])
 
-        asked = list(games or [])
-        named = [name for name in asked if find_match(session, name) is not None]  # a match named as a game
-        campaigns = [name for name in asked if name not in named]
-        pages = site_matches(session, [*matches, *named], dirs)
-        histories = [game_history(session, name) for name in campaigns]
-        shown = campaigns + [page.name for page in pages]
-        task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
-        try:
-            files = write_site(out, histories, dirs, version, pages, lambda: bar.advance(task), base_url or "")
-        except OSError as err:
-            refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
-                    f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
-                    f"pbem site {' '.join(asked)} --out {out}"])
+    def written(histories: list[GameHistory], pages: list[Any]) -> Written:
+        shown = [history.name for history in histories] + [page.name for page in pages]
+        with progress() as bar:
+            task = bar.add_task("writing the site", total=sum(len(history.turns) for history in histories))
+            try:
+                return write_site(out, histories, dirs, version, pages, lambda: bar.advance(task), base_url or "")
+            except OSError as err:
+                refuse([f"the site of {', '.join(shown)} could not be written to {err.filename or out}: "
+                        f"{err.strerror or err}. Nothing is lost: free the space or fix the folder, then again: "
+                        f"pbem site {' '.join(asked)} --out {out}"])
+
+    files, campaigns, pages = None, asked, []
+    if not matches:  # campaigns alone: read with plain SQL (sqlite3 for a SQLite file, no SQLAlchemy)
+        files = _campaigns_from_rows(db_url(ctx), asked, written)
+    if files is None:
+        with open_store(ctx, read_only=True) as store, store.session() as session:
+            from ..store.due import session_rows
+            from ..store.matches import find_match
+            from .dm import site_matches
+
+            named = [name for name in asked if find_match(session, name) is not None]  # a match named as a game
+            campaigns = [name for name in asked if name not in named]
+            pages = site_matches(session, [*matches, *named], dirs)
+            rows = session_rows(session)
+            files = written([game_history(rows, name) for name in campaigns], pages)
+    shown = campaigns + [page.name for page in pages]
     if as_json:
         print_json({"games": campaigns, "matches": [page.name for page in pages], "index": str(out / "index.html"),
                     "files": [str(f) for f in files]})
     else:
         typer.echo(f"site of {', '.join(shown)} in {out / 'index.html'} ({len(files)} files written)")
+
+
+def _campaigns_from_rows(url: str, names: list[str],
+                         write: Callable[[list[GameHistory], list[Any]], Written]) -> Written | None:
+    """The site of these campaigns read with plain SQL, or None when the rows cannot say (a database not there or not
+    at the newest schema, a name that is not a campaign's): the store then opens it."""
+    from contextlib import ExitStack
+
+    from ..store.due import RowReader
+    from ..store.played import all_campaigns
+    from ..store.refusal import Refused
+
+    reader = ExitStack()
+    try:
+        rows = reader.enter_context(RowReader(url))
+        histories = [game_history(rows, name) for name in names] if all_campaigns(rows, names) else None
+    except Exception:  # no such file, a URL that does not open, rows that do not read: the store's path says why
+        reader.close()
+        return None
+    with reader:
+        if histories is None:
+            return None
+        try:
+            return write(histories, [])
+        except Refused as err:  # a turn's rows missing from the store
+            refuse(err.reasons)
 
 
 def web_address(given: str | None) -> str | None:

@@ -13,7 +13,7 @@ import dataclasses
 import io
 from typing import Any, Mapping, Sequence
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from ..engine import events as ev
 from ..engine.events import Event
@@ -105,10 +105,9 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
     mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
-    shown_frames: list[Image.Image] = []  # the first frame, then each frame's changes (a whole frame is held once)
+    gif = GifFrames(loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
     last: Image.Image | None = None
     palette_image: Image.Image | None = None
-    durations = []
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
         if key not in floors:
@@ -125,13 +124,64 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
         if key not in mapped:
             mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
         picture = _in_palette(image, boxes, mapped[key], palette_image)
-        shown_frames.append(picture if last is None else _changes(last, picture))
+        gif.add(picture if last is None else _changes(last, picture), milliseconds)
         last = picture
-        durations.append(milliseconds)
-    buffer = io.BytesIO()
-    shown_frames[0].save(buffer, format="GIF", save_all=True, append_images=shown_frames[1:], duration=durations,
-                         loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
-    return buffer.getvalue()
+    return gif.end()
+
+
+class GifFrames:
+    """An animated GIF written a frame at a time: the bytes of Pillow's `save(save_all=True, append_images=…,
+    duration=[…], **options)` of the same frames, without holding them all. Pillow's writer keeps every frame
+    until the file is written (~15-20 MB for a long turn in a 12x12 room); this one holds only the frame waiting
+    for the next (a frame the same as the one before lengthens it instead, as Pillow does). It follows Pillow's own
+    steps (its GIF plugin's helpers) for options without a `palette` and a constant `disposal` other than 2, which
+    are the animations', and two frames or more (a turn has its first stage's and its end's); the render goldens
+    and tests/test_render_animation.py compare the bytes with Pillow's."""
+
+    def __init__(self, **options: Any):
+        self.options = {"save_all": True, **options}
+        self.out = io.BytesIO()
+        self.waiting: tuple[Image.Image, tuple[int, int, int, int] | None, dict[str, Any]] | None = None
+        self.count = 0
+
+    def add(self, frame: Image.Image, milliseconds: int) -> None:
+        frame = GifImagePlugin._normalize_mode(frame.copy())
+        if self.count == 0:
+            self.options.update((k, v) for k, v in frame.info.items() if k != "transparency" and isinstance(k, str)
+                                and k not in self.options)
+        info = {**self.options, "duration": milliseconds}
+        if "transparency" in frame.info:
+            info.setdefault("transparency", frame.info["transparency"])
+        frame = GifImagePlugin._normalize_palette(frame, None, info)
+        self.count += 1
+        box = None
+        if self.waiting is not None:
+            box = GifImagePlugin._getbbox(self.waiting[0], frame)[1]
+            if not box:  # the same picture as the frame before: that one is shown longer
+                if milliseconds:
+                    self.waiting[2]["duration"] = self.waiting[2].get("duration", 0) + milliseconds
+                return
+            self._write()
+        self.waiting = (frame, box, info)
+
+    def end(self) -> bytes:
+        """The file's bytes."""
+        self._write()
+        self.out.write(b";")
+        return self.out.getvalue()
+
+    def _write(self) -> None:
+        assert self.waiting is not None
+        frame, box, info = self.waiting
+        if box is None:  # the first frame, with the file's header
+            for part in GifImagePlugin._get_global_header(frame, info):
+                self.out.write(part)
+            piece, offset = frame, (0, 0)
+        else:
+            info["include_color_table"] = True
+            piece = frame if box == (0, 0, *frame.size) else frame.crop(box)
+            offset = box[:2]
+        GifImagePlugin._write_frame_data(self.out, piece, offset, info)
 
 
 def _changes(before: Image.Image, after: Image.Image) -> Image.Image:

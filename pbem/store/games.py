@@ -5,29 +5,26 @@ import hashlib
 import json
 import secrets
 from datetime import datetime
-from functools import lru_cache
-from typing import Any, Callable, TypeVar, overload
+from typing import TypeVar
 
 from sqlmodel import Session, col, delete, select
 
 from .. import games as registry
-from ..engine.campaign import GameSetup, GameState, PlayerSetup
+from ..engine.campaign import GameSetup, GameState
 from ..engine.events import EVENT_TYPES, Event
-from ..engine.room import Room
 from ..engine.ruleset import get_ruleset
 from ..engine.state import Board
 from ..engine.turn import Snapshot
 from ..formats.canonical import dumps, from_data, to_data
-from ..formats.decks import parse_deck
 from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
-from ..formats.rooms import load_room
-from ..formats.yamlfile import FormatError, Problem, load_yaml
 from .base import Refused as Refused  # these re-exported: the cycle, archive and CLI import them from here
 from .base import Store as Store
 from .base import list_games as list_games
 from .base import lock_game as lock_game
 from .base import players_of as players_of
+from .states import load_setup as load_setup
+from .states import read_state as read_state
 from .tables import (
     DealtHand,
     EventRecord,
@@ -54,29 +51,6 @@ def setup_document(description: GameDescription) -> str:
         "deck": {"source": description.deck.source, "text": description.deck.text},
         "players": [{"name": p.name, "robots": list(p.robots)} for p in description.players],
     })
-
-
-@lru_cache(maxsize=32)
-def load_setup(document: str) -> GameSetup:
-    """A GameSetup from `games.setup` (cached: parsing rooms is the slow part)."""
-    data = json.loads(document)
-    problems: list[Problem] = []
-
-    def parsed(read: Callable[[Any, str], T], entry: dict[str, str]) -> T | None:
-        try:
-            return read(load_yaml(entry["text"], entry["source"]), entry["source"])
-        except FormatError as err:
-            problems.extend(err.problems)
-            return None
-
-    read_rooms = [parsed(load_room, r) for r in data["rooms"]]
-    deck = parsed(parse_deck, data["deck"])
-    rooms = tuple(room for room in read_rooms if room is not None)
-    if problems or deck is None:  # every bad room and the deck, not only the first
-        raise FormatError(problems)
-    players = tuple(PlayerSetup(p["name"], tuple(p["robots"])) for p in data["players"])
-    return GameSetup(data["name"], data["ruleset"], data["seed"], rooms, deck, players,
-                     dict(data.get("ruleset_options") or {}))
 
 
 def description_of(session: Session, game: Game) -> GameDescription:
@@ -187,25 +161,6 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind, v
     session.add(StateSnapshot(game_id=key(game), turn=turn, kind=kind, board=board, stage=stage, state=text,
                               hash=digest))
     return digest
-
-
-@overload
-def read_state(game: Game, text: str) -> GameState: ...
-@overload
-def read_state(game: Game, text: str, kind: type[T]) -> T: ...
-def read_state(game: Game, text: str, kind: type[object] = GameState) -> object:
-    """A stored state (or board) back as objects; rooms and the setup come from the game's setup."""
-    setup, rooms = load_setup(game.setup), _rooms_by_data(game.setup)
-    rebuilt: object = from_data(kind, json.loads(text), {Room: lambda data: rooms[dumps(data)],
-                                                         GameSetup: lambda data: setup})
-    return rebuilt
-
-
-@lru_cache(maxsize=32)
-def _rooms_by_data(document: str) -> dict[str, Room]:
-    """The setup's rooms by their canonical JSON, as a stored state holds them (made once per setup: a state is
-    read several times a turn)."""
-    return {dumps(to_data(room)): room for room in load_setup(document).rooms}
 
 
 def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:
