@@ -1,7 +1,9 @@
-"""`pbem dm new` writes a match's rows with plain SQL (`pbem.gm.newmatch`, `pbem.store.newmatch`; issue #34): for
-every registered game, on SQLite and PostgreSQL, they are every column of every row the ORM's path writes for the same
-match (its game row, seats, a transcript's moves accepted, refused and the clock's own, its deadline row), the database
-it creates is the one `open_database` creates, and the commands that come after it work on it."""
+"""One writer of a match's rows (`pbem.store.newmatch`, issues #34, #36): `pbem dm new` (`pbem.gm.newmatch`) and
+`pbem game import` (`pbem.gm.matcharchive`) write them with plain SQL. For every registered game, on SQLite and
+PostgreSQL, a match made by `dm new` (its game row, seats, a transcript's moves accepted, refused and the clock's own,
+its deadline row) and the same match exported and imported are the same rows, column for column, and they are the
+rows the ORM's accept path (`moves.submit`, as `dm act` takes) writes for its moves and deadline; the database `dm new`
+creates is the one `open_database` creates, and the commands that come after it work on it."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -18,10 +20,12 @@ from test_dm_conformance import CONFIGS, T0, playout
 
 from pbem import games
 from pbem.dm.base import Action, Config, get_game
+from pbem.gm.matcharchive import export_match, import_match
 from pbem.gm.moves import position, submit, write_deadline
 from pbem.gm.newmatch import new_match
 from pbem.store.db import alembic_config, open_database, stored_revision
-from pbem.store.matches import config_document, create_match, find_match
+from pbem.store.matches import find_match
+from pbem.store.newmatch import config_document
 from pbem.store.refusal import Refused
 from pbem.store.schema import head_revision
 
@@ -30,11 +34,11 @@ MATCHES = games.names(games.Kind.MATCH)  # the four shipped matches and the test
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def urls(request, tmp_path):
-    """Two new, empty databases of one kind: one for each path."""
+    """Three new, empty databases of one kind: one for each path."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'new.db'}", f"sqlite:///{tmp_path / 'old.db'}"
+        return tuple(f"sqlite:///{tmp_path / name}.db" for name in ("new", "imported", "orm"))
     server = request.getfixturevalue("pg_server")
-    return server.new_database(), server.new_database()
+    return server.new_database(), server.new_database(), server.new_database()
 
 
 def transcript(name: str) -> tuple[Config, list[Action]]:
@@ -48,11 +52,29 @@ def transcript(name: str) -> tuple[Config, list[Action]]:
                     replace(late, at=T0 + timedelta(days=1))]
 
 
-def old_path(url: str, name: str, config: Config, actions: list[Action]) -> None:
-    """The match as the ORM makes it: the game row and seats, each action submitted in turn, the deadline row."""
+def made_by_dm_new(url: str, name: str, config: Config, actions: list[Action]) -> None:
+    new_match(url, name, config, get_game(config.game).new_state(config), actions, T0)
+
+
+def imported(source: str, url: str, name: str, folder) -> None:
+    """The match `name` of the database at `source` exported to `folder` and imported into the one at `url`."""
+    engine = open_database(source)
+    with Session(engine) as session:
+        export_match(session, find_match(session, name), folder)
+    engine.dispose()
     engine = open_database(url)
     with Session(engine) as session:
-        match = create_match(session, name, config, T0)
+        import_match(session, folder, [], T0, "gm@example.org")
+    engine.dispose()
+
+
+def accepted_by_the_orm(url: str, name: str, config: Config, actions: list[Action]) -> None:
+    """The match made with no moves, then each action submitted in turn as `dm act` submits it (the ORM's path), and
+    its deadline row written from the position the ORM reads back."""
+    made_by_dm_new(url, name, config, [])
+    engine = open_database(url)
+    with Session(engine) as session:
+        match = find_match(session, name)
         for action in actions:
             submit(session, match, action, T0, source="transcript")
         write_deadline(session, match, config, position(session, match)[1], T0)
@@ -74,19 +96,19 @@ def dump(url: str) -> dict[str, list[tuple]]:
 
 
 @pytest.mark.parametrize("name", MATCHES)
-def test_a_new_match_has_every_row_the_orm_writes(urls, name):
-    new, old = urls
+def test_dm_new_and_game_import_write_the_same_rows_as_the_orm(urls, name, tmp_path):
+    new, copy, orm = urls
     config, actions = transcript(name)
-    rules = get_game(name)
-    state, accepted = new_match(new, "m1", config, rules.new_state(config), actions, T0)
-    assert 0 < accepted < len(actions)  # some accepted, the nonsense refused
-    new_match(new, "m2", config, rules.new_state(config), [], T0)  # into a database that exists
-    old_path(old, "m1", config, actions)
-    old_path(old, "m2", config, [])
+    made_by_dm_new(new, "m1", config, actions)
+    made_by_dm_new(new, "m2", config, [])  # into a database that exists
+    for match in ("m1", "m2"):
+        imported(new, copy, match, tmp_path / match)
+    accepted_by_the_orm(orm, "m1", config, actions)
+    accepted_by_the_orm(orm, "m2", config, [])
     made = dump(new)
-    assert made == dump(old)
+    assert made == dump(copy) == dump(orm)
     assert len(made["order_versions"]) >= len(actions) and len(made["turn_deadlines"]) == 2
-    assert read_back(new) == read_back(old)
+    assert read_back(new) == read_back(copy) == read_back(orm)
 
 
 def read_back(url: str) -> tuple:
@@ -109,8 +131,9 @@ def test_a_name_taken_is_refused_and_nothing_is_written(tmp_path):
     assert dump(url) == before
 
 
-def test_a_database_at_an_older_revision_is_migrated_first(urls):
-    """As every command's: the migrations run before the match is written (the same rows as the ORM's path)."""
+def test_a_database_at_an_older_revision_is_migrated_first(urls, tmp_path):
+    """As every command's: the migrations run before the match is written (by `dm new` or `game import`: the same
+    rows)."""
     previous = ScriptDirectory.from_config(alembic_config()).get_revision(head_revision()).down_revision
     for url in urls:
         engine = create_engine(url)
@@ -120,11 +143,10 @@ def test_a_database_at_an_older_revision_is_migrated_first(urls):
             command.upgrade(config, previous)
         assert stored_revision(engine) == previous
         engine.dispose()
-    new, old = urls
-    config = CONFIGS["takebacktoe"]
-    new_match(new, "m", config, get_game("takebacktoe").new_state(config), [], T0)
-    old_path(old, "m", config, [])
-    made, expected = dump(new), dump(old)
+    new, copy, _ = urls
+    made_by_dm_new(new, "m", CONFIGS["takebacktoe"], [])
+    imported(new, copy, "m", tmp_path / "m")
+    made, expected = dump(new), dump(copy)
     # Alembic's batch migration of SQLite writes a table's constraints in an order of its own (a set's)
     made.pop("sqlite_master", None), expected.pop("sqlite_master", None)
     assert made == expected and made["games"]

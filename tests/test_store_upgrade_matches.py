@@ -28,7 +28,7 @@ from pbem.store.db import alembic_config, open_database, stored_revision
 from pbem.store.games import current_state
 from pbem.store.games import get_game as get_campaign
 from pbem.store.mail import MailOutgoing, MailReceived
-from pbem.store.matches import create_match
+from pbem.store.newmatch import MatchWriter
 
 PUZZLE = "{size: 4, walls: [], robots: {red: [r4c1], blue: [r2c3]}, goal: {at: r1c4, colour: red}}"
 GYULBOT = f"""\
@@ -67,7 +67,8 @@ def _old_database(desk: Desk) -> tuple[str, list[tuple[str, bool, str | None]]]:
     for action in SENT:  # judged on the one clock as gm/judge.py did at 0010
         records, state = clock.submit(rules, state, action)
         rows += [(record.action, record.reason) for record in records]
-    from pbem.store.matches import canonical, config_document, config_of
+    from pbem.store.matches import config_of
+    from pbem.store.newmatch import canonical, config_document
     from pbem.store.tables import Game
 
     stored = canonical(config_document(transcript.config))  # the config as 0010 kept it, and read it back
@@ -160,10 +161,10 @@ def test_a_0010_database_with_a_match_half_way_and_a_campaign_upgrades_with_noth
 
 def test_going_back_before_0011_with_a_match_stored_is_refused_naming_it(tmp_path):
     url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    with MatchWriter(url) as writer:
+        writer.add("t1", Config("takebacktoe", ("ann", "bob")), [], START)
+        writer.commit()
     engine = open_database(url)
-    with Session(engine) as session:
-        create_match(session, "t1", Config("takebacktoe", ("ann", "bob")), START)
-        session.commit()
     migrations = alembic_config()
     with engine.begin() as connection, pytest.raises(RuntimeError, match=r"death matches stored \(t1\)"):
         migrations.attributes["connection"] = connection

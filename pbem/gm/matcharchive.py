@@ -4,8 +4,9 @@ its replay (`pbem replay MATCH --verify`).
 The archive (`pbem.formats.matchgame`) is the campaign folder's layout extended: `game.yaml` (the match and its
 seats), `transcript.yaml` (its config and every move in arrival order, each with its stamp, why it was refused,
 how it came and the message that carried it) and `controls.yaml` (the GM's controls). Import stores the moves
-as they were, in one transaction, and refuses an archive whose accepted moves the rules no longer accept, naming
-the file, line and field: the match comes back with the same position (state hash) and the same clock.
+as they were, in one transaction, its rows written as `pbem dm new` writes a match's (`store.newmatch`), and
+refuses an archive whose accepted moves the rules no longer accept, naming the file, line and field: the match
+comes back with the same position (state hash) and the same clock.
 """
 from __future__ import annotations
 
@@ -27,10 +28,12 @@ from ..formats.transcript import MoveRecord, MoveSource, Transcript, dump_transc
 from ..formats.yamlfile import FormatError, Problem
 from ..mail.outbox import queue
 from ..mail.post import match_thread
+from ..store import newmatch
 from ..store.base import Refused, players_of
 from ..store.controls import history, observers, restore
 from ..store.mail import OutboxState
-from ..store.matches import action_of, config_of, create_match, find_match, moves, record_move, seat_names
+from ..store.matches import action_of, config_of, find_match, moves, seat_names
+from ..store.newmatch import MatchRows, Move
 from ..store.tables import Game, OrderVersion
 from .moves import opened, opening_token, write_deadline
 
@@ -77,14 +80,13 @@ def import_match(session: Session, folder: Path, controls: list[ControlEntry], a
     config = transcript.config
     if session.exec(select(Game.id).where(Game.name == game.name)).first() is not None:
         raise Refused([f"a game named {game.name} already exists"])
-    match = create_match(session, game.name, config, game.created_at or at)
-    for row, seat in zip(players_of(session, match), game.seats):
-        row.email, row.timezone = seat.email, seat.timezone
-        row.secret = seat.secret or (secrets.token_hex(8) if seat.email else "")
-        session.add(row)
-    for action, record in zip(transcript.actions, transcript.records):
-        record_move(session, match, action, record.refused, source=str(record.source), mail=record.mail)
     state = _replayed(config, transcript)
+    seats = {seat.name: newmatch.Seat(seat.email or "", seat.secret or (secrets.token_hex(8) if seat.email else ""),
+                                      seat.timezone) for seat in game.seats}
+    kept = [Move(action.player, action.payload, action.at, record.refused, str(record.source), record.mail)
+            for action, record in zip(transcript.actions, transcript.records)]
+    made = MatchRows.joining(session.connection()).add(game.name, config, kept, game.created_at or at, seats)
+    match = session.get_one(Game, made)
     restore(session, match, controls)
     _opened_before(session, match, [seat.name for seat in game.seats if seat.opened], game.opened_observers, at,
                    sender)

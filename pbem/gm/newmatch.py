@@ -30,6 +30,6 @@ def new_match(url: str, name: str, config: Config, state: Any, actions: list[Act
         accepted += next(record for record in records if record.action is action).reason is None
     tick = tick_of(name, config, state, now)
     with MatchWriter(url) as writer:
-        writer.add(name, config, moves, tick.due_at, tick.about(), now)
+        writer.add_deadline(writer.add(name, config, moves, now), tick.due_at, tick.about(), now)
         writer.commit()
     return state, accepted

@@ -9,7 +9,7 @@ position is the accepted moves replayed (`pbem.gm.moves`). Payloads and configs 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import timezone
 
 from sqlmodel import Session, col, select
 
@@ -18,25 +18,13 @@ from ..dm.base import Action, Config
 from ..formats.dmpuzzles import read_puzzles
 from ..formats.yamlfile import FormatError
 from .base import players_of
-from .newmatch import MOVE_TURN, canonical, config_document
+from .newmatch import MOVE_TURN, canonical
 from .tables import Game, OrderVersion, Player, key
 
 
 def is_match(game: Game) -> bool:
     """Whether the game is a death match: any game but a campaign (told without reading the installed games)."""
     return game.ruleset not in registry.names(registry.Kind.CAMPAIGN)
-
-
-def create_match(session: Session, name: str, config: Config, now: datetime) -> Game:
-    """The match's game row and a seat for each of its players (none plays by mail yet)."""
-    game = Game(name=name, ruleset=config.game, seed=str(config.seed), setup=canonical(config_document(config)),
-                created_at=now)
-    session.add(game)
-    session.flush()
-    for position, player in enumerate(config.players):
-        session.add(Player(game_id=key(game), position=position, name=player, email="", secret=""))
-    session.flush()
-    return game
 
 
 def all_matches(session: Session) -> list[Game]:

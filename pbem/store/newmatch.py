@@ -1,12 +1,15 @@
-"""A new death match's rows, written with plain SQL: its game row, a seat for each player, the moves of a transcript
-taken over (turn 0) and its deadline row, exactly the columns the tables' models give them (pbem.store.matches,
-pbem.store.schedule.set_wake; tests/test_new_match_rows.py reads them back through the ORM).
+"""A new death match's rows, written with plain SQL: its game row, a seat for each player, its moves (turn 0) and its
+deadline row, exactly the columns the tables' models give them (pbem.store.tables; tests/test_new_match_rows.py reads
+them back through the ORM). The one way a match's rows are made: `pbem dm new` (a transcript's moves taken over) and
+`pbem game import` (an archive's moves as they were stored, each with the message that carried it, and the seats'
+addresses) both write them here.
 
-`pbem dm new` is often the first command on a new database, and its cost was mostly the ORM's import (#34), so it
-writes as the quiet tick reads (`due.py`): a SQLite file through the standard library's sqlite3, a new or empty one
-first given the stored schema (`schema.sqlite.sql`) and stamped at the newest migration in the same transaction, as
-`db.create_at_head` does; a file at an older revision is migrated first by `db.open_database`, as before. Any other
-database through SQLAlchemy's plain SQL on a database `db.open_database` opened (and so created or migrated).
+`pbem dm new` is often the first command on a new database, and its cost was mostly the ORM's import (#34), so its
+`MatchWriter` writes as the quiet tick reads (`due.py`): a SQLite file through the standard library's sqlite3, a new or
+empty one first given the stored schema (`schema.sqlite.sql`) and stamped at the newest migration in the same
+transaction, as `db.create_at_head` does; a file at an older revision is migrated first by `db.open_database`, as
+before. Any other database through SQLAlchemy's plain SQL on a database `db.open_database` opened (and so created or
+migrated). `game import` writes them in its own session's transaction (`MatchRows.joining`).
 """
 from __future__ import annotations
 
@@ -15,13 +18,16 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..dm.base import Config
 from ..formats.dmpuzzles import puzzle_documents
 from .due import NEVER, sqlite_file
 from .refusal import Refused
 from .schema import SQLITE_WAIT_MS, head_revision, stamp, statements
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 MOVE_TURN = 0  # a match has no turns: its moves are one sequence (and its one deadline row is turn 0's)
 Rows = Callable[..., list[tuple[Any, ...]]]  # (sql, **parameters) -> rows
@@ -46,10 +52,86 @@ class Move:
     payload: Any
     at: datetime | None
     reason: str | None  # None: accepted
-    source: str  # how it came: transcript, clock
+    source: str  # how it came: transcript, clock, mail, command
+    mail: str | None = None  # the key of the message that carried it
 
 
-class MatchWriter:
+@dataclass(frozen=True)
+class Seat:
+    """A seat's address and secret once its player plays by mail (empty before), and the player's time zone."""
+
+    email: str = ""
+    secret: str = ""
+    timezone: str | None = None
+
+
+NEW_SEAT = Seat()  # nobody plays by mail yet
+
+
+class MatchRows:
+    """A match's rows written through `rows` in a transaction its caller owns; `sqlite`: the database is SQLite."""
+
+    rows: Rows
+    sqlite: bool
+
+    @classmethod
+    def joining(cls, connection: Connection) -> MatchRows:
+        """Writing in the transaction of `connection` (an ORM session's: `session.connection()`)."""
+        writer = cls()
+        writer._join(connection)
+        return writer
+
+    def _join(self, connection: Connection) -> None:
+        from sqlalchemy import text
+
+        self.rows = lambda sql, **parameters: list(connection.execute(text(sql), parameters).all())
+        self.sqlite = connection.dialect.name == "sqlite"
+
+    def add(self, name: str, config: Config, moves: list[Move], created_at: datetime,
+            seats: Mapping[str, Seat] | None = None) -> int:
+        """The match's game row, a seat for each player (`seats` by name, else nobody plays by mail) and its moves in
+        order; its id. Refused when a game of that name exists."""
+        if self.rows("SELECT id FROM games WHERE name = :name", name=name):
+            raise Refused([f"a game named {name!r} exists already"])
+        (game,), = self.rows("INSERT INTO games (name, ruleset, seed, setup, created_at) VALUES (:name, :ruleset, "
+                             ":seed, :setup, :created_at) RETURNING id", name=name, ruleset=config.game,
+                             seed=str(config.seed), setup=canonical(config_document(config)),
+                             created_at=self._moment(created_at))
+        ids = {player: self._seat(game, position, player, (seats or {}).get(player, NEW_SEAT))
+               for position, player in enumerate(config.players)}
+        for version, move in enumerate(moves, start=1):
+            payload = canonical(dict(move.payload))
+            self.rows("INSERT INTO order_versions (game_id, turn, player_id, version, source, text, submission, "
+                      "submitted_at, accepted, reason, mail, actor) VALUES (:game, :turn, :seat, :version, :source, "
+                      ":payload, :payload, :at, :accepted, :reason, :mail, :actor) RETURNING id", game=game,
+                      turn=MOVE_TURN, seat=ids.get(move.player), version=version, source=move.source,
+                      payload=payload, at=None if move.at is None else self._moment(move.at),
+                      accepted=move.reason is None, reason=move.reason, mail=move.mail,
+                      actor=None if move.player in ids else move.player)
+        return int(game)
+
+    def _seat(self, game: int, position: int, player: str, seat: Seat) -> int:
+        (seat_id,), = self.rows("INSERT INTO players (game_id, position, name, email, secret, timezone) VALUES (:game, "
+                                ":position, :name, :email, :secret, :timezone) RETURNING id", game=game,
+                                position=position, name=player, email=seat.email, secret=seat.secret,
+                                timezone=seat.timezone)
+        return int(seat_id)
+
+    def add_deadline(self, game: int, due_at: datetime | None, about: str, now: datetime) -> None:
+        """The match's deadline row: the moment its next deadline passes or its opening mail is owed (None: nothing
+        until someone acts) and what `pbem status` tells of it (`about`, JSON)."""
+        self.rows("INSERT INTO turn_deadlines (game_id, turn, dealt_at, due_at, reminded, approved, about) VALUES "
+                  "(:game, :turn, :now, :due_at, '[]', :approved, :about) RETURNING id", game=game, turn=MOVE_TURN,
+                  now=self._moment(now), due_at=self._moment(NEVER if due_at is None else due_at), approved=False,
+                  about=about)
+
+    def _moment(self, moment: datetime) -> Any:
+        """A time as the tables' DateTime columns keep it: in UTC, and on SQLite as SQLAlchemy writes it."""
+        moment = moment.astimezone(timezone.utc)
+        return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else moment
+
+
+class MatchWriter(MatchRows):
     """`with MatchWriter(url) as writer: writer.add(...); writer.commit()`: one transaction on the database at
     `url`, rolled back unless committed."""
 
@@ -61,14 +143,11 @@ class MatchWriter:
         if path is not None and self._sqlite(path):
             self.sqlite = True
             return self
-        from sqlalchemy import text
-
         from .db import open_database
 
         self.engine = open_database(self.url)  # created or migrated, as every command's database
-        self.sqlite = self.engine.dialect.name == "sqlite"
         self.connection: Any = self.engine.connect()
-        self.rows: Rows = lambda sql, **parameters: list(self.connection.execute(text(sql), parameters).all())
+        self._join(self.connection)
         return self
 
     def _sqlite(self, path: Path) -> bool:
@@ -107,37 +186,3 @@ class MatchWriter:
 
     def commit(self) -> None:
         self.connection.commit()
-
-    def add(self, name: str, config: Config, moves: list[Move], due_at: datetime | None, about: str,
-            now: datetime) -> None:
-        """The match's game row, a seat for each player (none plays by mail yet), its moves in order, and its deadline
-        row: the moment its next deadline passes or its opening mail is owed (None: nothing until someone acts) and
-        what `pbem status` tells of it (`about`, JSON). Refused when a game of that name exists."""
-        if self.rows("SELECT id FROM games WHERE name = :name", name=name):
-            raise Refused([f"a game named {name!r} exists already"])
-        (game,), = self.rows("INSERT INTO games (name, ruleset, seed, setup, created_at) VALUES (:name, :ruleset, "
-                             ":seed, :setup, :created_at) RETURNING id", name=name, ruleset=config.game,
-                             seed=str(config.seed), setup=canonical(config_document(config)),
-                             created_at=self._moment(now))
-        seats = {player: self.rows("INSERT INTO players (game_id, position, name, email, secret) VALUES (:game, "
-                                   ":position, :name, '', '') RETURNING id", game=game, position=position,
-                                   name=player)[0][0]
-                 for position, player in enumerate(config.players)}
-        for version, move in enumerate(moves, start=1):
-            payload = canonical(dict(move.payload))
-            self.rows("INSERT INTO order_versions (game_id, turn, player_id, version, source, text, submission, "
-                      "submitted_at, accepted, reason, actor) VALUES (:game, :turn, :seat, :version, :source, "
-                      ":payload, :payload, :at, :accepted, :reason, :actor) RETURNING id", game=game,
-                      turn=MOVE_TURN, seat=seats.get(move.player), version=version, source=move.source,
-                      payload=payload, at=None if move.at is None else self._moment(move.at),
-                      accepted=move.reason is None, reason=move.reason,
-                      actor=None if move.player in seats else move.player)
-        self.rows("INSERT INTO turn_deadlines (game_id, turn, dealt_at, due_at, reminded, approved, about) VALUES "
-                  "(:game, :turn, :now, :due_at, '[]', :approved, :about) RETURNING id", game=game, turn=MOVE_TURN,
-                  now=self._moment(now), due_at=self._moment(NEVER if due_at is None else due_at), approved=False,
-                  about=about)
-
-    def _moment(self, moment: datetime) -> Any:
-        """A time as the tables' DateTime columns keep it: in UTC, and on SQLite as SQLAlchemy writes it."""
-        moment = moment.astimezone(timezone.utc)
-        return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else moment
