@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime, timezone
 
 import pytest
 import sqlalchemy as sa
@@ -25,6 +26,7 @@ from pbem.dm.icemaze.game import maze_at
 from pbem.dm.puzzlebank import EDITION
 from pbem.formats.gyulbot import puzzle_data
 from pbem.store.db import open_database
+from pbem.store.newmatch import MatchWriter
 
 SKIPS = [Action("ann", {"skip": True}), Action("bob", {"skip": True})]  # both skip: the next round (D1.4)
 # (options, seed, rounds) -> the hash of the round puzzles 1ae419e dealt
@@ -163,3 +165,46 @@ def test_a_live_gyulbot_match_stored_by_1ae419e_replays_identically_after_the_up
     assert (position["round"], position["scores"], position["claimant"]) == (2, {"ann": 1, "bob": 0}, "bob")
     assert hashlib.sha256(json.dumps(position, sort_keys=True).encode()).hexdigest() == POSITION
     assert stored_options(url, "m") == {"start": "2026-12-01T20:00Z"}  # the upgrade wrote nothing into it
+
+
+@pytest.mark.parametrize("moves", [gyulbot_bank.SHORTEST - 1, gyulbot_bank.LONGEST + 1])
+def test_a_new_gyulbot_match_outside_the_banks_lengths_is_refused_naming_the_option(tmp_path, moves):
+    """#34: a new match records edition 3, which holds 3-21 moves: another length is refused, naming the option."""
+    made = run_pbem("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--game", "gyulbot", "--player", "ann",
+                    "--player", "bob", "--option", f"moves={moves}", cwd=tmp_path)
+    assert made.returncode == 1 and f"options.moves: must be a whole number from 3 to 21, not {moves}" in made.stderr
+    (tmp_path / "t.yaml").write_text(f"game: gyulbot\nplayers: [ann, bob]\noptions: {{moves: {moves}, bank: {EDITION}}}"
+                                     "\nactions: []\n", encoding="utf-8")
+    taken = run_pbem("--db", f"sqlite:///{tmp_path}/m.db", "dm", "new", "m", "--from", "t.yaml", cwd=tmp_path)
+    assert taken.returncode == 1
+    assert f"t.yaml:3: options.moves: must be a whole number from 3 to 21, not {moves}" in taken.stderr
+    assert "Traceback" not in made.stderr + taken.stderr
+
+
+STARTED = datetime(2026, 12, 1, 20, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("edition, moves", [(1, 2), (2, 1)])
+def test_a_gyulbot_match_stored_under_an_older_edition_keeps_a_length_it_allowed(tmp_path, edition, moves):
+    """Review of #34: editions 1 and 2 generated a length their bank lacked from the seed, at any whole number; a
+    match they stored outside 3-21 loads, shows and plays on (the bound is edition 3's, so a new match's)."""
+    url = f"sqlite:///{tmp_path}/old.db"
+    config = Config("gyulbot", ("ann", "bob"), options={"moves": moves, "bank": edition, "start": "2026-12-01T20:00Z"},
+                    seed=3)
+    with MatchWriter(url) as writer:  # its rows as that pbem's `dm new` wrote them (the deadline row: its first move's)
+        writer.add("m", config, [], STARTED)
+        writer.commit()
+
+    def show() -> dict:
+        shown = run_pbem("--db", url, "--now", "2026-12-01T20:01:30Z", "dm", "show", "m", "--json", cwd=tmp_path)
+        assert shown.returncode == 0, shown.stderr
+        return json.loads(shown.stdout)["position"]
+
+    assert (show()["round"], show()["phase"]) == (1, "claims")
+    acted = run_pbem("--db", url, "--now", "2026-12-01T20:01:00Z", "dm", "act", "m", f"{{claim: {moves}}}", "--player",
+                     "ann", "--at", "2026-12-01T20:01:00Z", cwd=tmp_path)
+    assert acted.returncode == 0, acted.stderr
+    assert (show()["phase"], show()["claimant"]) == ("undercut", "ann")
+    replayed = run_pbem("--db", url, "replay", "m", "--verify", cwd=tmp_path)
+    assert replayed.returncode == 0 and "1 accepted moves replayed, every one accepted again" in replayed.stdout
+    assert stored_options(url, "m")["moves"] == moves

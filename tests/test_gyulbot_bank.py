@@ -28,9 +28,9 @@ def test_the_bank_holds_distinct_puzzles_of_every_length_a_match_may_ask():
     """#34: at least 12 puzzles of each length 16-21 and 30 of each length 3-15, none an image of another
     (`images.family`), each in the standard setup; `moves` takes no length the bank does not hold."""
     assert BANKED == list(range(bank.SHORTEST, bank.LONGEST + 1))
-    for moves in (bank.SHORTEST - 1, bank.LONGEST + 1):
+    for moves in (bank.SHORTEST - 1, bank.LONGEST + 1):  # a match of the current edition (a new one's)
         with pytest.raises(SetupError, match=f"options.moves: must be a whole number from 3 to 21, not {moves}"):
-            get_game("gyulbot").new_state(Config("gyulbot", ("ann", "bob"), options={"moves": moves}))
+            get_game("gyulbot").new_state(Config("gyulbot", ("ann", "bob"), options={"moves": moves, "bank": EDITION}))
     assert all(len(bank.bank()[length]) >= 12 for length in DEEP)
     assert all(len(bank.bank()[length]) >= 30 for length in SHORT)
     assert len(bank.bank()[OPTIONS["moves"].default]) >= 100

@@ -29,6 +29,15 @@ SHORTEST = 3
 # edition (`puzzlebank.EDITION`) holds them all
 PAST_EDITIONS = {1: {16: 8, 17: 7, 18: 3, 19: 2, 20: 1, 21: 1},  # 1: deep-puzzles.jsonl, before #34 session 10
                  2: {8: 150, **{length: 12 for length in range(DEEP, LONGEST + 1)}}}  # 2: until #34 session 11
+BOUNDED = 3  # the first edition to hold every length from SHORTEST to LONGEST, and so to bound `moves` to them
+
+
+def allows(moves: int, edition: int) -> bool:
+    """Whether a match drawing from the bank's `edition` may ask puzzles of minimum `moves` (a whole number): from
+    edition `BOUNDED` on only a length the bank holds (a longer one would take the generator hours; a shorter one no
+    bank can hold); an earlier edition generated a length it lacked from the match's seed, so its matches may hold
+    any."""
+    return edition < BOUNDED or SHORTEST <= moves <= LONGEST
 
 
 def bank() -> dict[int, tuple[Puzzle, ...]]:

@@ -32,11 +32,12 @@ from . import bank
 from .board import Puzzle, parse_solution, solved_after
 
 
-def _moves(value: Any, default: int) -> int:
-    """A length the bank holds puzzles of (D1.5: puzzles of a requested minimum; a longer one than the bank's would
-    take the generator hours)."""
-    if not isinstance(value, int) or isinstance(value, bool) or not bank.SHORTEST <= value <= bank.LONGEST:
-        raise ValueError(f"must be a whole number from {bank.SHORTEST} to {bank.LONGEST}, not {value!r}")
+def _moves(value: Any, edition: int) -> int:
+    """The puzzles' minimum a match drawing from the bank's `edition` may ask (`bank.allows`; D1.5: puzzles of a
+    requested minimum): read with the edition, so a match stored under an older one loads with what it allowed."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1 or not bank.allows(value, edition):
+        bound = "of at least 1" if edition < bank.BOUNDED else f"from {bank.SHORTEST} to {bank.LONGEST}"
+        raise ValueError(f"must be a whole number {bound}, not {value!r}")
     return value
 
 
@@ -45,7 +46,7 @@ OPTIONS = {
     "claim_seconds": Option(600, whole=True, unit="seconds", about="a round with no claim in this time scores nobody"),
     "undercut_seconds": Option(60, whole=True, unit="seconds", about="the time to undercut a claim"),
     "demo_seconds": Option(120, whole=True, unit="seconds", about="the time to demonstrate"),
-    "moves": Option(8, read=_moves, unit="moves",
+    "moves": Option(8, unit="moves",
                     about=f"the puzzles' proven minimum, {bank.SHORTEST} to {bank.LONGEST} (pbem's bank holds each)"),
     "bank": puzzlebank.OPTION,
     "tiebreak": Option(None, ("round", "opponent"), shown_default="round with 10 rounds, else opponent",
@@ -257,13 +258,14 @@ def _settings(config: Config) -> Settings:
     tiebreak, opponent = values["tiebreak"], values["opponent"]
     if opponent not in config.players:
         setup.problem("options.opponent", f"must be one of {', '.join(config.players)}, not {opponent!r}")
+    moves = setup.checked("options.moves", lambda: _moves(values["moves"], values["bank"]), OPTIONS["moves"].default)
     for i, puzzle in enumerate(config.puzzles):
         if not isinstance(puzzle, Puzzle):
             setup.problem(f"puzzles[{i}]", f"not a Gyulbot puzzle: {type(puzzle).__name__}")
     setup.done()
     return Settings(tuple(config.players), values["rounds"], tiebreak, opponent,
                     timedelta(seconds=values["claim_seconds"]), timedelta(seconds=values["undercut_seconds"]),
-                    timedelta(seconds=values["demo_seconds"]), values["moves"], config.seed, tuple(config.puzzles),
+                    timedelta(seconds=values["demo_seconds"]), moves, config.seed, tuple(config.puzzles),
                     values["bank"], values["start"])
 
 
