@@ -103,3 +103,32 @@ def test_a_due_tick_draws_each_turn_sheets_picture_once_for_the_mail_and_the_fol
         picture = next(p.get_payload(decode=True) for p in message.walk() if p.get_content_type() == "image/png")
         kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}-board.png"
         assert kept.read_bytes() == picture, kept
+
+
+def test_a_due_tick_decodes_each_stored_state_once_per_game(tmp_path, monkeypatch):
+    """#36: a due game's stored states were decoded five times a tick (the game's step, who is waited for, the turn
+    played, the next dealt, the end told: the same two snapshots parsed again); now the state before the turn and
+    the state after it once each, the same decoded state handed down."""
+    import pbem.store.states as states
+    from pbem.engine.campaign import GameState
+
+    decoded: Counter[tuple[str, int]] = Counter()
+    original = states.from_data
+
+    def counting(kind, data, *args, **kwargs):
+        value = original(kind, data, *args, **kwargs)
+        if kind is GameState:
+            decoded[(value.setup.name, value.turn)] += 1
+        return value
+    monkeypatch.chdir(tmp_path)
+    url = two_halls(tmp_path)
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
+    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    monkeypatch.setattr(states, "from_data", counting)
+    done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6), turn 2 dealt
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert decoded == {(game, turn): 1 for game in ("halls", "keep") for turn in (1, 2)}, decoded
+    decoded.clear()
+    run(url, "2026-12-05T10:00Z")  # nothing due (the reminder comes at 20:00): no state read at all
+    assert not decoded

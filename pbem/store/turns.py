@@ -139,9 +139,11 @@ class TurnStatus:
         return [p.player for p in self.players if p.expected and p.latest is None]
 
 
-def status(session: Session, name: str) -> TurnStatus:
+def status(session: Session, name: str, state: GameState | None = None) -> TurnStatus:
+    """Who owes orders for the current turn, and what each sent; `state` is the current state when the caller has
+    read it already (a due tick decodes it once, #36)."""
     game = get_game(session, name)
-    state = current_state(session, game)
+    state = state if state is not None else current_state(session, game)
     rows = []
     for player in players_of(session, game):
         versions = session.exec(select(OrderVersion).where(
