@@ -132,3 +132,30 @@ def test_a_due_tick_decodes_each_stored_state_once_per_game(tmp_path, monkeypatc
     decoded.clear()
     run(url, "2026-12-05T10:00Z")  # nothing due (the reminder comes at 20:00): no state read at all
     assert not decoded
+
+
+def test_a_due_tick_reads_each_room_and_deck_once_for_every_game_playing_it(tmp_path, monkeypatch):
+    """#36: every game's stored setup parsed its rooms and deck from their YAML again (the same bundled rooms, game
+    after game, and their pictures drawn or fetched from the shelf again for the new room objects); now a room or
+    deck's text is parsed once per process, and the games share the (immutable) result."""
+    import pbem.store.states as states
+
+    parsed: Counter[str] = Counter()
+
+    def counting(read):
+        def wrapper(data, source):
+            parsed[source] += 1
+            return read(data, source)
+        return wrapper
+    monkeypatch.chdir(tmp_path)
+    url = two_halls(tmp_path)
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
+    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    states.load_setup.cache_clear()  # as in a new process: nothing parsed yet
+    states._parsed.cache_clear()
+    monkeypatch.setattr(states, "load_room", counting(states.load_room))
+    monkeypatch.setattr(states, "parse_deck", counting(states.parse_deck))
+    done = run(url, "2026-12-04T20:00Z")  # both due: processed, the next turn dealt
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert parsed and set(parsed.values()) == {1}, parsed

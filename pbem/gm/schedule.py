@@ -10,7 +10,6 @@ report folders owed by an earlier run written again; last, the outbox sent.
 """
 from __future__ import annotations
 
-import imaplib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -26,8 +25,6 @@ from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
 from ..formats.schedule import Schedule, due_text, hold_expires, moment_text, reminders_of
 from ..mail.config import MailConfig
-from ..mail.fetch import messages_from
-from ..mail.letters import clean
 from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import queue
 from ..render.model import fate_note
@@ -54,10 +51,6 @@ from . import cycle
 from .absence import pilot_absent
 from .clock import start as start_turn_clock
 from .ending import dealt_sheets, queue_game_news, queue_the_end
-from .intake import fetch as fetch_messages
-from .mailcommands import reader
-from .matches import run_match
-from .outgoing import send_pending
 from .reports import SHEETS, not_written, report_turn, turn_report, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
 
@@ -129,6 +122,15 @@ def fetch_mail(session: Session, config: MailConfig, now: datetime, maildir: Pat
     read is remembered for `pbem status` (committed) and is a problem for the GM (the caller then lets nothing due
     pass)."""
     origin = str(maildir or mbox or (f"imap://{config.imap.host}/{config.imap.folder}" if config.imap else ""))
+    if not origin:  # no inbox to read: the tick of a host that takes orders otherwise loads none of mail's readers
+        return []
+    import imaplib
+
+    from ..mail.fetch import messages_from
+    from ..mail.letters import clean
+    from .intake import fetch as fetch_messages
+    from .mailcommands import reader
+
     try:
         messages = messages_from(session, config.max_bytes, maildir, mbox, config.imap)
         commands = reader(config.sender, templates)
@@ -140,9 +142,8 @@ def fetch_mail(session: Session, config: MailConfig, now: datetime, maildir: Pat
         session.commit()
         return [Done("", 0, RunStep.PROBLEM, f"cannot read the inbox {origin}: {err}; due turns and match deadlines "
                                              "wait for the orders in it (pbem run --no-fetch processes them without)")]
-    if origin:
-        note_inbox(session, origin, None, now)
-        session.commit()
+    note_inbox(session, origin, None, now)
+    session.commit()
     return [Done(h.game or "", 0, RunStep.FETCHED, f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
             for h in handled]
 
@@ -380,6 +381,8 @@ def approve_turn(session: Session, name: str, now: datetime, config: MailConfig,
 def tick_match(session: Session, name: str, now: datetime, config: MailConfig, *_: object) -> list[Done]:
     """A death match's part of the run: its opening mails now due, then the deadlines that passed with nobody
     acting take effect and both players are mailed the position; committed."""
+    from .matches import run_match  # the death matches' workflow, loaded by a run that has one
+
     opened, moved = run_match(session, name, now, config.sender)
     session.commit()
     return ([Done(match, 0, RunStep.OPENED, address) for match, address in opened]
@@ -391,6 +394,8 @@ def send_outbox(session: Session, config: MailConfig, now: datetime) -> list[Don
     its own); nothing without one."""
     if config.smtp is None:
         return []
+    from .outgoing import send_pending
+
     sent = send_pending(session, config.smtp, config.sender, now)
     return [Done("", 0, RunStep.SENT if d.state == OutboxState.SENT else RunStep.PROBLEM, f"{d.recipient}: {d.subject}"
                  + (f" ({d.error})" if d.error else "")) for d in sent]
