@@ -3,6 +3,7 @@ outbox and the report folder (they were built twice: once for the mails, again f
 counted by wrapping them, and the mails queued are the very bytes of the folder's .eml files."""
 from __future__ import annotations
 
+import email.policy
 import json
 import re
 from collections import Counter
@@ -159,3 +160,45 @@ def test_a_due_tick_reads_each_room_and_deck_once_for_every_game_playing_it(tmp_
     done = run(url, "2026-12-04T20:00Z")  # both due: processed, the next turn dealt
     assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
     assert parsed and set(parsed.values()) == {1}, parsed
+
+
+def test_a_due_tick_writes_each_text_sheet_and_reads_each_order_file_once(tmp_path, monkeypatch):
+    """#36: the dealt turn's text sheets were written twice (for the mail and again for OUT/…/sheets/), and each
+    pre-filled order file read as YAML twice (for the mailed page's order builder and the kept page's)."""
+    import types
+
+    import pbem.render.sheet as sheet
+
+    written: Counter[tuple[str, int, str]] = Counter()
+    read: Counter[str] = Counter()
+    original_text, original_yaml = sheet.turn_sheet_text, sheet.yaml
+
+    def counting_text(turn_sheet):
+        written[(turn_sheet.game, turn_sheet.turn, turn_sheet.player)] += 1
+        return original_text(turn_sheet)
+
+    def counting_load(text):
+        read[text] += 1
+        return original_yaml.safe_load(text)
+    sheet._option_hp.cache_clear()  # as in a new process
+    monkeypatch.setattr(sheet, "turn_sheet_text", counting_text)
+    monkeypatch.setattr(sheet, "yaml", types.SimpleNamespace(safe_load=counting_load))
+    monkeypatch.chdir(tmp_path)
+    url = two_halls(tmp_path)
+    for game in ("halls", "keep"):
+        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
+    run(url, "2026-12-01T20:00Z")  # turn 1 dealt: its sheets mailed and kept
+    run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
+    assert len(written) == 8 and set(written.values()) == {1}, written  # two games, two players, two turns
+    assert len(read) == 8 and set(read.values()) == {1}, read
+    engine = create_engine(url)
+    with Session(engine) as session:
+        mailed = [message_from_bytes(row.data, policy=email.policy.default)
+                  for row in session.exec(select(MailOutgoing)) if row.purpose == "sheet"]
+    engine.dispose()
+    assert len(mailed) == len(written)
+    for message in mailed:  # the text mailed is the text kept
+        game, turn, player = re.match(r"(\S+): turn (\d+) cards for (\S+)", message["Subject"]).groups()
+        kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}.txt"
+        text = message.get_body(("plain",)).get_content()
+        assert text.replace("\r\n", "\n").rstrip("\n") == kept.read_text().rstrip("\n"), kept
