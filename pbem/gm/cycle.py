@@ -253,8 +253,8 @@ def play(session: Session, name: str, *, at: datetime, preview: bool = False,
     if preview:
         session.rollback()
         return result
-    save_turn(session, game, state, outcome, used, before, after, events_hash, at)
     try:
+        save_turn(session, game, state, outcome, used, before, after, events_hash, at)
         session.flush()
     except IntegrityError:  # another `turn process` stored this turn first
         session.rollback()
