@@ -19,7 +19,7 @@ from ..engine.campaign import GameState
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
-from ..mail.outbox import queue
+from ..mail.outbox import queue, queue_all
 from ..mail.post import game_mail
 from ..render.ending import done_note, ended_lines, ending_lines
 from ..render.turn import Recipient, TurnReport, recipients
@@ -92,7 +92,7 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
     readers = recipients(players_of(session, game), holders(session, game))
     sheets = sheets if sheets is not None else dealt_sheets(session, game)
     messages = game_mail(report, readers, observers(session, game), sheets, sender, templates)
-    return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
+    return queue_all(session, messages, at)
 
 
 def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
