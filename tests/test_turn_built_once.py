@@ -48,12 +48,19 @@ def run(url: str, now: str) -> list[dict]:
     return json.loads(result.stdout)["done"]
 
 
-def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, monkeypatch, counted):
+def dealt_halls(tmp_path, monkeypatch) -> str:
+    """Two hall games scheduled with 2-day deadlines, their first turn dealt by a run at 2026-12-01 20:00 (clocks
+    started, sheets mailed and kept); the database's URL."""
     monkeypatch.chdir(tmp_path)
     url = two_halls(tmp_path)
     for game in ("halls", "keep"):
         assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    run(url, "2026-12-01T20:00Z")
+    return url
+
+
+def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, monkeypatch, counted):
+    url = dealt_halls(tmp_path, monkeypatch)
     assert not counted
     done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6)
     assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
@@ -85,11 +92,7 @@ def test_a_due_tick_draws_each_turn_sheets_picture_once_for_the_mail_and_the_fol
         return original(turn_sheet, *args, **kwargs)
     monkeypatch.setattr(sheet, "sheet_png", counting)
     monkeypatch.setattr(reports, "sheet_png", counting, raising=False)  # where the folder's pictures were drawn
-    monkeypatch.chdir(tmp_path)
-    url = two_halls(tmp_path)
-    for game in ("halls", "keep"):
-        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # turn 1 dealt: its sheets mailed and kept
+    url = dealt_halls(tmp_path, monkeypatch)
     run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
     assert set(drawn.values()) == {1} and {turn for _, turn, _ in drawn} == {1, 2}, drawn
     engine = create_engine(url)
@@ -121,11 +124,7 @@ def test_a_due_tick_decodes_each_stored_state_once_per_game(tmp_path, monkeypatc
         if kind is GameState:
             decoded[(value.setup.name, value.turn)] += 1
         return value
-    monkeypatch.chdir(tmp_path)
-    url = two_halls(tmp_path)
-    for game in ("halls", "keep"):
-        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    url = dealt_halls(tmp_path, monkeypatch)
     monkeypatch.setattr(states, "from_data", counting)
     done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6), turn 2 dealt
     assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
@@ -148,11 +147,7 @@ def test_a_due_tick_reads_each_room_and_deck_once_for_every_game_playing_it(tmp_
             parsed[source] += 1
             return read(data, source)
         return wrapper
-    monkeypatch.chdir(tmp_path)
-    url = two_halls(tmp_path)
-    for game in ("halls", "keep"):
-        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    url = dealt_halls(tmp_path, monkeypatch)
     states.load_setup.cache_clear()  # as in a new process: nothing parsed yet
     states._parsed.cache_clear()
     monkeypatch.setattr(states, "load_room", counting(states.load_room))
@@ -183,11 +178,7 @@ def test_a_due_tick_writes_each_text_sheet_and_reads_each_order_file_once(tmp_pa
     sheet._option_hp.cache_clear()  # as in a new process
     monkeypatch.setattr(sheet, "turn_sheet_text", counting_text)
     monkeypatch.setattr(sheet, "yaml", types.SimpleNamespace(safe_load=counting_load))
-    monkeypatch.chdir(tmp_path)
-    url = two_halls(tmp_path)
-    for game in ("halls", "keep"):
-        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # turn 1 dealt: its sheets mailed and kept
+    url = dealt_halls(tmp_path, monkeypatch)
     run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
     assert len(written) == 8 and set(written.values()) == {1}, written  # two games, two players, two turns
     assert len(read) == 8 and set(read.values()) == {1}, read
