@@ -193,3 +193,38 @@ def test_a_due_tick_writes_each_text_sheet_and_reads_each_order_file_once(tmp_pa
         kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}.txt"
         text = message.get_body(("plain",)).get_content()
         assert text.replace("\r\n", "\n").rstrip("\n") == kept.read_text().rstrip("\n"), kept
+
+
+def test_a_due_tick_reads_each_games_controls_once_a_transaction(tmp_path, monkeypatch):
+    """#36: a due game's history of GM controls was read ~9 times a tick (ended? paused? its observers, seats and
+    policies, each a query of the same rows); now once a transaction, and read again after a control is recorded."""
+    from cycle_fixtures import AT
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    from pbem.formats.controls import Control
+    from pbem.store.controls import paused, record
+    from pbem.store.games import Store, get_game
+
+    read: list[str] = []
+
+    def counting(conn, cursor, statement, *args):
+        if statement.startswith("SELECT gm_events.id"):  # the ORM's read (the quiet tick's plain SQL aside)
+            read.append(statement)
+    url = dealt_halls(tmp_path, monkeypatch)
+    event.listen(Engine, "before_cursor_execute", counting)
+    try:
+        done = run(url, "2026-12-04T20:00Z")  # both due: processed, the next turn dealt
+    finally:
+        event.remove(Engine, "before_cursor_execute", counting)
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert len(read) == 2, read
+    store = Store(url)
+    with store.session() as session:  # a control recorded is in the history read next, in the same transaction
+        game = get_game(session, "halls")
+        assert paused(session, game) is None
+        record(session, game, Control.PAUSE, AT, turn=2, remaining=None)
+        assert paused(session, game) is not None
+        session.rollback()  # and a new transaction reads the history again
+        assert paused(session, game) is None
+    store.close()
