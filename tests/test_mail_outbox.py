@@ -99,3 +99,29 @@ def test_a_message_is_queued_from_its_header_block_alone_whatever_its_line_ends(
         assert row is not None
         assert (row.recipient, row.subject, row.message_id, row.data) == ("bob@example.org", "turn 3", "<t3@pbem>",
                                                                           data)
+
+
+def test_a_games_mails_are_queued_asking_the_outbox_once(tmp_path):
+    """#36: a game's mails (its reports and sheets, ~8 a turn) asked the outbox one query each whether their
+    Message-ID was queued already; `queue_all` asks once, and queues each as `queue` does: a message queued before,
+    or twice in the same batch, once."""
+    from sqlalchemy import event
+
+    from pbem.mail.outbox import queue_all
+
+    statements: list[str] = []
+
+    def counting(conn, cursor, statement, *args):
+        statements.append(statement)
+    store = Store(f"sqlite:///{tmp_path / 'pbem.db'}")
+    with store.session() as session:
+        queue(session, message(1), "report", AT)
+        session.commit()
+        event.listen(store.engine, "before_cursor_execute", counting)
+        new = queue_all(session, [("report", message(n)) for n in (1, 2, 3, 2)], AT)
+        session.commit()
+        event.remove(store.engine, "before_cursor_execute", counting)
+        queued = session.exec(select(MailOutgoing.message_id).order_by(MailOutgoing.id)).all()
+    store.close()
+    assert new == 2 and queued == ["<r1@pbem>", "<r2@pbem>", "<r3@pbem>"]
+    assert len([s for s in statements if s.startswith("SELECT")]) == 1, statements

@@ -3,6 +3,7 @@ outbox and the report folder (they were built twice: once for the mails, again f
 counted by wrapping them, and the mails queued are the very bytes of the folder's .eml files."""
 from __future__ import annotations
 
+import email.policy
 import json
 import re
 from collections import Counter
@@ -47,12 +48,19 @@ def run(url: str, now: str) -> list[dict]:
     return json.loads(result.stdout)["done"]
 
 
-def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, monkeypatch, counted):
+def dealt_halls(tmp_path, monkeypatch) -> str:
+    """Two hall games scheduled with 2-day deadlines, their first turn dealt by a run at 2026-12-01 20:00 (clocks
+    started, sheets mailed and kept); the database's URL."""
     monkeypatch.chdir(tmp_path)
     url = two_halls(tmp_path)
     for game in ("halls", "keep"):
         assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # dealt, clocks started
+    run(url, "2026-12-01T20:00Z")
+    return url
+
+
+def test_a_due_tick_builds_each_turns_report_animation_and_mails_once(tmp_path, monkeypatch, counted):
+    url = dealt_halls(tmp_path, monkeypatch)
     assert not counted
     done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6)
     assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
@@ -84,11 +92,7 @@ def test_a_due_tick_draws_each_turn_sheets_picture_once_for_the_mail_and_the_fol
         return original(turn_sheet, *args, **kwargs)
     monkeypatch.setattr(sheet, "sheet_png", counting)
     monkeypatch.setattr(reports, "sheet_png", counting, raising=False)  # where the folder's pictures were drawn
-    monkeypatch.chdir(tmp_path)
-    url = two_halls(tmp_path)
-    for game in ("halls", "keep"):
-        assert RUNNER.invoke(app, ["--db", url, "game", "set", game, "--deadline", "2d"]).exit_code == 0
-    run(url, "2026-12-01T20:00Z")  # turn 1 dealt: its sheets mailed and kept
+    url = dealt_halls(tmp_path, monkeypatch)
     run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
     assert set(drawn.values()) == {1} and {turn for _, turn, _ in drawn} == {1, 2}, drawn
     engine = create_engine(url)
@@ -103,3 +107,124 @@ def test_a_due_tick_draws_each_turn_sheets_picture_once_for_the_mail_and_the_fol
         picture = next(p.get_payload(decode=True) for p in message.walk() if p.get_content_type() == "image/png")
         kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}-board.png"
         assert kept.read_bytes() == picture, kept
+
+
+def test_a_due_tick_decodes_each_stored_state_once_per_game(tmp_path, monkeypatch):
+    """#36: a due game's stored states were decoded five times a tick (the game's step, who is waited for, the turn
+    played, the next dealt, the end told: the same two snapshots parsed again); now the state before the turn and
+    the state after it once each, the same decoded state handed down."""
+    import pbem.store.states as states
+    from pbem.engine.campaign import GameState
+
+    decoded: Counter[tuple[str, int]] = Counter()
+    original = states.from_data
+
+    def counting(kind, data, *args, **kwargs):
+        value = original(kind, data, *args, **kwargs)
+        if kind is GameState:
+            decoded[(value.setup.name, value.turn)] += 1
+        return value
+    url = dealt_halls(tmp_path, monkeypatch)
+    monkeypatch.setattr(states, "from_data", counting)
+    done = run(url, "2026-12-04T20:00Z")  # both due: processed with nobody's orders (B4.6), turn 2 dealt
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert decoded == {(game, turn): 1 for game in ("halls", "keep") for turn in (1, 2)}, decoded
+    decoded.clear()
+    run(url, "2026-12-05T10:00Z")  # nothing due (the reminder comes at 20:00): no state read at all
+    assert not decoded
+
+
+def test_a_due_tick_reads_each_room_and_deck_once_for_every_game_playing_it(tmp_path, monkeypatch):
+    """#36: every game's stored setup parsed its rooms and deck from their YAML again (the same bundled rooms, game
+    after game, and their pictures drawn or fetched from the shelf again for the new room objects); now a room or
+    deck's text is parsed once per process, and the games share the (immutable) result."""
+    import pbem.store.states as states
+
+    parsed: Counter[str] = Counter()
+
+    def counting(read):
+        def wrapper(data, source):
+            parsed[source] += 1
+            return read(data, source)
+        return wrapper
+    url = dealt_halls(tmp_path, monkeypatch)
+    states.load_setup.cache_clear()  # as in a new process: nothing parsed yet
+    states._parsed.cache_clear()
+    monkeypatch.setattr(states, "load_room", counting(states.load_room))
+    monkeypatch.setattr(states, "parse_deck", counting(states.parse_deck))
+    done = run(url, "2026-12-04T20:00Z")  # both due: processed, the next turn dealt
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert parsed and set(parsed.values()) == {1}, parsed
+
+
+def test_a_due_tick_writes_each_text_sheet_and_reads_each_order_file_once(tmp_path, monkeypatch):
+    """#36: the dealt turn's text sheets were written twice (for the mail and again for OUT/…/sheets/), and each
+    pre-filled order file read as YAML twice (for the mailed page's order builder and the kept page's)."""
+    import types
+
+    import pbem.render.sheet as sheet
+
+    written: Counter[tuple[str, int, str]] = Counter()
+    read: Counter[str] = Counter()
+    original_text, original_yaml = sheet.turn_sheet_text, sheet.yaml
+
+    def counting_text(turn_sheet):
+        written[(turn_sheet.game, turn_sheet.turn, turn_sheet.player)] += 1
+        return original_text(turn_sheet)
+
+    def counting_load(text):
+        read[text] += 1
+        return original_yaml.safe_load(text)
+    sheet._option_hp.cache_clear()  # as in a new process
+    monkeypatch.setattr(sheet, "turn_sheet_text", counting_text)
+    monkeypatch.setattr(sheet, "yaml", types.SimpleNamespace(safe_load=counting_load))
+    url = dealt_halls(tmp_path, monkeypatch)
+    run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
+    assert len(written) == 8 and set(written.values()) == {1}, written  # two games, two players, two turns
+    assert len(read) == 8 and set(read.values()) == {1}, read
+    engine = create_engine(url)
+    with Session(engine) as session:
+        mailed = [message_from_bytes(row.data, policy=email.policy.default)
+                  for row in session.exec(select(MailOutgoing)) if row.purpose == "sheet"]
+    engine.dispose()
+    assert len(mailed) == len(written)
+    for message in mailed:  # the text mailed is the text kept
+        game, turn, player = re.match(r"(\S+): turn (\d+) cards for (\S+)", message["Subject"]).groups()
+        kept = tmp_path / "reports" / game / f"turn-{int(turn):03}" / "sheets" / f"{player}.txt"
+        text = message.get_body(("plain",)).get_content()
+        assert text.replace("\r\n", "\n").rstrip("\n") == kept.read_text().rstrip("\n"), kept
+
+
+def test_a_due_tick_reads_each_games_controls_once_a_transaction(tmp_path, monkeypatch):
+    """#36: a due game's history of GM controls was read ~9 times a tick (ended? paused? its observers, seats and
+    policies, each a query of the same rows); now once a transaction, and read again after a control is recorded."""
+    from cycle_fixtures import AT
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    from pbem.formats.controls import Control
+    from pbem.store.controls import paused, record
+    from pbem.store.games import Store, get_game
+
+    read: list[str] = []
+
+    def counting(conn, cursor, statement, *args):
+        if statement.startswith("SELECT gm_events.id"):  # the ORM's read (the quiet tick's plain SQL aside)
+            read.append(statement)
+    url = dealt_halls(tmp_path, monkeypatch)
+    event.listen(Engine, "before_cursor_execute", counting)
+    try:
+        done = run(url, "2026-12-04T20:00Z")  # both due: processed, the next turn dealt
+    finally:
+        event.remove(Engine, "before_cursor_execute", counting)
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    assert len(read) == 2, read
+    store = Store(url)
+    with store.session() as session:  # a control recorded is in the history read next, in the same transaction
+        game = get_game(session, "halls")
+        assert paused(session, game) is None
+        record(session, game, Control.PAUSE, AT, turn=2, remaining=None)
+        assert paused(session, game) is not None
+        session.rollback()  # and a new transaction reads the history again
+        assert paused(session, game) is None
+    store.close()

@@ -61,12 +61,13 @@ def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
     return state.turn, sheets
 
 
-def deal_hands(session: Session, name: str) -> tuple[Game, GameState]:
+def deal_hands(session: Session, name: str, state: GameState | None = None) -> tuple[Game, GameState]:
     """Record the current turn's hands (once, not committed); the game and the state dealt (its sheets are built
-    by whoever mails or shows them, once the turn's clock is set)."""
+    by whoever mails or shows them, once the turn's clock is set). `state`: the current state, when the caller
+    read it in this transaction (a due tick decodes each stored state once, #36)."""
     game = get_game(session, name)
     closed(session, game)
-    state = current_state(session, game)
+    state = state if state is not None else current_state(session, game)
     if state.is_over:
         raise Refused([f"{name} is over: nothing to deal"])
     record_hands(session, game, state)
@@ -225,14 +226,15 @@ def process(session: Session, name: str, *, at: datetime, preview: bool = False,
 
 
 def play(session: Session, name: str, *, at: datetime, preview: bool = False,
-         turn: int | None = None) -> ProcessResult:
+         turn: int | None = None, state: GameState | None = None) -> ProcessResult:
     """Resolve the current turn and store everything, not committed (nothing with `preview`), under the game's
-    lock: an order stored while this runs waits for it, then finds the turn processed and is refused."""
+    lock: an order stored while this runs waits for it, then finds the turn processed and is refused. `state`:
+    the current state, when the caller read it under the game's lock in this transaction (#36: decoded once)."""
     if not preview:
         lock_game(session, name)
     game = get_game(session, name)
     closed(session, game)
-    state = current_state(session, game)
+    state = state if state is not None else current_state(session, game)
     if turn is not None and turn != state.turn:
         raise Refused([f"{name} is at turn {state.turn}, not {turn}"])
     if state.is_over:
@@ -251,8 +253,8 @@ def play(session: Session, name: str, *, at: datetime, preview: bool = False,
     if preview:
         session.rollback()
         return result
-    save_turn(session, game, state, outcome, used, before, after, events_hash, at)
     try:
+        save_turn(session, game, state, outcome, used, before, after, events_hash, at)
         session.flush()
     except IntegrityError:  # another `turn process` stored this turn first
         session.rollback()

@@ -19,7 +19,7 @@ from ..engine.campaign import GameState
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
-from ..mail.outbox import queue
+from ..mail.outbox import queue, queue_all
 from ..mail.post import game_mail
 from ..render.ending import done_note, ended_lines, ending_lines
 from ..render.turn import Recipient, TurnReport, recipients
@@ -45,11 +45,12 @@ def audience(session: Session, game: Game) -> list[Recipient]:
     return players + [Recipient("observer", a) for a in observers(session, game) if a not in addresses]
 
 
-def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> list[str]:
-    """Queue (not committed) what the game's state says is to be told: the end to the audience, or each player's
-    last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann: the result')."""
+def queue_the_end(session: Session, name: str, sender: str, at: datetime, state: GameState | None = None) -> list[str]:
+    """Queue (not committed) what the game's current `state` (read when not given) says is to be told: the end to
+    the audience, or each player's last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann:
+    the result')."""
     game = get_game(session, name)
-    state = current_state(session, game)
+    state = state if state is not None else current_state(session, game)
     ended = get_campaign(game.ruleset).game_result(state)
     told = []
     if ended is not None:
@@ -91,16 +92,18 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
     readers = recipients(players_of(session, game), holders(session, game))
     sheets = sheets if sheets is not None else dealt_sheets(session, game)
     messages = game_mail(report, readers, observers(session, game), sheets, sender, templates)
-    return sum(queue(session, message, purpose, at) is not None for purpose, message in messages)
+    return queue_all(session, messages, at)
 
 
 def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
-                    report: TurnReport | None = None, sheets: DrawnSheets | None = None) -> tuple[int, list[str]]:
+                    report: TurnReport | None = None, sheets: DrawnSheets | None = None,
+                    state: GameState | None = None) -> tuple[int, list[str]]:
     """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
-    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told. Returns
-    how many reports and sheets were new, and who was told what."""
+    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told (from the
+    current `state` when the caller read it already). Returns how many reports and sheets were new, and who was
+    told what."""
     return (queue_game_mail(session, name, sender, at, templates, report, sheets),
-            queue_the_end(session, name, sender, at))
+            queue_the_end(session, name, sender, at, state))
 
 
 def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str, *, winner: str | None = None,

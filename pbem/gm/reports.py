@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from ..engine.campaign import GameState, TurnOutcome
 from ..formats.game import turn_folder_name
-from ..render import Recipient, turn_sheet_html, turn_sheet_text, write_turn_report
+from ..render import Recipient, turn_sheet_html, write_turn_report
 from ..render.history import outcome_report
 from ..render.html import TemplateRefused
 from ..render.html import campaign_templates as campaign_templates  # where the commands look for it
@@ -111,7 +111,7 @@ def write_sheets(sheets: Sequence[TurnSheet] | DrawnSheets, out: Path, subfolder
     for sheet in drawn.sheets:
         folder = out / sheet.game / turn_folder_name(sheet.turn) / subfolder
         folder.mkdir(parents=True, exist_ok=True)
-        for path, data in ((folder / f"{sheet.player}.txt", turn_sheet_text(sheet)),
+        for path, data in ((folder / f"{sheet.player}.txt", drawn.text(sheet)),
                            (folder / f"{sheet.player}.html", turn_sheet_html(sheet, templates)),
                            (folder / f"{sheet.player}-orders.yaml", sheet.orders),
                            *([(folder / picture_name(sheet), drawn.picture(sheet))] if sheet.board is not None else [])):

@@ -10,7 +10,6 @@ report folders owed by an earlier run written again; last, the outbox sent.
 """
 from __future__ import annotations
 
-import imaplib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -26,8 +25,6 @@ from ..engine.vocabulary import MissingOrders
 from ..formats.game import turn_folder_name
 from ..formats.schedule import Schedule, due_text, hold_expires, moment_text, reminders_of
 from ..mail.config import MailConfig
-from ..mail.fetch import messages_from
-from ..mail.letters import clean
 from ..mail.notices import held_for_review, reminder
 from ..mail.outbox import queue
 from ..render.model import fate_note
@@ -54,10 +51,6 @@ from . import cycle
 from .absence import pilot_absent
 from .clock import start as start_turn_clock
 from .ending import dealt_sheets, queue_game_news, queue_the_end
-from .intake import fetch as fetch_messages
-from .mailcommands import reader
-from .matches import run_match
-from .outgoing import send_pending
 from .reports import SHEETS, not_written, report_turn, turn_report, write_report, write_sheets, write_stored_report
 from .texts import turn_summary
 
@@ -129,6 +122,15 @@ def fetch_mail(session: Session, config: MailConfig, now: datetime, maildir: Pat
     read is remembered for `pbem status` (committed) and is a problem for the GM (the caller then lets nothing due
     pass)."""
     origin = str(maildir or mbox or (f"imap://{config.imap.host}/{config.imap.folder}" if config.imap else ""))
+    if not origin:  # no inbox to read: the tick of a host that takes orders otherwise loads none of mail's readers
+        return []
+    import imaplib
+
+    from ..mail.fetch import messages_from
+    from ..mail.letters import clean
+    from .intake import fetch as fetch_messages
+    from .mailcommands import reader
+
     try:
         messages = messages_from(session, config.max_bytes, maildir, mbox, config.imap)
         commands = reader(config.sender, templates)
@@ -140,9 +142,8 @@ def fetch_mail(session: Session, config: MailConfig, now: datetime, maildir: Pat
         session.commit()
         return [Done("", 0, RunStep.PROBLEM, f"cannot read the inbox {origin}: {err}; due turns and match deadlines "
                                              "wait for the orders in it (pbem run --no-fetch processes them without)")]
-    if origin:
-        note_inbox(session, origin, None, now)
-        session.commit()
+    note_inbox(session, origin, None, now)
+    session.commit()
     return [Done(h.game or "", 0, RunStep.FETCHED, f"{h.outcome} {h.sender or '(no sender)'} {h.player or ''}".rstrip())
             for h in handled]
 
@@ -226,22 +227,22 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         return []
     state = current_state(session, game)
     if state.is_over:  # ended by `turn process`, say: its result is told once all the same
-        told = queue_the_end(session, name, config.sender, now)
+        told = queue_the_end(session, name, config.sender, now, state)
         session.commit()
         return [Done(name, state.turn - 1, RunStep.TOLD, who) for who in told]
     if paused(session, game) is not None:  # a paused game's clock stands still
         return []
     schedule = required_schedule(session, game)
     if not turns.dealt(session, game, state.turn):
-        _, dealt = cycle.deal_hands(session, name)
+        _, dealt = cycle.deal_hands(session, name, state)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
         sheets = dealt_sheets(session, game, dealt, drawn=True)  # once, for the mails and the folder
-        queue_game_news(session, name, config.sender, now, templates, sheets=sheets)
+        queue_game_news(session, name, config.sender, now, templates, sheets=sheets, state=dealt)
         session.commit()
         return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone)),
                 *keep_sheets(session, game, out, templates, sheets)]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-    waiting = turns.status(session, name).waiting_for
+    waiting = turns.status(session, name, state).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
     is_due = now >= deadline.due_at or (schedule.process == "all-in" and not waiting)
     if is_due and not inbox_read:
@@ -260,7 +261,8 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         held = _review(session, game, state.turn, deadline, now, config, out, templates)
         if held is not None:
             return done + held
-    return done + _process(session, game, state.turn, deadline, waiting, now, config, out, templates)
+    # the state read above is played, unless the pilot's commit let go of the game's lock: then it is read again
+    return done + _process(session, game, state, deadline, waiting, now, config, out, templates, fresh=not piloted)
 
 
 def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, deadline: Deadline,
@@ -291,12 +293,14 @@ def missing_fate(state: GameState, player: str) -> list[str]:
     return fate_note(programs, policy)
 
 
-def _process(session: Session, game: Game, turn: int, deadline: Deadline, waiting: list[str], now: datetime,
-             config: MailConfig, out: Path, templates: tuple[str, ...]) -> list[Done]:
-    """The due turn processed, the next dealt and the mail queued, in one transaction under the game's lock, with
-    its reports owed; then the reports written and settled (a commit of their own)."""
-    name, schedule = game.name, required_schedule(session, game)
-    result = cycle.play(session, name, turn=turn, at=now)
+def _process(session: Session, game: Game, state: GameState, deadline: Deadline, waiting: list[str], now: datetime,
+             config: MailConfig, out: Path, templates: tuple[str, ...], *, fresh: bool) -> list[Done]:
+    """The due turn (of `state`) processed, the next dealt and the mail queued, in one transaction under the game's
+    lock, with its reports owed; then the reports written and settled (a commit of their own). Each stored state is
+    decoded once (#36): `state` is played when `fresh` (read in this transaction), and the state after the turn,
+    read to deal the next, is the one the end is told from."""
+    name, schedule, turn = game.name, required_schedule(session, game), state.turn
+    result = cycle.play(session, name, turn=turn, at=now, state=state if fresh else None)
     if deadline.held_hash and result.after_hash != deadline.held_hash:  # orders came in during the hold
         session.rollback()
         hold(session, game, turn, None, None)
@@ -312,7 +316,7 @@ def _process(session: Session, game: Game, turn: int, deadline: Deadline, waitin
         done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
     report = turn_report(name, result)  # once, for the mails and the report folder, as the sheets are
     sheets = dealt_sheets(session, game, dealt, drawn=True)
-    told = queue_game_news(session, name, config.sender, now, templates, report, sheets)[1]
+    told = queue_game_news(session, name, config.sender, now, templates, report, sheets, dealt)[1]
     done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()
@@ -377,6 +381,8 @@ def approve_turn(session: Session, name: str, now: datetime, config: MailConfig,
 def tick_match(session: Session, name: str, now: datetime, config: MailConfig, *_: object) -> list[Done]:
     """A death match's part of the run: its opening mails now due, then the deadlines that passed with nobody
     acting take effect and both players are mailed the position; committed."""
+    from .matches import run_match  # the death matches' workflow, loaded by a run that has one
+
     opened, moved = run_match(session, name, now, config.sender)
     session.commit()
     return ([Done(match, 0, RunStep.OPENED, address) for match, address in opened]
@@ -388,6 +394,8 @@ def send_outbox(session: Session, config: MailConfig, now: datetime) -> list[Don
     its own); nothing without one."""
     if config.smtp is None:
         return []
+    from .outgoing import send_pending
+
     sent = send_pending(session, config.smtp, config.sender, now)
     return [Done("", 0, RunStep.SENT if d.state == OutboxState.SENT else RunStep.PROBLEM, f"{d.recipient}: {d.subject}"
                  + (f" ({d.error})" if d.error else "")) for d in sent]

@@ -24,9 +24,7 @@ from typing import Iterator
 
 from ..formats.names import valid_address, written_address
 from ..formats.wrapped import open_after
-from .decode import html_text, part_text
 from .identity import header_of, letter_key, parse_message_id, stub_keys
-from .separators import reply_ends
 
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml"}
 _FIRST = re.compile(r"^(game|match)\s*:", re.MULTILINE)
@@ -148,6 +146,8 @@ def _leaves(message: Message, depth: int = 0) -> Iterator[Message]:
 
 
 def _read_parts(message: EmailMessage, letter: Letter) -> None:
+    from .decode import html_text, part_text  # only where a letter is read: the outbox's `clean` needs neither
+
     bodies: list[str] = []
     html: list[str] = []
     attachments: list[tuple[str, str]] = []
@@ -206,6 +206,8 @@ def orders_in_body(body: str) -> str:
     start = next((i for i, line in enumerate(kept) if _FIRST.match(line)), None)
     if start is None:
         return ""
+    from .separators import reply_ends  # only where a body is read (its patterns take ~5 ms to compile)
+
     # below a client's reply separator under the orders is the message it quotes (Outlook's has no `>`); orders
     # written into a forwarded sheet, under its marker, are read up to the next one
     ends = start + 1 + reply_ends(kept[start + 1:])

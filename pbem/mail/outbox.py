@@ -22,9 +22,9 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, parseaddr
 from pathlib import Path
-from typing import Protocol
+from typing import Iterable, Protocol
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from ..formats.names import transport_address
 from ..render.message import message_bytes
@@ -41,20 +41,41 @@ def queue(session: Session, message: EmailMessage | bytes, purpose: str, at: dat
     """Add a message to the outbox (not committed); None when its Message-ID is there already. `replace`: a message
     written again (the same Message-ID, newer content) takes the place of its queued copy while no sender has
     claimed that, in one conditional update, so a copy on its way is never changed under its sender."""
+    row = _pending(message, purpose, at)
+    if replace:
+        rewrite(session, row.message_id, row.data, row.subject)
+    if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == row.message_id)).first() is not None:
+        return None
+    session.add(row)
+    return row
+
+
+def queue_all(session: Session, messages: Iterable[tuple[str, EmailMessage | bytes]], at: datetime) -> int:
+    """Each (purpose, message) queued as `queue` queues it (not committed), the outbox asked once which of their
+    Message-IDs it holds (a game's mails were a query each, #36); how many were new."""
+    rows = [_pending(message, purpose, at) for purpose, message in messages]
+    held = set(session.exec(select(MailOutgoing.message_id).where(
+        col(MailOutgoing.message_id).in_([row.message_id for row in rows]))).all()) if rows else set()
+    new = 0
+    for row in rows:
+        if row.message_id not in held:
+            held.add(row.message_id)
+            session.add(row)
+            new += 1
+    return new
+
+
+def _pending(message: EmailMessage | bytes, purpose: str, at: datetime) -> MailOutgoing:
+    """The outbox's row of a message to send, pending; a message without one To address and a Message-ID is
+    refused."""
     data = message if isinstance(message, bytes) else message_bytes(message)
     headers = BytesParser(policy=policy.SMTP).parsebytes(header_block(data), headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
     recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:
         raise ValueError("a message to send needs one To address and a Message-ID")
-    if replace:
-        rewrite(session, message_id, data, clean(headers.get("Subject") or ""))
-    if session.exec(select(MailOutgoing.id).where(MailOutgoing.message_id == message_id)).first() is not None:
-        return None
-    row = MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
-                       purpose=purpose, data=data, state=OutboxState.PENDING, queued_at=at)
-    session.add(row)
-    return row
+    return MailOutgoing(message_id=message_id, recipient=recipient, subject=clean(headers.get("Subject") or ""),
+                        purpose=purpose, data=data, state=OutboxState.PENDING, queued_at=at)
 
 
 def header_block(data: bytes) -> bytes:

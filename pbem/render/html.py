@@ -91,10 +91,18 @@ def environment(extra_dirs: tuple[str, ...] = ()) -> Environment:
 
 
 def source(name: str, extra_dirs: tuple[str, ...] = ()) -> str:
-    """A template folder's file as it is (a style sheet, a script), the caller's folders first."""
-    env = environment(extra_dirs)
-    text, _, _ = env.loader.get_source(env, name)  # type: ignore[union-attr]
-    return text
+    """A template folder's file as it is (a style sheet, a script), the caller's folders first: read once per
+    process while its file is unchanged (every page carries the style sheet: a due tick renders ~20 a game)."""
+    kept = _sources.get((name, extra_dirs))
+    if kept is None or not kept[1]():
+        env = environment(extra_dirs)
+        assert isinstance(env.loader, _BoundedLoader)
+        text, _, uptodate = env.loader.get_source(env, name)
+        kept = _sources[(name, extra_dirs)] = (text, uptodate)
+    return kept[0]
+
+
+_sources: dict[tuple[str, tuple[str, ...]], tuple[str, Callable[[], bool]]] = {}
 
 
 def css(extra_dirs: tuple[str, ...] = ()) -> str:

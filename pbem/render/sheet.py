@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import parseaddr
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import yaml
@@ -77,20 +78,27 @@ def sheet_png(sheet: Any, colours: dict[str, Colour] | None = None) -> bytes:
 
 @dataclass(frozen=True)
 class DrawnSheets:
-    """A dealt turn's sheets with their board pictures drawn once (a picture is the costliest part of a sheet),
-    for the mail and the report folder alike (`pbem run`)."""
+    """A dealt turn's sheets with their board pictures drawn and their texts written once (a picture is the
+    costliest part of a sheet), for the mail and the report folder alike (`pbem run`)."""
 
     sheets: Sequence[Any]
     pictures: Mapping[str, bytes] = field(default_factory=dict)  # by player
+    texts: Mapping[str, str] = field(default_factory=dict)  # by player
 
     @classmethod
     def of(cls, sheets: Sequence[Any]) -> "DrawnSheets":
-        return cls(tuple(sheets), {s.player: sheet_png(s) for s in sheets if s.board is not None})
+        return cls(tuple(sheets), {s.player: sheet_png(s) for s in sheets if s.board is not None},
+                   {s.player: turn_sheet_text(s) for s in sheets})
 
     def picture(self, sheet: Any) -> bytes:
         """The sheet's board picture, drawn now when it was not drawn with the others."""
         drawn = self.pictures.get(sheet.player)
         return drawn if drawn is not None else sheet_png(sheet)
+
+    def text(self, sheet: Any) -> str:
+        """The text sheet, written now when it was not written with the others."""
+        written = self.texts.get(sheet.player)
+        return written if written is not None else turn_sheet_text(sheet)
 
 
 def picture_name(sheet: Any) -> str:
@@ -144,8 +152,15 @@ def builder_data(sheet: Any, to: str = "") -> dict[str, Any]:
               for r in sheet.robots]
     return {"head": sheet.orders.split("\nrobots:")[0] + "\n", "robots": robots, "hands": sheet.hands,
             "equal": most is not None, "reboot": "\nreboot:" in sheet.orders, "to": parseaddr(to)[1],
-            "option_hp": (yaml.safe_load(sheet.orders) or {}).get("option_hp"), "width": SHEET_WIDTH,
+            "option_hp": _option_hp(sheet.orders), "width": SHEET_WIDTH,
             "subject": f"orders: {sheet.game}, turn {sheet.turn}, {sheet.player}"}
+
+
+@lru_cache(maxsize=64)
+def _option_hp(orders: str) -> Any:
+    """The `option_hp` a pre-filled order file gives (None without one), read once per file: the mailed page and
+    the page kept in the report folder both need it, and reading YAML is most of a sheet's builder."""
+    return (yaml.safe_load(orders) or {}).get("option_hp")
 
 
 def turn_sheet_html(sheet: Any, templates: Sequence[str] = (), picture: str | None = None, *,
@@ -191,13 +206,13 @@ def turn_sheet_message(sheet: Any, sender: str, templates: Sequence[str] = (),
     """The sheet by mail: the text sheet (with its map), the page with the board picture inline (from `drawn`,
     when drawn already), and the same page with its order builder as an attachment to open in a browser (mail
     programs drop scripts)."""
-    name = picture_name(sheet)
-    images = {name: (drawn or DrawnSheets(())).picture(sheet)} if sheet.board is not None else {}
+    name, drawn = picture_name(sheet), drawn or DrawnSheets(())
+    images = {name: drawn.picture(sheet)} if sheet.board is not None else {}
     inline = f"data:image/png;base64,{base64.b64encode(images[name]).decode()}" if images else None
     page = turn_sheet_html(sheet, templates, inline, to=sender)
     return report_message(sender=sender, recipient=sheet.email,
                           subject=f"{sheet.game}: turn {sheet.turn} cards for {reader(sheet)}",
-                          text=turn_sheet_text(sheet),
+                          text=drawn.text(sheet),
                           html=turn_sheet_html(sheet, templates, f"cid:{cid(name)}", builder=False), images=images,
                           attachments={f"{slug(sheet.player)}-sheet.html": page, **deadline_entry(sheet)})
 

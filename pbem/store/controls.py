@@ -68,16 +68,34 @@ def record(session: Session, game: Game, kind: Control, at: datetime, player: st
     row = GmEvent(game_id=key(game), at=at, kind=str(kind), player=player, data=json.dumps(data, sort_keys=True))
     session.add(row)
     session.flush()
+    _read(session).pop(key(game), None)  # read again, with this one
     return Entry(at, kind, player, data, row.id or 0)
 
 
 def history(session: Session, game: Game, *kinds: Control) -> list[Entry]:
-    """The game's controls in the order they were made (only `kinds`, when given)."""
-    query = select(GmEvent).where(GmEvent.game_id == game.id).order_by(col(GmEvent.id))
-    if kinds:
-        query = query.where(col(GmEvent.kind).in_([str(k) for k in kinds]))
-    return [Entry(_utc(row.at), Control(row.kind), row.player, json.loads(row.data), row.id or 0)
-            for row in session.exec(query).all()]
+    """The game's controls in the order they were made (only `kinds`, when given). Read once a transaction: a due
+    game asks ~18 times (ended? paused? observers, seats, policies…), a query each (#36); `record` reads again."""
+    read = _read(session)
+    entries = read.get(key(game)) if session.get_transaction() is not None else None
+    if entries is None:
+        query = select(GmEvent).where(GmEvent.game_id == game.id).order_by(col(GmEvent.id))
+        entries = [Entry(_utc(row.at), Control(row.kind), row.player, json.loads(row.data), row.id or 0)
+                   for row in session.exec(query).all()]
+        _read(session)[key(game)] = entries
+    return [entry for entry in entries if not kinds or entry.kind in kinds]
+
+
+def _read(session: Session) -> dict[int, list[Entry]]:
+    """The games' histories read in the session's transaction (a new transaction reads them again: another run may
+    have added to them in between)."""
+    transaction = session.get_transaction()
+    held = session.info.get(_READ)
+    if held is None or held[0] is not transaction:
+        held = session.info[_READ] = (transaction, {})
+    return held[1]
+
+
+_READ = "pbem.store.controls.read"
 
 
 def paused(session: Session, game: Game) -> Pause | None:

@@ -5,7 +5,7 @@ import hashlib
 import json
 import secrets
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlmodel import Session, col, delete, select
 
@@ -156,11 +156,17 @@ def turn_processed(session: Session, game: Game, number: int) -> bool:
 
 def save_snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind, value: object, *, board: str = "",
                   stage: int = 0) -> str:
+    row = snapshot_row(game, turn, kind, value, board=board, stage=stage)
+    session.add(StateSnapshot(**row))
+    return str(row["hash"])
+
+
+def snapshot_row(game: Game, turn: int, kind: SnapshotKind, value: object, *, board: str = "",
+                 stage: int = 0) -> dict[str, Any]:
+    """A state snapshot's row (its columns by name), for `save_snapshot` or a turn's rows inserted at once."""
     text = dumps(to_data(value))
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    session.add(StateSnapshot(game_id=key(game), turn=turn, kind=kind, board=board, stage=stage, state=text,
-                              hash=digest))
-    return digest
+    return {"game_id": key(game), "turn": turn, "kind": kind, "board": board, "stage": stage, "state": text,
+            "hash": hashlib.sha256(text.encode("utf-8")).hexdigest()}
 
 
 def final_boards(session: Session, game: Game, turn: int) -> dict[str, Board]:

@@ -37,7 +37,8 @@ def load_setup(document: str) -> GameSetup:
 
     def parsed(read: Callable[[Any, str], T], entry: dict[str, str]) -> T | None:
         try:
-            return read(load_yaml(entry["text"], entry["source"]), entry["source"])
+            value: T = _parsed(read, entry["text"], entry["source"])
+            return value
         except FormatError as err:
             problems.extend(err.problems)
             return None
@@ -50,6 +51,13 @@ def load_setup(document: str) -> GameSetup:
     players = tuple(PlayerSetup(p["name"], tuple(p["robots"])) for p in data["players"])
     return GameSetup(data["name"], data["ruleset"], data["seed"], rooms, deck, players,
                      dict(data.get("ruleset_options") or {}))
+
+
+@lru_cache(maxsize=64)
+def _parsed(read: Callable[[Any, str], Any], text: str, source: str) -> Any:
+    """A stored setup's room or deck, parsed once per process: the games of a server play the same few rooms, and
+    rooms and decks are immutable, so every game's setup shares them (and a room's pictures, `render.static`)."""
+    return read(load_yaml(text, source), source)
 
 
 @overload

@@ -1,0 +1,55 @@
+"""#36: a processed turn's state snapshots and events are stored each in one executemany, not as a model object
+built, validated and flushed per row (dozens to hundreds a turn); what is stored is what the engine played, and a
+turn another run stored meanwhile is still refused as such, not an error."""
+from __future__ import annotations
+
+import pytest
+from cycle_fixtures import AT, two_halls
+from sqlalchemy import event
+from sqlmodel import select
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.gm import cycle
+from pbem.store.games import Refused, Store, current_state, get_game
+from pbem.store.turn_tables import EventRecord, StateSnapshot
+
+RUNNER = CliRunner()
+
+
+def test_a_processed_turns_states_and_events_are_stored_without_a_model_object_each(tmp_path):
+    url = two_halls(tmp_path)
+    filled = RUNNER.invoke(app, ["--db", url, "game", "set", "halls", "--missing-orders", "fill"])
+    assert filled.exit_code == 0, filled.output  # B4.6 plays cards for the players: the turn has events
+    built: list[object] = []
+
+    def counting(target, args, kwargs):
+        built.append(target)
+    for table in (EventRecord, StateSnapshot):
+        event.listen(table, "init", counting)
+    try:
+        store = Store(url)
+        with store.session() as session:
+            cycle.deal(session, "halls")
+            result = cycle.process(session, "halls", at=AT)
+            stored = session.exec(select(StateSnapshot.kind).where(StateSnapshot.turn == 1)).all()
+        store.close()
+    finally:
+        for table in (EventRecord, StateSnapshot):
+            event.remove(table, "init", counting)
+    assert result.events > 0 and not built
+    assert {"before", "after", "stage", "final"} == set(stored)
+    verified = RUNNER.invoke(app, ["--db", url, "replay", "halls", "--verify"])
+    assert verified.exit_code == 0, verified.output  # the rows stored give the events hash the engine played
+
+
+def test_a_turn_stored_meanwhile_by_another_run_is_refused(tmp_path):
+    url = two_halls(tmp_path)
+    store = Store(url)
+    with store.session() as session:
+        cycle.deal(session, "halls")
+        stale = current_state(session, get_game(session, "halls"))  # read by a run that is slower than another
+        cycle.process(session, "halls", at=AT)  # the other run stores turn 1
+        with pytest.raises(Refused, match="processed meanwhile by another run"):
+            cycle.play(session, "halls", at=AT, turn=1, state=stale)
+    store.close()
