@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import first_compile  # benchmarks/, beside this script
+import first_use  # benchmarks/, beside this script
 
 from pbem.dm.gyulbot import solver
 from pbem.dm.gyulbot.bfs import bfs_solve
@@ -225,7 +225,7 @@ def main() -> None:
         return
     load_before = os.getloadavg()[0]
     document: dict = {"machine": _machine(),
-                      "first_use": None if args.no_compile else first_compile.beside_sqlmodel(FIRST_SOLVE)}
+                      "first_use": None if args.no_compile else first_use.beside_sqlmodel(FIRST_SOLVE)}
     solver.warm_up()
     document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:
