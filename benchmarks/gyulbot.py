@@ -23,7 +23,7 @@
   and per file the medians and maxima of the per-puzzle medians and their ratios (pbem / C), overall
   the ratio of the summed times and the geometric mean of the per-puzzle ratios; `targets` (issue
   #36: every optimum's ratio of medians <= 1.5, overall ratio of sums <= 0.6); the load average every
-  100 puzzles; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
+  100 puzzles and at each file's end; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
   Progress (each file's end, seconds so far) goes to stderr.
 Other processes share this 2-core machine: `load` gives the load average before/after.
 """
@@ -136,6 +136,7 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
     rows: dict[int, list[tuple[float, float]]] = {}
     by_set: dict[str, list[tuple[float, float]]] = {}
     disagree, skipped, loads, began = [], 0, [], time.perf_counter()
+    load_at_end: dict[str, float] = {}
     for path in paths:
         for i, line in enumerate(path.read_text().splitlines()):
             record = json.loads(line)
@@ -164,9 +165,9 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
             by_set.setdefault(path.name, []).append(row)
             if sum(map(len, rows.values())) % 100 == 0:
                 loads.append(round(os.getloadavg()[0], 2))
-        done = by_set.get(path.name, [])
+        done, load_at_end[path.name] = by_set.get(path.name, []), round(os.getloadavg()[0], 2)
         print(f"{path.name}: {len(done)} puzzles, pbem {sum(r[0] for r in done):.2f} s, C {sum(r[1] for r in done):.2f} s"
-              f" ({time.perf_counter() - began:.0f} s so far)", file=sys.stderr, flush=True)
+              f" ({time.perf_counter() - began:.0f} s so far, load {load_at_end[path.name]})", file=sys.stderr, flush=True)
     peer.close()
     every = [row for v in rows.values() for row in v]
     by_length = {str(k): _pair(v) for k, v in sorted(rows.items())}
@@ -174,7 +175,8 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
     overall = _pair(every)
     return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "puzzles": len(every),
             "skipped": skipped, "disagree": disagree, "by_length": by_length,
-            "by_set": {name: _pair(v) for name, v in by_set.items()}, "overall": overall,
+            "by_set": {name: {**_pair(v), "load_at_end": load_at_end[name]} for name, v in by_set.items()},
+            "overall": overall,
             "targets": {"worst_bucket": [k for k, v in by_length.items() if v is worst][0],
                         "worst_bucket_ratio_median": worst["ratio_median"],
                         "every_bucket_within_1_5": worst["ratio_median"] <= 1.5,
