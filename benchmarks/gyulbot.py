@@ -16,17 +16,21 @@
   a fresh puzzle's first solve, which makes its flat form, a repeated solve, and the flattening alone.
 - `bfs`: the solver against the plain BFS on N random small puzzles up to 8 moves.
 - `peer` (with --peer CLONE, instead of the sections above): side by side with fogleman's C
-  solver built from the clone's ricochet.c as its own -O3 executable (`ricochet_peer.py`), every
-  puzzle of the shared file and of --sets (default benchmarks/data/gyulbot-deep*.jsonl), each solved
-  --repeat times by both, alternately (C: its program running beside this one, each search timed by
-  its process CPU clock; pbem: this thread's CPU clock); per optimal length the medians and maxima of the per-puzzle medians and
-  their ratios (pbem / C), overall the ratio of the summed times and the geometric mean of the
-  per-puzzle ratios; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
+  solver built from the clone's ricochet.c as its own -O3 executable (`ricochet_peer.py`), in one run
+  every puzzle of the shared file and of --sets (default benchmarks/data/gyulbot-deep*.jsonl: all 984),
+  each solved --repeat times by both, alternately search by search (C: its program running beside this
+  one, each search timed by its process CPU clock; pbem: this thread's CPU clock); per optimal length
+  and per file the medians and maxima of the per-puzzle medians and their ratios (pbem / C), overall
+  the ratio of the summed times and the geometric mean of the per-puzzle ratios; `targets` (issue
+  #36: every optimum's ratio of medians <= 1.5, overall ratio of sums <= 0.6); the load average every
+  100 puzzles and at each file's end; `disagree` lists every puzzle where the two optima (or the recorded one) differ.
+  Progress (each file's end, seconds so far) goes to stderr.
 Other processes share this 2-core machine: `load` gives the load average before/after.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -40,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import first_compile  # benchmarks/, beside this script
+import first_use  # benchmarks/, beside this script
 
 from pbem.dm.gyulbot import solver
 from pbem.dm.gyulbot.bfs import bfs_solve
@@ -120,14 +124,19 @@ def bfs_agreement(count: int) -> dict:
 
 
 def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
-    """Every convertible puzzle of `paths` solved `repeat` times by each, alternately: the C program (its own
-    process, running beside this one: each search timed by its process CPU clock) and pbem (this thread's)."""
+    """Every convertible puzzle of `paths` solved `repeat` times by each, alternately search by search, the one that
+    goes first swapping each round: the C program (its own process, running beside this one: each search timed by
+    its process CPU clock) and pbem (this thread's). Per optimum and per file the medians and ratios; the targets of
+    issue #36 (every optimum's ratio of medians within 1.5, the ratio of the sums over all puzzles within 0.6)."""
     import ricochet_peer
 
     program, built = ricochet_peer.build(clone)
+    built["ricochet_c_sha256"] = hashlib.sha256((clone / "ricochet.c").read_bytes()).hexdigest()  # names the source without .git
     peer = ricochet_peer.Peer(program)
     rows: dict[int, list[tuple[float, float]]] = {}
-    disagree, skipped = [], 0
+    by_set: dict[str, list[tuple[float, float]]] = {}
+    disagree, skipped, loads, began = [], 0, [], time.perf_counter()
+    load_at_end: dict[str, float] = {}
     for path in paths:
         for i, line in enumerate(path.read_text().splitlines()):
             record = json.loads(line)
@@ -138,9 +147,12 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
             game = ricochet_peer.to_game(puzzle)  # before the timings, as pbem's own conversion:
             _ = puzzle.flat  # the puzzle's flat form (made once per puzzle)
             ours, theirs = [], []
-            for _ in range(repeat):
+            for round_ in range(repeat):
+                if round_ % 2:
+                    peer_moves, peer_s = peer.solve(game)
                 moves, _, cpu = timed(puzzle)
-                peer_moves, peer_s = peer.solve(game)
+                if not round_ % 2:
+                    peer_moves, peer_s = peer.solve(game)
                 ours.append(cpu)
                 theirs.append(peer_s)
             lengths = {len(moves), len(peer_moves), record["optimal"]}
@@ -148,11 +160,29 @@ def side_by_side(clone: Path, paths: list[Path], repeat: int) -> dict:
                     or solved_after(puzzle, peer_moves) != len(peer_moves):
                 disagree.append({"puzzle": f"{path.name}:{i + 1}", "recorded": record["optimal"],
                                  "pbem": len(moves), "c": len(peer_moves)})
-            rows.setdefault(record["optimal"], []).append((statistics.median(ours), statistics.median(theirs)))
+            row = (statistics.median(ours), statistics.median(theirs))
+            rows.setdefault(record["optimal"], []).append(row)
+            by_set.setdefault(path.name, []).append(row)
+            if sum(map(len, rows.values())) % 100 == 0:
+                loads.append(round(os.getloadavg()[0], 2))
+        done, load_at_end[path.name] = by_set.get(path.name, []), round(os.getloadavg()[0], 2)
+        print(f"{path.name}: {len(done)} puzzles, pbem {sum(r[0] for r in done):.2f} s, C {sum(r[1] for r in done):.2f} s"
+              f" ({time.perf_counter() - began:.0f} s so far, load {load_at_end[path.name]})", file=sys.stderr, flush=True)
     peer.close()
-    return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "skipped": skipped,
-            "disagree": disagree, "by_length": {str(k): _pair(v) for k, v in sorted(rows.items())},
-            "overall": _pair([row for v in rows.values() for row in v])}
+    every = [row for v in rows.values() for row in v]
+    by_length = {str(k): _pair(v) for k, v in sorted(rows.items())}
+    worst = max(by_length.values(), key=lambda bucket: bucket["ratio_median"])
+    overall = _pair(every)
+    return {"c_solver": built, "repeat": repeat, "sets": [str(p) for p in paths], "puzzles": len(every),
+            "skipped": skipped, "disagree": disagree, "by_length": by_length,
+            "by_set": {name: {**_pair(v), "load_at_end": load_at_end[name]} for name, v in by_set.items()},
+            "overall": overall,
+            "targets": {"worst_bucket": [k for k, v in by_length.items() if v is worst][0],
+                        "worst_bucket_ratio_median": worst["ratio_median"],
+                        "every_bucket_within_1_5": worst["ratio_median"] <= 1.5,
+                        "overall_ratio_total": overall["ratio_total"],
+                        "overall_within_0_6": overall["ratio_total"] <= 0.6},
+            "load_every_100_puzzles": loads, "elapsed_s": round(time.perf_counter() - began, 1)}
 
 
 def _pair(rows: list[tuple[float, float]]) -> dict:
@@ -225,7 +255,7 @@ def main() -> None:
         return
     load_before = os.getloadavg()[0]
     document: dict = {"machine": _machine(),
-                      "first_use": None if args.no_compile else first_compile.beside_sqlmodel(FIRST_SOLVE)}
+                      "first_use": None if args.no_compile else first_use.beside_sqlmodel(FIRST_SOLVE)}
     solver.warm_up()
     document["fixed_cost"] = fixed_cost(args.data)
     if args.peer:

@@ -6,9 +6,10 @@ times and the median time kept (the machine is shared). Prints one JSON document
 
 `first_use`: the CPU of a fresh interpreter's first solve after an install (`warm_up()`, imports included) and of
 a whole `pbem ice solve` of one maze, each beside `python -c "import sqlmodel"` in the same rounds (issue #36's
-target: at most 5x). The solver is a C extension compiled by `pip install`; `--before CHECKOUT` times another
-checkout in the same rounds, with an empty NUMBA_CACHE_DIR each time, so a checkout whose solver is numba's
-compiles it as after an install.
+target: at most 5x). The solver is a C extension compiled by `pip install`: nothing is compiled on first use.
+`--before CHECKOUT` times another checkout in the same rounds (its C solver built too). Each child gets an empty
+NUMBA_CACHE_DIR, which matters only for a `--before` checkout from before #36 whose solver was still Numba's: it then
+compiles as after an install; for a checkout with the C solver the variable is ignored.
 """
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ MAZE_FILE = "map: [S...., ....., ..#.., ....., ....G]\n"
 
 def first_use(sources: dict[str, Path], repeat: int) -> dict:
     """Median CPU seconds of each first use in a fresh interpreter, and its ratio to `import sqlmodel`, alternating
-    so that every command sees the same load; each with an empty numba cache."""
+    so that every command sees the same load; each with an empty numba cache (for a Numba-era `--before` only)."""
     times: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         (Path(folder) / "m.yaml").write_text(MAZE_FILE)

@@ -53,7 +53,7 @@ def run(script: str, args: list[str], tmp_path: Path) -> dict:
 
 
 def test_every_benchmark_script_has_a_smoke_run():
-    helpers = {"ricochet_peer", "first_compile", "child_cpu", "server_games"}  # of gyulbot and ice; of the timings
+    helpers = {"ricochet_peer", "first_use", "child_cpu", "server_games"}  # of gyulbot and ice; of the timings
     scripts = {path.stem for path in (ROOT / "benchmarks").glob("*.py")} - helpers
     assert scripts == set(SMOKE)
 

@@ -131,7 +131,7 @@ def solver_timer(seconds: float) -> Iterator[Any]:
     from ..dm.limits import stop_flag
 
     flag = stop_flag()
-    timer = threading.Timer(seconds, flag.fill, (True,))
+    timer = threading.Timer(seconds, flag.__setitem__, (0, True))  # flag[0] = True
     timer.daemon = True
     timer.start()
     try:

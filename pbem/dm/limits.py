@@ -3,11 +3,6 @@ minutes: a node budget, and a stop flag that the caller sets (the command line, 
 Without them a search runs until it has its proof, as before."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import numpy as np
-
 UNLIMITED = 1 << 62  # a node budget no search reaches
 CHECK_EVERY = 1023  # the compiled searches look at the stop flag when (nodes & CHECK_EVERY) == 0
 
@@ -20,9 +15,8 @@ class NoProof(Exception):
         super().__init__(f"no proof within the limit ({'stopped' if stopped else 'node budget'}, {nodes} nodes)")
 
 
-def stop_flag() -> np.ndarray:
+def stop_flag() -> bytearray:
     """A flag for `solve(…, stop=flag)`: set flag[0] = True (from another thread) to end the search. The compiled
-    searches run without the GIL, so a timer thread can set it while they run."""
-    import numpy as np  # with the solver, not with every module that names NoProof
-
-    return np.zeros(1, dtype=np.bool_)
+    searches run without the GIL and read the flag's first byte through the buffer protocol, so a timer thread can
+    set it while they run."""
+    return bytearray(1)

@@ -1,18 +1,13 @@
 """A plain breadth-first search over positions: slow, simple, and the yardstick for the solver."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...engine.geometry import Dir
 from ..limits import UNLIMITED, NoProof
 from .board import Position, Puzzle, is_solved, move
 
-if TYPE_CHECKING:
-    import numpy as np
-
 
 def bfs_solve(puzzle: Puzzle, max_moves: int, max_nodes: int | None = None,
-              stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
+              stop: bytearray | None = None) -> list[tuple[int, Dir]] | None:
     """A shortest solution of at most `max_moves` moves, or None when there is none (NoProof: as `solver.solve`)."""
     if is_solved(puzzle, puzzle.start):
         return []

@@ -70,7 +70,7 @@ class Puzzle:
     @cached_property
     def flat(self) -> Flat:
         """The puzzle in the solver's integers (`flat.py`), made at the first solve and kept."""
-        from .flat import flatten  # numpy: with the solver, not with every reader of puzzles
+        from .flat import flatten  # with the solver, not with every reader of puzzles
 
         return flatten(self)
 

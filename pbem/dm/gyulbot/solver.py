@@ -30,14 +30,10 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ...engine.geometry import Dir, Square
 from ..limits import CHECK_EVERY, UNLIMITED, NoProof
 from .board import Puzzle
-
-if TYPE_CHECKING:
-    import numpy as np
 
 try:
     from . import _search  # the C extension, built by `pip install`
@@ -53,7 +49,7 @@ STATS = {"nodes": 0}  # positions expanded by the last solve (for the benchmark)
 
 
 def solve(puzzle: Puzzle, max_moves: int = MAX_MOVES, max_nodes: int | None = None,
-          stop: np.ndarray | None = None) -> list[tuple[int, Dir]] | None:
+          stop: bytearray | None = None) -> list[tuple[int, Dir]] | None:
     """A proven-minimal solution as (colour index, direction) moves, or None when
     no solution of at most `max_moves` moves exists. Raises NoProof when the search
     expands `max_nodes` positions, or `stop` (limits.stop_flag) is set, first."""

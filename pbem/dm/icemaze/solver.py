@@ -26,13 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..limits import CHECK_EVERY, UNLIMITED, NoProof
 from .maze import DELTAS, MAX_ORDERS, ORDERS, Maze
-
-if TYPE_CHECKING:
-    import numpy as np
 
 MAX_CELLS = 512  # mazes are at most 20x20; the search's 16-bit codes hold a locked snom as cell + cells
 UNREACHABLE = 127
@@ -52,7 +48,7 @@ class Solution:
 
 
 def solve(maze: Maze, limit: int = MAX_ORDERS, max_nodes: int | None = None,
-          stop: np.ndarray | None = None) -> Solution:
+          stop: bytearray | None = None) -> Solution:
     """A shortest solution of at most `limit` orders, or proof that there is none; NoProof when `max_nodes`
     positions are stored, or `stop` (limits.stop_flag) is set, first."""
     start = maze.start()

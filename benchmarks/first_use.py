@@ -1,6 +1,6 @@
-"""The solvers' first use, timed the way a GM meets it: a fresh interpreter with an empty numba cache, then a second
-one that loads what the first compiled; or, for a solver compiled by `pip install`, fresh interpreters beside
-`import sqlmodel` (a helper of gyulbot.py and ice.py)."""
+"""A solver's first use, timed the way a GM meets it after an install: fresh interpreters beside `import sqlmodel`
+(a helper of gyulbot.py). Both solvers are compiled by `pip install`, so nothing is compiled or cached on first use
+(the Numba-era timings of a cold and a warm cache are in BENCHMARKS.md's history)."""
 from __future__ import annotations
 
 import os
@@ -8,22 +8,9 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def compile_times(first_solve: str) -> dict:
-    """Wall and CPU seconds of `first_solve` (a `python -c` program printing its own wall and CPU seconds) with an
-    empty numba cache, then of the same program again, which loads the cache."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        (cold, cold_cpu), (warm, warm_cpu) = (map(float, subprocess.run(
-            [sys.executable, "-c", first_solve], env=env, check=True, capture_output=True, text=True).stdout.split())
-            for _ in range(2))
-    return {"cold_compile_s": round(cold, 2), "cold_compile_cpu_s": round(cold_cpu, 2),
-            "warm_load_s": round(warm, 3), "warm_load_cpu_s": round(warm_cpu, 3)}
 
 
 def beside_sqlmodel(first_solve: str, rounds: int = 5) -> dict:
