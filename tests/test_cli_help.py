@@ -86,7 +86,7 @@ def test_the_lazy_table_names_every_command_with_its_own_summary():
         assert tree[path].get_short_help_str(limit=10_000) == entry.summary, path
 
 
-HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numba", "numpy", "PIL", "jinja2", "rich", "yaml"}
+HEAVY = {"sqlalchemy", "sqlmodel", "alembic", "numpy", "PIL", "jinja2", "rich", "yaml"}
 
 
 @pytest.mark.parametrize("command", [["--help"], ["mail", "--help"], ["mail", "send", "--help"]])

@@ -149,7 +149,7 @@ def test_status_from_the_rows_is_the_orm_paths_through_pauses_holds_absences_and
 
 
 HEAVY = {"pbem.engine.campaign", "pbem.engine.turn", "pbem.mail.outbox", "pbem.mail.fetch",
-         "pbem.gm.cycle", "pbem.store.turns", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numba", "yaml", "sqlmodel"}
+         "pbem.gm.cycle", "pbem.store.turns", "pbem.store.games", "jinja2", "PIL", "css_inline", "imaplib", "smtplib", "numpy", "yaml", "sqlmodel"}
 
 
 def light(modules: set[str]) -> bool:
