@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import pytest
 import yaml
 from cycle_fixtures import sheets_with_clock
 from typer.testing import CliRunner
@@ -49,3 +50,14 @@ def test_set_player_changes_the_zone_and_a_misspelt_zone_is_refused(tmp_path):
     described = next((tmp_path / "out").rglob("game.yaml")).read_text(encoding="utf-8")
     ben = next(p for p in yaml.safe_load(described)["players"] if p["name"] == "ben")
     assert ben["timezone"] == "America/New_York"
+
+
+def test_a_zone_name_too_long_for_a_file_name_is_refused_as_no_time_zone():
+    """zoneinfo opens a file named after the zone: a 300-character name raised OSError ("File name too long") from
+    a player's or a schedule's time zone instead of being refused (found by the archive fuzzer)."""
+    from pbem.formats.schedule import ScheduleError, parse_schedule, zone_problem
+
+    long = "Europe/" + "x" * 300
+    assert zone_problem(long).startswith("unknown time zone")
+    with pytest.raises(ScheduleError, match="is not a time zone"):
+        parse_schedule("5d", long)

@@ -76,7 +76,7 @@ def parse_schedule(deadline: str = "5d", zone: str = "UTC", remind: tuple[int, .
                                           "and time (fri 20:00)")
     try:
         ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name too long for a file name
         raise ScheduleError("--timezone", f"{zone!r} is not a time zone (like UTC or Europe/Berlin)") from None
     hours = tuple(sorted({int(h) for h in remind}, reverse=True))
     if any(h <= 0 for h in hours):
@@ -170,6 +170,6 @@ def zone_problem(zone: object) -> str:
     """Why `zone` is not a time zone ('' when it is one): an IANA name such as Europe/Berlin."""
     try:
         ZoneInfo(str(zone))
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):  # OSError: a name too long for a file name
         return f"unknown time zone {zone!r} (an IANA name such as Europe/Berlin)"
     return "" if isinstance(zone, str) and zone else "must be a time zone name"
