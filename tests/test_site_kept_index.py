@@ -38,14 +38,20 @@ def campaign(tmp_path, monkeypatch, geeko_campaign):
 
 
 def states_read(monkeypatch) -> list[tuple]:
+    """The states read for the game's summary, (turn, "after"), and the turns whose report was loaded, (turn,)."""
     read: list[tuple] = []
-    stored = history.stored_state
+    stored, report = history.stored_state, history.report_of
 
     def counted(*args):
         read.append(args[2:4])
         return stored(*args)
 
+    def loaded(*args):
+        read.append(args[2:])
+        return report(*args)
+
     monkeypatch.setattr(history, "stored_state", counted)
+    monkeypatch.setattr(history, "report_of", loaded)
     return read
 
 
@@ -96,7 +102,7 @@ def test_one_more_turn_renders_its_own_line_and_entry_and_the_pages_of_a_full_bu
     read, rendered = states_read(monkeypatch), pieces_rendered(monkeypatch)
     campaign("site", GAME, "--out", str(site))
     assert sorted(rendered) == ["entry 6", "line 6"]
-    assert read == [(6, "after")]  # the standings after turn 6
+    assert sorted(read) == [(5,), (6,), (6, "after")]  # the turns written, and the standings after turn 6
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)
     full = tmp_path / "full"
@@ -123,3 +129,39 @@ def test_the_gm_ending_the_game_changes_its_index_feed_and_the_sites_index(campa
     rendered = pieces_rendered(monkeypatch)
     campaign("site", GAME, "--out", str(site))  # kept: the winners from the manifest
     assert rendered == [] and "over: bob won" in (site / "index.html").read_text(encoding="utf-8")
+
+
+OLD_INDEX_LOOP = """{%- for turn in turns %}
+  <li><a href="{{ turn.href }}">Turn {{ turn.number }}</a>{% if turn.stages %}: stages
+    {%- for text, href in turn.stages %} <a href="{{ href }}">{{ text }}</a>{% endfor %}{% endif %}</li>
+{%- else %}"""
+OLD_FEED_LOOP = """  <updated>{{ turns[-1].at if turns else '1970-01-01T00:00:00Z' }}</updated>
+  <author><name>pbem</name></author>
+{%- for turn in turns | reverse %}
+  <entry>
+    <title>{{ game }}: {{ turn.title if turn.title is defined else noun ~ ' ' ~ turn.number }}{% if loop.first and winners %} (the game is over: {{ winners | join(' and ') }} won){% endif %}</title>
+    <id>urn:pbem:{{ slug }}:{{ noun }}-{{ turn.number }}</id>
+    <link rel="alternate" href="{{ base }}{{ turn.href }}"/>
+    <updated>{{ turn.at }}</updated>
+    <summary>{{ turn.summary }}</summary>
+  </entry>
+{%- endfor %}
+"""
+
+
+def test_a_campaign_folders_copy_of_the_templates_from_before_the_kept_pieces_makes_the_same_pages(campaign, tmp_path):
+    """`pbem init` copied game_index.html and feed.xml into campaign folders when they listed `turns` themselves:
+    such a copy is still given every turn, and makes the same pages."""
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    index = (html.TEMPLATE_DIR / "game_index.html").read_text(encoding="utf-8")
+    new_loop = index[index.index("{%- for line in lines %}"):index.index("  <li>No turn processed yet.</li>")]
+    (copies / "game_index.html").write_text(index.replace(new_loop, OLD_INDEX_LOOP + "\n"), encoding="utf-8")
+    feed = (html.TEMPLATE_DIR / "feed.xml").read_text(encoding="utf-8")
+    (copies / "feed.xml").write_text(feed[:feed.index("  <updated>")] + OLD_FEED_LOOP + "</feed>\n", encoding="utf-8")
+    campaign("site", GAME, "--out", str(tmp_path / "bundled"))
+    campaign("site", GAME, "--out", str(tmp_path / "copied"), "--templates", str(copies))
+    for name in ("index.html", "feed.xml"):
+        assert (tmp_path / "copied" / GAME / name).read_text(encoding="utf-8") == \
+            (tmp_path / "bundled" / GAME / name).read_text(encoding="utf-8")
+    assert "Turn 6</a>: stages" in (tmp_path / "copied" / GAME / "index.html").read_text(encoding="utf-8")

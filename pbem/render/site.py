@@ -254,6 +254,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             same = False
         lines.append(line)
         entries.append(feed)
+        pages_of(i)  # kept for the turn after and the index
         old_turns.pop(str(entry.turn), None)  # read for the last time
         reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
         give_back()  # and the memory its pictures took goes back to the system
