@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence, Union, overload
@@ -115,14 +116,26 @@ def _stored(turn: TurnReport | StoredTurn) -> StoredTurn:
     return turn if isinstance(turn, StoredTurn) else StoredTurn(turn.turn, "", lambda: turn)
 
 
-def _manifest(out_dir: Path, version: str) -> dict[str, Any]:
-    """What an earlier run with the same `version` wrote: its turns, the game's index and feed (nothing when there
-    is no version)."""
+class _Manifest(NamedTuple):
+    head: dict[str, Any]  # the version, the game's name and address (`shown`), the key and winners of its index
+    turns: dict[int, tuple[dict[str, Any], str]]  # turn -> its entry, and its line as written
+
+
+def _manifest(out_dir: Path, version: str) -> _Manifest:
+    """What an earlier run with the same `version` wrote (nothing when there is no version). The manifest is JSON
+    lines: its head, then a line for each turn, which a run that keeps the turn writes back as it was."""
     try:
-        kept = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8")) if version else {}
-    except (OSError, ValueError):
-        return {}
-    return kept if isinstance(kept, dict) and kept.get("version") == version else {}
+        head, *lines = (out_dir / MANIFEST).read_text(encoding="utf-8").splitlines() if version else [""]
+        kept = json.loads(head) if head else {}
+        if not isinstance(kept, dict) or kept.get("version") != version:
+            return _Manifest({}, {})
+        turns = {}
+        for line in lines:
+            entry = json.loads(line)
+            turns[entry["turn"]] = (entry, line)
+    except (OSError, ValueError, KeyError, TypeError):
+        return _Manifest({}, {})
+    return _Manifest(kept, turns)
 
 
 def _game_key(game: GameHistory, turns: Sequence[StoredTurn], shown: str) -> str:
@@ -183,9 +196,9 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     the feed is made again and the game's summary is not asked for."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = _manifest(out_dir, version)
-    old_turns: dict[str, Any] = old.get("turns", {})
+    old_turns = old.turns
     shown = json.dumps([game.name, base_url])
-    pieces_kept = old.get("shown") == shown
+    pieces_kept = old.head.get("shown") == shown
     turns = [_stored(t) for t in game.turns]
     reports: dict[int, TurnReport] = {}
     pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
@@ -196,8 +209,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         return reports[entry.turn]
 
     def unchanged(entry: StoredTurn) -> dict[str, Any] | None:
-        kept = old_turns.get(str(entry.turn))
-        return kept if entry.key and kept and kept["key"] == entry.key else None
+        kept = old_turns.get(entry.turn)
+        return kept[0] if entry.key and kept and kept[0]["key"] == entry.key else None
 
     def pages_of(i: int) -> list[StagePage]:
         if i not in pages:
@@ -216,8 +229,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
                 "summary": f"Turn {turn} of {game.name} has been played: its report, stage by stage."}
 
     written = Written(out_dir)
-    manifest: dict[str, str | dict[str, Any]] = {}  # turn -> its entry: as JSON when new (as objects, 1,000 turns'
-    # took ~3 MB), the old manifest's own when kept
+    manifest: list[str] = []  # each turn's line (as objects, 1,000 turns' entries took ~3 MB)
     lines, entries = [], []  # each turn's line on the index and entry in the feed
     same = True  # every turn's entry in the manifest as it was
     for i, entry in enumerate(turns):
@@ -229,16 +241,13 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         before = f"../{_turn_dir(prev)}/{pages_of(i - 1)[-1][1]}" if prev else None
         after = f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}" if nxt else None
         made = json.dumps([links, before, after, [[r.player, r.address] for r in game.recipients]])
-        folder = out_dir / _turn_dir(entry.turn)
+        folder = _turn_dir(entry.turn)
         kept = unchanged(entry)
-        files_kept = bool(kept and kept["made"] == made and (folder / "index.html").is_file())
-        if kept and files_kept:
-            names = kept["files"]
-        else:
-            files = write_turn_report(folder, report(entry), game.recipients, links=links, templates=templates,
-                                      before=before, after=after, pictures_kept=kept is not None)
-            written.extend(files)
-            names = [str(f.relative_to(out_dir)) for f in files]
+        files_kept = bool(kept and kept["made"] == made and os.path.isfile(f"{out_dir}/{folder}/index.html"))
+        if not files_kept:
+            written.extend(write_turn_report(out_dir / folder, report(entry), game.recipients, links=links,
+                                             templates=templates, before=before, after=after,
+                                             pictures_kept=kept is not None))
         lines_kept = bool(kept and pieces_kept and kept.get("at") == entry.at and "line" in kept)
         if kept and lines_kept:
             line, feed = kept["line"], kept["entry"]
@@ -247,22 +256,22 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             line, feed = str(pieces.index_line(index_item(i))), str(pieces.feed_entry(
                 game.name, slug(game.name), "turn", base_url, feed_item(i), []))
         if kept and files_kept and lines_kept:
-            manifest[str(entry.turn)] = kept  # as it was
+            manifest.append(old_turns[entry.turn][1])  # as it was
         else:
-            manifest[str(entry.turn)] = json.dumps({"key": entry.key, "pages": pages_of(i), "made": made,
-                                                    "files": names, "at": entry.at, "line": line, "entry": feed})
+            manifest.append(json.dumps({"turn": entry.turn, "key": entry.key, "pages": pages_of(i), "made": made,
+                                        "at": entry.at, "line": line, "entry": feed}))
             same = False
         lines.append(line)
         entries.append(feed)
         pages_of(i)  # kept for the turn after and the index
-        old_turns.pop(str(entry.turn), None)  # read for the last time
+        old_turns.pop(entry.turn, None)  # read for the last time
         reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
         give_back()  # and the memory its pictures took goes back to the system
         if progress:
             progress()
     key = _game_key(game, turns, shown)
     index, feed_xml, legend = out_dir / "index.html", out_dir / "feed.xml", out_dir / "legend.png"
-    kept_game = old.get("game") or {}
+    kept_game = old.head.get("game") or {}
     if key and kept_game.get("key") == key and index.is_file() and feed_xml.is_file() and legend.is_file():
         winners: list[str] = kept_game["winners"]
     else:
@@ -277,11 +286,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         written.extend([index, feed_xml, legend])
         same = False
     if version and not (same and not old_turns):
-        turns_json = ", ".join(f"{json.dumps(turn)}: {entry if isinstance(entry, str) else json.dumps(entry)}"
-                               for turn, entry in manifest.items())
-        (out_dir / MANIFEST).write_text(f'{{"version": {json.dumps(version)}, "shown": {json.dumps(shown)}, '
-                                        f'"game": {json.dumps({"key": key, "winners": winners})}, '
-                                        f'"turns": {{{turns_json}}}}}', encoding="utf-8")
+        head = json.dumps({"version": version, "shown": shown, "game": {"key": key, "winners": winners}})
+        (out_dir / MANIFEST).write_text("\n".join([head, *manifest]) + "\n", encoding="utf-8")
     return WrittenGame(written, winners)
 
 
