@@ -165,3 +165,17 @@ def test_a_campaign_folders_copy_of_the_templates_from_before_the_kept_pieces_ma
         assert (tmp_path / "copied" / GAME / name).read_text(encoding="utf-8") == \
             (tmp_path / "bundled" / GAME / name).read_text(encoding="utf-8")
     assert "Turn 6</a>: stages" in (tmp_path / "copied" / GAME / "index.html").read_text(encoding="utf-8")
+
+
+def test_one_more_turn_of_the_site_loads_no_mail_module(campaign, tmp_path):
+    """The site writes no player's mail: a turn's pages are written without the mail modules (pbem's message
+    builder, css_inline), which `pbem run` needs and `pbem site` did load for every turn it wrote."""
+    from cli_process import imported_by
+
+    campaign("turn", "rollback", GAME, "--to", "6")
+    db = ["--db", f"sqlite:///{tmp_path / 'pbem.db'}"]
+    campaign("site", GAME, "--out", str(tmp_path / "site"))
+    campaign("turn", "process", GAME, "--out", "reports")
+    modules = imported_by(*db, "site", GAME, "--out", str(tmp_path / "site"), cwd=tmp_path, whole_names=True)
+    assert "pbem.render.turn" in modules and (tmp_path / "site" / GAME / "turn-006" / "index.html").is_file()
+    assert {"css_inline", "pbem.render.message"} & modules == set()
