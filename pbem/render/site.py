@@ -229,7 +229,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
                 "summary": f"Turn {turn} of {game.name} has been played: its report, stage by stage."}
 
     written = Written(out_dir)
-    manifest: list[str] = []  # each turn's line (as objects, 1,000 turns' entries took ~3 MB)
+    manifest: list[str] = []  # each turn's line of the manifest, as JSON text (as objects, 1,000 turns' took ~3 MB)
     lines, entries = [], []  # each turn's line on the index and entry in the feed
     same = True  # every turn's entry in the manifest as it was
     for i, entry in enumerate(turns):
