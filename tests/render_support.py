@@ -144,12 +144,12 @@ def sample_board_turn(players: tuple[str, ...] = ("alice",)):
 
 def write_sample_site(folder: Path) -> Path:
     """A site of one game with two turns of the sample; returns the game's folder."""
-    from pbem.render.site import GameHistory, write_site
+    from pbem.render.site import GameHistory, Summary, write_site
     from pbem.render.turn import build_turn_report
 
     board_turn = sample_board_turn()
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
-    write_site(folder, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
+    write_site(folder, [GameHistory("Geek-o <2026>", turns, Summary([{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}]))])
     return folder / "Geek-o-2026"
 
 

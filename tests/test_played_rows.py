@@ -64,9 +64,9 @@ def test_the_played_campaign_read_with_plain_sql_is_what_the_orm_reads(backend, 
         assert any(stored_turn(rows, row, t.number).outcome.finals for t in done)  # a room's end was read too
         assert [(e.at, e.kind, e.player, e.data) for e in controls(rows, row, Control.PRESS, Control.END)] == \
             [(e.at, e.kind, e.player, e.data) for e in orm_controls.history(session, game, Control.PRESS, Control.END)]
-        history = game_history(rows, GAME)
-        assert history.named == ["bob"] and history.ending[0].endswith(": tired")
-        assert history.press == [{"at": f"{AT:%Y-%m-%d %H:%M} UTC", "by": "alice", "to": "bob", "text": "hello"}]
+        summary = game_history(rows, GAME).told()
+        assert summary.named == ["bob"] and summary.ending[0].endswith(": tired")
+        assert summary.press == [{"at": f"{AT:%Y-%m-%d %H:%M} UTC", "by": "alice", "to": "bob", "text": "hello"}]
 
 
 def test_a_site_from_a_sqlite_file_imports_no_sqlalchemy_and_is_the_stores(tmp_path, geeko_campaign):

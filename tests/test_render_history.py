@@ -47,17 +47,17 @@ def test_render_history_standings_are_the_campaigns(store):
     sample's six turns bob is in room 3 and alice in room 2, neither through all five rooms."""
     with store.session() as session:
         history = game_history(session_rows(session), "geeko-demo")
-    assert [(s["place"], s["player"], s["rooms_done"], s["turns"]) for s in history.standings] == [
+    assert [(s["place"], s["player"], s["rooms_done"], s["turns"]) for s in history.told().standings] == [
         (1, "bob", 2, None), (2, "alice", 1, None)]
 
 
 def test_render_history_botwars_standings_show_flags_and_lives(tmp_path):
     """B5.9/B8.2: a BotWars game ranks by flags touched, then lives left; the index shows both."""
-    from pbem.render.site import GameHistory, write_game
+    from pbem.render.site import GameHistory, Summary, write_game
 
     rows = [{"player": "ann", "flags": 2, "lives": 3, "won": 1, "place": 1},
             {"player": "ben", "flags": 1, "lives": 2, "won": None, "place": 2}]
-    write_game(tmp_path, GameHistory("botwars", [], rows))
+    write_game(tmp_path, GameHistory("botwars", [], Summary(rows)))
     page = (tmp_path / "index.html").read_text()
     assert "<th>Flags touched</th><th>Lives left</th>" in page
     assert "<td>1</td><td>ann</td><td>2</td><td>3</td><td>1st</td>" in page

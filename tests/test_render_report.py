@@ -14,7 +14,7 @@ import pytest
 
 from pbem.render.message import message_bytes
 from pbem.render.model import NONE, board_report
-from pbem.render.site import GameHistory, write_site
+from pbem.render.site import GameHistory, Summary, write_site
 from pbem.render.text import table_text
 from pbem.render.turn import Recipient, build_turn_report, eml_files, player_message, write_turn_report
 from tests.render_support import SCRIPT, link_targets, sample_board_turn
@@ -178,7 +178,7 @@ def test_render_report_turn_folder_written_again_leaves_identical_files_and_repl
 
 def test_render_report_site_navigation(board_turn, tmp_path):
     turns = [build_turn_report("Geek-o <2026>", n, [board_turn]) for n in (1, 2)]
-    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, [{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}])])
+    write_site(tmp_path, [GameHistory("Geek-o <2026>", turns, Summary([{"place": 1, "player": "alice", "rooms_done": 2, "turns": None}]))])
     pages = sorted(tmp_path.rglob("*.html"))
     assert len(pages) == 1 + 1 + 1 + 2 * 5  # the games, the rules, the game, 2 turns of 5 pages
     for page in pages:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree
 
-from pbem.render.site import GameHistory, StoredTurn, write_index, write_site
+from pbem.render.site import GameHistory, StoredTurn, Summary, write_index, write_site
 from pbem.render.turn import build_turn_report
 from tests.render_support import sample_board_turn
 
@@ -17,7 +17,7 @@ STANDINGS = [{"place": 1, "player": "alice", "rooms_done": 5, "turns": 9},
 def game(name: str, over: bool = False) -> GameHistory:
     report = build_turn_report(name, 1, [sample_board_turn()])
     turns = [StoredTurn(n, "", lambda: report, f"2026-01-0{n}T20:00:00Z") for n in (1, 2)]
-    return GameHistory(name, turns, STANDINGS, ending=["The game is over: alice wins (every player is through all rooms, and the fewest turns win (G1))."] if over else [])
+    return GameHistory(name, turns, Summary(STANDINGS, ending=["The game is over: alice wins (every player is through all rooms, and the fewest turns win (G1))."] if over else []))
 
 
 def test_a_second_site_run_keeps_the_first_game_on_the_index_and_a_match_adds_itself(tmp_path):

@@ -84,10 +84,11 @@ def site(
     import PIL
 
     from ..render.html import TEMPLATE_DIR
-    from .shelf import PACKAGE, files_digest
+    from .shelf import PACKAGE, cache_root, files_digest
 
     dirs = _dirs(templates)
-    version = f"{PIL.__version__} {read_or_refuse(files_digest, PACKAGE, TEMPLATE_DIR, *map(Path, dirs))}"
+    digest = read_or_refuse(lambda: files_digest(PACKAGE, TEMPLATE_DIR, *map(Path, dirs), memo=cache_root()))
+    version = f"{PIL.__version__} {digest}"
     asked = list(games or [])
 
     def written(histories: list[GameHistory], pages: list[Any]) -> Written:

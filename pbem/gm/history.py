@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ..dm.campaign import get_campaign
 from ..engine.campaign import GameState, TurnOutcome
-from ..formats.controls import Control
+from ..formats.controls import Control, ControlEntry
 from ..formats.ending import Ending, ended_text
 from ..render.ending import ending_lines
 from ..render.history import outcome_report
@@ -25,7 +25,7 @@ from ..store.states import StoredGame
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from ..render.site import GameHistory
+    from ..render.site import GameHistory, Summary
     from ..store.tables import Game
 
 
@@ -60,7 +60,9 @@ def report_of(rows: Rows, game: StoredGame, turn: int) -> TurnReport:
 
 def game_history(rows: Rows, name: str, readers: Sequence[Recipient] = ()) -> GameHistory:
     """Every processed turn of the game, each loaded from the store only when the site writes it (while `rows`
-    can read); `readers` (the players at their addresses), when given, get each turn's emails."""
+    can read); `readers` (the players at their addresses), when given, get each turn's emails. The summary (the
+    standings, from the state after the last turn, and the ending and press) is read only when the site shows it:
+    its key names the last turn and the GM's END and PRESS controls."""
     from ..render.site import GameHistory, StoredTurn  # the site's renderer (Markdown too): for `pbem site` alone
 
     game = game_row(rows, name)
@@ -70,20 +72,33 @@ def game_history(rows: Rows, name: str, readers: Sequence[Recipient] = ()) -> Ga
         StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
                    partial(report_of, rows, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
         for t in done]
-    state = stored_state(rows, game, done[-1].number, "after") if done else None
+    told = controls(rows, game, Control.END, Control.PRESS)
+    key = json.dumps([game.ruleset, done[-1].after_hash if done else "",
+                      [[f"{e.at:%Y-%m-%dT%H:%M:%S.%f}", e.kind, e.player, e.data] for e in told]], sort_keys=True)
+    return GameHistory(game.name, turns, partial(summary, rows, game, done[-1].number if done else None, told),
+                       list(readers), key)
+
+
+def summary(rows: Rows, game: StoredGame, last: int | None, told: list[ControlEntry]) -> Summary:
+    """What the game's index shows beside its turns: the standings after turn `last`, the ending (the rules' or
+    the GM's, from the END control in `told`) and, once over, the press (the PRESS controls in `told`)."""
+    from ..render.site import Summary
+
+    state = stored_state(rows, game, last, "after") if last is not None else None
     rules = get_campaign(game.ruleset)
     over = rules.game_result(state) if state else None
-    end = next(reversed(controls(rows, game, Control.END)), None)  # as pbem.store.controls.ended
+    end = next((e for e in reversed(told) if e.kind == Control.END), None)  # as pbem.store.controls.ended
     ending = ending_lines(over) if over else []
     if end is not None:  # the GM ended it (pbem game end): their words, and the winner they named
         reason = end.data.get("reason") or ""
         ending = [ended_text(game.name, end.at, Ending(end.data["how"]), end.player) + (f": {reason}" if reason else "")]
-    return GameHistory(game.name, turns, rules.standings(state) if state else [], list(readers), ending,
-                       press_shown(rows, game) if end is not None or (state is not None and state.is_over) else [],
-                       None if end is None else [end.player] if end.player else [])
+    press = [e for e in told if e.kind == Control.PRESS]
+    return Summary(rules.standings(state) if state else [], ending,
+                   press_shown(press) if end is not None or (state is not None and state.is_over) else [],
+                   None if end is None else [end.player] if end.player else [])
 
 
-def press_shown(rows: Rows, game: StoredGame) -> list[dict[str, str | None]]:
+def press_shown(press: list[ControlEntry]) -> list[dict[str, str | None]]:
     """The players' press as the site shows it once the game is over (an anonymous author stays anonymous)."""
     return [{"at": f"{e.at:%Y-%m-%d %H:%M} UTC", "by": e.player if e.data.get("policy") == "signed" else "a player",
-             "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in controls(rows, game, Control.PRESS)]
+             "to": ", ".join(e.data["to"]), "text": e.data["text"]} for e in press]

@@ -14,8 +14,9 @@ Entry points for the turn cycle and the command line:
   `message_bytes(message)` → the `.eml` bytes.
 - `turn_sheet_html(sheet)`, `turn_sheet_text(sheet)`, `turn_sheet_message(sheet, sender)`: the turn
   cycle's `TurnSheet` (HP, fused registers, hands, pre-filled order file) as a page, text, email.
-- `write_site(out_dir, [GameHistory(name, [TurnReport…], standings=campaign.standings(state))])`: the static site;
-  with `version=…`, only what changed since the last run (`StoredTurn`s are loaded only when written).
+- `write_site(out_dir, [GameHistory(name, [TurnReport…], Summary(campaign.standings(state)))])`: the static site;
+  with `version=…`, only what changed since the last run (`StoredTurn`s are loaded only when written, the
+  `Summary` given as a function only when the game's index is made again).
 - From the turn cycle (`history.py`): `outcome_report(game, state_before, outcome, players)` for a turn played
   by `campaign.play_turn`, just now (a `--preview` too) or read back from the store (`pbem.store.played`); the
   outcome carries what B4.6 played for missing orders. Render reads no database and never runs the rules again:
@@ -36,7 +37,7 @@ _MODULES = {
     "draw_board": "board", "draw_position": "board", "position_png": "board", "draw_legend": "legend",
     "message_bytes": "message", "Position": "model",
     "turn_sheet_html": "sheet", "turn_sheet_message": "sheet", "turn_sheet_text": "sheet",
-    "GameHistory": "site", "write_site": "site",
+    "GameHistory": "site", "Summary": "site", "write_site": "site",
     "BoardTurn": "turn", "Recipient": "turn", "TurnReport": "turn", "build_turn_report": "turn",
     "player_message": "turn", "recipients": "turn", "write_turn_report": "turn",
 }

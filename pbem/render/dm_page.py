@@ -69,8 +69,7 @@ def match_feed(match: str, winner: str | None, submitted: Sequence[dict[str, Any
                templates: Iterable[str] = (), closing: Closing | None = None) -> str:
     """The feed of the match's page: one entry for each move that counted, dated by its stamp (a move without one, from
     a transcript: the campaign feed's EPOCH), and the GM's end last when they ended it."""
-    from .site import EPOCH
-    from .turn import slug
+    from .site import EPOCH, feed_page
 
     moves = [{"number": row["seq"], "href": "index.html", "summary": f"{row['player']} sent "
               f"{json.dumps(row['payload'], ensure_ascii=False, sort_keys=True)}.",
@@ -79,8 +78,7 @@ def match_feed(match: str, winner: str | None, submitted: Sequence[dict[str, Any
     if closing is not None:
         moves.append({"number": "end", "title": "ended by the game master", "href": "index.html",
                       "summary": f"{closing.text}.", "at": _atom(closing.at)})
-    return html.render("feed.xml", templates, game=match, slug=slug(match), winners=[winner] if winner else [],
-                       base="", noun="move", turns=moves)
+    return feed_page(match, "move", "", moves, [winner] if winner else [], tuple(templates))
 
 
 def _atom(at: datetime) -> str:

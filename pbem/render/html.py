@@ -109,6 +109,12 @@ def css(extra_dirs: tuple[str, ...] = ()) -> str:
     return source("style.css", extra_dirs)
 
 
+def pieces(extra_dirs: Iterable[str] = ()) -> Any:
+    """The macros of `_site.html` (a turn's line on its game's index, its entry in the feed), called as functions:
+    each returns its text, safe to put in a page."""
+    return environment(tuple(extra_dirs)).get_template("_site.html").module
+
+
 def render(name: str, extra_dirs: Iterable[str] = (), **context: Any) -> str:
     dirs = tuple(extra_dirs)
     return environment(dirs).get_template(name).render(css=css(dirs), **context)

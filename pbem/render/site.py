@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence, Union, overload
+
+from markupsafe import Markup
 
 from ..formats.game import turn_folder_name
 from . import html
@@ -41,29 +44,6 @@ class StoredTurn:
     at: str = ""  # when it was processed (ISO 8601, UTC), for the game's feed
 
 
-@dataclass
-class GameHistory:
-    name: str
-    turns: list[Union[TurnReport, StoredTurn]]  # in turn order
-    standings: list[dict[str, Any]] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
-    recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
-    ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
-    press: list[dict[str, Any]] = field(default_factory=list)  # the players' press ({at, by, to, text}), once the game is over
-    named: list[str] | None = None  # the winners the GM named ending it (pbem game end; [] none); None: the rules'
-
-    @property
-    def over(self) -> bool:
-        """The engine said the game has ended, or the GM ended it (its ending was told)."""
-        return bool(self.ending)
-
-    @property
-    def winners(self) -> list[str]:
-        """Who won: the GM's word when they ended the game, else the first place of the final standings."""
-        if self.named is not None:
-            return self.named
-        return [row["player"] for row in self.standings if row.get("place") == 1] if self.over else []
-
-
 class Written:
     """The files a run wrote, kept as their names under `folder`: a 1,000-turn build writes ~18,500, which as `Path`s
     took ~9 MB, held to the end of the build."""
@@ -85,6 +65,48 @@ class Written:
             str(path.relative_to(self.folder)) in self._names
 
 
+@dataclass
+class Summary:
+    """What a game's index shows beside its turns (its feed's newest entry, the site's index: the winners)."""
+
+    standings: list[dict[str, Any]] = field(default_factory=list)  # `pbem.engine.campaign.standings` rows
+    ending: list[str] = field(default_factory=list)  # the game is over: the result and the final standings
+    press: list[dict[str, Any]] = field(default_factory=list)  # the players' press ({at, by, to, text}), once over
+    named: list[str] | None = None  # the winners the GM named ending it (pbem game end; [] none); None: the rules'
+
+    @property
+    def over(self) -> bool:
+        """The engine said the game has ended, or the GM ended it (its ending was told)."""
+        return bool(self.ending)
+
+    @property
+    def winners(self) -> list[str]:
+        """Who won: the GM's word when they ended the game, else the first place of the final standings."""
+        if self.named is not None:
+            return self.named
+        return [row["player"] for row in self.standings if row.get("place") == 1] if self.over else []
+
+
+@dataclass
+class GameHistory:
+    name: str
+    turns: list[Union[TurnReport, StoredTurn]]  # in turn order
+    summary: Summary | Callable[[], Summary] = field(default_factory=Summary)  # a function: called when shown
+    recipients: list[Recipient] = field(default_factory=list)  # when given, each turn gets their .eml files
+    key: str = ""  # names what the summary is made of ("": unknown); a run that finds it, and the same turns, in
+    # the manifest keeps the game's index and feed and never asks for the summary
+
+    def told(self) -> Summary:
+        if not isinstance(self.summary, Summary):
+            self.summary = self.summary()
+        return self.summary
+
+
+class WrittenGame(NamedTuple):
+    files: Written
+    winners: list[str]
+
+
 def _turn_dir(turn: int) -> str:
     return turn_folder_name(turn)
 
@@ -94,25 +116,89 @@ def _stored(turn: TurnReport | StoredTurn) -> StoredTurn:
     return turn if isinstance(turn, StoredTurn) else StoredTurn(turn.turn, "", lambda: turn)
 
 
-def _manifest(out_dir: Path, version: str) -> dict[str, Any]:
-    """What an earlier run with the same `version` wrote, per turn (nothing when there is no version)."""
+class _Manifest(NamedTuple):
+    head: dict[str, Any]  # the version, the game's name and address (`shown`), the key and winners of its index
+    turns: dict[int, tuple[dict[str, Any], str]]  # turn -> its entry, and its line as written
+
+
+def _manifest(out_dir: Path, version: str) -> _Manifest:
+    """What an earlier run with the same `version` wrote (nothing when there is no version). The manifest is JSON
+    lines: its head, then a line for each turn, which a run that keeps the turn writes back as it was."""
     try:
-        kept = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8")) if version else {}
-    except (OSError, ValueError):
-        return {}
-    return kept.get("turns", {}) if isinstance(kept, dict) and kept.get("version") == version else {}
+        head, *lines = (out_dir / MANIFEST).read_text(encoding="utf-8").splitlines() if version else [""]
+        kept = json.loads(head) if head else {}
+        if not isinstance(kept, dict) or kept.get("version") != version:
+            return _Manifest({}, {})
+        turns = {}
+        for line in lines:
+            entry = json.loads(line)
+            turns[entry["turn"]] = (entry, line)
+    except (OSError, ValueError, KeyError, TypeError):
+        return _Manifest({}, {})
+    return _Manifest(kept, turns)
+
+
+def _game_key(game: GameHistory, turns: Sequence[StoredTurn], shown: str) -> str:
+    """What the game's index and feed are made of: its summary's key, its name and address, and every turn's key
+    and time ("" when one is unknown: they are made every run)."""
+    if not game.key or not all(t.key for t in turns):
+        return ""
+    made = json.dumps([game.key, shown, [[t.turn, t.key, t.at] for t in turns]])
+    return hashlib.sha256(made.encode()).hexdigest()
+
+
+class _Listed(Sequence[dict[str, Any]]):
+    """The turns as a template made before the kept pieces reads them (`turns`: a campaign folder's copy of
+    game_index.html or feed.xml), each made only when read."""
+
+    def __init__(self, count: int, item: Callable[[int], dict[str, Any]]):
+        self._count, self._item = count, item
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [self._item(n) for n in range(self._count)[i]]
+        if not -self._count <= i < self._count:
+            raise IndexError(i)
+        return self._item(i % self._count)
+
+
+def feed_page(game: str, noun: str, base: str, items: Sequence[dict[str, Any]], winners: Sequence[str],
+              templates: Sequence[str], entries: Sequence[str] | None = None) -> str:
+    """The Atom feed of a game or a match: `items` (number or title, href, at, summary), oldest first, the newest
+    saying who won; `entries`, theirs as rendered without the winners (kept from an earlier run), else rendered."""
+    pieces = html.pieces(templates)
+    if entries is None:
+        entries = [pieces.feed_entry(game, slug(game), noun, base, item, []) for item in items]
+    shown = [pieces.feed_entry(game, slug(game), noun, base, items[-1], winners) if i == 0 and winners else
+             Markup(entry) for i, entry in enumerate(reversed(entries))]
+    return html.render("feed.xml", templates, game=game, slug=slug(game), winners=list(winners), base=base,
+                       noun=noun, entries=shown, updated=items[-1]["at"] if items else EPOCH, turns=items)
 
 
 def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), version: str = "",
-               progress: Callable[[], None] | None = None, base_url: str = "") -> Written:
-    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`).
-    `base_url`, the folder's address on the web when the site knows it, makes the feed's links absolute.
+               progress: Callable[[], None] | None = None, base_url: str = "") -> WrittenGame:
+    """The game's folder; returns the files written (not those kept from an earlier run with the same `version`)
+    and who won. `base_url`, the folder's address on the web when the site knows it, makes the feed's links
+    absolute.
 
     Turn by turn: a turn's pages link to the last page of the turn before and the first of the turn after, so at
     most two reports are loaded at a time (the turn written and the next), and each turn's files are written
-    before the next is drawn; memory stays flat in the number of turns. `progress` is called after each turn."""
+    before the next is drawn; memory stays flat in the number of turns. `progress` is called after each turn.
+    Each turn's line on the game's index and entry in its feed are kept in the manifest, so one more turn renders
+    only its own; with nothing new (the game's `key` and every turn as the manifest says), neither the index nor
+    the feed is made again and the game's summary is not asked for."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = _manifest(out_dir, version)
+    old_turns = old.turns
+    shown = json.dumps([game.name, base_url])
+    pieces_kept = old.head.get("shown") == shown
     turns = [_stored(t) for t in game.turns]
     reports: dict[int, TurnReport] = {}
     pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
@@ -123,8 +209,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         return reports[entry.turn]
 
     def unchanged(entry: StoredTurn) -> dict[str, Any] | None:
-        kept = old.get(str(entry.turn))
-        return kept if entry.key and kept and kept["key"] == entry.key else None
+        kept = old_turns.get(entry.turn)
+        return kept[0] if entry.key and kept and kept[0]["key"] == entry.key else None
 
     def pages_of(i: int) -> list[StagePage]:
         if i not in pages:
@@ -132,8 +218,20 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             pages[i] = [tuple(p) for p in kept["pages"]] if kept else stage_pages(report(turns[i]))
         return pages[i]
 
+    def index_item(i: int) -> dict[str, Any]:
+        folder = _turn_dir(turns[i].turn)
+        return {"number": turns[i].turn, "href": f"{folder}/index.html",
+                "stages": [(str(n) if n else "end", f"{folder}/{file}") for n, file in pages_of(i)]}
+
+    def feed_item(i: int) -> dict[str, Any]:
+        turn = turns[i].turn
+        return {"number": turn, "href": f"{_turn_dir(turn)}/index.html", "at": turns[i].at or EPOCH,
+                "summary": f"Turn {turn} of {game.name} has been played: its report, stage by stage."}
+
     written = Written(out_dir)
-    manifest: dict[str, str] = {}  # turn -> its entry as JSON (as objects, 1,000 turns' took ~3 MB)
+    manifest: list[str] = []  # each turn's line of the manifest, as JSON text (as objects, 1,000 turns' took ~3 MB)
+    lines, entries = [], []  # each turn's line on the index and entry in the feed
+    same = True  # every turn's entry in the manifest as it was
     for i, entry in enumerate(turns):
         prev = turns[i - 1].turn if i > 0 else None
         nxt = turns[i + 1].turn if i + 1 < len(turns) else None
@@ -143,42 +241,54 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         before = f"../{_turn_dir(prev)}/{pages_of(i - 1)[-1][1]}" if prev else None
         after = f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}" if nxt else None
         made = json.dumps([links, before, after, [[r.player, r.address] for r in game.recipients]])
-        folder = out_dir / _turn_dir(entry.turn)
+        folder = _turn_dir(entry.turn)
         kept = unchanged(entry)
-        if kept and kept["made"] == made and (folder / "index.html").is_file():
-            names = kept["files"]
+        files_kept = bool(kept and kept["made"] == made and os.path.isfile(f"{out_dir}/{folder}/index.html"))
+        if not files_kept:
+            written.extend(write_turn_report(out_dir / folder, report(entry), game.recipients, links=links,
+                                             templates=templates, before=before, after=after,
+                                             pictures_kept=kept is not None))
+        lines_kept = bool(kept and pieces_kept and kept.get("at") == entry.at and "line" in kept)
+        if kept and lines_kept:
+            line, feed = kept["line"], kept["entry"]
         else:
-            files = write_turn_report(folder, report(entry), game.recipients, links=links, templates=templates,
-                                      before=before, after=after, pictures_kept=kept is not None)
-            written.extend(files)
-            names = [str(f.relative_to(out_dir)) for f in files]
-        manifest[str(entry.turn)] = json.dumps({"key": entry.key, "pages": pages_of(i), "made": made, "files": names})
-        old.pop(str(entry.turn), None)  # read for the last time
+            pieces = html.pieces(templates)
+            line, feed = str(pieces.index_line(index_item(i))), str(pieces.feed_entry(
+                game.name, slug(game.name), "turn", base_url, feed_item(i), []))
+        if kept and files_kept and lines_kept:
+            manifest.append(old_turns[entry.turn][1])  # as it was
+        else:
+            manifest.append(json.dumps({"turn": entry.turn, "key": entry.key, "pages": pages_of(i), "made": made,
+                                        "at": entry.at, "line": line, "entry": feed}))
+            same = False
+        lines.append(line)
+        entries.append(feed)
+        pages_of(i)  # kept for the turn after and the index
+        old_turns.pop(entry.turn, None)  # read for the last time
         reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
         give_back()  # and the memory its pictures took goes back to the system
         if progress:
             progress()
-    pages_in_order = [pages_of(i) for i in range(len(turns))]
-    index = [{"number": t.turn, "href": f"{_turn_dir(t.turn)}/index.html",
-              "stages": [(str(n) if n else "end", f"{_turn_dir(t.turn)}/{file}") for n, file in p]}
-             for t, p in zip(turns, pages_in_order)]
-    winners = game.winners
-    page = html.render("game_index.html", templates, game=game.name, turns=index, standings=game.standings,
-                       ending=game.ending, press=game.press)
-    (out_dir / "index.html").write_text(page, encoding="utf-8")
-    feed = html.render("feed.xml", templates, game=game.name, slug=slug(game.name), winners=winners, base=base_url,
-                       noun="turn", turns=[{"number": t.turn, "href": entry["href"], "at": t.at or EPOCH, "summary":
-                                            f"Turn {t.turn} of {game.name} has been played: its report, stage by stage."}
-                                           for t, entry in zip(turns, index)])
-    (out_dir / "feed.xml").write_text(feed, encoding="utf-8")
-    legend = out_dir / "legend.png"
-    legend.write_bytes(legend_bytes())
-    if version:
-        turns_json = ", ".join(f"{json.dumps(turn)}: {entry}" for turn, entry in manifest.items())
-        (out_dir / MANIFEST).write_text(f'{{"version": {json.dumps(version)}, "turns": {{{turns_json}}}}}',
-                                        encoding="utf-8")
-    written.extend([out_dir / "index.html", out_dir / "feed.xml", legend])
-    return written
+    key = _game_key(game, turns, shown)
+    index, feed_xml, legend = out_dir / "index.html", out_dir / "feed.xml", out_dir / "legend.png"
+    kept_game = old.head.get("game") or {}
+    if key and kept_game.get("key") == key and index.is_file() and feed_xml.is_file() and legend.is_file():
+        winners: list[str] = kept_game["winners"]
+    else:
+        summary = game.told()
+        winners = summary.winners
+        index.write_text(html.render("game_index.html", templates, game=game.name, lines=map(Markup, lines),
+                                     turns=_Listed(len(turns), index_item), standings=summary.standings,
+                                     ending=summary.ending, press=summary.press), encoding="utf-8")
+        feed_xml.write_text(feed_page(game.name, "turn", base_url, _Listed(len(turns), feed_item), winners,
+                                      templates, entries), encoding="utf-8")
+        legend.write_bytes(legend_bytes())
+        written.extend([index, feed_xml, legend])
+        same = False
+    if version and not (same and not old_turns):
+        head = json.dumps({"version": version, "shown": shown, "game": {"key": key, "winners": winners}})
+        (out_dir / MANIFEST).write_text("\n".join([head, *manifest]) + "\n", encoding="utf-8")
+    return WrittenGame(written, winners)
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),
@@ -194,9 +304,9 @@ def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[
     entries = []
     for game in games:
         name = slug(game.name)
-        written.extend(write_game(out_dir / name, game, templates, version, progress,
-                              f"{base_url.rstrip('/')}/{name}/" if base_url else ""))
-        winners = game.winners
+        files, winners = write_game(out_dir / name, game, templates, version, progress,
+                                    f"{base_url.rstrip('/')}/{name}/" if base_url else "")
+        written.extend(files)
         entries.append({"name": game.name, "href": f"{name}/index.html", "turns": len(game.turns),
                         "winners": winners})
     for match in matches:

@@ -257,6 +257,8 @@ def eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str =
 
 def _eml_files(report: TurnReport, recipients: Sequence[Recipient], sender: str,
                templates: Sequence[str]) -> dict[str, bytes]:
+    if not recipients:
+        return {}  # the site's pages alone: no mail module (email, css_inline) loaded
     from .message import body_of, message_bytes, readdressed
 
     files: dict[str, bytes] = {}
