@@ -179,3 +179,23 @@ def test_one_more_turn_of_the_site_loads_no_mail_module(campaign, tmp_path):
     modules = imported_by(*db, "site", GAME, "--out", str(tmp_path / "site"), cwd=tmp_path, whole_names=True)
     assert "pbem.render.turn" in modules and (tmp_path / "site" / GAME / "turn-006" / "index.html").is_file()
     assert {"css_inline", "pbem.render.message"} & modules == set()
+
+
+def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata_once_none_is_installed(campaign,
+                                                                                                       tmp_path):
+    """Fixed costs of every `pbem site` process: Rich is imported only for a bar that can be shown (stderr here is
+    no terminal), and once a run found no installed mechanism plug-in (kept in the cache beside a stamp of the
+    installed distributions) the next one does not import `importlib.metadata` to scan them again."""
+    from cli_process import imported_by
+
+    campaign("turn", "rollback", GAME, "--to", "5")
+    campaign("site", GAME, "--out", str(tmp_path / "site"))
+    command = ["--db", f"sqlite:///{tmp_path / 'pbem.db'}", "site", GAME, "--out", str(tmp_path / "site")]
+    for turn in (5, 6):  # each run draws a new turn, so it reads the rooms and with them the mechanisms
+        if turn == 6:
+            campaign("turn", "deal", GAME)
+        campaign("turn", "process", GAME, "--out", "reports")
+        modules = imported_by(*command, cwd=tmp_path, whole_names=True)
+        assert (tmp_path / "site" / GAME / f"turn-{turn:03}" / "index.html").is_file()
+        assert "pbem.engine.mechanisms" in modules and "rich" not in modules
+    assert "importlib.metadata" not in modules
