@@ -111,6 +111,34 @@ def test_one_more_turn_renders_its_own_line_and_entry_and_the_pages_of_a_full_bu
     assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
 
 
+def test_templates_that_change_the_addresses_get_the_turn_before_written_from_its_report(campaign, tmp_path,
+                                                                                          monkeypatch):
+    """The last turn's pages with their next links left open are kept only when the templates show an address as
+    given: a campaign's copy that rewrites them (here `replace`) gets the turn before written again from its report
+    when one more turn comes, and the pages of a full build with the same templates."""
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    macros = (html.TEMPLATE_DIR / "_macros.html").read_text(encoding="utf-8")
+    assert '<a href="{{ href }}">' in macros
+    (copies / "_macros.html").write_text(macros.replace('<a href="{{ href }}">',
+                                                        '<a href="{{ href|replace(\'turn\', \'TURN\') }}">'))
+    templates = ["--templates", str(copies)]
+    campaign("turn", "rollback", GAME, "--to", "6")
+    site = tmp_path / "site"
+    campaign("site", GAME, "--out", str(site), *templates)
+    campaign("turn", "process", GAME, "--out", "reports")
+    read = states_read(monkeypatch)
+    campaign("site", GAME, "--out", str(site), *templates)
+    assert sorted(read) == [(5,), (6,), (6, "after")]
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    full = tmp_path / "full"
+    campaign("site", GAME, "--out", str(full), *templates)
+    names = sorted(str(p.relative_to(full)) for p in full.rglob("*") if p.is_file() and p.name != RULES_MADE)
+    assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
+    assert "../TURN-006/index.html" in (site / GAME / "turn-005" / "index.html").read_text(encoding="utf-8")
+
+
 def test_the_gm_ending_the_game_changes_its_index_feed_and_the_sites_index(campaign, tmp_path, monkeypatch):
     site = tmp_path / "site"
     campaign("site", GAME, "--out", str(site))
