@@ -89,16 +89,21 @@ def test_a_broken_plugin_is_named_not_a_traceback(tmp_path):
         result.stdout + result.stderr
 
 
-def test_an_installed_packages_entry_point_is_loaded(tmp_path):
-    """A tiny plug-in package as pip installs one (its code and a .dist-info naming the entry point) on the
-    path of the `pbem` process: the entry point names the class, which is registered."""
-    site = tmp_path / "site-packages"
+def install_spinner(site: Path) -> None:
+    """A tiny plug-in package as pip installs one: its code and a .dist-info naming the entry point."""
     (site / "pbem_spinner").mkdir(parents=True)
     (site / "pbem_spinner" / "__init__.py").write_text(SPINNER.replace("@register\n", ""))
     info = site / "pbem_spinner-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pbem-spinner\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[pbem.mechanisms]\nspinner = pbem_spinner:Spinner\n")
+
+
+def test_an_installed_packages_entry_point_is_loaded(tmp_path):
+    """A tiny plug-in package as pip installs one (its code and a .dist-info naming the entry point) on the
+    path of the `pbem` process: the entry point names the class, which is registered."""
+    site = tmp_path / "site-packages"
+    install_spinner(site)
     (tmp_path / "spin.yaml").write_text(SCENARIO)
     installed = pbem(tmp_path, "scenario", "check", "spin.yaml", path=site)
     assert installed.returncode == 0, installed.stdout + installed.stderr
@@ -120,3 +125,16 @@ def test_a_plugin_that_registers_a_built_in_kind_is_refused_naming_its_file(tmp_
         '    phases: ClassVar[tuple] = ("gears",)\n    replaces: ClassVar[str] = "pit"\n'))
     accepted = pbem(tmp_path, "room", "check", "room.yaml")
     assert accepted.returncode == 1 and "stages" in accepted.stdout  # the spinner's fields now make a pit
+
+
+def test_a_package_installed_after_a_run_that_found_none_is_loaded(tmp_path):
+    """That no plug-in is installed is kept between runs (no scan of every distribution each run), but a package
+    installed into a folder on the path afterwards is found by the next run: the kept finding is for the
+    distributions as they were."""
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    (tmp_path / "spin.yaml").write_text(SCENARIO)
+    assert pbem(tmp_path, "scenario", "check", "spin.yaml", path=site).returncode == 1  # no spinner yet
+    install_spinner(site)
+    installed = pbem(tmp_path, "scenario", "check", "spin.yaml", path=site)
+    assert installed.returncode == 0, installed.stdout + installed.stderr

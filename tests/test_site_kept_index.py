@@ -102,13 +102,41 @@ def test_one_more_turn_renders_its_own_line_and_entry_and_the_pages_of_a_full_bu
     read, rendered = states_read(monkeypatch), pieces_rendered(monkeypatch)
     campaign("site", GAME, "--out", str(site))
     assert sorted(rendered) == ["entry 6", "line 6"]
-    assert sorted(read) == [(5,), (6,), (6, "after")]  # the turns written, and the standings after turn 6
+    assert sorted(read) == [(6,), (6, "after")]  # the turn written (not turn 5: its next links were kept open), and the standings after turn 6
     monkeypatch.undo()
     monkeypatch.chdir(tmp_path)
     full = tmp_path / "full"
     campaign("site", GAME, "--out", str(full))
     names = sorted(str(p.relative_to(full)) for p in full.rglob("*") if p.is_file() and p.name != RULES_MADE)
     assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
+
+
+def test_templates_that_change_the_addresses_get_the_turn_before_written_from_its_report(campaign, tmp_path,
+                                                                                          monkeypatch):
+    """The last turn's pages with their next links left open are kept only when the templates show an address as
+    given: a campaign's copy that rewrites them (here `replace`) gets the turn before written again from its report
+    when one more turn comes, and the pages of a full build with the same templates."""
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    macros = (html.TEMPLATE_DIR / "_macros.html").read_text(encoding="utf-8")
+    assert '<a href="{{ href }}">' in macros
+    (copies / "_macros.html").write_text(macros.replace('<a href="{{ href }}">',
+                                                        '<a href="{{ href|replace(\'turn\', \'TURN\') }}">'))
+    templates = ["--templates", str(copies)]
+    campaign("turn", "rollback", GAME, "--to", "6")
+    site = tmp_path / "site"
+    campaign("site", GAME, "--out", str(site), *templates)
+    campaign("turn", "process", GAME, "--out", "reports")
+    read = states_read(monkeypatch)
+    campaign("site", GAME, "--out", str(site), *templates)
+    assert sorted(read) == [(5,), (6,), (6, "after")]
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    full = tmp_path / "full"
+    campaign("site", GAME, "--out", str(full), *templates)
+    names = sorted(str(p.relative_to(full)) for p in full.rglob("*") if p.is_file() and p.name != RULES_MADE)
+    assert filecmp.cmpfiles(site, full, names, shallow=False)[1:] == ([], [])
+    assert "../TURN-006/index.html" in (site / GAME / "turn-005" / "index.html").read_text(encoding="utf-8")
 
 
 def test_the_gm_ending_the_game_changes_its_index_feed_and_the_sites_index(campaign, tmp_path, monkeypatch):
@@ -179,3 +207,23 @@ def test_one_more_turn_of_the_site_loads_no_mail_module(campaign, tmp_path):
     modules = imported_by(*db, "site", GAME, "--out", str(tmp_path / "site"), cwd=tmp_path, whole_names=True)
     assert "pbem.render.turn" in modules and (tmp_path / "site" / GAME / "turn-006" / "index.html").is_file()
     assert {"css_inline", "pbem.render.message"} & modules == set()
+
+
+def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata_once_none_is_installed(campaign,
+                                                                                                       tmp_path):
+    """Fixed costs of every `pbem site` process: Rich is imported only for a bar that can be shown (stderr here is
+    no terminal), and once a run found no installed mechanism plug-in (kept in the cache beside a stamp of the
+    installed distributions) the next one does not import `importlib.metadata` to scan them again."""
+    from cli_process import imported_by
+
+    campaign("turn", "rollback", GAME, "--to", "5")
+    campaign("site", GAME, "--out", str(tmp_path / "site"))
+    command = ["--db", f"sqlite:///{tmp_path / 'pbem.db'}", "site", GAME, "--out", str(tmp_path / "site")]
+    for turn in (5, 6):  # each run draws a new turn, so it reads the rooms and with them the mechanisms
+        if turn == 6:
+            campaign("turn", "deal", GAME)
+        campaign("turn", "process", GAME, "--out", "reports")
+        modules = imported_by(*command, cwd=tmp_path, whole_names=True)
+        assert (tmp_path / "site" / GAME / f"turn-{turn:03}" / "index.html").is_file()
+        assert "pbem.engine.mechanisms" in modules and "rich" not in modules
+    assert "importlib.metadata" not in modules

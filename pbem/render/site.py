@@ -21,7 +21,17 @@ from ..formats.game import turn_folder_name
 from . import html
 from .memory import give_back
 from .rulebook import rules_markdown
-from .turn import Recipient, StagePage, TurnReport, legend_bytes, slug, stage_pages, write_turn_report
+from .turn import (
+    Recipient,
+    StagePage,
+    TurnReport,
+    legend_bytes,
+    rewrite_pages,
+    slug,
+    stage_pages,
+    turn_pages,
+    write_turn_report,
+)
 
 if TYPE_CHECKING:
     from .dm_page import MatchPage
@@ -235,19 +245,25 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     for i, entry in enumerate(turns):
         prev = turns[i - 1].turn if i > 0 else None
         nxt = turns[i + 1].turn if i + 1 < len(turns) else None
-        links = [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None),
-                 ("game index", "../index.html"),
-                 ("next turn →", f"../{_turn_dir(nxt)}/index.html" if nxt else None)]
         before = f"../{_turn_dir(prev)}/{pages_of(i - 1)[-1][1]}" if prev else None
-        after = f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}" if nxt else None
-        made = json.dumps([links, before, after, [[r.player, r.address] for r in game.recipients]])
+        ahead = (f"../{_turn_dir(nxt)}/index.html", f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}") if nxt else None
+        links, after = _turn_links(prev, ahead), ahead[1] if ahead else None
+        made = _made(links, before, after, game.recipients)
         folder = _turn_dir(entry.turn)
         kept = unchanged(entry)
         files_kept = bool(kept and kept["made"] == made and os.path.isfile(f"{out_dir}/{folder}/index.html"))
-        if not files_kept:
+        opened = kept.get("open") if kept and files_kept and not ahead else None  # see _open_pages
+        if not files_kept and kept and ahead and "open" in kept and not game.recipients \
+                and kept["made"] == _made(_turn_links(prev, None), before, None, game.recipients) \
+                and os.path.isfile(f"{out_dir}/{folder}/index.html"):  # the turn was the last: its next links come
+            written.extend(rewrite_pages(out_dir / folder, {name: _filled(page, NEXT_TOKENS[0], ahead)
+                                                            for name, page in kept["open"].items()}))
+        elif not files_kept:
             written.extend(write_turn_report(out_dir / folder, report(entry), game.recipients, links=links,
                                              templates=templates, before=before, after=after,
                                              pictures_kept=kept is not None))
+            if not ahead and version and not game.recipients:
+                opened = _open_pages(report(entry), prev, before, templates)
         lines_kept = bool(kept and pieces_kept and kept.get("at") == entry.at and "line" in kept)
         if kept and lines_kept:
             line, feed = kept["line"], kept["entry"]
@@ -259,7 +275,8 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
             manifest.append(old_turns[entry.turn][1])  # as it was
         else:
             manifest.append(json.dumps({"turn": entry.turn, "key": entry.key, "pages": pages_of(i), "made": made,
-                                        "at": entry.at, "line": line, "entry": feed}))
+                                        "at": entry.at, "line": line, "entry": feed,
+                                        **({"open": opened} if opened else {})}))
             same = False
         lines.append(line)
         entries.append(feed)
@@ -289,6 +306,38 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         head = json.dumps({"version": version, "shown": shown, "game": {"key": key, "winners": winners}})
         (out_dir / MANIFEST).write_text("\n".join([head, *manifest]) + "\n", encoding="utf-8")
     return WrittenGame(written, winners)
+
+
+NEXT_TOKENS = ("pbem:next-turn:", "pbem:next-stage:"), ("pbem:other-next-turn-page:", "pbem:its-first-stage:")
+
+
+def _turn_links(prev: int | None, ahead: tuple[str, str] | None) -> list[tuple[str, str | None]]:
+    """The links heading a turn's page: the turn before, the game's index, the turn after (`ahead`: its index and
+    first stage page)."""
+    return [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None), ("game index", "../index.html"),
+            ("next turn →", ahead[0] if ahead else None)]
+
+
+def _made(links: list[tuple[str, str | None]], before: str | None, after: str | None,
+          recipients: Sequence[Recipient]) -> str:
+    """What a turn's pages were made from besides its report (kept in the manifest)."""
+    return json.dumps([links, before, after, [[r.player, r.address] for r in recipients]])
+
+
+def _open_pages(report: TurnReport, prev: int | None, before: str | None,
+                templates: Sequence[str]) -> dict[str, str] | None:
+    """The last turn's pages that carry its "next" links (its index and last stage page), made with a token where
+    the next turn's addresses go and kept in the manifest: when the next turn comes they are filled in and written
+    without this turn's report (its states and events read, ~0.03 s). None when the templates do not show the
+    addresses as given: each pair of tokens (of other lengths) filled in with the other must give the other's pages."""
+    only = {"index.html", stage_pages(report)[-1][1]}
+    made = [turn_pages(report, _turn_links(prev, tokens), before, tokens[1], templates, only) for tokens in NEXT_TOKENS]
+    return made[0] if all(_filled(page, NEXT_TOKENS[0], NEXT_TOKENS[1]) == made[1][name]
+                          for name, page in made[0].items()) else None
+
+
+def _filled(page: str, tokens: tuple[str, str], ahead: tuple[str, str]) -> str:
+    return page.replace(tokens[0], ahead[0]).replace(tokens[1], ahead[1])
 
 
 def write_site(out_dir: Path, games: Sequence[GameHistory], templates: Sequence[str] = (),

@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from ..engine.events import Event
 from ..engine.room import Room
@@ -316,25 +316,45 @@ def write_turn_report(out_dir: Path, report: TurnReport, recipients: Sequence[Re
         _replace(path, data if isinstance(data, bytes) else data.encode("utf-8"))
         written.append(path)
 
-    names = ImageNames(report.reports)
     for name in sorted(report.images):
         if pictures_kept and (out_dir / name).is_file():
             written.append(out_dir / name)
         else:
             put(name, report.images[name])
     put("legend.png", legend_bytes())
-    put("index.html", html.render("turn_report.html", templates, game=report.game, turn=report.turn,
-                                  reports=report.reports, images=names, ending=report.ending,
-                                  links=[*links, ("legend", "legend.png")]))
-    for position, (number, file) in enumerate(stage_pages(report)):
-        shown = [(r, r.stages[number - 1] if number is not None else None) for r in report.reports
-                 if number is None or number <= len(r.stages)]
-        put(file, html.render("stage.html", templates, game=report.game, turn=report.turn,
-                              heading=f"stage {number}" if number else "end of turn", shown=shown,
-                              images=names, links=_stage_links(report, position, "index.html", before, after)))
+    for name, page in turn_pages(report, links, before, after, templates).items():
+        put(name, page)
     for name, data in eml_files(report, recipients, sender, templates).items():
         put(f"mail/{name}.eml", data)
     return written
+
+
+def turn_pages(report: TurnReport, links: Sequence[tuple[str, str | None]], before: str | None, after: str | None,
+               templates: Sequence[str] = (), only: Container[str] | None = None) -> dict[str, str]:
+    """The turn's pages by file name (`only` these, when given): its index, headed by `links`, and its stage
+    pages, whose previous/next chain runs into the neighbouring turns through `before` and `after`."""
+    names = ImageNames(report.reports)
+    pages = {}
+    if only is None or "index.html" in only:
+        pages["index.html"] = html.render("turn_report.html", templates, game=report.game, turn=report.turn,
+                                          reports=report.reports, images=names, ending=report.ending,
+                                          links=[*links, ("legend", "legend.png")])
+    for position, (number, file) in enumerate(stage_pages(report)):
+        if only is not None and file not in only:
+            continue
+        shown = [(r, r.stages[number - 1] if number is not None else None) for r in report.reports
+                 if number is None or number <= len(r.stages)]
+        pages[file] = html.render("stage.html", templates, game=report.game, turn=report.turn,
+                                  heading=f"stage {number}" if number else "end of turn", shown=shown,
+                                  images=names, links=_stage_links(report, position, "index.html", before, after))
+    return pages
+
+
+def rewrite_pages(out_dir: Path, pages: Mapping[str, str]) -> list[Path]:
+    """Write pages of a turn whose folder is there (those carrying its "next" links, when the next turn came)."""
+    for name, page in pages.items():
+        _replace(out_dir / name, page.encode("utf-8"))
+    return [out_dir / name for name in pages]
 
 
 def _replace(path: Path, data: bytes) -> None:
