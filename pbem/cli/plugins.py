@@ -36,7 +36,7 @@ def _installed_points() -> list[Any]:
     distribution, ~3 ms, that each command run in the same process, as the tests run hundreds, paid again). That none
     is installed is kept in the cache folder beside a stamp of the installed distributions, so a run that finds them
     as they were imports no `importlib.metadata` and reads no distribution (~15 ms a `pbem` process)."""
-    from .shelf import _put, cache_root
+    from .shelf import cache_root, put_whole
 
     root, stamp = cache_root(), _distributions_stamp()
     kept = root / "entry-points" / ENTRY_POINT_GROUP if root is not None and stamp is not None else None
@@ -50,7 +50,7 @@ def _installed_points() -> list[Any]:
 
     points = sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name)
     if kept is not None and stamp is not None and not points:
-        _put(kept, stamp.encode())
+        put_whole(kept, stamp.encode())
     return points
 
 
@@ -60,28 +60,22 @@ def _distributions_stamp() -> str | None:
     removed, upgraded or given an entry point changes it. None (scan every run) when a folder cannot be listed."""
     import hashlib
 
+    from .shelf import file_stamp
+
     seen = []
     try:
         for folder in sys.path:
             where = folder or "."
             if not os.path.isdir(where):  # a zip file, or nothing
-                seen.append(f"{os.path.abspath(where)}\0{_file_stamp(where)}")
+                seen.append(f"{os.path.abspath(where)}\0{file_stamp(where)}")
                 continue
             seen.append(os.path.abspath(where))
             with os.scandir(where) as entries:
-                seen += sorted(f"{entry.name}\0{_file_stamp(os.path.join(entry.path, 'entry_points.txt'))}"
+                seen += sorted(f"{entry.name}\0{file_stamp(os.path.join(entry.path, 'entry_points.txt'))}"
                                for entry in entries if entry.name.lower().endswith((".dist-info", ".egg-info")))
     except OSError:
         return None
     return hashlib.sha256("\n".join(seen).encode()).hexdigest()
-
-
-def _file_stamp(path: str) -> str:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return "-"
-    return f"{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}"
 
 
 def _loaded(what: str, load: Callable[[], Any]) -> None:

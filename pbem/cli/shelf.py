@@ -32,7 +32,7 @@ def files_digest(*folders: Path, memo: Path | None = None) -> str:
             pass
     digest = _hashed(folders)
     if kept is not None:
-        _put(kept, f"{stamp}\n{digest}".encode())
+        put_whole(kept, f"{stamp}\n{digest}".encode())
     return digest
 
 
@@ -65,8 +65,7 @@ def _stamp(folders: tuple[Path, ...]) -> str | None:
                 elif entry.is_dir():
                     return False
                 else:
-                    info = entry.stat()  # through a link to a file, as the hash reads it
-                    seen.append(f"{entry.path}\0{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}")
+                    seen.append(f"{entry.path}\0{file_stamp(entry.path)}")  # through a link, as the hash reads
         return True
 
     try:
@@ -77,7 +76,17 @@ def _stamp(folders: tuple[Path, ...]) -> str | None:
     return hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()
 
 
-def _put(path: Path, data: bytes) -> None:
+def file_stamp(path: str) -> str:
+    """A file's size, inode and modification and change times ("-" when it is not there): any edit, replacement or
+    removal changes it, the change time even when the modification time is set back."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return "-"
+    return f"{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}"
+
+
+def put_whole(path: Path, data: bytes) -> None:
     """Write a cache entry whole (never half-written, even with concurrent runs); a folder that cannot be written
     only costs the work again."""
     try:
@@ -104,7 +113,7 @@ class FolderShelf:
             return None
 
     def put(self, key: str, data: bytes) -> None:
-        _put(self.folder / key, data)
+        put_whole(self.folder / key, data)
 
 
 def cache_root() -> Path | None:
