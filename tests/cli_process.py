@@ -60,8 +60,9 @@ def under_hash_seeds(folders: dict[str, Path], *commands: list[str]) -> dict[str
 def imported_by(*args: str, cwd, whole_names: bool = False) -> set[str]:
     """The top-level packages (or, `whole_names`, the modules) a fresh `pbem ARGS…` imports (its own interpreter:
     what a GM's shell pays)."""
-    script = ("import runpy, sys\nsys.argv = ['pbem', *sys.argv[1:]]\ntry:\n    runpy.run_module('pbem', "
-              "run_name='__main__')\nexcept SystemExit:\n    pass\nprint('MODULES', ' '.join(sorted(sys.modules)))")
+    script = ("import atexit, runpy, sys\nsys.argv = ['pbem', *sys.argv[1:]]\n"  # the process ends in pbem: told at exit
+              "atexit.register(lambda: print('MODULES', ' '.join(sorted(sys.modules))))\n"
+              "runpy.run_module('pbem', run_name='__main__')")
     run = subprocess.run([sys.executable, "-c", script, *args], cwd=cwd, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}, timeout=120)
     modules = set(run.stdout.split("MODULES ")[1].split())

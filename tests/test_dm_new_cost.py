@@ -33,11 +33,11 @@ def test_a_new_match_loads_no_orm_no_yaml_and_no_mail(tmp_path, game):
 def test_a_new_match_runs_without_a_collection_of_its_imports(tmp_path):
     """`pbem`'s process collects young objects every 200,000 allocations: dm new's imports make fewer, so none of
     its ~100,000 long-lived objects is scanned (at 50,000, twice: ~30 ms)."""
-    script = ("import gc, json, runpy, sys\ncollected = []\n"
+    script = ("import atexit, gc, json, runpy, sys\ncollected = []\n"
               "gc.callbacks.append(lambda phase, info: phase == 'stop' and gc.get_threshold()[0] > 700 and "
               "collected.append(info['generation']))\n"
-              "sys.argv = ['pbem', *json.loads(sys.argv[1])]\ntry:\n    runpy.run_module('pbem', run_name='__main__')\n"
-              "except SystemExit:\n    pass\nprint('COLLECTED', json.dumps(collected))")
+              "sys.argv = ['pbem', *json.loads(sys.argv[1])]\n"
+              "atexit.register(lambda: print('COLLECTED', json.dumps(collected)))\nrunpy.run_module('pbem', run_name='__main__')")
     run = subprocess.run([sys.executable, "-c", script, json.dumps(new_match(tmp_path, "takebacktoe"))], cwd=tmp_path,
                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
     assert (tmp_path / "m-000.png").exists(), run.stderr

@@ -9,13 +9,15 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# NumPy made unimportable, then `pbem` run as the installed command runs it, once per command line
-WITHOUT_NUMPY = """import json, runpy, sys
+# NumPy made unimportable, then `pbem`'s command line run once per command (in one process: pbem.cli.main, as the
+# installed command runs it but for ending the process)
+WITHOUT_NUMPY = """import json, sys
 sys.modules["numpy"] = None  # `import numpy` raises ImportError, as where it is not installed
+from pbem.cli import main
 for args in json.loads(sys.argv[1]):
     sys.argv = ["pbem", *args]
     try:
-        runpy.run_module("pbem", run_name="__main__", alter_sys=True)
+        main()
     except SystemExit as exit:
         print("EXIT", exit.code, flush=True)
 """
