@@ -9,7 +9,8 @@ in: B4.6 plays for them), runs `pbem run` on a fresh copy of that database in it
 alternating with `python -c "import sqlmodel"` (and `--before`'s checkout), and prints one JSON document: each
 command's median CPU (user + system of the child), the tick's CPU per game and its ratio to `import sqlmodel`, and
 the CPU of each further game (the tick of every game less the tick of a database holding one, shared among the
-others: the process's start-up left out).
+others: the process's start-up left out) and the fixed part (the tick of one game less a further game's CPU:
+what a tick pays before its games).
 `--profile` runs one more tick under cProfile and reports the calls of the report builders and the functions with
 the most cumulative time.
 """
@@ -131,6 +132,10 @@ def main() -> None:
         "cpu_ms_per_further_game": {key: round(value * 1000, 1) for key, value in marginal.items()},
         "per_further_game_ratio_to_import_sqlmodel": {key: round(value / sqlmodel, 2)
                                                       for key, value in marginal.items()},
+        # what every tick pays before its games: Python, the imports, the first game's first uses, the exit
+        "cpu_ms_fixed": {key: round((medians[f"{key}_one"] - marginal[key]) * 1000, 1) for key in sources},
+        "fixed_ratio_to_import_sqlmodel": {key: round((medians[f"{key}_one"] - marginal[key]) / sqlmodel, 2)
+                                           for key in sources},
         **({"profile": profiled} if profiled else {}), **timings(times, load_before)}, indent=2))
 
 

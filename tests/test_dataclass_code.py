@@ -96,3 +96,13 @@ def test_the_pbem_process_keeps_its_dataclasses_code_in_the_cache_folder_and_non
     assert folder.name.startswith(sys.implementation.cache_tag)
     assert len(marshal.loads((folder / "pbem.engine.geometry").read_bytes())) >= 3
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cache"]
+
+
+def test_without_a_home_folder_for_the_cache_every_dataclass_is_compiled_as_before(monkeypatch):
+    def homeless() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(dataclass_code, "cache_root", homeless)
+    monkeypatch.delattr(dataclasses, "exec", raising=False)
+    dataclass_code.keep_dataclass_code()
+    assert not hasattr(dataclasses, "exec")

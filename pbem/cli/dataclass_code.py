@@ -62,7 +62,10 @@ class KeptCode:
 def keep_dataclass_code() -> None:
     """From now on in this process, dataclasses compile a method's text only when the cache folder does not keep
     its code yet (no cache folder: every time, as before); what was compiled is written when the process ends."""
-    root = cache_root()
+    try:
+        root = cache_root()
+    except RuntimeError:  # no home folder to hold it: every command would otherwise refuse to start
+        return
     if root is None:
         return
     kept = KeptCode(root / "dataclasses" / f"{sys.implementation.cache_tag}-{sys.hexversion:x}")
