@@ -12,6 +12,7 @@ import types
 from pathlib import Path
 
 import pytest
+from cli_process import imported_by
 
 from pbem.cli import dataclass_code
 from pbem.cli.dataclass_code import KeptCode
@@ -106,3 +107,8 @@ def test_without_a_home_folder_for_the_cache_every_dataclass_is_compiled_as_befo
     monkeypatch.delattr(dataclasses, "exec", raising=False)
     dataclass_code.keep_dataclass_code()
     assert not hasattr(dataclasses, "exec")
+
+
+def test_finding_the_cache_folder_for_the_code_costs_help_no_hashing_and_no_temporary_files(tmp_path):
+    """Every command asks for the cache folder first: `--help` must not pay for what only a write or a digest uses."""
+    assert imported_by("--help", cwd=tmp_path) & {"hashlib", "tempfile"} == set()

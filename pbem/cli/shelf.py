@@ -6,13 +6,12 @@ A folder that cannot be read or written only costs the time to draw again.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 from functools import cached_property
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent
+# hashlib and tempfile are imported where used: every command asks for the cache folder (cli/dataclass_code.py)
 
 
 def files_digest(*folders: Path, memo: Path | None = None) -> str:
@@ -20,6 +19,8 @@ def files_digest(*folders: Path, memo: Path | None = None) -> str:
     is read bounded (a GM's template folder may hold anything): an over-size file or a link out of its folder is
     refused, naming it. With a `memo` folder (the cache's), the hash is kept there beside the files' sizes and
     times, and a run that finds them all as they were reads no file (hashing ~4 MB took ~0.05 s a run)."""
+    import hashlib
+
     stamp = _stamp(folders) if memo is not None else None
     kept = memo / "digests" / hashlib.sha256("\0".join(map(os.path.abspath, folders)).encode()).hexdigest()[:16] \
         if memo is not None and stamp is not None else None
@@ -37,6 +38,8 @@ def files_digest(*folders: Path, memo: Path | None = None) -> str:
 
 
 def _hashed(folders: tuple[Path, ...]) -> str:
+    import hashlib
+
     from ..formats.bounded import read_within
 
     digest = hashlib.sha256()
@@ -52,6 +55,8 @@ def _stamp(folders: tuple[Path, ...]) -> str | None:
     """A hash of every file's name, size, inode and modification and change times under `folders` (bytecode
     aside): a file edited, replaced, added or removed changes it (the change time even when the modification time
     is set back). None (hash every run) for a folder holding a link to a folder, or one that cannot be listed."""
+    import hashlib
+
     seen: list[str] = []
 
     def walk(folder: str) -> bool:
@@ -89,6 +94,8 @@ def file_stamp(path: str) -> str:
 def put_whole(path: Path, data: bytes) -> None:
     """Write a cache entry whole (never half-written, even with concurrent runs); a folder that cannot be written
     only costs the work again."""
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, delete=False) as part:
