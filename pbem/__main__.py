@@ -9,10 +9,10 @@ young collections scanned them all for ~30 ms of its ~0.35 s, #34), while a long
 demo` peaks at the same 120 MB with either).
 
 Its dataclasses' methods are compiled once and kept in the cache folder (`cli/dataclass_code.py`, ~40 ms of a due
-tick's imports). Nor does the process take those objects apart one by one when it ends: once the command is done, its exit functions
-have run and its output is flushed, it ends at once (`_end`), skipping the interpreter's teardown (~14 ms of a due
-tick's ~0.6 s of CPU, #36). The store's engines are disposed by then (`cli.gm.open_store`), so no database
-connection is left to the operating system to close.
+tick's imports). Nor does the process take those objects apart one by one when it ends: once the command is done,
+its exit functions have run and its output is flushed, it ends at once (`_end`), skipping the interpreter's teardown
+(~14 ms of a due tick's ~0.6 s of CPU, #36). The store's engines are disposed by then (`cli.gm.open_store`), so no
+database connection is left to the operating system to close.
 """
 from __future__ import annotations
 
