@@ -3,7 +3,7 @@ players as rows. `pbem game list` needs nothing more (pbem.store.summary), so it
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -28,6 +28,17 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def read_in_transaction(session: Session, name: str) -> dict[Any, Any]:
+    """What the session's transaction has read under `name` (a cache in `session.info`): a new transaction starts
+    empty, since another run may have changed the rows in between."""
+    transaction = session.get_transaction()
+    held = session.info.get(name)
+    if held is None or held[0] is not transaction:
+        held = session.info[name] = (transaction, {})
+    cache: dict[Any, Any] = held[1]
+    return cache
 
 
 def list_games(session: Session) -> list[Game]:

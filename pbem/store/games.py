@@ -23,6 +23,7 @@ from .base import Store as Store
 from .base import list_games as list_games
 from .base import lock_game as lock_game
 from .base import players_of as players_of
+from .base import read_in_transaction
 from .states import load_setup as load_setup
 from .states import read_state as read_state
 from .tables import (
@@ -238,4 +239,16 @@ def stored_state(session: Session, game: Game, turn: int, kind: SnapshotKind) ->
     row = snapshot(session, game, turn, kind)
     if row is None:
         raise Refused([f"the state {kind} turn {turn} of {game.name} is missing from the store"])
-    return read_state(game, row.state)
+    return decoded_state(session, game, row)
+
+
+def decoded_state(session: Session, game: Game, row: StateSnapshot) -> GameState:
+    """The snapshot's state, decoded once a transaction however many readers ask for it (a due game's step, who
+    is waited for, the turn played, the next dealt, the end told: #36). Keyed by the snapshot's content and the
+    game's setup, so a row deleted or stored again, or a setup changed, is never answered from an old decode."""
+    decoded = read_in_transaction(session, "pbem.store.games.decoded")
+    key = (row.state, game.setup)
+    state = decoded.get(key)
+    if state is None:
+        state = decoded[key] = read_state(game, row.state)
+    return state

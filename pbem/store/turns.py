@@ -140,11 +140,10 @@ class TurnStatus:
         return [p.player for p in self.players if p.expected and p.latest is None]
 
 
-def status(session: Session, name: str, state: GameState | None = None) -> TurnStatus:
-    """Who owes orders for the current turn, and what each sent; `state` is the current state when the caller has
-    read it already (a due tick decodes it once, #36)."""
+def status(session: Session, name: str) -> TurnStatus:
+    """Who owes orders for the current turn, and what each sent."""
     game = get_game(session, name)
-    state = state if state is not None else current_state(session, game)
+    state = current_state(session, game)
     rows = []
     for player in players_of(session, game):
         versions = session.exec(select(OrderVersion).where(
