@@ -40,7 +40,6 @@ from ..store.turns import (
     TurnSheet,
     dealt,
     delete_turns,
-    latest_version,
     outcome_events_hash,
     record_hands,
     recorded_events_hash,
@@ -48,6 +47,7 @@ from ..store.turns import (
     store_version,
     submission_of,
     turn_row,
+    turn_versions,
     used_version,
 )
 from .turn_sheets import turn_sheets
@@ -199,14 +199,12 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
     orders: dict[str, Checked] = {}
     used: dict[str, int | None] = {}
     stale: list[str] = []
-    rules = get_campaign(game.ruleset)
+    rules, sent = get_campaign(game.ruleset), turn_versions(session, game, state.turn)
     for player in players_of(session, game):
         used[player.name] = None
-        if not state.expects_orders(player.name):
+        if not state.expects_orders(player.name) or not sent.get(player.id):
             continue
-        latest = latest_version(session, game, state.turn, player)
-        if latest is None:
-            continue
+        latest = sent[player.id][-1]
         checked = rules.check_orders(state, player.name, submission_of(latest))
         if checked.ok:
             orders[player.name], used[player.name] = checked, latest.version

@@ -46,13 +46,28 @@ def list_games(session: Session) -> list[Game]:
 
 
 def players_of(session: Session, game: Game) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all())
+    """The game's players in seat order, read once a transaction (a due game asked six times, #36): rows changed
+    through the session are the same objects, and a game's players are added only with the game."""
+    players = read_in_transaction(session, PLAYERS).get(game.id)
+    if players is None:
+        players = session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all()
+        read_in_transaction(session, PLAYERS)[game.id] = players  # the transaction the query began
+    return list(players)
+
+
+PLAYERS, GAMES, LOCKED = "pbem.store.players", "pbem.store.games", "pbem.store.locked"  # read_in_transaction's names
 
 
 def lock_game(session: Session, name: str) -> None:
     """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
     first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
     game (an order or an action being stored, a turn being processed, a deadline applied) run one after the other,
-    each seeing the other's work."""
+    each seeing the other's work. Taken once a transaction: a step that locks again (a due turn played by
+    `pbem run`, which locked the game to look at it) holds it already, and nobody changed the rows since."""
+    if name in read_in_transaction(session, LOCKED):
+        return
     session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
     session.expire_all()  # whatever was read before the lock is read again under it
+    for read in (GAMES, PLAYERS):
+        read_in_transaction(session, read).clear()
+    read_in_transaction(session, LOCKED)[name] = True
