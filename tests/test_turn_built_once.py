@@ -258,3 +258,17 @@ def test_a_due_tick_looks_up_each_game_its_players_hands_and_orders_once_a_trans
     # the state before is stored already
     assert per_game == {"game": 2, "players": 2, "versions": 1, "dealt?": 2, "hands": 1, "lock": 1, "state": 3,
                         "last turn": 2}, per_game
+
+
+def test_a_messages_header_classes_are_made_once_a_process():
+    """#36: the standard header registry makes a new class for every header it parses (~50 a message, a few
+    percent of a due game); the messages' policy makes each once, and writes the same bytes (the due tick's outbox
+    and .eml files are compared with main's in BENCHMARKS.md)."""
+    from pbem.render.message import message_bytes, report_message
+
+    def mail(to: str):
+        return report_message(sender="gm@example.org", recipient=to, subject="halls: turn 1 report", text="Turn 1.",
+                              html="<p>Turn 1.</p>", images={})
+    ann, bob = mail("ann@example.org"), mail("Bob <bob@example.org>")
+    assert type(ann["To"]) is type(bob["To"]) and type(ann["Subject"]) is type(bob["Subject"])
+    assert b"\r\nTo: Bob <bob@example.org>\r\n" in message_bytes(bob)
