@@ -150,3 +150,30 @@ def test_a_frame_like_the_one_before_lengthens_it_as_pillow_does():
     gif = ours.end()
     assert gif == pillows.end()
     assert Image.open(io.BytesIO(gif)).n_frames == 3
+
+
+def test_each_frames_indices_are_taken_once_and_each_caption_drawn_once(monkeypatch):
+    """#36: each frame's palette indices were taken twice (as the frame after one, then as the frame before the
+    next) and each frame's caption laid out and its text rendered again; now once a frame, and once a caption a
+    process (a stage's caption shows on each of its frames). The pixels are the same: see the test above and the
+    render goldens."""
+    from PIL import ImageDraw
+
+    taken, drawn = [0], [0]
+    tobytes, text = Image.Image.tobytes, ImageDraw.ImageDraw.text
+
+    def counted_tobytes(self, *args, **kwargs):
+        taken[0] += 1
+        return tobytes(self, *args, **kwargs)
+
+    def counted_text(self, *args, **kwargs):
+        drawn[0] += 1
+        return text(self, *args, **kwargs)
+    room = lab()
+    shown, result = played(room, [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
+                           {"Red": ["FWD3#800"]})
+    animation.turn_gif(room, result.snapshots, result.events)  # the room's, the robots' and the captions' pictures
+    monkeypatch.setattr(Image.Image, "tobytes", counted_tobytes)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", counted_text)
+    animation.turn_gif(room, result.snapshots, result.events)
+    assert len(shown) == 5 and (taken[0], drawn[0]) == (len(shown), 0)

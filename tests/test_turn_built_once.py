@@ -228,3 +228,47 @@ def test_a_due_tick_reads_each_games_controls_once_a_transaction(tmp_path, monke
         session.rollback()  # and a new transaction reads the history again
         assert paused(session, game) is None
     store.close()
+
+
+def test_a_due_tick_looks_up_each_game_its_players_hands_and_orders_once_a_transaction(tmp_path, monkeypatch):
+    """#36: a due game was looked up by name six times a tick and its players six times, each player's order
+    versions were a query of their own (twice: who is waited for, the orders played), whether the turn was dealt
+    was asked five times, each hand dealt inserted alone, and the game locked twice in one transaction (`pbem run`
+    locks it to look at it, the turn played locks it again). Now each is read once a transaction (the turn's
+    commit starts another, for the report folder), the versions in one query, the hands in one statement."""
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    statements: Counter[str] = Counter()
+    kinds = {"SELECT games.id": "game", "SELECT players.id": "players", "SELECT order_versions.id": "versions",
+             "SELECT dealt_hands.id": "dealt?", "INSERT INTO dealt_hands": "hands", "UPDATE games": "lock",
+             "SELECT state_snapshots.id": "state", "SELECT turns.number": "last turn"}
+
+    def counting(conn, cursor, statement, *args):
+        statements.update(kind for start, kind in kinds.items() if statement.startswith(start))
+    url = dealt_halls(tmp_path, monkeypatch)
+    event.listen(Engine, "before_cursor_execute", counting)
+    try:
+        done = run(url, "2026-12-04T20:00Z")  # both due: processed, turn 2 dealt
+    finally:
+        event.remove(Engine, "before_cursor_execute", counting)
+    assert sorted(d["game"] for d in done if d["what"] == "processed") == ["halls", "keep"]
+    per_game = {kind: count / 2 for kind, count in statements.items()}
+    # twice where the report folder's transaction reads again; the states before and after the turn, and whether
+    # the state before is stored already
+    assert per_game == {"game": 2, "players": 2, "versions": 1, "dealt?": 2, "hands": 1, "lock": 1, "state": 3,
+                        "last turn": 2}, per_game
+
+
+def test_a_messages_header_classes_are_made_once_a_process():
+    """#36: the standard header registry makes a new class for every header it parses (~50 a message, a few
+    percent of a due game); the messages' policy makes each once, and writes the same bytes (the due tick's outbox
+    and .eml files are compared with main's in BENCHMARKS.md)."""
+    from pbem.render.message import message_bytes, report_message
+
+    def mail(to: str):
+        return report_message(sender="gm@example.org", recipient=to, subject="halls: turn 1 report", text="Turn 1.",
+                              html="<p>Turn 1.</p>", images={})
+    ann, bob = mail("ann@example.org"), mail("Bob <bob@example.org>")
+    assert type(ann["To"]) is type(bob["To"]) and type(ann["Subject"]) is type(bob["Subject"])
+    assert b"\r\nTo: Bob <bob@example.org>\r\n" in message_bytes(bob)

@@ -43,13 +43,42 @@ def test_a_processed_turns_states_and_events_are_stored_without_a_model_object_e
     assert verified.exit_code == 0, verified.output  # the rows stored give the events hash the engine played
 
 
-def test_a_turn_stored_meanwhile_by_another_run_is_refused(tmp_path):
+def test_a_turn_stored_meanwhile_by_another_run_is_refused(tmp_path, monkeypatch):
     url = two_halls(tmp_path)
     store = Store(url)
     with store.session() as session:
         cycle.deal(session, "halls")
         stale = current_state(session, get_game(session, "halls"))  # read by a run that is slower than another
         cycle.process(session, "halls", at=AT)  # the other run stores turn 1
+        monkeypatch.setattr(cycle, "current_state", lambda *_: stale)
         with pytest.raises(Refused, match="processed meanwhile by another run"):
-            cycle.play(session, "halls", at=AT, turn=1, state=stale)
+            cycle.play(session, "halls", at=AT, turn=1)
+    store.close()
+
+
+def test_a_stored_state_is_decoded_once_a_transaction_whoever_reads_it(tmp_path, monkeypatch):
+    """#36: every reader of a state asks the store, and the store decodes a snapshot once a transaction (the due
+    tick's steps had each their own decode, or a `state=` handed down); a new transaction decodes afresh, and a
+    turn processed in the transaction is read as the new state, not the cached old one."""
+    import pbem.store.states as states
+
+    decoded = []
+    original = states.from_data
+
+    def counting(kind, data, *args, **kwargs):
+        value = original(kind, data, *args, **kwargs)
+        decoded.append(value.turn) if kind is states.GameState else None
+        return value
+    url = two_halls(tmp_path)
+    store = Store(url)
+    with store.session() as session:
+        cycle.deal(session, "halls")
+        monkeypatch.setattr(states, "from_data", counting)
+        game = get_game(session, "halls")
+        first = current_state(session, game)
+        assert current_state(session, game) is first and decoded == [1]
+        cycle.play(session, "halls", at=AT, turn=1)  # the turn played is the state read: no decode
+        assert decoded == [1] and current_state(session, game).turn == 2 and decoded == [1, 2]
+        session.commit()
+        assert current_state(session, game) is not first and decoded == [1, 2, 2]
     store.close()

@@ -40,7 +40,6 @@ from ..store.turns import (
     TurnSheet,
     dealt,
     delete_turns,
-    latest_version,
     outcome_events_hash,
     record_hands,
     recorded_events_hash,
@@ -48,6 +47,7 @@ from ..store.turns import (
     store_version,
     submission_of,
     turn_row,
+    turn_versions,
     used_version,
 )
 from .turn_sheets import turn_sheets
@@ -61,13 +61,12 @@ def deal(session: Session, name: str) -> tuple[int, list[TurnSheet]]:
     return state.turn, sheets
 
 
-def deal_hands(session: Session, name: str, state: GameState | None = None) -> tuple[Game, GameState]:
+def deal_hands(session: Session, name: str) -> tuple[Game, GameState]:
     """Record the current turn's hands (once, not committed); the game and the state dealt (its sheets are built
-    by whoever mails or shows them, once the turn's clock is set). `state`: the current state, when the caller
-    read it in this transaction (a due tick decodes each stored state once, #36)."""
+    by whoever mails or shows them, once the turn's clock is set)."""
     game = get_game(session, name)
     closed(session, game)
-    state = state if state is not None else current_state(session, game)
+    state = current_state(session, game)
     if state.is_over:
         raise Refused([f"{name} is over: nothing to deal"])
     record_hands(session, game, state)
@@ -200,14 +199,12 @@ def turn_orders(session: Session, game: Game, state: GameState) -> tuple[dict[st
     orders: dict[str, Checked] = {}
     used: dict[str, int | None] = {}
     stale: list[str] = []
-    rules = get_campaign(game.ruleset)
+    rules, sent = get_campaign(game.ruleset), turn_versions(session, game, state.turn)
     for player in players_of(session, game):
         used[player.name] = None
-        if not state.expects_orders(player.name):
+        if not state.expects_orders(player.name) or not sent.get(player.id):
             continue
-        latest = latest_version(session, game, state.turn, player)
-        if latest is None:
-            continue
+        latest = sent[player.id][-1]
         checked = rules.check_orders(state, player.name, submission_of(latest))
         if checked.ok:
             orders[player.name], used[player.name] = checked, latest.version
@@ -226,15 +223,14 @@ def process(session: Session, name: str, *, at: datetime, preview: bool = False,
 
 
 def play(session: Session, name: str, *, at: datetime, preview: bool = False,
-         turn: int | None = None, state: GameState | None = None) -> ProcessResult:
+         turn: int | None = None) -> ProcessResult:
     """Resolve the current turn and store everything, not committed (nothing with `preview`), under the game's
-    lock: an order stored while this runs waits for it, then finds the turn processed and is refused. `state`:
-    the current state, when the caller read it under the game's lock in this transaction (#36: decoded once)."""
+    lock: an order stored while this runs waits for it, then finds the turn processed and is refused."""
     if not preview:
         lock_game(session, name)
     game = get_game(session, name)
     closed(session, game)
-    state = state if state is not None else current_state(session, game)
+    state = current_state(session, game)
     if turn is not None and turn != state.turn:
         raise Refused([f"{name} is at turn {state.turn}, not {turn}"])
     if state.is_over:

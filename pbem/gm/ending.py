@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Sequence
 from sqlmodel import Session
 
 from ..dm.campaign import get_campaign
-from ..engine.campaign import GameState
 from ..formats.controls import Control, Press
 from ..formats.ending import Ending
 from ..mail.notices import game_over, no_more_turns
@@ -45,12 +44,12 @@ def audience(session: Session, game: Game) -> list[Recipient]:
     return players + [Recipient("observer", a) for a in observers(session, game) if a not in addresses]
 
 
-def queue_the_end(session: Session, name: str, sender: str, at: datetime, state: GameState | None = None) -> list[str]:
-    """Queue (not committed) what the game's current `state` (read when not given) says is to be told: the end to
+def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> list[str]:
+    """Queue (not committed) what the game's current state says is to be told: the end to
     the audience, or each player's last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann:
     the result')."""
     game = get_game(session, name)
-    state = state if state is not None else current_state(session, game)
+    state = current_state(session, game)
     ended = get_campaign(game.ruleset).game_result(state)
     told = []
     if ended is not None:
@@ -68,13 +67,12 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime, state:
     return told
 
 
-def dealt_sheets(session: Session, game: Game, state: GameState | None = None, *, drawn: bool = False) -> DrawnSheets:
-    """The dealt turn's sheets (none when the game is over or no turn is dealt) from its `state` (read when not
-    given), their pictures `drawn` at once when both the mail and the report folder take them (`pbem run`), else
+def dealt_sheets(session: Session, game: Game, *, drawn: bool = False) -> DrawnSheets:
+    """The dealt turn's sheets (none when the game is over or no turn is dealt), their pictures `drawn` at once when both the mail and the report folder take them (`pbem run`), else
     each when it is asked for."""
     from ..render.sheet import DrawnSheets
 
-    state = state if state is not None else current_state(session, game)
+    state = current_state(session, game)
     sheets = turn_sheets(session, game, state) if not state.is_over and dealt(session, game, state.turn) else []
     return DrawnSheets.of(sheets) if drawn else DrawnSheets(tuple(sheets))
 
@@ -96,14 +94,12 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
 
 
 def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
-                    report: TurnReport | None = None, sheets: DrawnSheets | None = None,
-                    state: GameState | None = None) -> tuple[int, list[str]]:
+                    report: TurnReport | None = None, sheets: DrawnSheets | None = None) -> tuple[int, list[str]]:
     """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
-    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told (from the
-    current `state` when the caller read it already). Returns how many reports and sheets were new, and who was
+    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told. Returns how many reports and sheets were new, and who was
     told what."""
     return (queue_game_mail(session, name, sender, at, templates, report, sheets),
-            queue_the_end(session, name, sender, at, state))
+            queue_the_end(session, name, sender, at))
 
 
 def end_game(session: Session, name: str, how: Ending, at: datetime, sender: str, *, winner: str | None = None,

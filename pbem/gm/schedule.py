@@ -227,22 +227,22 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         return []
     state = current_state(session, game)
     if state.is_over:  # ended by `turn process`, say: its result is told once all the same
-        told = queue_the_end(session, name, config.sender, now, state)
+        told = queue_the_end(session, name, config.sender, now)
         session.commit()
         return [Done(name, state.turn - 1, RunStep.TOLD, who) for who in told]
     if paused(session, game) is not None:  # a paused game's clock stands still
         return []
     schedule = required_schedule(session, game)
     if not turns.dealt(session, game, state.turn):
-        _, dealt = cycle.deal_hands(session, name, state)
+        cycle.deal_hands(session, name)
         deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-        sheets = dealt_sheets(session, game, dealt, drawn=True)  # once, for the mails and the folder
-        queue_game_news(session, name, config.sender, now, templates, sheets=sheets, state=dealt)
+        sheets = dealt_sheets(session, game, drawn=True)  # once, for the mails and the folder
+        queue_game_news(session, name, config.sender, now, templates, sheets=sheets)
         session.commit()
         return [Done(name, state.turn, RunStep.DEALT, due_text(deadline.due_at, schedule.timezone)),
                 *keep_sheets(session, game, out, templates, sheets)]
     deadline = start_turn_clock(session, game, state.turn, now, config.sender)
-    waiting = turns.status(session, name, state).waiting_for
+    waiting = turns.status(session, name).waiting_for
     done = _remind(session, game, state, schedule, deadline, waiting, now, config, templates)
     is_due = now >= deadline.due_at or (schedule.process == "all-in" and not waiting)
     if is_due and not inbox_read:
@@ -261,8 +261,7 @@ def run_game(session: Session, name: str, now: datetime, config: MailConfig, out
         held = _review(session, game, state.turn, deadline, now, config, out, templates)
         if held is not None:
             return done + held
-    # the state read above is played, unless the pilot's commit let go of the game's lock: then it is read again
-    return done + _process(session, game, state, deadline, waiting, now, config, out, templates, fresh=not piloted)
+    return done + _process(session, game, state.turn, deadline, waiting, now, config, out, templates)
 
 
 def _remind(session: Session, game: Game, state: GameState, schedule: Schedule, deadline: Deadline,
@@ -293,14 +292,13 @@ def missing_fate(state: GameState, player: str) -> list[str]:
     return fate_note(programs, policy)
 
 
-def _process(session: Session, game: Game, state: GameState, deadline: Deadline, waiting: list[str], now: datetime,
-             config: MailConfig, out: Path, templates: tuple[str, ...], *, fresh: bool) -> list[Done]:
-    """The due turn (of `state`) processed, the next dealt and the mail queued, in one transaction under the game's
-    lock, with its reports owed; then the reports written and settled (a commit of their own). Each stored state is
-    decoded once (#36): `state` is played when `fresh` (read in this transaction), and the state after the turn,
-    read to deal the next, is the one the end is told from."""
-    name, schedule, turn = game.name, required_schedule(session, game), state.turn
-    result = cycle.play(session, name, turn=turn, at=now, state=state if fresh else None)
+def _process(session: Session, game: Game, turn: int, deadline: Deadline, waiting: list[str], now: datetime,
+             config: MailConfig, out: Path, templates: tuple[str, ...]) -> list[Done]:
+    """The due `turn` processed, the next dealt and the mail queued, in one transaction under the game's lock, with
+    its reports owed; then the reports written and settled (a commit of their own). Each stored state is decoded
+    once a transaction, however many steps read it (`store.games.decoded_state`, #36)."""
+    name, schedule = game.name, required_schedule(session, game)
+    result = cycle.play(session, name, turn=turn, at=now)
     if deadline.held_hash and result.after_hash != deadline.held_hash:  # orders came in during the hold
         session.rollback()
         hold(session, game, turn, None, None)
@@ -309,14 +307,13 @@ def _process(session: Session, game: Game, state: GameState, deadline: Deadline,
                                                   "previews the turn again")]
     missing = [p for p, version in result.orders.items() if version is None and p in waiting]
     done = [Done(name, result.turn, RunStep.PROCESSED, f"missing: {', '.join(missing)}" if missing else "")]
-    dealt = None  # the state of the next turn, dealt (the game goes on)
     if not result.over:
-        _, dealt = cycle.deal_hands(session, name)
+        cycle.deal_hands(session, name)
         nxt = start_turn_clock(session, game, result.turn + 1, now, config.sender)
         done.append(Done(name, result.turn + 1, RunStep.DEALT, due_text(nxt.due_at, schedule.timezone)))
     report = turn_report(name, result)  # once, for the mails and the report folder, as the sheets are
-    sheets = dealt_sheets(session, game, dealt, drawn=True)
-    told = queue_game_news(session, name, config.sender, now, templates, report, sheets, dealt)[1]
+    sheets = dealt_sheets(session, game, drawn=True)
+    told = queue_game_news(session, name, config.sender, now, templates, report, sheets)[1]
     done += [Done(name, result.turn, RunStep.TOLD, who) for who in told]
     owe(session, name, result.turn, str(out), now)
     session.commit()

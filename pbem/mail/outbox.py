@@ -17,7 +17,6 @@ import smtplib
 import ssl
 from dataclasses import dataclass
 from datetime import datetime
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, parseaddr
@@ -27,7 +26,7 @@ from typing import Iterable, Protocol
 from sqlmodel import Session, col, select
 
 from ..formats.names import transport_address
-from ..render.message import message_bytes
+from ..render.message import SMTP, message_bytes
 from ..store.mail import MailOutgoing, OutboxState
 from ..store.outbox import rewrite
 from .config import Server
@@ -69,7 +68,7 @@ def _pending(message: EmailMessage | bytes, purpose: str, at: datetime) -> MailO
     """The outbox's row of a message to send, pending; a message without one To address and a Message-ID is
     refused."""
     data = message if isinstance(message, bytes) else message_bytes(message)
-    headers = BytesParser(policy=policy.SMTP).parsebytes(header_block(data), headersonly=True)
+    headers = BytesParser(policy=SMTP).parsebytes(header_block(data), headersonly=True)
     message_id = parse_message_id(headers.get("Message-ID"))
     recipient = sender_address(headers.get("To"))  # as written: an IDNA domain in its own script
     if message_id is None or recipient is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
@@ -106,7 +107,7 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
     mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
     gif = GifFrames(loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
-    last: Image.Image | None = None
+    last: Image.Image | None = None  # the frame before, as its palette indices
     palette_image: Image.Image | None = None
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
@@ -124,8 +125,9 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
         if key not in mapped:
             mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
         picture = _in_palette(image, boxes, mapped[key], palette_image)
-        gif.add(picture if last is None else _changes(last, picture), milliseconds)
-        last = picture
+        indices = _indices(picture)
+        gif.add(picture if last is None else _changes(last, indices, picture), milliseconds)
+        last = indices
     return gif.end()
 
 
@@ -184,11 +186,20 @@ class GifFrames:
         GifImagePlugin._write_frame_data(self.out, piece, offset, info)
 
 
-def _changes(before: Image.Image, after: Image.Image) -> Image.Image:
-    """`after` with every pixel it shares with `before` made transparent: the viewer keeps the frame before
-    under it (disposal 1), and runs of one index compress to almost nothing, so a frame costs what moved."""
-    indices = [Image.frombytes("L", frame.size, frame.tobytes()) for frame in (before, after)]
-    same = ImageChops.difference(*indices).point(lambda value: 255 if value == 0 else 0, "1")
+def _indices(frame: Image.Image) -> Image.Image:
+    """A palette frame's indices as a greyscale picture (each frame's are taken once: it is the frame after one,
+    then the frame before the next)."""
+    return Image.frombytes("L", frame.size, frame.tobytes())
+
+
+_SAME = [255] + [0] * 255  # a difference of 0 (the same index) -> masked; Pillow's table for `point`
+
+
+def _changes(before: Image.Image, indices: Image.Image, after: Image.Image) -> Image.Image:
+    """`after` (whose `_indices` are `indices`) with every pixel it shares with the frame `before` (its indices)
+    made transparent: the viewer keeps the frame before under it (disposal 1), and runs of one index compress to
+    almost nothing, so a frame costs what moved."""
+    same = ImageChops.difference(before, indices).point(_SAME, "1")
     frame = after.copy()
     frame.paste(UNCHANGED, mask=same)
     return frame
@@ -220,9 +231,20 @@ def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palett
 
 def _caption(image: Image.Image, text: str) -> Box:
     """The stage number in the top-left corner, over the coordinates' margin; returns the box it covers."""
-    draw = ImageDraw.Draw(image)
+    patch, box = _caption_patch(text)
+    image.paste(patch, box[:2])
+    return box
+
+
+@lru_cache(maxsize=32)
+def _caption_patch(text: str) -> tuple[Image.Image, Box]:
+    """The caption drawn once (a turn's frames show each stage's caption a few times): a dark box that covers all
+    of its box, the text over it, so the picture under it never shows through and a paste gives the same pixels."""
     font = s.font(14, bold=True)
-    left, top, right, bottom = draw.textbbox((4, 2), text, font=font)
+    left, top, right, bottom = ImageDraw.Draw(Image.new("RGB", (1, 1))).textbbox((4, 2), text, font=font)
+    box = int(left) - 3, int(top) - 2, int(right) + 4, int(bottom) + 3
+    canvas = Image.new("RGB", box[2:])
+    draw = ImageDraw.Draw(canvas)
     draw.rectangle([left - 3, top - 2, right + 3, bottom + 2], fill=s.INK)
     draw.text((4, 2), text, font=font, fill=(255, 255, 255))
-    return int(left) - 3, int(top) - 2, int(right) + 4, int(bottom) + 3
+    return canvas.crop(box), box

@@ -3,7 +3,7 @@ players as rows. `pbem game list` needs nothing more (pbem.store.summary), so it
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -30,18 +30,44 @@ class Store:
         self.engine.dispose()
 
 
+def read_in_transaction(session: Session, name: str) -> dict[Any, Any]:
+    """What the session's transaction has read under `name` (a cache in `session.info`): a new transaction starts
+    empty, since another run may have changed the rows in between."""
+    transaction = session.get_transaction()
+    held = session.info.get(name)
+    if held is None or held[0] is not transaction:
+        held = session.info[name] = (transaction, {})
+    cache: dict[Any, Any] = held[1]
+    return cache
+
+
 def list_games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).order_by(Game.name)).all())
 
 
 def players_of(session: Session, game: Game) -> list[Player]:
-    return list(session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all())
+    """The game's players in seat order, read once a transaction (a due game asked six times, #36): rows changed
+    through the session are the same objects, and a game's players are added only with the game."""
+    players = read_in_transaction(session, PLAYERS).get(game.id)
+    if players is None:
+        players = session.exec(select(Player).where(Player.game_id == game.id).order_by(col(Player.position))).all()
+        read_in_transaction(session, PLAYERS)[game.id] = players  # the transaction the query began
+    return list(players)
+
+
+PLAYERS, GAMES, LOCKED = "pbem.store.players", "pbem.store.games", "pbem.store.locked"  # read_in_transaction's names
 
 
 def lock_game(session: Session, name: str) -> None:
     """Take the game's write lock until this transaction ends: a no-op UPDATE of its row, as the transaction's
     first statement, is a row lock in PostgreSQL and the database's write lock in SQLite, so two writers of one
     game (an order or an action being stored, a turn being processed, a deadline applied) run one after the other,
-    each seeing the other's work."""
+    each seeing the other's work. Taken once a transaction: a step that locks again (a due turn played by
+    `pbem run`, which locked the game to look at it) holds it already, and nobody changed the rows since."""
+    if name in read_in_transaction(session, LOCKED):
+        return
     session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
     session.expire_all()  # whatever was read before the lock is read again under it
+    for read in (GAMES, PLAYERS):
+        read_in_transaction(session, read).clear()
+    read_in_transaction(session, LOCKED)[name] = True

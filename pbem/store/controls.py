@@ -16,6 +16,7 @@ from sqlmodel import Field, Session, col, select
 
 from ..formats.controls import Control, ControlEntry
 from ..formats.ending import Ending
+from .base import read_in_transaction
 from .model import Table
 from .tables import Game, key
 
@@ -86,16 +87,8 @@ def history(session: Session, game: Game, *kinds: Control) -> list[Entry]:
 
 
 def _read(session: Session) -> dict[int, list[Entry]]:
-    """The games' histories read in the session's transaction (a new transaction reads them again: another run may
-    have added to them in between)."""
-    transaction = session.get_transaction()
-    held = session.info.get(_READ)
-    if held is None or held[0] is not transaction:
-        held = session.info[_READ] = (transaction, {})
-    return held[1]
-
-
-_READ = "pbem.store.controls.read"
+    """The games' histories read in the session's transaction."""
+    return read_in_transaction(session, "pbem.store.controls.read")
 
 
 def paused(session: Session, game: Game) -> Pause | None:

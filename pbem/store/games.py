@@ -5,8 +5,9 @@ import hashlib
 import json
 import secrets
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
+from sqlalchemy import inspect
 from sqlmodel import Session, col, delete, select
 
 from .. import games as registry
@@ -18,6 +19,7 @@ from ..engine.turn import Snapshot
 from ..formats.canonical import dumps, from_data, to_data
 from ..formats.game import GameDescription, PlayerEntry, SourceFile
 from ..formats.names import NAME_RULE, address_problem, valid_name
+from .base import GAMES, PLAYERS, read_in_transaction
 from .base import Refused as Refused  # these re-exported: the cycle, archive and CLI import them from here
 from .base import Store as Store
 from .base import list_games as list_games
@@ -97,6 +99,8 @@ def delete_game(session: Session, game: Game) -> None:
     for table in (EventRecord, StateSnapshot, DealtHand, OrderVersion, Turn, Robot, Player):
         session.exec(delete(table).where(col(table.game_id) == game.id))
     session.delete(game)
+    read_in_transaction(session, PLAYERS).pop(game.id, None)  # a game made after it may be given its id
+    forget_states(session, game)
 
 
 def _check_roster(setup: GameSetup, entries: list[PlayerEntry]) -> None:
@@ -130,8 +134,14 @@ def _check_roster(setup: GameSetup, entries: list[PlayerEntry]) -> None:
 
 
 def get_game(session: Session, name: str) -> Game:
+    """The game by its name, read once a transaction (a due game asked six times, #36)."""
+    held: Game | None = read_in_transaction(session, GAMES).get(name)
+    if held is not None and held not in session.deleted and not inspect(held).was_deleted:
+        return held
     game = session.exec(select(Game).where(Game.name == name)).first()
-    if game is None:
+    if game is not None:
+        read_in_transaction(session, GAMES)[name] = game
+    else:
         known = session.exec(select(Game.name).order_by(Game.name)).all()
         raise Refused([f"no game named {name}" + (f" (games: {', '.join(known)})" if known else " (no games yet)")])
     return game
@@ -158,6 +168,7 @@ def save_snapshot(session: Session, game: Game, turn: int, kind: SnapshotKind, v
                   stage: int = 0) -> str:
     row = snapshot_row(game, turn, kind, value, board=board, stage=stage)
     session.add(StateSnapshot(**row))
+    forget_states(session, game)
     return str(row["hash"])
 
 
@@ -217,6 +228,7 @@ def set_missing_orders(session: Session, name: str, policy: str) -> None:
         raise Refused([f"--missing-orders: {err}"]) from None
     game.setup = dumps({**data, "ruleset_options": options})
     session.add(game)
+    forget_states(session, game)
 
 
 def current_state(session: Session, game: Game) -> GameState:
@@ -225,7 +237,8 @@ def current_state(session: Session, game: Game) -> GameState:
     if game.ruleset in registry.names(registry.Kind.MATCH):
         raise Refused([f"{game.name} is a death match ({game.ruleset}), not a campaign: pbem dm show {game.name}, "
                        f"pbem game show {game.name}"])
-    last = session.exec(select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first()
+    last = known(session, (game.id, "last"), lambda: session.exec(
+        select(Turn.number).where(Turn.game_id == game.id).order_by(col(Turn.number).desc())).first() or 0)
     return stored_state(session, game, last, "after") if last else first_state(session, game)
 
 
@@ -234,8 +247,39 @@ def first_state(session: Session, game: Game) -> GameState:
 
 
 def stored_state(session: Session, game: Game, turn: int, kind: SnapshotKind) -> GameState:
-    """The game's state `kind` ("before"/"after") turn `turn`, which the store must hold."""
+    """The game's state `kind` ("before"/"after") turn `turn`, which the store must hold. Read and decoded once a
+    transaction however many readers ask (a due game's step, who is waited for, the turn played, the next dealt,
+    the end told: #36); `forget_states` where the game's snapshots, turns or setup change."""
+    return known(session, (game.id, turn, kind), lambda: _decoded(session, game, turn, kind))
+
+
+def _decoded(session: Session, game: Game, turn: int, kind: SnapshotKind) -> GameState:
     row = snapshot(session, game, turn, kind)
     if row is None:
         raise Refused([f"the state {kind} turn {turn} of {game.name} is missing from the store"])
     return read_state(game, row.state)
+
+
+def known(session: Session, key: tuple[Any, ...], read: Callable[[], T]) -> T:
+    """What `read` gives for `key`, asked once a transaction (a new one reads again: another run may have played)."""
+    value = read_in_transaction(session, STATES).get(key)
+    if value is None:
+        value = read()
+        read_in_transaction(session, STATES)[key] = value  # in the transaction the read began
+    return cast(T, value)
+
+
+def remember(session: Session, key: tuple[Any, ...], value: object) -> None:
+    """What `known` answers for `key` from now on in this transaction (a row just written)."""
+    read_in_transaction(session, STATES)[key] = value
+
+
+def forget_states(session: Session, game: Game) -> None:
+    """The game's states, last turn and hands dealt read again: its turns, snapshots, hands or setup changed in this
+    transaction."""
+    held = read_in_transaction(session, STATES)
+    for read in [read for read in held if read[0] == game.id]:
+        del held[read]
+
+
+STATES = "pbem.store.games.states"

@@ -11,7 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Sequence
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, delete, select
@@ -21,7 +21,7 @@ from ..engine.orders import Checked, Submission
 from ..engine.state import Board
 from ..formats.canonical import dumps, to_data
 from ..formats.orders import OrderFile
-from .games import current_state, get_game, players_of, snapshot, snapshot_row
+from .games import current_state, forget_states, get_game, known, players_of, remember, snapshot, snapshot_row
 from .tables import DealtHand, EventRecord, Game, OrderVersion, Player, StateSnapshot, Turn, key
 
 # --- turn sheets -----------------------------------------------------------------------------
@@ -65,17 +65,18 @@ class TurnSheet:
 
 
 def dealt(session: Session, game: Game, turn: int) -> bool:
-    return session.exec(select(DealtHand.id).where(DealtHand.game_id == game.id, DealtHand.turn == turn)).first() \
-        is not None
+    """Whether the turn's hands are recorded (asked once a transaction: five times a due game, #36)."""
+    return known(session, (game.id, "dealt", turn), lambda: session.exec(
+        select(DealtHand.id).where(DealtHand.game_id == game.id, DealtHand.turn == turn)).first() is not None)
 
 
 def record_hands(session: Session, game: Game, state: GameState) -> None:
-    """The current turn's hands, recorded once (dealt)."""
+    """The current turn's hands, recorded once (dealt), in one statement."""
     if not dealt(session, game, state.turn):
-        for holder in sorted(state.hands) or [""]:
-            session.add(DealtHand(game_id=key(game), turn=state.turn, holder=holder,
-                                  cards=dumps([str(c) for c in state.hands.get(holder, [])])))
-        session.flush()
+        session.connection().execute(insert(DealtHand), [
+            {"game_id": key(game), "turn": state.turn, "holder": holder,
+             "cards": dumps([str(c) for c in state.hands.get(holder, [])])} for holder in sorted(state.hands) or [""]])
+        remember(session, (game.id, "dealt", state.turn), True)
 
 
 # --- orders ---------------------------------------------------------------------------------
@@ -89,6 +90,7 @@ def store_version(session: Session, game: Game, player: Player, turn: int, order
     session.add(OrderVersion(game_id=key(game), turn=turn, player_id=key(player), version=version, source=order.source,
                              text=order.text, submission=_submission_json(checked), submitted_at=at))
     session.flush()
+    forget_states(session, game)  # its versions read again
     return version
 
 
@@ -103,10 +105,19 @@ def submission_of(row: OrderVersion) -> Submission:
     return Submission(data["programs"], data["reboot"], data["option_hp"])
 
 
-def latest_version(session: Session, game: Game, turn: int, player: Player) -> OrderVersion | None:
-    return session.exec(select(OrderVersion).where(
-        OrderVersion.game_id == game.id, OrderVersion.turn == turn, OrderVersion.player_id == player.id)
-        .order_by(col(OrderVersion.version).desc())).first()
+def turn_versions(session: Session, game: Game, turn: int) -> dict[int | None, list[OrderVersion]]:
+    """Every order version of the turn by player id, oldest first, read once a transaction (who is waited for, the
+    orders played: a query a player each, #36)."""
+    return known(session, (game.id, "versions", turn), lambda: _by_player(session.exec(
+        select(OrderVersion).where(OrderVersion.game_id == game.id, OrderVersion.turn == turn)
+        .order_by(col(OrderVersion.version))).all()))
+
+
+def _by_player(rows: Sequence[OrderVersion]) -> dict[int | None, list[OrderVersion]]:
+    versions: dict[int | None, list[OrderVersion]] = {}
+    for row in rows:
+        versions.setdefault(row.player_id, []).append(row)
+    return versions
 
 
 def used_version(session: Session, game: Game, turn: int, player_id: int | None, version: int) -> OrderVersion:
@@ -140,16 +151,13 @@ class TurnStatus:
         return [p.player for p in self.players if p.expected and p.latest is None]
 
 
-def status(session: Session, name: str, state: GameState | None = None) -> TurnStatus:
-    """Who owes orders for the current turn, and what each sent; `state` is the current state when the caller has
-    read it already (a due tick decodes it once, #36)."""
+def status(session: Session, name: str) -> TurnStatus:
+    """Who owes orders for the current turn, and what each sent."""
     game = get_game(session, name)
-    state = state if state is not None else current_state(session, game)
-    rows = []
+    state = current_state(session, game)
+    rows, sent = [], turn_versions(session, game, state.turn)
     for player in players_of(session, game):
-        versions = session.exec(select(OrderVersion).where(
-            OrderVersion.game_id == game.id, OrderVersion.turn == state.turn, OrderVersion.player_id == player.id)
-            .order_by(col(OrderVersion.version))).all()
+        versions = sent.get(player.id, [])
         latest = versions[-1] if versions else None
         rows.append(PlayerStatus(player.name, player.email, state.owes_orders(player.name), len(versions),
                                  latest.version if latest else None,
@@ -181,6 +189,7 @@ def save_turn(session: Session, game: Game, state: GameState, outcome: TurnOutco
     session.add(Turn(game_id=key(game), number=number, seed=game.seed, before_hash=before, after_hash=after,
                      events_hash=events_hash, orders=dumps(used), processed_at=at, over=outcome.state.is_over,
                      missed=dumps(to_data(outcome.missed))))
+    forget_states(session, game)
 
 
 def hash_events(entries: list[list[Any]]) -> str:
@@ -211,3 +220,4 @@ def delete_turns(session: Session, game: Game, to: int) -> None:
                                              col(StateSnapshot.kind) != "before"))
     session.exec(delete(StateSnapshot).where(col(StateSnapshot.game_id) == game.id, col(StateSnapshot.turn) > to))
     session.exec(delete(DealtHand).where(col(DealtHand.game_id) == game.id, col(DealtHand.turn) > to))
+    forget_states(session, game)
