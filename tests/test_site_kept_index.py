@@ -227,3 +227,23 @@ def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata
         assert (tmp_path / "site" / GAME / f"turn-{turn:03}" / "index.html").is_file()
         assert "pbem.engine.mechanisms" in modules and "rich" not in modules
     assert "importlib.metadata" not in modules
+
+
+def test_the_manifest_is_a_head_then_one_line_per_turn_each_a_turn_entry(campaign, tmp_path):
+    """The manifest's format (JSON lines: a head `{version, shown, game: {key, winners}}`, then one line per turn
+    `{turn, key, pages, made, at, line, entry, open?}`, the last turn's with its open pages), read back and written
+    again by `TurnEntry` as it was."""
+    import json
+
+    from pbem.render.site import TurnEntry
+
+    site = tmp_path / "site"
+    campaign("site", GAME, "--out", str(site))
+    head, *lines = (site / GAME / MANIFEST).read_text(encoding="utf-8").splitlines()
+    assert set(json.loads(head)) == {"version", "shown", "game"} and set(json.loads(head)["game"]) == {"key", "winners"}
+    assert [json.loads(line)["turn"] for line in lines] == [1, 2, 3, 4, 5, 6]
+    fields = ["turn", "key", "pages", "made", "at", "line", "entry"]
+    assert [list(json.loads(line)) for line in lines] == [fields] * 5 + [[*fields, "open"]]
+    entries = [TurnEntry.read(line) for line in lines]
+    assert [entry.text() for entry in entries] == lines
+    assert entries[0].pages[-1] == (None, "final.html") and entries[-1].open and entries[0].open is None
