@@ -214,7 +214,8 @@ def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata
     """Fixed costs of every `pbem site` process: Rich is imported only for a bar that can be shown (stderr here is
     no terminal), and once a run found no installed mechanism plug-in (kept in the cache beside a stamp of the
     installed distributions) the next one does not import `importlib.metadata` to scan them again; once a run
-    parsed the setup's rooms (kept in the cache, `pbem.store.states`), the next one draws a turn without PyYAML."""
+    parsed the setup's rooms (kept in the cache, `pbem.store.states`), the next one draws a turn without PyYAML, nor
+    Pillow's other format plug-ins."""
     from cli_process import imported_by
 
     campaign("turn", "rollback", GAME, "--to", "5")
@@ -228,6 +229,7 @@ def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata
         assert (tmp_path / "site" / GAME / f"turn-{turn:03}" / "index.html").is_file()
         assert "pbem.engine.mechanisms" in modules and "rich" not in modules
     assert "importlib.metadata" not in modules and "yaml" not in modules
+    assert "PIL.JpegImagePlugin" not in modules  # kept pictures read by the PNG reader alone, not `Image.open`
 
 
 def test_the_manifest_is_a_head_then_one_line_per_turn_each_a_turn_entry(campaign, tmp_path):
