@@ -250,3 +250,19 @@ def test_the_manifest_is_a_head_then_one_line_per_turn_each_a_turn_entry(campaig
     entries = [TurnEntry.read(line) for line in lines]
     assert [entry.text() for entry in entries] == lines
     assert entries[0].pages[-1] == (None, "final.html") and entries[-1].open and entries[0].open is None
+
+
+def test_a_turns_key_is_one_digest_of_its_states_events_orders_and_players():
+    """The site's manifest keeps each turn's key; it was the orders' JSON inside JSON with the states' digests (~270
+    bytes a turn, ~6 ms to make at 1,000 turns): a digest now, changed by any of its parts."""
+    from datetime import datetime, timezone
+
+    from pbem.store.played import TurnRow
+
+    row = TurnRow(3, "a" * 64, "b" * 64, "c" * 64, '{"alice": 1, "bob": null}', datetime(2026, 1, 1, tzinfo=timezone.utc))
+    key = history._turn_key(row, '["alice", "bob"]')
+    assert len(key) == 64 and int(key, 16) >= 0
+    others = [row._replace(before_hash="d" * 64), row._replace(after_hash="d" * 64), row._replace(events_hash="d" * 64),
+              row._replace(orders='{"alice": 2, "bob": null}')]
+    assert len({key, *(history._turn_key(other, '["alice", "bob"]') for other in others),
+                history._turn_key(row, '["alice", "carol"]')}) == 6

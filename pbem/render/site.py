@@ -134,7 +134,7 @@ class TurnEntry:
     turn: int
     key: str  # the `StoredTurn`'s key
     pages: list[StagePage]  # its stage pages (number, file), for the turn after's links and the index
-    made: str  # what its pages were made from besides its report (`_made`)
+    made: str  # what its pages were made from besides its report (`_Around.made`)
     at: str  # when it was processed
     line: str  # its line on the game's index
     entry: str  # its entry in the game's feed (without the winners)
@@ -269,7 +269,7 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
 class _Around(NamedTuple):
     """How a turn's pages link into the turns beside it."""
 
-    prev: int | None  # the turn before
+    prev: str | None  # the turn before's folder
     before: str | None  # its last stage page
     ahead: tuple[str, str] | None  # the turn after's index and first stage page
 
@@ -281,9 +281,10 @@ class _Around(NamedTuple):
     def after(self) -> str | None:
         return self.ahead[1] if self.ahead else None
 
-    def made(self, recipients: Sequence[Recipient]) -> str:
-        """What the turn's pages are made from besides its report (kept in the manifest)."""
-        return json.dumps([self.links, self.before, self.after, [[r.player, r.address] for r in recipients]])
+    def made(self, readers: str) -> str:
+        """What the turn's pages are made from besides its report (kept in the manifest): the pages they link to
+        (the turn's own links follow from them) and `readers`, who get its mails."""
+        return json.dumps([self.before, self.ahead, readers])
 
 
 class _Step(NamedTuple):
@@ -307,6 +308,8 @@ class _Turns:
         self.old = old  # what the manifest says of each turn not written yet
         self.pieces_kept = pieces_kept  # the lines and entries kept were made for the game's name and address
         self.turns = [_stored(t) for t in game.turns]
+        self._folders = [_turn_dir(t.turn) for t in self.turns]
+        self._readers = json.dumps([[r.player, r.address] for r in game.recipients])
         self._reports: dict[int, TurnReport] = {}
         self._pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
 
@@ -315,20 +318,19 @@ class _Turns:
 
     def write(self, i: int) -> _Step:
         """Turn `i`'s pages (unless kept), its entry of the manifest and its pieces of the index and feed."""
-        entry = self.turns[i]
-        nxt = self.turns[i + 1].turn if i + 1 < len(self.turns) else None
-        prev = self.turns[i - 1].turn if i > 0 else None
-        around = _Around(prev, f"../{_turn_dir(prev)}/{self.pages_of(i - 1)[-1][1]}" if prev else None,
-                         (f"../{_turn_dir(nxt)}/index.html", f"../{_turn_dir(nxt)}/{self.pages_of(i + 1)[0][1]}")
-                         if nxt else None)
-        made = around.made(self.game.recipients)
+        entry, folders = self.turns[i], self._folders
+        prev = folders[i - 1] if i > 0 else None
+        nxt = folders[i + 1] if i + 1 < len(folders) else None
+        around = _Around(prev, f"../{prev}/{self.pages_of(i - 1)[-1][1]}" if prev else None,
+                         (f"../{nxt}/index.html", f"../{nxt}/{self.pages_of(i + 1)[0][1]}") if nxt else None)
+        made = around.made(self._readers)
         kept = self._unchanged(entry)
-        there = os.path.isfile(f"{self.out_dir}/{_turn_dir(entry.turn)}/index.html") if kept else False
+        there = os.path.isfile(f"{self.out_dir}/{folders[i]}/index.html") if kept else False
         files: list[Path] = []
         if kept and there and kept.made == made:
             opened = kept.open if not around.ahead else None  # see _open_pages
         else:
-            files, opened = self._pages_written(entry, around, kept, there)
+            files, opened = self._pages_written(i, around, kept, there)
         if kept and self.pieces_kept and kept.at == entry.at:
             line, feed = kept.line, kept.entry
         else:
@@ -341,17 +343,17 @@ class _Turns:
         give_back()  # and the memory its pictures took goes back to the system
         return _Step(files, step, listed[1] if listed and step == listed[0] else None)
 
-    def _pages_written(self, entry: StoredTurn, around: _Around, kept: TurnEntry | None,
+    def _pages_written(self, i: int, around: _Around, kept: TurnEntry | None,
                        there: bool) -> tuple[list[Path], dict[str, str] | None]:
         """The turn's folder written again (`kept`: the manifest's entry of the same turn, its folder `there`): the
         files written, and the pages with their next links left open when it is the last turn. A turn that was the
         last has its open pages filled in with the next turn's addresses, without loading its report."""
-        folder, recipients = self.out_dir / _turn_dir(entry.turn), self.game.recipients
+        folder, recipients = self.out_dir / self._folders[i], self.game.recipients
         if kept and there and kept.open and around.ahead and not recipients \
-                and kept.made == around._replace(ahead=None).made(recipients):
+                and kept.made == around._replace(ahead=None).made(self._readers):
             return rewrite_pages(folder, {name: _filled(page, NEXT_TOKENS[0], around.ahead)
                                           for name, page in kept.open.items()}), None
-        report = self._report(entry)
+        report = self._report(self.turns[i])
         files = write_turn_report(folder, report, recipients, links=around.links, templates=self.templates,
                                   before=around.before, after=around.after, pictures_kept=kept is not None)
         last = not around.ahead and bool(self.version) and not recipients
@@ -374,28 +376,28 @@ class _Turns:
 
     def index_item(self, i: int) -> dict[str, Any]:
         """Turn `i` as the game's index lists it."""
-        folder = _turn_dir(self.turns[i].turn)
+        folder = self._folders[i]
         return {"number": self.turns[i].turn, "href": f"{folder}/index.html",
                 "stages": [(str(n) if n else "end", f"{folder}/{file}") for n, file in self.pages_of(i)]}
 
     def feed_item(self, i: int) -> dict[str, Any]:
         """Turn `i` as the game's feed lists it."""
         turn = self.turns[i].turn
-        return {"number": turn, "href": f"{_turn_dir(turn)}/index.html", "at": self.turns[i].at or EPOCH,
+        return {"number": turn, "href": f"{self._folders[i]}/index.html", "at": self.turns[i].at or EPOCH,
                 "summary": f"Turn {turn} of {self.game.name} has been played: its report, stage by stage."}
 
 
 NEXT_TOKENS = ("pbem:next-turn:", "pbem:next-stage:"), ("pbem:other-next-turn-page:", "pbem:its-first-stage:")
 
 
-def _turn_links(prev: int | None, ahead: tuple[str, str] | None) -> list[tuple[str, str | None]]:
-    """The links heading a turn's page: the turn before, the game's index, the turn after (`ahead`: its index and
-    first stage page)."""
-    return [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None), ("game index", "../index.html"),
+def _turn_links(prev: str | None, ahead: tuple[str, str] | None) -> list[tuple[str, str | None]]:
+    """The links heading a turn's page: the turn before (`prev`, its folder), the game's index, the turn after
+    (`ahead`: its index and first stage page)."""
+    return [("← previous turn", f"../{prev}/index.html" if prev else None), ("game index", "../index.html"),
             ("next turn →", ahead[0] if ahead else None)]
 
 
-def _open_pages(report: TurnReport, prev: int | None, before: str | None,
+def _open_pages(report: TurnReport, prev: str | None, before: str | None,
                 templates: Sequence[str]) -> dict[str, str] | None:
     """The last turn's pages that carry its "next" links (its index and last stage page), made with a token where
     the next turn's addresses go and kept in the manifest: when the next turn comes they are filled in and written
