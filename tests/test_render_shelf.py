@@ -44,6 +44,29 @@ def test_a_board_drawn_from_the_shelf_is_byte_identical_to_a_fresh_one(shelf):
     assert list(shelf.folder.iterdir()) == entries
 
 
+SWITCHED = room("4x4", element("switch", "r2c2", id="s1", kind="toggle"), element("trapdoor", "r3c3", control="s1"),
+                starts=("r1c1",))
+
+
+def test_a_rooms_stateful_squares_are_kept_and_read_back_byte_identical(shelf, monkeypatch):
+    """A fresh process drew each stateful square of its room (~0.7 ms each) for its first board picture (#36)."""
+    from pbem.render import board
+
+    switched = position(SWITCHED, robot("Zap", "r1c1", "E"))
+    lend(None)
+    static._CACHE.clear()
+    unshelved = position_png(switched)
+    lend(shelf)
+    static._CACHE.clear()
+    assert position_png(switched) == unshelved  # drawn, then kept
+    static._CACHE.clear()
+
+    def drawn(*args):
+        raise AssertionError("a kept square drawn again")
+    monkeypatch.setattr(board, "_drawn_square", drawn)
+    assert position_png(switched) == unshelved
+
+
 def test_the_legend_and_compiled_templates_are_kept_and_read_back(shelf):
     assert legend_bytes() == legend_png()
     html.environment.cache_clear()

@@ -213,7 +213,9 @@ def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata
                                                                                                        tmp_path):
     """Fixed costs of every `pbem site` process: Rich is imported only for a bar that can be shown (stderr here is
     no terminal), and once a run found no installed mechanism plug-in (kept in the cache beside a stamp of the
-    installed distributions) the next one does not import `importlib.metadata` to scan them again."""
+    installed distributions) the next one does not import `importlib.metadata` to scan them again; once a run
+    parsed the setup's rooms (kept in the cache, `pbem.store.states`), the next one draws a turn without PyYAML, nor
+    Pillow's other format plug-ins."""
     from cli_process import imported_by
 
     campaign("turn", "rollback", GAME, "--to", "5")
@@ -226,4 +228,41 @@ def test_a_site_run_imports_neither_rich_with_no_terminal_nor_importlib_metadata
         modules = imported_by(*command, cwd=tmp_path, whole_names=True)
         assert (tmp_path / "site" / GAME / f"turn-{turn:03}" / "index.html").is_file()
         assert "pbem.engine.mechanisms" in modules and "rich" not in modules
-    assert "importlib.metadata" not in modules
+    assert "importlib.metadata" not in modules and "yaml" not in modules
+    assert "PIL.JpegImagePlugin" not in modules  # kept pictures read by the PNG reader alone, not `Image.open`
+
+
+def test_the_manifest_is_a_head_then_one_line_per_turn_each_a_turn_entry(campaign, tmp_path):
+    """The manifest's format (JSON lines: a head `{version, shown, game: {key, winners}}`, then one line per turn
+    `{turn, key, pages, made, at, line, entry, open?}`, the last turn's with its open pages), read back and written
+    again by `TurnEntry` as it was."""
+    import json
+
+    from pbem.render.site import TurnEntry
+
+    site = tmp_path / "site"
+    campaign("site", GAME, "--out", str(site))
+    head, *lines = (site / GAME / MANIFEST).read_text(encoding="utf-8").splitlines()
+    assert set(json.loads(head)) == {"version", "shown", "game"} and set(json.loads(head)["game"]) == {"key", "winners"}
+    assert [json.loads(line)["turn"] for line in lines] == [1, 2, 3, 4, 5, 6]
+    fields = ["turn", "key", "pages", "made", "at", "line", "entry"]
+    assert [list(json.loads(line)) for line in lines] == [fields] * 5 + [[*fields, "open"]]
+    entries = [TurnEntry.read(line) for line in lines]
+    assert [entry.text() for entry in entries] == lines
+    assert entries[0].pages[-1] == (None, "final.html") and entries[-1].open and entries[0].open is None
+
+
+def test_a_turns_key_is_one_digest_of_its_states_events_orders_and_players():
+    """The site's manifest keeps each turn's key; it was the orders' JSON inside JSON with the states' digests (~270
+    bytes a turn, ~6 ms to make at 1,000 turns): a digest now, changed by any of its parts."""
+    from datetime import datetime, timezone
+
+    from pbem.store.played import TurnRow
+
+    row = TurnRow(3, "a" * 64, "b" * 64, "c" * 64, '{"alice": 1, "bob": null}', datetime(2026, 1, 1, tzinfo=timezone.utc))
+    key = history._turn_key(row, '["alice", "bob"]')
+    assert len(key) == 64 and int(key, 16) >= 0
+    others = [row._replace(before_hash="d" * 64), row._replace(after_hash="d" * 64), row._replace(events_hash="d" * 64),
+              row._replace(orders='{"alice": 2, "bob": null}')]
+    assert len({key, *(history._turn_key(other, '["alice", "bob"]') for other in others),
+                history._turn_key(row, '["alice", "carol"]')}) == 6

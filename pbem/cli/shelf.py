@@ -106,12 +106,14 @@ def put_whole(path: Path, data: bytes) -> None:
 
 
 class FolderShelf:
-    def __init__(self, root: Path):
-        self.root = root
+    """Entries in `root`/`kind`/ in a folder named by a hash of the `code` that makes them."""
+
+    def __init__(self, root: Path, kind: str = "pictures", code: tuple[Path, ...] = (PACKAGE / "render",)):
+        self.root, self.kind, self.code = root, kind, code
 
     @cached_property
     def folder(self) -> Path:
-        return self.root / "pictures" / files_digest(PACKAGE / "render", memo=self.root)
+        return self.root / self.kind / files_digest(*self.code, memo=self.root)
 
     def get(self, key: str) -> bytes | None:
         try:
@@ -131,8 +133,11 @@ def cache_root() -> Path | None:
 
 
 def lend_shelf() -> None:
-    """Let the render layer keep pictures in the cache folder for this process."""
+    """Let the render layer keep pictures, and the store decoded setups, in the cache folder for this process."""
     from ..render.shelf import lend
+    from ..store.shelf import lend as lend_setups
 
     root = cache_root()
     lend(FolderShelf(root) if root is not None else None)
+    lend_setups(FolderShelf(root, "setups", (PACKAGE / "engine", PACKAGE / "formats", PACKAGE / "store"))
+                if root is not None else None)

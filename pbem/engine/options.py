@@ -7,17 +7,18 @@ and `absorb` (ablative coating: the next `points` of damage).
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
 from typing import Any, Mapping
-
-import yaml
 
 EFFECTS = ("laser", "absorb")
 
 
 @lru_cache(maxsize=1)
 def catalogue() -> Mapping[str, Mapping[str, Any]]:
+    from importlib import resources  # imported when an option is asked about, not by every engine import
+
+    import yaml
+
     text = resources.files(__package__).joinpath("options.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     for name, entry in data.items():

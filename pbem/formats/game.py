@@ -33,8 +33,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..engine.ruleset import get_ruleset
 from ..games import Kind, names
 from ..resources import find_file
@@ -245,6 +243,8 @@ def manifest_text(manifest: TurnManifest) -> str:
     document["submissions"] = [{"file": name, **({"source": source} if source else {}),
                                 **({"submitted_at": at.isoformat()} if at else {})}
                                for name, source, at in manifest.submissions]
+    import yaml  # imported when a description is written, not by every reader of turn folders
+
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 
@@ -343,6 +343,8 @@ def description_text(description: GameDescription, room_paths: list[str], deck_p
         document["created_at"] = description.created_at.isoformat()
     if description.schedule is not None:
         document["schedule"] = description.schedule.to_data()
+    import yaml  # imported when a description is written, not by every reader of turn folders
+
     return yaml.safe_dump(document, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
 
 

@@ -6,6 +6,7 @@ store (`played_turn`); render draws it (`pbem.render.history.outcome_report`) an
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from functools import partial
@@ -19,7 +20,7 @@ from ..render.ending import ending_lines
 from ..render.history import outcome_report
 from ..render.turn import Recipient, TurnReport
 from ..store.due import Rows
-from ..store.played import controls, game_row, player_names, stored_state, stored_turn, turn_rows
+from ..store.played import TurnRow, controls, game_row, player_names, stored_state, stored_turn, turn_rows
 from ..store.states import StoredGame
 
 if TYPE_CHECKING:
@@ -67,16 +68,23 @@ def game_history(rows: Rows, name: str, readers: Sequence[Recipient] = ()) -> Ga
 
     game = game_row(rows, name)
     done = turn_rows(rows, game)
-    players = player_names(rows, game)
+    players = json.dumps(player_names(rows, game))
     turns: list[TurnReport | StoredTurn] = [
-        StoredTurn(t.number, json.dumps([t.before_hash, t.after_hash, t.events_hash, t.orders, players]),
-                   partial(report_of, rows, game, t.number), f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
+        StoredTurn(t.number, _turn_key(t, players), partial(report_of, rows, game, t.number),
+                   f"{t.processed_at:%Y-%m-%dT%H:%M:%SZ}")
         for t in done]
     told = controls(rows, game, Control.END, Control.PRESS)
     key = json.dumps([game.ruleset, done[-1].after_hash if done else "",
                       [[f"{e.at:%Y-%m-%dT%H:%M:%S.%f}", e.kind, e.player, e.data] for e in told]], sort_keys=True)
     return GameHistory(game.name, turns, partial(summary, rows, game, done[-1].number if done else None, told),
                        list(readers), key)
+
+
+def _turn_key(turn: TurnRow, players: str) -> str:
+    """What a turn's report is made of: its states', events' and orders' digests and the players (as JSON), as one
+    digest (the site's manifest keeps one a turn; the orders as JSON in JSON took ~6 ms at 1,000 turns)."""
+    made = f"{turn.before_hash}\n{turn.after_hash}\n{turn.events_hash}\n{players}\n{turn.orders}"
+    return hashlib.sha256(made.encode()).hexdigest()
 
 
 def summary(rows: Rows, game: StoredGame, last: int | None, told: list[ControlEntry]) -> Summary:

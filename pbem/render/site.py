@@ -126,9 +126,34 @@ def _stored(turn: TurnReport | StoredTurn) -> StoredTurn:
     return turn if isinstance(turn, StoredTurn) else StoredTurn(turn.turn, "", lambda: turn)
 
 
+@dataclass
+class TurnEntry:
+    """A turn's line of the game's manifest (JSON lines, after its head): what the turn's pages were made from, and
+    its pieces of the game's index and feed, rendered once."""
+
+    turn: int
+    key: str  # the `StoredTurn`'s key
+    pages: list[StagePage]  # its stage pages (number, file), for the turn after's links and the index
+    made: str  # what its pages were made from besides its report (`_Around.made`)
+    at: str  # when it was processed
+    line: str  # its line on the game's index
+    entry: str  # its entry in the game's feed (without the winners)
+    open: dict[str, str] | None = None  # the last turn's pages with its next links left open (`_open_pages`)
+
+    def text(self) -> str:
+        return json.dumps({"turn": self.turn, "key": self.key, "pages": self.pages, "made": self.made, "at": self.at,
+                           "line": self.line, "entry": self.entry, **({"open": self.open} if self.open else {})})
+
+    @classmethod
+    def read(cls, line: str) -> TurnEntry:
+        data = json.loads(line)
+        return cls(data["turn"], data["key"], [(number, file) for number, file in data["pages"]], data["made"],
+                   data["at"], data["line"], data["entry"], data.get("open"))
+
+
 class _Manifest(NamedTuple):
     head: dict[str, Any]  # the version, the game's name and address (`shown`), the key and winners of its index
-    turns: dict[int, tuple[dict[str, Any], str]]  # turn -> its entry, and its line as written
+    turns: dict[int, tuple[TurnEntry, str]]  # turn -> its entry, and its line as written
 
 
 def _manifest(out_dir: Path, version: str) -> _Manifest:
@@ -141,8 +166,8 @@ def _manifest(out_dir: Path, version: str) -> _Manifest:
             return _Manifest({}, {})
         turns = {}
         for line in lines:
-            entry = json.loads(line)
-            turns[entry["turn"]] = (entry, line)
+            entry = TurnEntry.read(line)
+            turns[entry.turn] = (entry, line)
     except (OSError, ValueError, KeyError, TypeError):
         return _Manifest({}, {})
     return _Manifest(kept, turns)
@@ -198,95 +223,28 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
     and who won. `base_url`, the folder's address on the web when the site knows it, makes the feed's links
     absolute.
 
-    Turn by turn: a turn's pages link to the last page of the turn before and the first of the turn after, so at
-    most two reports are loaded at a time (the turn written and the next), and each turn's files are written
-    before the next is drawn; memory stays flat in the number of turns. `progress` is called after each turn.
-    Each turn's line on the game's index and entry in its feed are kept in the manifest, so one more turn renders
-    only its own; with nothing new (the game's `key` and every turn as the manifest says), neither the index nor
-    the feed is made again and the game's summary is not asked for."""
+    Turn by turn (`_Turns`), `progress` called after each; then the game's index and feed. Each turn's line on the
+    index and entry in the feed are kept in the manifest, so one more turn renders only its own; with nothing new
+    (the game's `key` and every turn as the manifest says), neither the index nor the feed is made again and the
+    game's summary is not asked for."""
     out_dir.mkdir(parents=True, exist_ok=True)
     old = _manifest(out_dir, version)
-    old_turns = old.turns
     shown = json.dumps([game.name, base_url])
-    pieces_kept = old.head.get("shown") == shown
-    turns = [_stored(t) for t in game.turns]
-    reports: dict[int, TurnReport] = {}
-    pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
-
-    def report(entry: StoredTurn) -> TurnReport:
-        if entry.turn not in reports:
-            reports[entry.turn] = entry.load()
-        return reports[entry.turn]
-
-    def unchanged(entry: StoredTurn) -> dict[str, Any] | None:
-        kept = old_turns.get(entry.turn)
-        return kept[0] if entry.key and kept and kept[0]["key"] == entry.key else None
-
-    def pages_of(i: int) -> list[StagePage]:
-        if i not in pages:
-            kept = unchanged(turns[i])
-            pages[i] = [tuple(p) for p in kept["pages"]] if kept else stage_pages(report(turns[i]))
-        return pages[i]
-
-    def index_item(i: int) -> dict[str, Any]:
-        folder = _turn_dir(turns[i].turn)
-        return {"number": turns[i].turn, "href": f"{folder}/index.html",
-                "stages": [(str(n) if n else "end", f"{folder}/{file}") for n, file in pages_of(i)]}
-
-    def feed_item(i: int) -> dict[str, Any]:
-        turn = turns[i].turn
-        return {"number": turn, "href": f"{_turn_dir(turn)}/index.html", "at": turns[i].at or EPOCH,
-                "summary": f"Turn {turn} of {game.name} has been played: its report, stage by stage."}
-
+    turns = _Turns(out_dir, game, templates, version, base_url, old.turns, old.head.get("shown") == shown)
     written = Written(out_dir)
     manifest: list[str] = []  # each turn's line of the manifest, as JSON text (as objects, 1,000 turns' took ~3 MB)
     lines, entries = [], []  # each turn's line on the index and entry in the feed
     same = True  # every turn's entry in the manifest as it was
-    for i, entry in enumerate(turns):
-        prev = turns[i - 1].turn if i > 0 else None
-        nxt = turns[i + 1].turn if i + 1 < len(turns) else None
-        before = f"../{_turn_dir(prev)}/{pages_of(i - 1)[-1][1]}" if prev else None
-        ahead = (f"../{_turn_dir(nxt)}/index.html", f"../{_turn_dir(nxt)}/{pages_of(i + 1)[0][1]}") if nxt else None
-        links, after = _turn_links(prev, ahead), ahead[1] if ahead else None
-        made = _made(links, before, after, game.recipients)
-        folder = _turn_dir(entry.turn)
-        kept = unchanged(entry)
-        files_kept = bool(kept and kept["made"] == made and os.path.isfile(f"{out_dir}/{folder}/index.html"))
-        opened = kept.get("open") if kept and files_kept and not ahead else None  # see _open_pages
-        if not files_kept and kept and ahead and "open" in kept and not game.recipients \
-                and kept["made"] == _made(_turn_links(prev, None), before, None, game.recipients) \
-                and os.path.isfile(f"{out_dir}/{folder}/index.html"):  # the turn was the last: its next links come
-            written.extend(rewrite_pages(out_dir / folder, {name: _filled(page, NEXT_TOKENS[0], ahead)
-                                                            for name, page in kept["open"].items()}))
-        elif not files_kept:
-            written.extend(write_turn_report(out_dir / folder, report(entry), game.recipients, links=links,
-                                             templates=templates, before=before, after=after,
-                                             pictures_kept=kept is not None))
-            if not ahead and version and not game.recipients:
-                opened = _open_pages(report(entry), prev, before, templates)
-        lines_kept = bool(kept and pieces_kept and kept.get("at") == entry.at and "line" in kept)
-        if kept and lines_kept:
-            line, feed = kept["line"], kept["entry"]
-        else:
-            pieces = html.pieces(templates)
-            line, feed = str(pieces.index_line(index_item(i))), str(pieces.feed_entry(
-                game.name, slug(game.name), "turn", base_url, feed_item(i), []))
-        if kept and files_kept and lines_kept:
-            manifest.append(old_turns[entry.turn][1])  # as it was
-        else:
-            manifest.append(json.dumps({"turn": entry.turn, "key": entry.key, "pages": pages_of(i), "made": made,
-                                        "at": entry.at, "line": line, "entry": feed,
-                                        **({"open": opened} if opened else {})}))
-            same = False
-        lines.append(line)
-        entries.append(feed)
-        pages_of(i)  # kept for the turn after and the index
-        old_turns.pop(entry.turn, None)  # read for the last time
-        reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
-        give_back()  # and the memory its pictures took goes back to the system
+    for i in range(len(turns)):
+        step = turns.write(i)
+        written.extend(step.files)
+        manifest.append(step.kept_line or step.entry.text())
+        same = same and step.kept_line is not None
+        lines.append(step.entry.line)
+        entries.append(step.entry.entry)
         if progress:
             progress()
-    key = _game_key(game, turns, shown)
+    key = _game_key(game, turns.turns, shown)
     index, feed_xml, legend = out_dir / "index.html", out_dir / "feed.xml", out_dir / "legend.png"
     kept_game = old.head.get("game") or {}
     if key and kept_game.get("key") == key and index.is_file() and feed_xml.is_file() and legend.is_file():
@@ -295,36 +253,151 @@ def write_game(out_dir: Path, game: GameHistory, templates: Sequence[str] = (), 
         summary = game.told()
         winners = summary.winners
         index.write_text(html.render("game_index.html", templates, game=game.name, lines=map(Markup, lines),
-                                     turns=_Listed(len(turns), index_item), standings=summary.standings,
+                                     turns=_Listed(len(turns), turns.index_item), standings=summary.standings,
                                      ending=summary.ending, press=summary.press), encoding="utf-8")
-        feed_xml.write_text(feed_page(game.name, "turn", base_url, _Listed(len(turns), feed_item), winners,
+        feed_xml.write_text(feed_page(game.name, "turn", base_url, _Listed(len(turns), turns.feed_item), winners,
                                       templates, entries), encoding="utf-8")
         legend.write_bytes(legend_bytes())
         written.extend([index, feed_xml, legend])
         same = False
-    if version and not (same and not old_turns):
+    if version and not (same and not turns.old):
         head = json.dumps({"version": version, "shown": shown, "game": {"key": key, "winners": winners}})
         (out_dir / MANIFEST).write_text("\n".join([head, *manifest]) + "\n", encoding="utf-8")
     return WrittenGame(written, winners)
 
 
+class _Around(NamedTuple):
+    """How a turn's pages link into the turns beside it."""
+
+    prev: str | None  # the turn before's folder
+    before: str | None  # its last stage page
+    ahead: tuple[str, str] | None  # the turn after's index and first stage page
+
+    @property
+    def links(self) -> list[tuple[str, str | None]]:
+        return _turn_links(self.prev, self.ahead)
+
+    @property
+    def after(self) -> str | None:
+        return self.ahead[1] if self.ahead else None
+
+    def made(self, readers: str) -> str:
+        """What the turn's pages are made from besides its report (kept in the manifest): the pages they link to
+        (the turn's own links follow from them) and `readers`, who get its mails."""
+        return json.dumps([self.before, self.ahead, readers])
+
+
+class _Step(NamedTuple):
+    """One turn written: its files written (none when kept), its entry of the manifest, and the manifest's line as
+    it was when nothing of the turn changed (None: `entry` is new)."""
+
+    files: list[Path]
+    entry: TurnEntry
+    kept_line: str | None
+
+
+class _Turns:
+    """A game's turns written in order. A turn's pages link to the last page of the turn before and the first of
+    the turn after, so at most two reports are loaded at a time (the turn written and the next), and each turn's
+    files are written before the next is drawn: memory stays flat in the number of turns. A turn the manifest
+    (`old`) lists with the same key is loaded only when its pages must be written again."""
+
+    def __init__(self, out_dir: Path, game: GameHistory, templates: Sequence[str], version: str, base_url: str,
+                 old: dict[int, tuple[TurnEntry, str]], pieces_kept: bool):
+        self.out_dir, self.game, self.templates, self.version, self.base_url = out_dir, game, templates, version, base_url
+        self.old = old  # what the manifest says of each turn not written yet
+        self.pieces_kept = pieces_kept  # the lines and entries kept were made for the game's name and address
+        self.turns = [_stored(t) for t in game.turns]
+        self._folders = [_turn_dir(t.turn) for t in self.turns]
+        self._readers = json.dumps([[r.player, r.address] for r in game.recipients])
+        self._reports: dict[int, TurnReport] = {}
+        self._pages: dict[int, list[StagePage]] = {}  # turn index -> its stage pages (number, file)
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+    def write(self, i: int) -> _Step:
+        """Turn `i`'s pages (unless kept), its entry of the manifest and its pieces of the index and feed."""
+        entry, folders = self.turns[i], self._folders
+        prev = folders[i - 1] if i > 0 else None
+        nxt = folders[i + 1] if i + 1 < len(folders) else None
+        around = _Around(prev, f"../{prev}/{self.pages_of(i - 1)[-1][1]}" if prev else None,
+                         (f"../{nxt}/index.html", f"../{nxt}/{self.pages_of(i + 1)[0][1]}") if nxt else None)
+        made = around.made(self._readers)
+        kept = self._unchanged(entry)
+        there = os.path.isfile(f"{self.out_dir}/{folders[i]}/index.html") if kept else False
+        files: list[Path] = []
+        if kept and there and kept.made == made:
+            opened = kept.open if not around.ahead else None  # see _open_pages
+        else:
+            files, opened = self._pages_written(i, around, kept, there)
+        if kept and self.pieces_kept and kept.at == entry.at:
+            line, feed = kept.line, kept.entry
+        else:
+            pieces = html.pieces(self.templates)
+            line, feed = str(pieces.index_line(self.index_item(i))), str(pieces.feed_entry(
+                self.game.name, slug(self.game.name), "turn", self.base_url, self.feed_item(i), []))
+        step = TurnEntry(entry.turn, entry.key, self.pages_of(i), made, entry.at, line, feed, opened)
+        listed = self.old.pop(entry.turn, None)  # read for the last time
+        self._reports.pop(entry.turn, None)  # written: only the next turn's report stays loaded
+        give_back()  # and the memory its pictures took goes back to the system
+        return _Step(files, step, listed[1] if listed and step == listed[0] else None)
+
+    def _pages_written(self, i: int, around: _Around, kept: TurnEntry | None,
+                       there: bool) -> tuple[list[Path], dict[str, str] | None]:
+        """The turn's folder written again (`kept`: the manifest's entry of the same turn, its folder `there`): the
+        files written, and the pages with their next links left open when it is the last turn. A turn that was the
+        last has its open pages filled in with the next turn's addresses, without loading its report."""
+        folder, recipients = self.out_dir / self._folders[i], self.game.recipients
+        if kept and there and kept.open and around.ahead and not recipients \
+                and kept.made == around._replace(ahead=None).made(self._readers):
+            return rewrite_pages(folder, {name: _filled(page, NEXT_TOKENS[0], around.ahead)
+                                          for name, page in kept.open.items()}), None
+        report = self._report(self.turns[i])
+        files = write_turn_report(folder, report, recipients, links=around.links, templates=self.templates,
+                                  before=around.before, after=around.after, pictures_kept=kept is not None)
+        last = not around.ahead and bool(self.version) and not recipients
+        return files, _open_pages(report, around.prev, around.before, self.templates) if last else None
+
+    def _report(self, entry: StoredTurn) -> TurnReport:
+        if entry.turn not in self._reports:
+            self._reports[entry.turn] = entry.load()
+        return self._reports[entry.turn]
+
+    def _unchanged(self, entry: StoredTurn) -> TurnEntry | None:
+        kept = self.old.get(entry.turn)
+        return kept[0] if entry.key and kept and kept[0].key == entry.key else None
+
+    def pages_of(self, i: int) -> list[StagePage]:
+        if i not in self._pages:
+            kept = self._unchanged(self.turns[i])
+            self._pages[i] = kept.pages if kept else stage_pages(self._report(self.turns[i]))
+        return self._pages[i]
+
+    def index_item(self, i: int) -> dict[str, Any]:
+        """Turn `i` as the game's index lists it."""
+        folder = self._folders[i]
+        return {"number": self.turns[i].turn, "href": f"{folder}/index.html",
+                "stages": [(str(n) if n else "end", f"{folder}/{file}") for n, file in self.pages_of(i)]}
+
+    def feed_item(self, i: int) -> dict[str, Any]:
+        """Turn `i` as the game's feed lists it."""
+        turn = self.turns[i].turn
+        return {"number": turn, "href": f"{self._folders[i]}/index.html", "at": self.turns[i].at or EPOCH,
+                "summary": f"Turn {turn} of {self.game.name} has been played: its report, stage by stage."}
+
+
 NEXT_TOKENS = ("pbem:next-turn:", "pbem:next-stage:"), ("pbem:other-next-turn-page:", "pbem:its-first-stage:")
 
 
-def _turn_links(prev: int | None, ahead: tuple[str, str] | None) -> list[tuple[str, str | None]]:
-    """The links heading a turn's page: the turn before, the game's index, the turn after (`ahead`: its index and
-    first stage page)."""
-    return [("← previous turn", f"../{_turn_dir(prev)}/index.html" if prev else None), ("game index", "../index.html"),
+def _turn_links(prev: str | None, ahead: tuple[str, str] | None) -> list[tuple[str, str | None]]:
+    """The links heading a turn's page: the turn before (`prev`, its folder), the game's index, the turn after
+    (`ahead`: its index and first stage page)."""
+    return [("← previous turn", f"../{prev}/index.html" if prev else None), ("game index", "../index.html"),
             ("next turn →", ahead[0] if ahead else None)]
 
 
-def _made(links: list[tuple[str, str | None]], before: str | None, after: str | None,
-          recipients: Sequence[Recipient]) -> str:
-    """What a turn's pages were made from besides its report (kept in the manifest)."""
-    return json.dumps([links, before, after, [[r.player, r.address] for r in recipients]])
-
-
-def _open_pages(report: TurnReport, prev: int | None, before: str | None,
+def _open_pages(report: TurnReport, prev: str | None, before: str | None,
                 templates: Sequence[str]) -> dict[str, str] | None:
     """The last turn's pages that carry its "next" links (its index and last stage page), made with a token where
     the next turn's addresses go and kept in the manifest: when the next turn comes they are filled in and written

@@ -3,7 +3,8 @@
 Drawing the floor (every square and every element whose look has no state) is
 the slow part of a board picture, so it is done once per room and kept: the
 `RoomLayer` of a room is cached, keyed by the room object itself, and its two pictures are kept on the shelf
-(`shelf.py`) for the next process, keyed by the room's canonical text.
+(`shelf.py`) for the next process, keyed by the room's canonical text, as are its stateful squares' pictures
+(`board._square_picture`).
 """
 from __future__ import annotations
 
@@ -87,6 +88,7 @@ class RoomLayer:
     looks: dict[str, Looks]  # Element.key -> its neighbourhood facts
     dynamic: dict[Square, tuple[Element, ...]]  # squares redrawn per state, with all their elements
     blocked: frozenset[tuple[Square, Dir]]  # (square, side) crossed by a wall or fence, both ways
+    identity: str  # what its pictures are drawn from (the room's canonical text), for the shelf
     # (square, states) -> picture of a stateful square
     squares: dict[tuple[Square, tuple[str | None, ...]], Image.Image] = field(default_factory=dict)
 
@@ -257,11 +259,11 @@ def _unstacked(data: bytes) -> tuple[Image.Image, Image.Image]:
 def _build(room: Room) -> RoomLayer:
     dynamic_squares = {e.at for e in room.elements if has_state(e)}  # the engine says which kinds keep a state
     looks = looks_of(room)
-    base, edges = kept("room layer\n" + canonical_json(room), lambda: _pictures(room, dynamic_squares, looks),
-                       _stacked, _unstacked)
+    identity = "room layer\n" + canonical_json(room)
+    base, edges = kept(identity, lambda: _pictures(room, dynamic_squares, looks), _stacked, _unstacked)
     dynamic = {sq: tuple(ordered(room.elements_at(sq))) for sq in sorted(dynamic_squares)}
     dynamic = {sq: tuple(e for e in els if e.type not in EDGE_TYPES) for sq, els in dynamic.items()}
-    return RoomLayer(room, scale_of(room), base, edges, looks, dynamic, blocked_edges(room))
+    return RoomLayer(room, scale_of(room), base, edges, looks, dynamic, blocked_edges(room), identity)
 
 
 _CACHE: OrderedDict[int, RoomLayer] = OrderedDict()
