@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.gm import cycle
+from pbem.store.base import lock_game
 from pbem.store.games import Refused, Store, current_state, get_game
 from pbem.store.turn_tables import EventRecord, StateSnapshot
 
@@ -74,6 +75,7 @@ def test_a_stored_state_is_decoded_once_a_transaction_whoever_reads_it(tmp_path,
     with store.session() as session:
         cycle.deal(session, "halls")
         monkeypatch.setattr(states, "from_data", counting)
+        lock_game(session, "halls")  # first, as a due tick does: the lock forgets what was read before it
         game = get_game(session, "halls")
         first = current_state(session, game)
         assert current_state(session, game) is first and decoded == [1]
@@ -81,4 +83,31 @@ def test_a_stored_state_is_decoded_once_a_transaction_whoever_reads_it(tmp_path,
         assert decoded == [1] and current_state(session, game).turn == 2 and decoded == [1, 2]
         session.commit()
         assert current_state(session, game) is not first and decoded == [1, 2, 2]
+    store.close()
+
+
+def test_the_games_lock_reads_again_what_the_transaction_read_before_it(tmp_path, monkeypatch):
+    """#36: a read kept for the transaction before the game's lock was taken may be another run's old rows, so the
+    lock forgets every kept read (the state as well as the game and its players), once: locking again in the same
+    transaction forgets nothing."""
+    import pbem.store.states as states
+
+    decoded = []
+    original = states.from_data
+
+    def counting(kind, data, *args, **kwargs):
+        value = original(kind, data, *args, **kwargs)
+        decoded.append(value.turn) if kind is states.GameState else None
+        return value
+    store = Store(two_halls(tmp_path))
+    with store.session() as session:
+        cycle.deal(session, "halls")
+        session.commit()
+        monkeypatch.setattr(states, "from_data", counting)
+        first = current_state(session, get_game(session, "halls"))
+        lock_game(session, "halls")
+        again = current_state(session, get_game(session, "halls"))
+        assert decoded == [1, 1] and again is not first
+        lock_game(session, "halls")
+        assert current_state(session, get_game(session, "halls")) is again and decoded == [1, 1]
     store.close()

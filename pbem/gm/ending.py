@@ -45,9 +45,8 @@ def audience(session: Session, game: Game) -> list[Recipient]:
 
 
 def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> list[str]:
-    """Queue (not committed) what the game's current state says is to be told: the end to
-    the audience, or each player's last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann:
-    the result')."""
+    """Queue (not committed) what the game's current state says is to be told: the end to the audience, or each
+    player's last turn to them. Returns who was told, for the GM ('bob: out of lives', 'ann: the result')."""
     game = get_game(session, name)
     state = current_state(session, game)
     ended = get_campaign(game.ruleset).game_result(state)
@@ -68,8 +67,8 @@ def queue_the_end(session: Session, name: str, sender: str, at: datetime) -> lis
 
 
 def dealt_sheets(session: Session, game: Game, *, drawn: bool = False) -> DrawnSheets:
-    """The dealt turn's sheets (none when the game is over or no turn is dealt), their pictures `drawn` at once when both the mail and the report folder take them (`pbem run`), else
-    each when it is asked for."""
+    """The dealt turn's sheets (none when the game is over or no turn is dealt), their pictures `drawn` at once
+    when both the mail and the report folder take them (`pbem run`), else each when it is asked for."""
     from ..render.sheet import DrawnSheets
 
     state = current_state(session, game)
@@ -96,8 +95,8 @@ def queue_game_mail(session: Session, name: str, sender: str, at: datetime, temp
 def queue_game_news(session: Session, name: str, sender: str, at: datetime, templates: Sequence[str] = (),
                     report: TurnReport | None = None, sheets: DrawnSheets | None = None) -> tuple[int, list[str]]:
     """Everything a game has to mail now (not committed): the last turn's reports and the dealt turn's sheets
-    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told. Returns how many reports and sheets were new, and who was
-    told what."""
+    (`queue_game_mail`, from `report` and `sheets` when the caller built them already), and the end told. Returns
+    how many reports and sheets were new, and who was told what."""
     return (queue_game_mail(session, name, sender, at, templates, report, sheets),
             queue_the_end(session, name, sender, at))
 

@@ -304,7 +304,8 @@ class _Turns:
 
     def __init__(self, out_dir: Path, game: GameHistory, templates: Sequence[str], version: str, base_url: str,
                  old: dict[int, tuple[TurnEntry, str]], pieces_kept: bool):
-        self.out_dir, self.game, self.templates, self.version, self.base_url = out_dir, game, templates, version, base_url
+        self.out_dir, self.game, self.templates = out_dir, game, templates
+        self.version, self.base_url = version, base_url
         self.old = old  # what the manifest says of each turn not written yet
         self.pieces_kept = pieces_kept  # the lines and entries kept were made for the game's name and address
         self.turns = [_stored(t) for t in game.turns]

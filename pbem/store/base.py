@@ -31,14 +31,22 @@ class Store:
 
 
 def read_in_transaction(session: Session, name: str) -> dict[Any, Any]:
-    """What the session's transaction has read under `name` (a cache in `session.info`): a new transaction starts
-    empty, since another run may have changed the rows in between."""
+    """What the session's transaction has read under `name` (caches in `session.info`): a new transaction starts
+    empty, since another run may have changed the rows in between; so does the game's lock (`forget_reads`)."""
     transaction = session.get_transaction()
-    held = session.info.get(name)
+    held = session.info.get(_READ)
     if held is None or held[0] is not transaction:
-        held = session.info[name] = (transaction, {})
-    cache: dict[Any, Any] = held[1]
-    return cache
+        held = session.info[_READ] = (transaction, {})
+    caches: dict[str, dict[Any, Any]] = held[1]
+    return caches.setdefault(name, {})
+
+
+def forget_reads(session: Session) -> None:
+    """Everything `read_in_transaction` holds read again from now on."""
+    session.info.pop(_READ, None)
+
+
+_READ = "pbem.store.read"  # (the transaction, its caches by name) in session.info
 
 
 def list_games(session: Session) -> list[Game]:
@@ -68,6 +76,5 @@ def lock_game(session: Session, name: str) -> None:
         return
     session.execute(update(Game).where(col(Game.name) == name).values(name=Game.name))
     session.expire_all()  # whatever was read before the lock is read again under it
-    for read in (GAMES, PLAYERS):
-        read_in_transaction(session, read).clear()
+    forget_reads(session)
     read_in_transaction(session, LOCKED)[name] = True
