@@ -12,6 +12,7 @@ BASIC_KINDS = ("FWD1", "FWD2", "FWD3", "RVS1", "LF90", "RT90", "UTRN")
 # G7: the card sets a computer square names, and the upgrade cards each unlocks.
 CARD_SETS = {"reverse": ("RVS2", "RVS3"), "idle": ("IDLE",), "strafe": ("SLF1", "SRT1")}
 
+_SET_OF = {kind: name for name, kinds in CARD_SETS.items() for kind in kinds}  # a kind's set, asked per card
 _CARD = re.compile(r"^([A-Z][A-Z0-9]{3})#(\d{1,18})$")
 
 
@@ -31,7 +32,7 @@ class Card:
     @property
     def card_set(self) -> str | None:
         """The G7 set a robot needs to use this card, or None for a basic card."""
-        return next((name for name, kinds in CARD_SETS.items() if self.kind in kinds), None)
+        return _SET_OF.get(self.kind)
 
     def __str__(self) -> str:
         return f"{self.kind}#{self.number}"

@@ -14,7 +14,8 @@ from .distance import UNREACHABLE, distances, square_goals
 from .geometry import Dir, Square
 from .mechanism import Mechanism, mechanism
 from .probes import Node, steps
-from .room import Element
+from .room import Element, Room
+from .roomcache import RoomCache
 from .ruleset import Ruleset
 from .state import Board, Robot
 
@@ -24,13 +25,20 @@ ARMED = 8       # fetching a laser before shooting an eye
 FLAG = 30       # BotWars: each flag still to touch
 HURT = 1.5      # per point of damage (Geek-o: a fused register)
 LASERS = {"laser": 0, "rear-laser": 2}  # option -> quarter turns from the firing direction to the facing
+_flag_goals: RoomCache[dict[int, frozenset[Node]]] = RoomCache()
 
 
 def player_cost(board: Board, names: Iterable[str], ruleset: Ruleset) -> float:
-    robots = [board.robots[name] for name in names]
-    hurt = sum(HURT * (ruleset.max_hp - r.hp) for r in robots if r.on_board)
-    dead = sum(DEAD for r in robots if not r.on_board and not r.left_room)
-    moving = [r for r in robots if r.on_board]
+    hurt: float = 0
+    dead = 0
+    moving = []
+    for name in names:
+        robot = board.robots[name]
+        if robot.on_board:
+            hurt += HURT * (ruleset.max_hp - robot.hp)
+            moving.append(robot)
+        elif not robot.left_room:
+            dead += DEAD
     if not moving:
         return hurt + dead
     if ruleset.flags:
@@ -43,12 +51,23 @@ def _at(field: dict[Node, int], robot: Robot) -> int:
 
 
 def _flag_cost(board: Board, robot: Robot, ruleset: Ruleset) -> float:
-    flags = {int(e.get("number", 0)): e.at for e in board.room.of_type("flag")}
-    if robot.next_flag not in flags:
+    flags = _flags(board.room)
+    goal = flags.get(robot.next_flag)
+    if goal is None:
         return 0
     left = sum(1 for number in flags if number >= robot.next_flag)
-    field = distances(board.room, board.elements, ruleset, square_goals([flags[robot.next_flag]]))
-    return FLAG * left + _at(field, robot)
+    return FLAG * left + _at(distances(board.room, board.elements, ruleset, goal), robot)
+
+
+def _flags(room: Room) -> dict[int, frozenset[Node]]:
+    """BotWars: the room's flags, number -> the nodes that touch it (the room file's last flag of a number),
+    worked out once per room: the pilot asks for every board it weighs."""
+    key = (id(room),)
+    found = _flag_goals.recall(key)
+    if found is None:
+        squares = {int(e.get("number", 0)): e.at for e in room.of_type("flag")}
+        found = _flag_goals.remember(key, room, {number: square_goals([at]) for number, at in squares.items()})
+    return found
 
 
 def _gate_cost(board: Board, robots: list[Robot], ruleset: Ruleset) -> float:

@@ -22,9 +22,11 @@ from .turn import last_stage, playing_copy
 def play_stage(board: Board, sequences: Mapping[str, Sequence[Card | None]], ruleset: Ruleset, *, seed: int | str,
                turn: int, stage: int, phases: Sequence[Phase] = PHASES) -> Board:
     """The board after stage `stage` of a turn whose earlier stages led to `board` (the input is not
-    mutated); `sequences` as `register_sequences` gave them on the turn's first board."""
+    mutated); `sequences` as `register_sequences` gave them on the turn's first board. Only the board is
+    returned, so the stage is not recorded (`TurnContext.record`: a buzzsaw with nobody on it draws nothing)."""
     work, index = playing_copy(board)
-    run_stage(TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences), stage, phases)
+    run_stage(TurnContext(work, ruleset, index, seed=seed, turn=turn, sequences=sequences, record=False), stage,
+              phases)
     return work
 
 
