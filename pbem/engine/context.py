@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from operator import attrgetter
 from typing import Mapping, Sequence
 
 from .cards import Card
@@ -35,9 +36,7 @@ from .ruleset import Ruleset
 from .state import Board, Robot
 from .vocabulary import Cause, Mode
 
-
-def _name(robot: Robot) -> str:
-    return robot.name
+_name = attrgetter("name")  # a robot's name: the order the engine walks robots in
 
 
 class TurnContext:
