@@ -164,7 +164,7 @@ def register_sequences(board: Board, programs: Mapping[str, Sequence[Card]], rul
 
 def last_stage(sequences: Mapping[str, Sequence[Card | None]]) -> int:
     """How many stages the turn has (B7.3): the longest register sequence."""
-    return max((len(seq) for seq in sequences.values()), default=0)
+    return max(map(len, sequences.values()), default=0)
 
 
 def receives_cards(board: Board, name: str, ruleset: Ruleset) -> bool:
