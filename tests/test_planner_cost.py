@@ -8,11 +8,12 @@ from pathlib import Path
 from pbem.engine import BOTWARS, context, goals, new_board, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.geometry import Dir, Square
+from pbem.engine.index import RoomIndex
 from pbem.engine.planner import plan
 from pbem.engine.stage import play_stage
 from pbem.engine.state import Robot
 from pbem.engine.turn import register_sequences
-from pbem.formats.rooms import load_room
+from pbem.formats.rooms import load_room, read_room
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = [Card.parse(text) for text in
@@ -110,3 +111,18 @@ def test_the_plans_are_the_same_in_any_order_and_under_any_hash_seed():
         outputs.add(subprocess.run([sys.executable, "-c", PLANS, str(ROOT), order], env=environment, check=True,
                                    capture_output=True, text=True).stdout)
     assert len(outputs) == 1
+
+
+def test_belts_and_robots_only_squares_look_for_robots_by_their_cells(monkeypatch):
+    """A stage where nobody stands on a belt: the conveyors' phases ask one `&` of the robots' cells (kept by
+    the context until a robot is placed) and never look up the belts by square (main: both belt phases walked
+    every robot)."""
+    foundry = read_room(ROOT / "rooms" / "botwars" / "foundry.yaml")
+    off_belts = [Square.parse(text) for text in ("r12c2", "r1c1", "r4c11")]
+    belts = {element.at for element in foundry.of_type("conveyor")}
+    assert not belts & set(off_belts)
+    board = new_board(foundry, [Robot(f"R{n}", f"p{n}", at, Dir.N) for n, at in enumerate(off_belts)])
+    looked_up = counting(monkeypatch, RoomIndex, "placed")
+    turned = play_stage(board, {"R0": [Card.parse("RT90#80")]}, BOTWARS, seed=1, turn=1, stage=1)
+    assert turned.robots["R0"].facing == Dir.E
+    assert [args[1] for args in looked_up if args[1] == "conveyor"] == []

@@ -61,6 +61,7 @@ class TurnContext:
         self.robots_in_order = tuple(sorted(board.robots.values(), key=_name))
         self.started_rebooting = frozenset(n for n, r in board.robots.items() if r.mode == Mode.REBOOTING)
         self._standing: dict[Square, list[Robot]] | None = None  # see `standing`
+        self._occupied: int | None = None  # see `occupied_cells`
 
     # --- bookkeeping ------------------------------------------------------
     def emit(self, event: Event) -> None:
@@ -97,6 +98,7 @@ class TurnContext:
 
     def place(self, robot: Robot, square: Square | None) -> None:
         """Put `robot` on `square` (None: off the board: destroyed, in transit, gone through a gate)."""
+        self._occupied = None
         standing = self._standing
         if standing is not None:
             if robot.at is not None:
@@ -125,13 +127,16 @@ class TurnContext:
         return [robot for robot in self.standing().get(square, ()) if robot.on_board]
 
     def occupied_cells(self) -> int:
-        """The cells of the robots on the board, as bits (`RoomIndex.cell`)."""
-        stride, cells = self.index.stride, 0
-        for robot in self.robots_in_order:
-            at = robot.at
-            if at is not None and robot.on_board:
-                cells |= 1 << (at.row * stride + at.col)
-        return cells
+        """The cells of the robots on the board, as bits (`RoomIndex.cell`). Kept until a robot is placed: a robot
+        leaves the board only through `place` (destroyed, in transit, gone through a gate)."""
+        if self._occupied is None:
+            stride, cells = self.index.stride, 0
+            for robot in self.robots_in_order:
+                at = robot.at
+                if at is not None and robot.on_board:
+                    cells |= 1 << (at.row * stride + at.col)
+            self._occupied = cells
+        return self._occupied
 
     def locked(self, robot: Robot) -> bool:
         """G3: a mechanism holds the robot where it stands."""

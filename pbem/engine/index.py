@@ -124,12 +124,13 @@ class RoomIndex:
         self.beam_sources = sorted((entry for entries in square_hooks["beams"].values() for entry in entries),
                                    key=lambda entry: reading_order(entry[1]))
         self.stride = self.cols + 2  # cell numbers leave room for the ring of squares just outside
+        self._cells_of: dict[str, int] = {}  # by type, its elements' cells as bits
         # phase name -> [(mechanism, its elements, their squares as bits if it is `robots_only`, else 0)]
         self.acting: dict[str, list[tuple[Mechanism, list[Element], int]]] = defaultdict(list)
         for type_name, mech in MECHANISMS.items():
             if type_name in self.by_type:
                 elements = self.by_type[type_name]
-                cells = sum({1 << self.cell(e.at) for e in elements}) if mech.robots_only else 0
+                cells = self.cells_of(type_name) if mech.robots_only else 0
                 for phase in mech.phases:
                     self.acting[phase].append((mech, elements, cells))
         self.initial_states = initial_states(room)
@@ -157,6 +158,13 @@ class RoomIndex:
             lowest = cells & -cells
             cells ^= lowest
             found += by_cell[lowest.bit_length() - 1]
+        return found
+
+    def cells_of(self, type_name: str) -> int:
+        """The squares of one type's elements, as bits (`cell`): whether a robot stands on any is one `&`."""
+        found = self._cells_of.get(type_name)
+        if found is None:
+            found = self._cells_of[type_name] = sum({1 << self.cell(e.at) for e in self.by_type.get(type_name, ())})
         return found
 
     def placed(self, type_name: str) -> dict[Square, Element]:

@@ -36,19 +36,14 @@ class Phase:
 def run_mechanisms(ctx: TurnContext, phase: str) -> None:
     """Every mechanism registered for this phase acts, with all its elements, in registration order (one that
     is `robots_only` if a robot stands on one of its elements; one that acts `each_square` with those only)."""
-    occupied = None  # the robots' cells as bits, worked out when first needed (again after a robot may move)
     for mech, elements, cells in ctx.index.acting.get(phase, ()):
         if cells:  # robots_only
-            if occupied is None:
-                occupied = ctx.occupied_cells()
-            standing = occupied & cells
+            standing = ctx.occupied_cells() & cells
             if not standing:
                 continue
             if mech.each_square:
                 elements = ctx.index.elements_on(mech.type, standing)
         mech.act(ctx, phase, elements)
-        if not cells:
-            occupied = None
 
 
 def move_robots(ctx: TurnContext, phase: str) -> None:

@@ -27,6 +27,8 @@ class Conveyor(Mechanism):
     phases = ("express conveyors", "conveyors")
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
+        if not ctx.occupied_cells() & ctx.index.cells_of(self.type):
+            return  # nobody on a belt (most stages)
         express = phase == "express conveyors"
         belts = ctx.index.placed(self.type)  # `elements`: every belt of the room
         movers = {}  # robot name -> (robot, target, way), in board order
