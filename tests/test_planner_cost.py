@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem.engine import BOTWARS, context, goals, new_board, resolve_turn
+from pbem.engine import BOTWARS, context, goals, new_board, phases, resolve_turn
 from pbem.engine.cards import Card
 from pbem.engine.geometry import Dir, Square
 from pbem.engine.index import RoomIndex
@@ -113,16 +113,19 @@ def test_the_plans_are_the_same_in_any_order_and_under_any_hash_seed():
     assert len(outputs) == 1
 
 
-def test_belts_and_robots_only_squares_look_for_robots_by_their_cells(monkeypatch):
-    """A stage where nobody stands on a belt: the conveyors' phases ask one `&` of the robots' cells (kept by
-    the context until a robot is placed) and never look up the belts by square (main: both belt phases walked
-    every robot)."""
+def test_belts_and_beams_look_for_robots_by_their_cells(monkeypatch):
+    """A stage where nobody stands on a belt and no beam has a robot on its path: the conveyors' phases ask one
+    `&` of the robots' cells (kept by the context until a robot is placed) and never look up the belts by
+    square, and the lasers never sort the robots by cell (main: both belt phases walked every robot, and the
+    lasers' phase made its table of robots by cell every stage)."""
     foundry = read_room(ROOT / "rooms" / "botwars" / "foundry.yaml")
     off_belts = [Square.parse(text) for text in ("r12c2", "r1c1", "r4c11")]
     belts = {element.at for element in foundry.of_type("conveyor")}
     assert not belts & set(off_belts)
     board = new_board(foundry, [Robot(f"R{n}", f"p{n}", at, Dir.N) for n, at in enumerate(off_belts)])
     looked_up = counting(monkeypatch, RoomIndex, "placed")
+    tables = counting(monkeypatch, phases, "Occupancy")
     turned = play_stage(board, {"R0": [Card.parse("RT90#80")]}, BOTWARS, seed=1, turn=1, stage=1)
     assert turned.robots["R0"].facing == Dir.E
     assert [args[1] for args in looked_up if args[1] == "conveyor"] == []
+    assert tables == []

@@ -127,7 +127,8 @@ def robot_beams(ctx: TurnContext, robot: Robot) -> list[tuple[Dir, int, str]]:
 def fire_lasers(ctx: TurnContext, phase: str) -> None:
     """B5.7: every beam is traced on the same board, then damage is dealt, then eyes hit head-on toggle once."""
     standing = [robot for robot in ctx.robots_in_order if robot.on_board]
-    occupancy = Occupancy(ctx.index, standing)
+    occupied = ctx.occupied_cells()  # the cells of `standing`, as bits
+    occupancy: Occupancy | None = None  # made for the first beam with a robot on its path
     beams: list[tuple[Square, Dir, int, str, str, Robot | None]] = [
         (start, direction, damage, Cause.LASER, element.key, None)
         for mech, element in ctx.index.beam_sources for start, direction, damage in mech.beams(ctx, element)]
@@ -137,8 +138,10 @@ def fire_lasers(ctx: TurnContext, phase: str) -> None:
     eye_hits: dict[tuple[str, Square, Dir], tuple[Mechanism, Element, Square, Dir]] = {}
     for start, direction, damage, cause, source, shooter in beams:
         ray = ctx.index.ray(start, direction)
-        if not ray.hooked and not occupancy.mask & (ray.mask if shooter is None else ray.past):
+        if not ray.hooked and not occupied & (ray.mask if shooter is None else ray.past):
             continue  # nobody on its path and no eye on it: whatever stops it, the beam does nothing
+        if occupancy is None:
+            occupancy = Occupancy(ctx.index, standing)
         target, ends, _ = trace(ctx, start, direction, shooter=shooter, occupancy=occupancy)
         if target is not None:
             hits.append((target, damage, cause, source))

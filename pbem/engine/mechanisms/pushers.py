@@ -30,6 +30,8 @@ class Pusher(Mounted):
     phases = ("pushers",)
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
+        if not ctx.occupied_cells() & ctx.index.cells_of(self.type):
+            return  # nobody in front of a pusher (most stages)
         pushes = []
         for element in elements:
             if ctx.stage in element.get("stages"):
