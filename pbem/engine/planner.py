@@ -47,7 +47,7 @@ class Plan:
                           list(self.reboot))
 
 
-@dataclass(slots=True)
+@dataclass
 class _Node:
     programs: tuple[tuple[Card, ...], ...]  # one per receiving robot
     used: frozenset[Card]
@@ -86,11 +86,9 @@ class _Search:
 
     def sequences(self, programs: Sequence[Sequence[Card]]) -> dict[str, list[Card | None]]:
         """Every robot's register sequence, fixed on the turn's first board (the others' worked out once)."""
-        sequences = dict(self.idle)
-        for name, program in zip(self.receiving, programs):
-            if name in sequences:
-                sequences[name] = register_sequence(self.board.robots[name], program, self.ruleset)
-        return sequences
+        named = dict(zip(self.receiving, programs))
+        return {name: register_sequence(self.board.robots[name], named[name], self.ruleset) if name in named
+                else sequence for name, sequence in self.idle.items()}
 
     def play(self, base: Board, programs: Sequence[Sequence[Card]], stage: int) -> Board:
         self.simulated += 1
