@@ -1,0 +1,84 @@
+"""#36: a due tick's mails are built and written with less of Python's `email` package work, and the same bytes: each
+header value is parsed once and each parsed header folded once however many messages carry it, and a body's line
+ends are changed without a pattern. Each cut is counted here, and its bytes compared with the standard library's."""
+from __future__ import annotations
+
+import email.policy
+import io
+import random
+import re
+from email.generator import BytesGenerator
+from email.headerregistry import HeaderRegistry
+
+import pytest
+
+from pbem.mail.outbox import _pending
+from pbem.render.message import line_ends, message_bytes, readdressed, report_message
+
+LONG = "halls of the mountain king, the long way round: turn 12 report for Ännchen, in bob's seat, again and again"
+READERS = ["ann@example.org", "Bob Bäcker <bob@example.org>", "cy@bücher.example", "dée <dée@example.org>",
+           '"Long, Display Name With Many Words In It Indeed" <someone.with.a.long.address@a-long-domain.example.org>']
+
+
+def mail(recipient: str, subject: str = "halls: turn 1 report"):
+    return report_message(sender="GM <gm@example.org>", recipient=recipient, subject=subject,
+                          text="Turn 1 — ann’s robot moved.\n" + "x" * 90 + "\n", html="<p>Turn 1 — ann</p>",
+                          images={"turn.gif": b"GIF89a" + bytes(range(256))},
+                          attachments={"ann-sheet.html": "<p>é</p>\n" * 40})
+
+
+def standard_bytes(message) -> bytes:
+    """The message as the standard library writes it with SMTP's policy (nothing kept, every line end written one
+    by one), with pbem's one change: a header value that fits beside its name is not moved below it."""
+    buffer = io.BytesIO()
+    utf8 = not all(a.addr_spec.isascii() for a in message["To"].addresses)
+    BytesGenerator(buffer, policy=email.policy.SMTP.clone(utf8=utf8)).flatten(message)
+    return re.sub(rb"(?m)^([!-9;-~]+):\r\n ", rb"\1: ", buffer.getvalue())
+
+
+@pytest.mark.parametrize("subject", ["halls: turn 1 report", LONG])
+def test_messages_written_with_their_headers_kept_are_the_standard_librarys_bytes(subject):
+    for _ in range(2):  # the second time, every header parsed and folded is one kept from the first
+        for recipient in READERS:
+            message = mail(recipient, subject)
+            assert message_bytes(message) == standard_bytes(message)
+
+
+def test_each_header_value_is_parsed_once_however_many_messages_carry_it(monkeypatch):
+    """Building a mail, writing it, readdressing its body and reading its headers back for the outbox parsed ~25
+    headers a message, most of them the same values again (every message's Content-Type, its own To and Subject
+    built, written and read back)."""
+    def build_and_queue():
+        message = mail("Bob Bäcker <bob@example.org>")
+        data = message_bytes(message)
+        _pending(readdressed(message, data.split(b"\r\n\r\n", 1)[1], "ann@example.org", "halls: for ann"),
+                 "report", None)  # type: ignore[arg-type]
+        _pending(message, "report", None)  # type: ignore[arg-type]
+
+    build_and_queue()
+    parsed = []
+    standard = HeaderRegistry.__call__
+    monkeypatch.setattr(HeaderRegistry, "__call__", lambda self, name, value: (parsed.append(name),
+                                                                               standard(self, name, value))[1])
+    build_and_queue()
+    assert parsed == []
+
+
+def test_each_parsed_header_is_folded_once_however_often_it_is_written(monkeypatch):
+    message = mail("Bob Bäcker <bob@example.org>", LONG)
+    first = message_bytes(message)
+    folded = []
+    standard = email.policy.EmailPolicy.fold_binary
+    monkeypatch.setattr(email.policy.EmailPolicy, "fold_binary",
+                        lambda self, name, value: (folded.append(name), standard(self, name, value))[1])
+    assert message_bytes(message) == first
+    assert folded == []
+
+
+def test_line_ends_are_what_the_standard_generators_line_splitting_writes():
+    lines = re.compile(r"\r\n|\r|\n")
+    pieces = random.Random(36)
+    for _ in range(2000):
+        text = "".join(pieces.choice(["\r", "\n", "\r\n", "a", "é", " "]) for _ in range(pieces.randrange(12)))
+        for end in ("\r\n", "\n"):
+            assert line_ends(text, end) == lines.sub(end, text), repr(text)
