@@ -20,6 +20,7 @@ import css_inline
 
 from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
 from ..formats.names import ascii_domain
+from .mimebody import CONTENT
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True, load_remote_stylesheets=False,
                                  minify_css=True)  # @media kept: a phone shows what only a phone needs
@@ -58,7 +59,8 @@ class _Headers(HeaderRegistry):
         return parsed
 
 
-SMTP = STANDARD.clone(header_factory=_Headers())  # the standard SMTP policy: what every message is built with
+# the standard SMTP policy, its headers kept and its bodies encoded faster (the same bytes): every message's policy
+SMTP = STANDARD.clone(header_factory=_Headers(), content_manager=CONTENT)
 
 
 def cid(name: str) -> str:
