@@ -103,7 +103,7 @@ def test_bodies_are_encoded_as_the_standard_library_encodes_them():
     pieces = random.Random(36)
     alphabet = ["a", "=", " ", "\t", "é", "—", "→", "\r", "\n", "\r\n", "\x0b", "\x0c", "\x85", "\u2028", "\x00",
                 "a" * 70, "=" * 30, "x" * 200, ".", "From "]
-    for n in range(1500):
+    for _ in range(1500):
         text = "".join(pieces.choice(alphabet) for _ in range(pieces.randrange(40)))
         cte = pieces.choice([None, None, None, "quoted-printable", "base64", "8bit"])
         kwargs = {"subtype": pieces.choice(["plain", "html"]), **({"cte": cte} if cte else {})}
