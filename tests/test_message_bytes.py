@@ -130,3 +130,17 @@ def test_a_report_mails_bodies_are_not_escaped_one_character_at_a_time(monkeypat
     assert message_bytes(message) == standard_bytes(message)
     assert b"Content-Transfer-Encoding: quoted-printable" in message_bytes(message)
     assert set(escaped) <= {1}  # the standard encoder sees only the empty bodies its headers are set for ("\n")
+
+
+def test_the_outboxs_header_block_ends_at_the_first_blank_line_crlf_or_lf():
+    """#36: the outbox reads a message's headers from its header block; the bare-LF blank line is looked for only
+    before the CRLF one (a report mail's ~150 KB body was scanned for it), and the block is the same."""
+    from pbem.mail.outbox import header_block
+
+    def first_blank_line(data: bytes) -> bytes:
+        ends = [end + len(blank) for blank in (b"\r\n\r\n", b"\n\n") if (end := data.find(blank)) >= 0]
+        return data[:min(ends)] if ends else data
+    pieces = random.Random(36)
+    for _ in range(20000):
+        data = bytes(pieces.choice(b"\r\nab:") for _ in range(pieces.randrange(14)))
+        assert header_block(data) == first_blank_line(data), data
