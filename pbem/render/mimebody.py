@@ -69,7 +69,8 @@ def base64_lines(data: bytes, most: int) -> str:
     ending in a newline: what `email.contentmanager` writes, 57 bytes a call, in one call."""
     width = most // 4 * 4
     encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
-    return "".join(encoded[i:i + width] + "\n" for i in range(0, len(encoded), width))
+    lines = map(slice, range(0, len(encoded), width), range(width, len(encoded) + width, width))
+    return "".join(map("{}\n".format, map(encoded.__getitem__, lines)))  # no Python frame a line: ~40,000 a tick
 
 
 def encoded_text(text: str, charset: str, cte: str | None, linesep: str, most: int, eight_bit: bool) -> tuple[str, str]:
@@ -80,7 +81,7 @@ def encoded_text(text: str, charset: str, cte: str | None, linesep: str, most: i
     end = linesep.encode("ascii")
     plain = b"\n".join(lines) + b"\n"
     if cte is None:
-        if max((len(line) for line in lines), default=0) <= most:
+        if max(map(len, lines), default=0) <= most:
             if plain.isascii():
                 return "7bit", plain.decode("ascii")
             if eight_bit:
