@@ -25,16 +25,23 @@ from typing import NoReturn
 
 
 def main() -> None:
-    gc.set_threshold(200_000)
+    start()
     from .cli import main as run_command
-    from .cli.dataclass_code import keep_dataclass_code
 
-    keep_dataclass_code()
     try:
         run_command()
     except SystemExit as done:
         _end(done.code)
     _end(0)
+
+
+def start() -> None:
+    """How a pbem process starts, before its command's imports, and each worker of `pbem run --jobs N` (spawned
+    processes, `cli.workers`): young objects collected every 200,000 allocations, the dataclasses' code kept."""
+    gc.set_threshold(200_000)
+    from .cli.dataclass_code import keep_dataclass_code
+
+    keep_dataclass_code()
 
 
 def _end(code: object) -> NoReturn:

@@ -166,6 +166,11 @@ def test_a_tick_with_nothing_due_imports_no_engine_no_rendering_no_mail(campaign
     # something due (the deadline passed): the same commands load what the work needs
     modules = imported_by("--db", url, "--now", at(48), "run", cwd=tmp_path, whole_names=True)
     assert "pbem.engine.campaign" in modules
+    # the next due tick, the setup's rooms parsed and kept by the last (the shelf), loads no PyYAML (#36): the sheets'
+    # order files and builders are written and read without it; nor the html module, which only notices and match
+    # mails escape with
+    modules = imported_by("--db", url, "--now", at(96), "run", cwd=tmp_path, whole_names=True)
+    assert "pbem.render.sheet" in modules and "yaml" not in modules and "html" not in modules
 
 
 def test_a_quiet_status_shows_a_review_hold_a_pause_and_an_unreadable_inbox_and_imports_nothing_heavy(

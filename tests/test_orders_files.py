@@ -76,3 +76,37 @@ def test_the_template_is_a_valid_order_file_with_empty_programs_even_for_names_y
     order = parse_orders(order_template("yes", 2, "on", ["123", "B-2"]), "t.yaml")
     assert (order.game, order.turn, order.player) == ("yes", 2, "on")
     assert order.submission.programs == {"123": [], "B-2": []}
+
+
+def test_a_name_is_written_as_pyyaml_writes_it_with_or_without_pyyaml():
+    """#36: `yaml_scalar` writes a plain word without loading PyYAML (a due tick writes every robot's name); every
+    word of up to three characters from letters that make YAML's booleans and nulls, digits and punctuation, and
+    every spelling of those words, comes out as PyYAML's `safe_dump` writes it."""
+    import itertools
+
+    import yaml
+
+    from pbem.formats.orders import yaml_scalar
+
+    words = ["yes", "no", "true", "false", "on", "off", "null", "y", "n", "Rusty", "robot-1", "R2_D2", "x" * 300]
+    spellings = {"".join(c) for w in words[:7] for c in itertools.product(*[(ch, ch.upper()) for ch in w])}
+    alphabet = "yYnNoOfFtTeEsSlLuU09_-.: ~#é"
+    short = {"".join(c) for n in range(1, 4) for c in itertools.product(alphabet, repeat=n)}
+    for name in [*words, *spellings, *short]:
+        assert yaml_scalar(name) == yaml.safe_dump(name, width=1000).split("\n")[0], name
+
+
+def test_a_sheets_builder_reads_option_hp_as_yaml_reads_it_with_or_without_pyyaml():
+    """#36: the order builder's `option_hp` comes from the pre-filled order file; pbem's own line is read without
+    loading PyYAML, any other file as YAML."""
+    import yaml
+
+    from pbem.formats.orders import order_template
+    from pbem.render.sheet import _option_hp
+
+    texts = [order_template("halls", 2, player, ["Rusty", "yes"], option_hp=hp, secret=secret)
+             for player in ("ann", "option_hp") for hp in (False, True) for secret in (None, "s3cret")]
+    texts += ["game: x\noption_hp: 07\n", "game: x\noption_hp: 6\noption_hp: 9\n", "option_hp: 12\n",
+              "game: x\nnotes: |\n  option_hp: 5\n", "game: x\noption_hp: ~\n", "option_hp: 6  # six\n"]
+    for text in texts:
+        assert _option_hp(text) == (yaml.safe_load(text) or {}).get("option_hp"), text

@@ -159,29 +159,31 @@ def test_a_due_tick_reads_each_room_and_deck_once_for_every_game_playing_it(tmp_
 
 def test_a_due_tick_writes_each_text_sheet_and_reads_each_order_file_once(tmp_path, monkeypatch):
     """#36: the dealt turn's text sheets were written twice (for the mail and again for OUT/…/sheets/), and each
-    pre-filled order file read as YAML twice (for the mailed page's order builder and the kept page's)."""
-    import types
+    pre-filled order file read as YAML twice (for the mailed page's order builder and the kept page's); now each is
+    read once, and pbem's own `option_hp` line without YAML."""
+    import yaml
 
     import pbem.render.sheet as sheet
 
     written: Counter[tuple[str, int, str]] = Counter()
     read: Counter[str] = Counter()
-    original_text, original_yaml = sheet.turn_sheet_text, sheet.yaml
+    original_text, original_load = sheet.turn_sheet_text, yaml.safe_load
 
     def counting_text(turn_sheet):
         written[(turn_sheet.game, turn_sheet.turn, turn_sheet.player)] += 1
         return original_text(turn_sheet)
 
-    def counting_load(text):
+    def counting_load(text, *args, **kwargs):
         read[text] += 1
-        return original_yaml.safe_load(text)
+        return original_load(text, *args, **kwargs)
     sheet._option_hp.cache_clear()  # as in a new process
     monkeypatch.setattr(sheet, "turn_sheet_text", counting_text)
-    monkeypatch.setattr(sheet, "yaml", types.SimpleNamespace(safe_load=counting_load))
+    monkeypatch.setattr(yaml, "safe_load", counting_load)
     url = dealt_halls(tmp_path, monkeypatch)
     run(url, "2026-12-04T20:00Z")  # turn 1 processed, turn 2 dealt: its sheets mailed and kept
     assert len(written) == 8 and set(written.values()) == {1}, written  # two games, two players, two turns
-    assert len(read) == 8 and set(read.values()) == {1}, read
+    assert sheet._option_hp.cache_info().misses == 8  # each order file read once
+    assert not [text for text in read if text.startswith("game:")]  # and none of them as YAML
     engine = create_engine(url)
     with Session(engine) as session:
         mailed = [message_from_bytes(row.data, policy=email.policy.default)

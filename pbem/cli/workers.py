@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from ..gm.schedule import Done
     from ..mail.config import MailConfig
 
@@ -19,12 +21,21 @@ def share_games(url: str, jobs: int, now: datetime, config: MailConfig, out: Pat
     """Every due game done by `jobs` workers (this process alone for one); what each did, worker by worker."""
     if jobs == 1:
         return work_games(url, now, config, out, templates, inbox_read)
+    with worker_pool(jobs) as pool:
+        workers = [pool.submit(work_games, url, now, config, out, templates, inbox_read) for _ in range(jobs)]
+        return [d for worker in workers for d in worker.result()]
+
+
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
+    """`jobs` worker processes, spawned, each started as the `pbem` process starts (`pbem.__main__.start`): without
+    it a worker compiled every dataclass's methods again (~40 ms of its imports) and collected its young objects
+    every 700 allocations."""
     from concurrent.futures import ProcessPoolExecutor  # with workers only: one process does without them
     from multiprocessing import get_context
 
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        workers = [pool.submit(work_games, url, now, config, out, templates, inbox_read) for _ in range(jobs)]
-        return [d for worker in workers for d in worker.result()]
+    from ..__main__ import start
+
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=start)
 
 
 def work_games(url: str, now: datetime, config: MailConfig, out: Path, templates: tuple[str, ...],

@@ -16,8 +16,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-import yaml
-
 from ..engine.orders import OrderProblem, Submission
 from .fields import Field, Fields, each, flag, string, whole, word
 from .yamlfile import MAX_BYTES, FormatError, LinedDict, LinedList, Problem, decode, load_yaml
@@ -142,6 +140,8 @@ def _from_game_line(text: str) -> str:
 def without_secret(text: str) -> str:
     """An order file to share (`game export --no-secrets`): only its YAML (a pasted sheet's preamble and a
     signature may quote the secret), with the top-level `secret:` entry cut out."""
+    import yaml
+
     text = _from_game_line(text)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -207,6 +207,8 @@ def order_template(game: str, turn: int, player: str, robots: list[str], *,
 def order_text(game: str, turn: int, player: str, programs: dict[str, list[Any]], reboot: Sequence[str] = (),
                option_hp: int | None = None) -> str:
     """An order file with the programs written out as `KIND#NUMBER` (the robot pilot's, the sample's)."""
+    import yaml
+
     document: dict[str, Any] = {"game": game, "turn": turn, "player": player,
                                 "robots": {name: {"program": [str(card) for card in cards]}
                                            for name, cards in programs.items()}}
@@ -220,5 +222,15 @@ def order_text(game: str, turn: int, player: str, programs: dict[str, list[Any]]
 
 
 def yaml_scalar(value: str) -> str:
-    """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`)."""
+    """A name as a YAML scalar, quoted where YAML would read it otherwise (`yes`, `123`, `a: b`). A word of letters,
+    digits, `_` and `-` that starts with a letter and is no YAML 1.1 boolean or null is written as it is, as PyYAML
+    writes it, without loading PyYAML: a due tick writes every robot's name in its sheets (#36)."""
+    if _PLAIN_WORD.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    import yaml
+
     return yaml.safe_dump(value, width=1000).split("\n")[0]
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})  # read as booleans or null, any case

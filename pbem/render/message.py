@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from email.generator import BytesGenerator
 from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
@@ -21,20 +20,27 @@ import css_inline
 
 from ..formats.names import DEFAULT_SENDER as DEFAULT_SENDER  # the render layer's readers import it from here
 from ..formats.names import ascii_domain
+from .mimebody import CONTENT
 
 _INLINER = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True, load_remote_stylesheets=False,
                                  minify_css=True)  # @media kept: a phone shows what only a phone needs
 _ADDRESSING = ("From", "To", "Subject", "Message-ID")
-_LINE_END = re.compile(r"\r\n|\r|\n")  # what the standard generator splits a body's lines at
 
 
 class _Headers(HeaderRegistry):
-    """The standard header classes, each made once: the standard registry makes a new class (`type(...)`) for every
-    header it parses, ~50 a message (#36); a header's class holds nothing of its own, so sharing it changes no byte."""
+    """The standard header classes, each made once, and each header parsed once: the standard registry makes a new
+    class (`type(...)`) for every header it parses, ~50 a message (#36), and parses the same values again and again
+    (a due game's mails parse ~230 headers, ~40 of them distinct: a message built, read back by the outbox, its body
+    readdressed). A header's class holds nothing of its own and a header is never changed once parsed (a new value
+    makes a new header), so sharing either changes no byte."""
+
+    KEPT = 4096  # parsed headers kept (the oldest let go first): a due tick's common ones, not every Message-ID
+    LONGEST = 998  # the longest header value kept (RFC 5322's line): a hostile letter's giant header is not
 
     def __init__(self) -> None:
         super().__init__()
         self._made: dict[str, type[BaseHeader]] = {}
+        self._parsed: dict[tuple[str, str], BaseHeader] = {}
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         made = self._made.get(name.lower())
@@ -42,8 +48,19 @@ class _Headers(HeaderRegistry):
             made = self._made[name.lower()] = super().__getitem__(name)
         return made
 
+    def __call__(self, name: str, value: str) -> BaseHeader:
+        if type(value) is not str or len(value) > self.LONGEST:
+            return super().__call__(name, value)
+        parsed = self._parsed.get((name, value))
+        if parsed is None:
+            if len(self._parsed) >= self.KEPT:
+                del self._parsed[next(iter(self._parsed))]
+            parsed = self._parsed[(name, value)] = super().__call__(name, value)
+        return parsed
 
-SMTP = STANDARD.clone(header_factory=_Headers())  # the standard SMTP policy: what every message is built with
+
+# the standard SMTP policy, its headers kept and its bodies encoded faster (the same bytes): every message's policy
+SMTP = STANDARD.clone(header_factory=_Headers(), content_manager=CONTENT)
 
 
 def cid(name: str) -> str:
@@ -136,17 +153,37 @@ class _Generator(BytesGenerator):
 
     def _write_lines(self, lines: str) -> None:
         if lines:
-            self.write(_LINE_END.sub(self._NL, lines))  # type: ignore[attr-defined]
+            self.write(line_ends(lines, self._NL))  # type: ignore[attr-defined]
+
+
+def line_ends(text: str, end: str) -> str:
+    """Every line end of `text` (CRLF, CR or LF, as the standard generator splits lines) written as `end`: in
+    `str.replace`'s passes, ~8 times faster than a pattern (a turn's mails are ~5 MB of lines)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\n", end) if end != "\n" else text
 
 
 class _Folding(EmailPolicy):
     """SMTP's policy, but a header value that fits on one line of its own stays beside its name: CPython moves
-    it below (`Subject:` CRLF SP value), and mail readers then show a subject with an empty first line."""
+    it below (`Subject:` CRLF SP value), and mail readers then show a subject with an empty first line. A parsed
+    header is folded once for each name and policy's settings (kept on the header, which `_Headers` shares among
+    messages: folding walks its whole parse tree, ~20 times a message; the generator clones its policy for every
+    part, so the settings are the key, not the policy)."""
 
     def fold_binary(self, name: str, value: str) -> bytes:
+        folds: dict[tuple[object, ...], bytes] | None = getattr(value, "_pbem_folds", None)
+        key = (name, *sorted(vars(self).items()))
+        if folds is not None and key in folds:
+            return folds[key]
         folded = super().fold_binary(name, value)
         below = name.encode("ascii") + b":" + self.linesep.encode("ascii") + b" "
-        return name.encode("ascii") + b": " + folded[len(below):] if folded.startswith(below) else folded
+        folded = name.encode("ascii") + b": " + folded[len(below):] if folded.startswith(below) else folded
+        if isinstance(value, BaseHeader):
+            if folds is None:
+                folds = value._pbem_folds = {}  # type: ignore[attr-defined]
+            folds[key] = folded
+        return folded
 
 
 _WIRE = _Folding(linesep="\r\n", header_factory=SMTP.header_factory)
