@@ -177,3 +177,31 @@ def test_each_frames_indices_are_taken_once_and_each_caption_drawn_once(monkeypa
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", counted_text)
     animation.turn_gif(room, result.snapshots, result.events)
     assert len(shown) == 5 and (taken[0], drawn[0]) == (len(shown), 0)
+
+
+def test_the_floor_is_scaled_once_and_copied_once_for_all_frames_on_it(monkeypatch):
+    """#36: the floor under the robots was copied whole for every frame, and the first frame scaled whole for the
+    palette beside the floor itself; now the floor is mended where the robots and caption were drawn, and the
+    first frame is the scaled floor with its robots' blocks scaled (as every frame is mapped to the palette). The
+    bytes are the same: the render goldens and `pbem demo`'s animations."""
+    from pbem.render.static import image_size
+
+    room = lab()
+    shown, result = played(room, [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
+                           {"Red": ["FWD3#800"]})
+    whole = image_size(room)
+    copies, resizes = [0], [0]
+    copy, resize = Image.Image.copy, Image.Image.resize
+
+    def counted_copy(self):
+        copies[0] += self.mode == "RGB" and self.size == whole
+        return copy(self)
+
+    def counted_resize(self, *args, **kwargs):
+        resizes[0] += self.size == whole
+        return resize(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "copy", counted_copy)
+    monkeypatch.setattr(Image.Image, "resize", counted_resize)
+    animation.turn_gif(room, result.snapshots, result.events)
+    assert len(shown) == 5 and (copies[0], resizes[0]) == (1, 1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import io
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
@@ -105,25 +105,32 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
+    scaled: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, at SCALE
     mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
     gif = GifFrames(loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
     last: Image.Image | None = None  # the frame before, as its palette indices
     palette_image: Image.Image | None = None
+    image: Image.Image | None = None  # the frame being drawn: the room's floor with robots and caption on it
+    drawn_key, boxes = None, []  # whose floor `image` holds, and where the frame before drew over it
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
         if key not in floors:
             floor = draw_floor(position)
             floor.alpha_composite(room_layer(room).edges)
             floors[key] = floor.convert("RGB")
-        image = floors[key].copy()
+            scaled[key] = _scaled(floors[key])
+        if image is None or key != drawn_key:
+            image, drawn_key = floors[key].copy(), key
+        else:  # the floor mended where the frame before drew, rather than copied whole for every frame
+            _mend(image, floors[key], boxes)
         boxes = [*draw_robots(image, position, palette), _caption(image, caption)]
         # one palette for every frame (made from the first), every frame mapped to it the same way, the first
         # included: the encoder then stores only what changed between frames
         if palette_image is None:
-            palette_image = _scaled(image).quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
-                                                    dither=Image.Dither.NONE)
+            first = _patched(image, boxes, scaled[key]) if _in_blocks(image) else _scaled(image)
+            palette_image = first.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         if key not in mapped:
-            mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
+            mapped[key] = scaled[key].quantize(palette=palette_image, dither=Image.Dither.NONE)
         picture = _in_palette(image, boxes, mapped[key], palette_image)
         indices = _indices(picture)
         gif.add(picture if last is None else _changes(last, indices, picture), milliseconds)
@@ -211,22 +218,47 @@ def _scaled(image: Image.Image) -> Image.Image:
     return image.resize(size, Image.Resampling.BOX)
 
 
-def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palette: Image.Image) -> Image.Image:
-    """`_scaled(image).quantize(palette=palette)` without dithering, where `image` differs from the floor it was
-    drawn on only inside `boxes` and `floor` is that floor already scaled and in the palette: the scaling works
-    block by block and the mapping pixel by pixel (Pillow gives each colour its nearest palette entry), so doing
-    both to the boxes alone (widened to whole blocks) gives the same picture, at a fraction of the cost (the
-    robots and caption cover a few percent of a frame)."""
+def _in_blocks(image: Image.Image) -> bool:
+    """Whether `image` is whole blocks of SCALE, so that `_scaled` scales each block on its own (a large room's
+    smaller squares may leave a part of a block at its edge)."""
+    return image.width % SCALE[1] == 0 and image.height % SCALE[1] == 0
+
+
+def _blocks(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
+    """The boxes widened to whole blocks of SCALE (and cut to the picture's whole blocks), empty ones left out."""
+    step = SCALE[1]
+    blocks = [(max(left, 0) // step * step, max(top, 0) // step * step,
+               min(-(-right // step) * step, size[0] // step * step),
+               min(-(-bottom // step) * step, size[1] // step * step)) for left, top, right, bottom in boxes]
+    return [box for box in blocks if box[0] < box[2] and box[1] < box[3]]
+
+
+def _patched(image: Image.Image, boxes: list[Box], floor: Image.Image,
+             mapping: Callable[[Image.Image], Image.Image] = lambda piece: piece) -> Image.Image:
+    """`mapping(_scaled(image))`, where `image` differs from the floor it was drawn on only inside `boxes` and
+    `floor` is that floor already scaled and mapped: the scaling works block by block and `mapping` (none, or
+    Pillow's mapping to a palette, which gives each colour its nearest entry) pixel by pixel, so doing both to the
+    boxes alone (widened to whole blocks) gives the same picture, at a fraction of the cost (the robots and caption
+    cover a few percent of a frame)."""
     frame = floor.copy()
     step, part = SCALE[1], SCALE[0]
-    for left, top, right, bottom in boxes:
-        box = (max(left, 0) // step * step, max(top, 0) // step * step,
-               min(-(-right // step) * step, image.width // step * step),
-               min(-(-bottom // step) * step, image.height // step * step))
-        if box[0] < box[2] and box[1] < box[3]:
-            piece = _scaled(image.crop(box)).quantize(palette=palette, dither=Image.Dither.NONE)
-            frame.paste(piece, (box[0] // step * part, box[1] // step * part))
+    for box in _blocks(boxes, image.size):
+        frame.paste(mapping(_scaled(image.crop(box))), (box[0] // step * part, box[1] // step * part))
     return frame
+
+
+def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palette: Image.Image) -> Image.Image:
+    """`_scaled(image).quantize(palette=palette)` without dithering, `floor` being the floor `image` was drawn on
+    already scaled and in the palette (see `_patched`)."""
+    return _patched(image, boxes, floor, lambda piece: piece.quantize(palette=palette, dither=Image.Dither.NONE))
+
+
+def _mend(image: Image.Image, floor: Image.Image, boxes: list[Box]) -> None:
+    """`image` (drawn on `floor` inside `boxes` only) made the floor again."""
+    for left, top, right, bottom in boxes:
+        box = (max(left, 0), max(top, 0), min(right, image.width), min(bottom, image.height))
+        if box[0] < box[2] and box[1] < box[3]:
+            image.paste(floor.crop(box), box[:2])
 
 
 def _caption(image: Image.Image, text: str) -> Box:

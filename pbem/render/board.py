@@ -7,12 +7,14 @@ every picture of one game uses the same colours.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
+from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
 from ..engine.geometry import Dir, Square
-from ..engine.queries import board_beams
+from ..engine.queries import Beam, board_beams
 from ..engine.state import Board, Robot
 from ..engine.vocabulary import Mode
 from . import style as s
@@ -119,10 +121,10 @@ def _label_sprite(names: str, cell: int = s.CELL) -> Image.Image:
     return sprite
 
 
-def _draw_beams(image: Image.Image, board: Position, scale: Scale) -> None:
+def _draw_beams(image: Image.Image, beams: Sequence[Beam], scale: Scale) -> None:
     """Each board laser's beam to where the engine says it stops (`engine.queries.board_beams`)."""
     draw = ImageDraw.Draw(image, "RGBA")
-    for beam in board_beams(board.room, board.elements, board.robots):
+    for beam in beams:
         (dr, dc), (pr, pc) = beam.direction.delta, beam.direction.turned(1).delta
         x0, y0 = origin(beam.start, scale)
         x1, y1 = origin(beam.stop, scale)
@@ -191,14 +193,36 @@ def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Col
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
     """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
     layer = room_layer(position.room)
-    image = draw_floor(position)
+    image = _backdrop(position).copy()
     robots = [r for r in position.robots if on_board(r)]
-    _draw_beams(image, position, layer.scale)
-    image.alpha_composite(layer.edges)
     _draw_marks(image, position.marks, layer.scale)
     _draw_rings(image, tuple(r.at for r in robots if r.name in position.own), layer.scale)
     _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]), layer.scale)
     return image.convert("RGB")
+
+
+BACKDROPS = 2  # backdrops kept: a dealt turn's sheets show one board, one sheet after the other
+_backdrops: OrderedDict[tuple[object, ...], tuple[RoomLayer, Image.Image]] = OrderedDict()
+
+
+def _backdrop(position: Position) -> Image.Image:
+    """The position's floor, its beams and the room's walls over them (RGBA, not to be drawn on): what every
+    picture of the position shares, whoever reads it (their rings and marks go over it). Kept for the last few
+    positions drawn: the four sheets of a dealt turn show the same board, ringed for each player."""
+    layer = room_layer(position.room)
+    beams = tuple(board_beams(position.room, position.elements, position.robots))
+    key = (id(layer), tuple(sorted(position.elements.items())), beams)
+    kept = _backdrops.get(key)
+    if kept is not None and kept[0] is layer:
+        _backdrops.move_to_end(key)
+        return kept[1]
+    image = draw_floor(position)
+    _draw_beams(image, beams, layer.scale)
+    image.alpha_composite(layer.edges)
+    _backdrops[key] = (layer, image)
+    while len(_backdrops) > BACKDROPS:
+        _backdrops.popitem(last=False)
+    return image
 
 
 def _draw_rings(image: Image.Image, squares: tuple[Square, ...], scale: Scale) -> None:
