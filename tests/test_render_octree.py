@@ -1,4 +1,4 @@
-"""The board pictures' 256 colours (`render/board.in_256_colours`, the C extension `render/_octree.c`) are
+"""The board pictures' 256 colours (`render/board.in_colours`, the C extension `render/_octree.c`) are
 Pillow's own: `quantize(256, method=FASTOCTREE, dither=NONE)` of the picture in RGB gives the same indices and the
 same palette, so the same PNG bytes (#36: the extension reads the picture once where Pillow copies it three
 times). Checked on board pictures and on pictures made to stress the method: one colour, a few colours of equal
@@ -51,30 +51,33 @@ def board_pictures() -> list[Image.Image]:
 
 @pytest.mark.parametrize("picture", stress_pictures() + board_pictures(), ids=lambda picture: "x".join(map(str, picture.size)))
 def test_the_pictures_colours_are_pillows_fast_octree(picture):
-    quantized = board.in_256_colours(picture)
+    quantized = board.in_colours(picture)
     assert (quantized.tobytes(), bytes(quantized.getpalette() or [])) == pillows(picture)
     for colours in (63, 256):
         assert _octree.quantize(picture.tobytes(), colours) == pillows(picture, colours)
+        rgb = picture.convert("RGB")  # as the animation's frames are
+        quantized = board.in_colours(rgb, colours)
+        assert (quantized.tobytes(), bytes(quantized.getpalette() or [])) == pillows(picture, colours)
 
 
 def test_a_pictures_png_is_the_one_pillow_quantizing_makes():
     for picture in board_pictures():
         by_pillow = picture.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        assert board.png_bytes(board.in_256_colours(picture), board.PNG_LEVEL) == board.png_bytes(
+        assert board.png_bytes(board.in_colours(picture), board.PNG_LEVEL) == board.png_bytes(
             by_pillow, board.PNG_LEVEL)
 
 
 def test_bytes_that_are_not_rgba_or_a_count_of_colours_out_of_range_are_refused():
-    with pytest.raises(ValueError, match="RGBA"):
+    with pytest.raises(ValueError, match="RGBA or RGB"):
         _octree.quantize(b"\x00" * 6, 256)
-    with pytest.raises(ValueError, match="RGBA"):
+    with pytest.raises(ValueError, match="RGBA or RGB"):
         _octree.quantize(b"\x00" * 8, 257)
 
 
 def test_a_checkout_without_the_built_extension_quantizes_with_pillow_to_the_same_picture(monkeypatch):
     pictures = board_pictures()
-    built = [board.in_256_colours(picture) for picture in pictures]
+    built = [board.in_colours(picture) for picture in pictures]
     monkeypatch.setitem(sys.modules, "pbem.render._octree", None)  # what `import` finds when it was never built
     for picture, quantized in zip(pictures, built):
-        fallback = board.in_256_colours(picture)
+        fallback = board.in_colours(picture)
         assert (fallback.tobytes(), fallback.getpalette()) == (quantized.tobytes(), quantized.getpalette())

@@ -1,5 +1,5 @@
 /* The board pictures' palette, as Pillow's fast octree quantizer makes it (`Image.quantize(256,
- * method=FASTOCTREE, dither=NONE)` of an RGB picture), from the picture's RGBA bytes: the same palette and the
+ * method=FASTOCTREE, dither=NONE)` of an RGB picture), from the picture's RGBA (or RGB) bytes: the same palette and the
  * same indices, so the same PNG, without Pillow's copies of the picture (to RGB, to its own pixel array, to a
  * 32-bit index array; ~2.3 ms of a stage picture's ~4.2). tests/test_render_octree.py checks it against Pillow.
  *
@@ -96,15 +96,16 @@ static PyObject *
 quantize(PyObject *self, PyObject *args) {
     Py_buffer pixels;
     unsigned long colours;
-    if (!PyArg_ParseTuple(args, "y*k", &pixels, &colours)) {
+    int size = 4; /* bytes a pixel: RGBA (alpha ignored), or 3: RGB */
+    if (!PyArg_ParseTuple(args, "y*k|i", &pixels, &colours, &size)) {
         return NULL;
     }
-    if (pixels.len % 4 || colours < 1 || colours > 256) {
+    if ((size != 3 && size != 4) || pixels.len % size || colours < 1 || colours > 256) {
         PyBuffer_Release(&pixels);
-        PyErr_SetString(PyExc_ValueError, "RGBA bytes and 1 to 256 colours expected");
+        PyErr_SetString(PyExc_ValueError, "RGBA or RGB bytes and 1 to 256 colours expected");
         return NULL;
     }
-    Py_ssize_t count = pixels.len / 4;
+    Py_ssize_t count = pixels.len / size;
     const unsigned char *rgba = pixels.buf;
     PyObject *indices = PyBytes_FromStringAndSize(NULL, count);
     Bucket *fine = calloc(FINE, sizeof(Bucket)), *sorted = malloc(FINE * sizeof(Bucket));
@@ -123,7 +124,7 @@ quantize(PyObject *self, PyObject *args) {
        waits on the addition before */
     Py_ssize_t start = 0;
     for (Py_ssize_t i = 1; i <= count; i++) {
-        const unsigned char *p = rgba + 4 * start, *q = rgba + 4 * i;
+        const unsigned char *p = rgba + size * start, *q = rgba + size * i;
         if (i < count && q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) {
             continue;
         }
@@ -177,7 +178,7 @@ quantize(PyObject *self, PyObject *args) {
     }
     unsigned char *out = (unsigned char *)PyBytes_AS_STRING(indices);
     for (Py_ssize_t i = 0; i < count; i++) {
-        const unsigned char *p = rgba + 4 * i;
+        const unsigned char *p = rgba + size * i;
         out[i] = (unsigned char)lookup[fine_of(p[0], p[1], p[2])];
     }
     Py_END_ALLOW_THREADS
@@ -198,8 +199,9 @@ quantize(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"quantize", quantize, METH_VARARGS,
-     "quantize(rgba, colours) -> (indices, palette): an RGBA picture's bytes (alpha ignored) in `colours` "
-     "colours, as Pillow's fast octree quantizer maps its RGB picture: an index a pixel, three bytes an entry."},
+     "quantize(pixels, colours, size=4) -> (indices, palette): an RGBA picture's bytes (alpha ignored), or an RGB "
+     "one's (size 3), in `colours` colours, as Pillow's fast octree quantizer maps the picture in RGB: an index a "
+     "pixel, three bytes an entry."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_octree", NULL, -1, methods};

@@ -21,7 +21,7 @@ from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.vocabulary import Mode
 from . import style as s
-from .board import Box, draw_floor, draw_robots
+from .board import Box, draw_floor, draw_robots, in_colours
 from .model import Position
 from .static import room_layer
 
@@ -128,7 +128,7 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
         # included: the encoder then stores only what changed between frames
         if palette_image is None:
             first = _patched(image, boxes, scaled[key]) if _in_blocks(image) else _scaled(image)
-            palette_image = first.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            palette_image = in_colours(first, COLOURS)
         if key not in mapped:
             mapped[key] = scaled[key].quantize(palette=palette_image, dither=Image.Dither.NONE)
         picture = _in_palette(image, boxes, mapped[key], palette_image)

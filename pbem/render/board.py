@@ -258,19 +258,20 @@ PNG_LEVEL = 3  # for 256-colour pictures: 5x faster than level 6, 15 % bigger
 def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
     """PNG bytes of the picture with at most 256 colours: a quarter of the size of full colour,
     and faster to compress (a stage picture must take well under 20 ms, BENCHMARKS.md)."""
-    return png_bytes(in_256_colours(_drawn(position, colours)), PNG_LEVEL)
+    return png_bytes(in_colours(_drawn(position, colours)), PNG_LEVEL)
 
 
-def in_256_colours(picture: Image.Image) -> Image.Image:
-    """An opaque RGBA picture as `picture.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE,
-    dither=Image.Dither.NONE)`: the same palette and indices, by the C extension `_octree` where it is built
-    (`pip install`, or `setup.py build_ext --inplace` in a checkout), by Pillow otherwise. The extension reads the
-    picture's bytes once; Pillow copies them three times (~2.3 ms of a stage picture's ~4.2)."""
+def in_colours(picture: Image.Image, colours: int = 256) -> Image.Image:
+    """An opaque RGBA (or an RGB) picture as `picture.convert("RGB").quantize(colours,
+    method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)`: the same palette and indices, by the C extension
+    `_octree` where it is built (`pip install`, or `setup.py build_ext --inplace` in a checkout), by Pillow
+    otherwise. The extension reads the picture's bytes once; Pillow copies them three times (~2.3 ms of a stage
+    picture's ~4.2)."""
     try:
         from . import _octree
     except ImportError:
-        return picture.convert("RGB").quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    indices, palette = _octree.quantize(picture.tobytes(), 256)
+        return picture.convert("RGB").quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    indices, palette = _octree.quantize(picture.tobytes(), colours, len(picture.mode))
     quantized = Image.frombytes("P", picture.size, indices)
     quantized.putpalette(palette)
     return quantized
