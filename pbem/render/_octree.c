@@ -1,7 +1,8 @@
 /* The board pictures' palette, as Pillow's fast octree quantizer makes it (`Image.quantize(256,
- * method=FASTOCTREE, dither=NONE)` of an RGB picture), from the picture's RGBA (or RGB) bytes: the same palette and the
- * same indices, so the same PNG, without Pillow's copies of the picture (to RGB, to its own pixel array, to a
- * 32-bit index array; ~2.3 ms of a stage picture's ~4.2). tests/test_render_octree.py checks it against Pillow.
+ * method=FASTOCTREE, dither=NONE)` of an RGB picture), from the picture's RGBA (or RGB) bytes: the same palette
+ * and the same indices, so the same PNG, without Pillow's copies of the picture (to RGB, to its own pixel array,
+ * to a 32-bit index array: ~2.3 ms of a stage picture's ~4.2). tests/test_render_octree.py checks it against
+ * Pillow.
  *
  * The method: colours are counted in a fine cube (16 levels a channel) and a coarse one (4 levels); the palette
  * is every coarse bucket still holding pixels once the most used fine buckets are taken out, then those fine
