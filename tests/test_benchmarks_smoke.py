@@ -29,6 +29,7 @@ SMOKE = {
     "cli": ["--repeat", "1"],
     "tick": ["--games", "1", "--repeat", "1"],
     "due_tick": ["--games", "1", "--repeat", "1", "--profile"],
+    "due_pictures": ["--games", "1", "--repeat", "1"],
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
     "server": ["--games", "5", "--workers", "1,2", "--hosts"],  # five games: one of each kind at least
