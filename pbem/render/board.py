@@ -7,7 +7,6 @@ every picture of one game uses the same colours.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
 from functools import lru_cache
 from typing import Sequence
 
@@ -207,7 +206,7 @@ def _drawn(position: Position, colours: dict[str, s.Colour] | None) -> Image.Ima
 
 
 BACKDROPS = 2  # backdrops kept: a dealt turn's sheets show one board, one sheet after the other
-_backdrops: OrderedDict[tuple[object, ...], tuple[RoomLayer, Image.Image]] = OrderedDict()
+_backdrops: dict[tuple[object, ...], tuple[RoomLayer, Image.Image]] = {}  # the least recently used first
 
 
 def _backdrop(position: Position) -> Image.Image:
@@ -217,17 +216,16 @@ def _backdrop(position: Position) -> Image.Image:
     layer = room_layer(position.room)
     beams = tuple(board_beams(position.room, position.elements, position.robots))
     key = (id(layer), tuple(sorted(position.elements.items())), beams)
-    kept = _backdrops.get(key)
-    if kept is not None and kept[0] is layer:
-        _backdrops.move_to_end(key)
-        return kept[1]
-    image = draw_floor(position)
-    _draw_beams(image, beams, layer.scale)
-    image.alpha_composite(layer.edges)
-    _backdrops[key] = (layer, image)
+    kept = _backdrops.pop(key, None)
+    if kept is None or kept[0] is not layer:  # (a layer's id may be another's once it is gone)
+        image = draw_floor(position)
+        _draw_beams(image, beams, layer.scale)
+        image.alpha_composite(layer.edges)
+        kept = (layer, image)
+    _backdrops[key] = kept  # now the most recently used
     while len(_backdrops) > BACKDROPS:
-        _backdrops.popitem(last=False)
-    return image
+        del _backdrops[next(iter(_backdrops))]
+    return kept[1]
 
 
 def _draw_rings(image: Image.Image, squares: tuple[Square, ...], scale: Scale) -> None:
