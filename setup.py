@@ -1,5 +1,5 @@
 """Builds copy the top-level data folders into the package, so an installed wheel has them, and compile the
-solvers' C extensions (`pip install` runs this; in a checkout, `pip install -e .`).
+solvers' and the pictures' C extensions (`pip install` runs this; in a checkout, `pip install -e .`).
 
 Everything else about the package is in pyproject.toml.
 """
@@ -29,6 +29,7 @@ class BuildWithData(build_py):
 EXTENSIONS = [
     Extension("pbem.dm.gyulbot._search", ["pbem/dm/gyulbot/_search.c"], extra_compile_args=["-O3", "-std=c99"]),
     Extension("pbem.dm.icemaze._search", ["pbem/dm/icemaze/_search.c"], extra_compile_args=["-O3"]),
+    Extension("pbem.render._octree", ["pbem/render/_octree.c"], extra_compile_args=["-O3", "-std=c99"]),
 ]
 
 setup(cmdclass={"build_py": BuildWithData}, ext_modules=EXTENSIONS)

@@ -113,7 +113,7 @@ class PillowGif:
     def __init__(self, **options):
         self.options, self.frames, self.durations = options, [], []
 
-    def add(self, frame, milliseconds):
+    def add(self, frame, milliseconds, within=None):  # Pillow compares whole frames
         self.frames.append(frame)
         self.durations.append(milliseconds)
 
@@ -152,19 +152,32 @@ def test_a_frame_like_the_one_before_lengthens_it_as_pillow_does():
     assert Image.open(io.BytesIO(gif)).n_frames == 3
 
 
-def test_each_frames_indices_are_taken_once_and_each_caption_drawn_once(monkeypatch):
-    """#36: each frame's palette indices were taken twice (as the frame after one, then as the frame before the
-    next) and each frame's caption laid out and its text rendered again; now once a frame, and once a caption a
-    process (a stage's caption shows on each of its frames). The pixels are the same: see the test above and the
-    render goldens."""
-    from PIL import ImageDraw
+def test_a_frame_is_compared_with_the_one_before_where_robots_moved_and_each_caption_drawn_once(monkeypatch):
+    """#36: each frame was compared whole with the frame before, twice (for what to leave transparent, then in
+    the writer for the box to write), each robot's box scaled and put in the palette again, and each caption laid
+    out and rendered again; now only the boxes that changed are compared, a robot standing where it stood keeps its
+    piece, and a caption is drawn once a process (a stage's caption shows on each of its frames). Red moves every
+    frame, Blue is pushed from the second: a whole frame is compared once, in the writer, the second with the first
+    (which is written whole). The pixels are the same: see the test above, the render goldens and `pbem demo`."""
+    from PIL import ImageChops, ImageDraw
 
-    taken, drawn = [0], [0]
-    tobytes, text = Image.Image.tobytes, ImageDraw.ImageDraw.text
+    from pbem.render.static import image_size
 
-    def counted_tobytes(self, *args, **kwargs):
-        taken[0] += 1
-        return tobytes(self, *args, **kwargs)
+    compared: list[tuple[str, tuple[int, int]]] = []
+    mapped, drawn = [0], [0]
+    quantize, text = Image.Image.quantize, ImageDraw.ImageDraw.text
+
+    def counted(name):
+        chop = getattr(ImageChops, name)
+
+        def compare(before, after):
+            compared.append((name, after.size))
+            return chop(before, after)
+        return compare
+
+    def counted_quantize(self, *args, **kwargs):
+        mapped[0] += "palette" in kwargs
+        return quantize(self, *args, **kwargs)
 
     def counted_text(self, *args, **kwargs):
         drawn[0] += 1
@@ -173,7 +186,43 @@ def test_each_frames_indices_are_taken_once_and_each_caption_drawn_once(monkeypa
     shown, result = played(room, [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
                            {"Red": ["FWD3#800"]})
     animation.turn_gif(room, result.snapshots, result.events)  # the room's, the robots' and the captions' pictures
-    monkeypatch.setattr(Image.Image, "tobytes", counted_tobytes)
+    for name in ("difference", "subtract_modulo"):  # what to leave transparent; the box to write
+        monkeypatch.setattr(ImageChops, name, counted(name))
+    monkeypatch.setattr(Image.Image, "quantize", counted_quantize)
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", counted_text)
     animation.turn_gif(room, result.snapshots, result.events)
-    assert len(shown) == 5 and (taken[0], drawn[0]) == (len(shown), 0)
+    width, height = image_size(room)
+    whole = (width * 3 // 4, height * 3 // 4)
+    assert len(shown) == 5 and drawn[0] == 0 and len(compared) > 2
+    assert [name for name, size in compared if size == whole] == ["subtract_modulo"]
+    # the floor, then each frame's boxes: 3 (2 robots and the caption) in the first, then the boxes that changed
+    # (the robots that moved, the caption when it changed); the end of the turn is the last step's picture
+    assert mapped[0] == 1 + 3 + 2 + 2 + 2 + 1
+
+
+def test_the_floor_is_scaled_once_and_copied_once_for_all_frames_on_it(monkeypatch):
+    """#36: the floor under the robots was copied whole for every frame, and the first frame scaled whole for the
+    palette beside the floor itself; now the floor is mended where the robots and caption were drawn, and the
+    first frame is the scaled floor with its robots' blocks scaled (as every frame is mapped to the palette). The
+    bytes are the same: the render goldens and `pbem demo`'s animations."""
+    from pbem.render.static import image_size
+
+    room = lab()
+    shown, result = played(room, [Robot("Red", at=Square(3, 1), facing=Dir.E), Robot("Blue", at=Square(3, 2))],
+                           {"Red": ["FWD3#800"]})
+    whole = image_size(room)
+    copies, resizes = [0], [0]
+    copy, resize = Image.Image.copy, Image.Image.resize
+
+    def counted_copy(self):
+        copies[0] += self.mode == "RGB" and self.size == whole
+        return copy(self)
+
+    def counted_resize(self, *args, **kwargs):
+        resizes[0] += self.size == whole
+        return resize(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "copy", counted_copy)
+    monkeypatch.setattr(Image.Image, "resize", counted_resize)
+    animation.turn_gif(room, result.snapshots, result.events)
+    assert len(shown) == 5 and (copies[0], resizes[0]) == (1, 1)

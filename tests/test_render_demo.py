@@ -108,9 +108,9 @@ def test_render_demo_every_board_of_every_turn_has_its_animation(demo):
 
 
 def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes(demo, monkeypatch):
-    """A frame is scaled and put in the first frame's palette box by box (animation._in_palette); whole frames, as
-    before, gives the same GIF: Pillow maps each pixel on its own. On the BotWars demo: four robots, labels
-    overlapping neighbours, robots on the board's edge."""
+    """A frame is scaled and put in the first frame's palette box by box (animation._pieces), and compared with the
+    frame before where its boxes changed; whole frames, as before, gives the same GIF: Pillow maps each pixel on
+    its own. On the BotWars demo: four robots, labels overlapping neighbours, robots on the board's edge."""
     from PIL import Image
     from sqlmodel import Session
 
@@ -118,8 +118,9 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
     from pbem.store.db import open_database
     from pbem.store.games import get_game, processed_turns, read_state, snapshot, stage_snapshots, turn_events
 
-    def whole_frames(image, boxes, floor, palette):
-        return animation._scaled(image).quantize(palette=palette, dither=Image.Dither.NONE)
+    def whole_frames(image, boxes, palette, before):
+        return {((0, 0, *image.size), image.tobytes()): animation._scaled(image).quantize(palette=palette,
+                                                                                          dither=Image.Dither.NONE)}
 
     engine = open_database(f"sqlite:///{demo.parent / 'pbem-demo.db'}")
     with Session(engine) as session:
@@ -131,7 +132,7 @@ def test_render_demo_animations_map_only_what_the_robots_cover_to_the_same_bytes
             events = [event for _, event in turn_events(session, game, turn.number)]
             by_boxes = animation.turn_gif(room, stages, events)
             with monkeypatch.context() as patch:
-                patch.setattr(animation, "_in_palette", whole_frames)
+                patch.setattr(animation, "_pieces", whole_frames)
                 assert animation.turn_gif(room, stages, events) == by_boxes, turn.number
     engine.dispose()
     assert len(turns) == 4

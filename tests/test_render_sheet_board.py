@@ -128,3 +128,39 @@ def test_shared_board_reports_key_each_owners_colour_and_mark_the_readers_own(tm
     html = mail.get_body(("html",)).get_content()
     assert "Robots: ann: Rusty; yours: Sparky." in text.splitlines()
     assert html.count('class="swatch"') >= 1 and "yours (Sparky)" in html and "ann (Rusty)" in html
+
+
+def test_the_sheets_of_a_shared_board_draw_its_floor_beams_and_walls_once(tmp_path, monkeypatch):
+    """#36: each player's sheet of a shared board drew the room's floor, the beams and the walls again for their
+    own rings and marks; now once for the dealt turn's sheets (`board._backdrop`). Each picture is the one drawn
+    on its own."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+    from pbem.render import board
+    from pbem.render.sheet import DrawnSheets
+
+    url = f"sqlite:///{tmp_path / 'pbem.db'}"
+    result = CliRunner().invoke(app, ["--db", url, "game", "new", "bw", "--ruleset", "botwars", "--player",
+                                      "ann:ann@example.org:Rusty", "--player", "ben:ben@example.org:Sparky",
+                                      "--player", "cy:cy@example.org:Tinny"])
+    assert result.exit_code == 0, result.output
+    store = Store(url)
+    with store.session() as session:
+        _, sheets = cycle.deal(session, "bw")
+    store.close()
+    floors = [0]
+    draw_floor = board.draw_floor
+
+    def counted(position):
+        floors[0] += 1
+        return draw_floor(position)
+
+    monkeypatch.setattr(board, "draw_floor", counted)
+    board._backdrops.clear()
+    drawn = DrawnSheets.of(sheets)
+    assert len(drawn.pictures) == 3 and floors[0] == 1
+    for sheet in sheets:
+        board._backdrops.clear()
+        assert drawn.pictures[sheet.player] == sheet_png(sheet)
+    assert len(set(drawn.pictures.values())) == 3  # each player's own robot ringed

@@ -21,7 +21,7 @@ from ..engine.events import Event
 from ..engine.room import Room
 from ..engine.vocabulary import Mode
 from . import style as s
-from .board import Box, draw_floor, draw_robots
+from .board import Box, draw_floor, draw_robots, in_colours
 from .model import Position
 from .static import room_layer
 
@@ -105,29 +105,43 @@ def turn_gif(room: Room, snapshots: Sequence[Any], events: Sequence[Event],
     shown = frames(room, snapshots, events)
     palette = dict(colours) if colours else s.owner_colours([r.owner for _, p, _ in shown for r in p.robots])
     floors: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the room in each set of element states, drawn once
+    scaled: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, at SCALE
     mapped: dict[tuple[tuple[str, str], ...], Image.Image] = {}  # the same, scaled and in the palette
     gif = GifFrames(loop=0, optimize=False, disposal=1, transparency=UNCHANGED)
-    last: Image.Image | None = None  # the frame before, as its palette indices
     palette_image: Image.Image | None = None
+    image: Image.Image | None = None  # the frame being drawn: the room's floor with robots and caption on it
+    drawn_key, boxes = None, []  # whose floor `image` holds, and where the frame before drew over it
+    last: tuple[Image.Image, Pieces, tuple[tuple[str, str], ...]] | None = None  # the frame before: picture, pieces, floor
+    moved_before: list[Box] | None = None  # where the frame before differs from the one before it (None: anywhere)
     for caption, position, milliseconds in shown:
         key = tuple(sorted(position.elements.items()))
         if key not in floors:
             floor = draw_floor(position)
             floor.alpha_composite(room_layer(room).edges)
             floors[key] = floor.convert("RGB")
-        image = floors[key].copy()
+            scaled[key] = _scaled(floors[key])
+        if image is None or key != drawn_key:
+            image, drawn_key = floors[key].copy(), key
+        else:  # the floor mended where the frame before drew, rather than copied whole for every frame
+            _mend(image, floors[key], boxes)
         boxes = [*draw_robots(image, position, palette), _caption(image, caption)]
         # one palette for every frame (made from the first), every frame mapped to it the same way, the first
         # included: the encoder then stores only what changed between frames
         if palette_image is None:
-            palette_image = _scaled(image).quantize(COLOURS, method=Image.Quantize.FASTOCTREE,
-                                                    dither=Image.Dither.NONE)
+            first = _patched(image, boxes, scaled[key]) if _in_blocks(image) else _scaled(image)
+            palette_image = in_colours(first, COLOURS)
         if key not in mapped:
-            mapped[key] = _scaled(floors[key]).quantize(palette=palette_image, dither=Image.Dither.NONE)
-        picture = _in_palette(image, boxes, mapped[key], palette_image)
-        indices = _indices(picture)
-        gif.add(picture if last is None else _changes(last, indices, picture), milliseconds)
-        last = indices
+            mapped[key] = scaled[key].quantize(palette=palette_image, dither=Image.Dither.NONE)
+        pieces = _pieces(image, boxes, palette_image, last[1] if last is not None and last[2] == key else {})
+        picture = _laid(mapped[key], pieces)
+        if last is None:
+            gif.add(picture, milliseconds)
+            moved = None
+        else:
+            moved = _moved(pieces, last[1]) if last[2] == key else None
+            gif.add(_changes(last[0], picture, moved), milliseconds,
+                    None if moved is None or moved_before is None else moved + moved_before)
+        last, moved_before = (picture, pieces, key), moved
     return gif.end()
 
 
@@ -146,7 +160,9 @@ class GifFrames:
         self.waiting: tuple[Image.Image, tuple[int, int, int, int] | None, dict[str, Any]] | None = None
         self.count = 0
 
-    def add(self, frame: Image.Image, milliseconds: int) -> None:
+    def add(self, frame: Image.Image, milliseconds: int, within: Sequence[Box] | None = None) -> None:
+        """The next frame, shown `milliseconds`; `within`: the boxes outside which it is the same as the frame
+        added before (None: it may differ anywhere), where the two are compared."""
         frame = GifImagePlugin._normalize_mode(frame.copy())
         if self.count == 0:
             self.options.update((k, v) for k, v in frame.info.items() if k != "transparency" and isinstance(k, str)
@@ -158,7 +174,7 @@ class GifFrames:
         self.count += 1
         box = None
         if self.waiting is not None:
-            box = GifImagePlugin._getbbox(self.waiting[0], frame)[1]
+            box = _difference_box(self.waiting[0], frame, within)
             if not box:  # the same picture as the frame before: that one is shown longer
                 if milliseconds:
                     self.waiting[2]["duration"] = self.waiting[2].get("duration", 0) + milliseconds
@@ -186,22 +202,45 @@ class GifFrames:
         GifImagePlugin._write_frame_data(self.out, piece, offset, info)
 
 
+def _difference_box(before: Image.Image, frame: Image.Image, within: Sequence[Box] | None) -> Box | None:
+    """The box around the pixels where `frame` differs from `before` (Pillow's `_getbbox`), looked for `within`
+    these boxes alone when the frames are the same outside them and share a palette."""
+    if within is None or _palette(before) != _palette(frame):
+        return GifImagePlugin._getbbox(before, frame)[1]
+    found = []
+    for left, top, right, bottom in within:
+        box = ImageChops.subtract_modulo(frame.crop((left, top, right, bottom)),
+                                         before.crop((left, top, right, bottom))).getbbox(alpha_only=False)
+        if box:
+            found.append((left + box[0], top + box[1], left + box[2], top + box[3]))
+    if not found:
+        return None
+    return min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found), max(b[3] for b in found)
+
+
+def _palette(frame: Image.Image) -> bytes:
+    return bytes(frame.palette.palette) if frame.palette else b""
+
+
 def _indices(frame: Image.Image) -> Image.Image:
-    """A palette frame's indices as a greyscale picture (each frame's are taken once: it is the frame after one,
-    then the frame before the next)."""
+    """A palette frame's indices as a greyscale picture."""
     return Image.frombytes("L", frame.size, frame.tobytes())
 
 
 _SAME = [255] + [0] * 255  # a difference of 0 (the same index) -> masked; Pillow's table for `point`
 
 
-def _changes(before: Image.Image, indices: Image.Image, after: Image.Image) -> Image.Image:
-    """`after` (whose `_indices` are `indices`) with every pixel it shares with the frame `before` (its indices)
-    made transparent: the viewer keeps the frame before under it (disposal 1), and runs of one index compress to
-    almost nothing, so a frame costs what moved."""
-    same = ImageChops.difference(before, indices).point(_SAME, "1")
+def _changes(before: Image.Image, after: Image.Image, moved: Sequence[Box] | None) -> Image.Image:
+    """`after` with every pixel it shares with the frame `before` made transparent: the viewer keeps the frame
+    before under it (disposal 1), and runs of one index compress to almost nothing, so a frame costs what moved.
+    `moved`: the boxes outside which the two are the same (None: anywhere), the only ones compared."""
     frame = after.copy()
-    frame.paste(UNCHANGED, mask=same)
+    frame.paste(UNCHANGED, (0, 0, *frame.size))
+    for box in [(0, 0, *after.size)] if moved is None else moved:
+        piece = after.crop(box)
+        same = ImageChops.difference(_indices(before.crop(box)), _indices(piece)).point(_SAME, "1")
+        piece.paste(UNCHANGED, mask=same)
+        frame.paste(piece, box[:2])
     return frame
 
 
@@ -211,22 +250,76 @@ def _scaled(image: Image.Image) -> Image.Image:
     return image.resize(size, Image.Resampling.BOX)
 
 
-def _in_palette(image: Image.Image, boxes: list[Box], floor: Image.Image, palette: Image.Image) -> Image.Image:
-    """`_scaled(image).quantize(palette=palette)` without dithering, where `image` differs from the floor it was
-    drawn on only inside `boxes` and `floor` is that floor already scaled and in the palette: the scaling works
-    block by block and the mapping pixel by pixel (Pillow gives each colour its nearest palette entry), so doing
-    both to the boxes alone (widened to whole blocks) gives the same picture, at a fraction of the cost (the
-    robots and caption cover a few percent of a frame)."""
-    frame = floor.copy()
+def _in_blocks(image: Image.Image) -> bool:
+    """Whether `image` is whole blocks of SCALE, so that `_scaled` scales each block on its own (a large room's
+    smaller squares may leave a part of a block at its edge)."""
+    return image.width % SCALE[1] == 0 and image.height % SCALE[1] == 0
+
+
+def _blocks(boxes: list[Box], size: tuple[int, int]) -> list[Box]:
+    """The boxes widened to whole blocks of SCALE (and cut to the picture's whole blocks), empty ones left out."""
+    step = SCALE[1]
+    blocks = [(max(left, 0) // step * step, max(top, 0) // step * step,
+               min(-(-right // step) * step, size[0] // step * step),
+               min(-(-bottom // step) * step, size[1] // step * step)) for left, top, right, bottom in boxes]
+    return [box for box in blocks if box[0] < box[2] and box[1] < box[3]]
+
+
+def _at_scale(box: Box) -> Box:
+    """A box of whole blocks in the scaled picture."""
     step, part = SCALE[1], SCALE[0]
-    for left, top, right, bottom in boxes:
-        box = (max(left, 0) // step * step, max(top, 0) // step * step,
-               min(-(-right // step) * step, image.width // step * step),
-               min(-(-bottom // step) * step, image.height // step * step))
-        if box[0] < box[2] and box[1] < box[3]:
-            piece = _scaled(image.crop(box)).quantize(palette=palette, dither=Image.Dither.NONE)
-            frame.paste(piece, (box[0] // step * part, box[1] // step * part))
+    return box[0] // step * part, box[1] // step * part, box[2] // step * part, box[3] // step * part
+
+
+def _patched(image: Image.Image, boxes: list[Box], floor: Image.Image) -> Image.Image:
+    """`_scaled(image)`, where `image` differs from the floor it was drawn on only inside `boxes` and `floor` is that
+    floor scaled: the scaling works block by block, so scaling the boxes alone (widened to whole blocks) gives the
+    same picture, at a fraction of the cost (the robots and caption cover a few percent of a frame)."""
+    frame = floor.copy()
+    for box in _blocks(boxes, image.size):
+        frame.paste(_scaled(image.crop(box)), _at_scale(box)[:2])
     return frame
+
+
+Pieces = dict[tuple[Box, bytes], Image.Image]  # a frame's blocks scaled and in the palette, by box and RGB bytes
+
+
+def _pieces(image: Image.Image, boxes: list[Box], palette: Image.Image, before: Pieces) -> Pieces:
+    """The boxes of `image` (widened to whole blocks) scaled and in the palette: with the floor under them (scaled
+    and in the palette), `_scaled(image).quantize(palette=palette)` without dithering. The scaling works block by
+    block and Pillow's mapping pixel by pixel (each colour to its nearest entry), so the boxes alone give the same
+    picture (see `_patched`); a box the frame before had, with the same pixels, is its piece again (most of a
+    frame's robots stand where they stood)."""
+    pieces: Pieces = {}
+    for box in _blocks(boxes, image.size):
+        crop = image.crop(box)
+        content = (box, crop.tobytes())
+        piece = before.get(content)
+        pieces[content] = piece if piece is not None else _scaled(crop).quantize(palette=palette,
+                                                                                   dither=Image.Dither.NONE)
+    return pieces
+
+
+def _laid(floor: Image.Image, pieces: Pieces) -> Image.Image:
+    """The frame: its pieces on the floor (scaled and in the palette; overlapping pieces agree where they meet)."""
+    frame = floor.copy()
+    for (box, _), piece in pieces.items():
+        frame.paste(piece, _at_scale(box)[:2])
+    return frame
+
+
+def _moved(pieces: Pieces, before: Pieces) -> list[Box]:
+    """Where a frame laid from `pieces` may differ from the one laid from `before` on the same floor: the boxes of
+    the pieces either has and the other has not (in the scaled picture)."""
+    return sorted({_at_scale(box) for box, _ in pieces.keys() ^ before.keys()})
+
+
+def _mend(image: Image.Image, floor: Image.Image, boxes: list[Box]) -> None:
+    """`image` (drawn on `floor` inside `boxes` only) made the floor again."""
+    for left, top, right, bottom in boxes:
+        box = (max(left, 0), max(top, 0), min(right, image.width), min(bottom, image.height))
+        if box[0] < box[2] and box[1] < box[3]:
+            image.paste(floor.crop(box), box[:2])
 
 
 def _caption(image: Image.Image, text: str) -> Box:

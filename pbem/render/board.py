@@ -8,11 +8,12 @@ every picture of one game uses the same colours.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
 from ..engine.geometry import Dir, Square
-from ..engine.queries import board_beams
+from ..engine.queries import Beam, board_beams
 from ..engine.state import Board, Robot
 from ..engine.vocabulary import Mode
 from . import style as s
@@ -119,10 +120,10 @@ def _label_sprite(names: str, cell: int = s.CELL) -> Image.Image:
     return sprite
 
 
-def _draw_beams(image: Image.Image, board: Position, scale: Scale) -> None:
+def _draw_beams(image: Image.Image, beams: Sequence[Beam], scale: Scale) -> None:
     """Each board laser's beam to where the engine says it stops (`engine.queries.board_beams`)."""
     draw = ImageDraw.Draw(image, "RGBA")
-    for beam in board_beams(board.room, board.elements, board.robots):
+    for beam in beams:
         (dr, dc), (pr, pc) = beam.direction.delta, beam.direction.turned(1).delta
         x0, y0 = origin(beam.start, scale)
         x1, y1 = origin(beam.stop, scale)
@@ -190,15 +191,41 @@ def draw_robots(image: Image.Image, position: Position, colours: dict[str, s.Col
 
 def draw_position(position: Position, colours: dict[str, s.Colour] | None = None) -> Image.Image:
     """The picture (RGB): robots coloured by `colours` (owner -> RGB), else by owner name order."""
+    return _drawn(position, colours).convert("RGB")
+
+
+def _drawn(position: Position, colours: dict[str, s.Colour] | None) -> Image.Image:
+    """The picture as drawn, in RGBA (every pixel opaque)."""
     layer = room_layer(position.room)
-    image = draw_floor(position)
+    image = _backdrop(position).copy()
     robots = [r for r in position.robots if on_board(r)]
-    _draw_beams(image, position, layer.scale)
-    image.alpha_composite(layer.edges)
     _draw_marks(image, position.marks, layer.scale)
     _draw_rings(image, tuple(r.at for r in robots if r.name in position.own), layer.scale)
     _draw_robots(image, robots, colours or s.owner_colours([r.owner for r in position.robots]), layer.scale)
-    return image.convert("RGB")
+    return image
+
+
+BACKDROPS = 2  # backdrops kept: a dealt turn's sheets show one board, one sheet after the other
+_backdrops: dict[tuple[object, ...], tuple[RoomLayer, Image.Image]] = {}  # the least recently used first
+
+
+def _backdrop(position: Position) -> Image.Image:
+    """The position's floor, its beams and the room's walls over them (RGBA, not to be drawn on): what every
+    picture of the position shares, whoever reads it (their rings and marks go over it). Kept for the last few
+    positions drawn: the four sheets of a dealt turn show the same board, ringed for each player."""
+    layer = room_layer(position.room)
+    beams = tuple(board_beams(position.room, position.elements, position.robots))
+    key = (id(layer), tuple(sorted(position.elements.items())), beams)
+    kept = _backdrops.pop(key, None)
+    if kept is None or kept[0] is not layer:  # (a layer's id may be another's once it is gone)
+        image = draw_floor(position)
+        _draw_beams(image, beams, layer.scale)
+        image.alpha_composite(layer.edges)
+        kept = (layer, image)
+    _backdrops[key] = kept  # now the most recently used
+    while len(_backdrops) > BACKDROPS:
+        del _backdrops[next(iter(_backdrops))]
+    return kept[1]
 
 
 def _draw_rings(image: Image.Image, squares: tuple[Square, ...], scale: Scale) -> None:
@@ -229,9 +256,24 @@ PNG_LEVEL = 3  # for 256-colour pictures: 5x faster than level 6, 15 % bigger
 def position_png(position: Position, colours: dict[str, s.Colour] | None = None) -> bytes:
     """PNG bytes of the picture with at most 256 colours: a quarter of the size of full colour,
     and faster to compress (a stage picture must take well under 20 ms, BENCHMARKS.md)."""
-    image = draw_position(position, colours).quantize(256, method=Image.Quantize.FASTOCTREE,
-                                                      dither=Image.Dither.NONE)
-    return png_bytes(image, PNG_LEVEL)
+    return png_bytes(in_colours(_drawn(position, colours)), PNG_LEVEL)
+
+
+def in_colours(picture: Image.Image, colours: int = 256) -> Image.Image:
+    """An opaque RGBA (or an RGB) picture as `picture.convert("RGB").quantize(colours,
+    method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)`: the same palette and indices, by the C extension
+    `_octree` where it is built (`pip install`, or `setup.py build_ext --inplace` in a checkout), by Pillow
+    otherwise. The extension reads the picture's bytes once, a run of one colour at a time; Pillow copies them
+    three times and counts pixel by pixel (its ~2.3 ms were half of a stage picture's CPU; the extension's take
+    less than half of that)."""
+    try:
+        from . import _octree
+    except ImportError:
+        return picture.convert("RGB").quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    indices, palette = _octree.quantize(picture.tobytes(), colours, len(picture.mode))
+    quantized = Image.frombytes("P", picture.size, indices)
+    quantized.putpalette(palette)
+    return quantized
 
 
 __all__ = ["draw_board", "draw_position", "position_png", "image_size", "robot_sprite"]
