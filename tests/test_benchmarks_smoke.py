@@ -30,7 +30,6 @@ SMOKE = {
     "tick": ["--games", "1", "--repeat", "1"],
     "due_tick": ["--games", "1", "--repeat", "1", "--profile"],
     "due_pilot": ["--rounds", "1", "--repeat", "1"],
-
     "due_pictures": ["--games", "1", "--repeat", "1"],
     "report_size": ["--turns", "1"],
     "dm_new": ["--repeat", "1"],
