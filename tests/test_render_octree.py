@@ -9,6 +9,8 @@ import random
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from pbem.engine.elements import new_board
@@ -81,3 +83,14 @@ def test_a_checkout_without_the_built_extension_quantizes_with_pillow_to_the_sam
     for picture, quantized in zip(pictures, built):
         fallback = board.in_colours(picture)
         assert (fallback.tobytes(), fallback.getpalette()) == (quantized.tobytes(), quantized.getpalette())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 48), st.integers(1, 48), st.lists(st.tuples(*[st.integers(0, 255)] * 3), min_size=1, max_size=400),
+       st.integers(0, 2**32 - 1), st.sampled_from([1, 2, 63, 64, 65, 255, 256]))
+def test_any_picture_in_any_count_of_colours_is_quantized_as_pillow_does(width, height, colours, seed, count):
+    """Hostile and ordinary pictures alike: any size, any colours (a handful crowding one bucket, or hundreds), any
+    count of palette entries the extension takes; the same indices and palette as Pillow's, RGBA or RGB bytes."""
+    picture = made((width, height), colours, seed)
+    assert _octree.quantize(picture.tobytes(), count) == pillows(picture, count)
+    assert _octree.quantize(picture.convert("RGB").tobytes(), count, 3) == pillows(picture, count)
