@@ -57,24 +57,31 @@ def test_a_turn_stored_meanwhile_by_another_run_is_refused(tmp_path, monkeypatch
     store.close()
 
 
-def test_a_stored_state_is_decoded_once_a_transaction_whoever_reads_it(tmp_path, monkeypatch):
-    """#36: every reader of a state asks the store, and the store decodes a snapshot once a transaction (the due
-    tick's steps had each their own decode, or a `state=` handed down); a new transaction decodes afresh, and a
-    turn processed in the transaction is read as the new state, not the cached old one."""
+def count_decoded_states(monkeypatch) -> list[int]:
+    """From now on, the turn of every game state the store decodes, in order."""
     import pbem.store.states as states
 
-    decoded = []
+    decoded: list[int] = []
     original = states.from_data
 
     def counting(kind, data, *args, **kwargs):
         value = original(kind, data, *args, **kwargs)
-        decoded.append(value.turn) if kind is states.GameState else None
+        if kind is states.GameState:
+            decoded.append(value.turn)
         return value
+    monkeypatch.setattr(states, "from_data", counting)
+    return decoded
+
+
+def test_a_stored_state_is_decoded_once_a_transaction_whoever_reads_it(tmp_path, monkeypatch):
+    """#36: every reader of a state asks the store, and the store decodes a snapshot once a transaction (the due
+    tick's steps had each their own decode, or a `state=` handed down); a new transaction decodes afresh, and a
+    turn processed in the transaction is read as the new state, not the cached old one."""
     url = two_halls(tmp_path)
     store = Store(url)
     with store.session() as session:
         cycle.deal(session, "halls")
-        monkeypatch.setattr(states, "from_data", counting)
+        decoded = count_decoded_states(monkeypatch)
         lock_game(session, "halls")  # first, as a due tick does: the lock forgets what was read before it
         game = get_game(session, "halls")
         first = current_state(session, game)
@@ -90,20 +97,11 @@ def test_the_games_lock_reads_again_what_the_transaction_read_before_it(tmp_path
     """#36: a read kept for the transaction before the game's lock was taken may be another run's old rows, so the
     lock forgets every kept read (the state as well as the game and its players), once: locking again in the same
     transaction forgets nothing."""
-    import pbem.store.states as states
-
-    decoded = []
-    original = states.from_data
-
-    def counting(kind, data, *args, **kwargs):
-        value = original(kind, data, *args, **kwargs)
-        decoded.append(value.turn) if kind is states.GameState else None
-        return value
     store = Store(two_halls(tmp_path))
     with store.session() as session:
         cycle.deal(session, "halls")
         session.commit()
-        monkeypatch.setattr(states, "from_data", counting)
+        decoded = count_decoded_states(monkeypatch)
         first = current_state(session, get_game(session, "halls"))
         lock_game(session, "halls")
         again = current_state(session, get_game(session, "halls"))

@@ -27,9 +27,9 @@ Phase hook: `act(ctx, phase, elements)` runs once per stage for every phase
 name in `phases` (a `PhaseName`: a step of `pbem.engine.phases.PHASES` or of
 the end of the turn), with all elements of this type in reading order of their
 squares (never the room file's order). A kind whose `act` does nothing unless a
-robot stands on one of its elements, and never moves a robot onto a square (it
-may turn, hurt, remove or destroy one), sets `robots_only`: its `act` is then
-not called while no robot stands on them. One whose `act` treats each element by
+robot stands on one of its elements sets `robots_only`: its `act` is then not
+called while no robot stands on them (the robots' cells are the context's,
+kept until a robot is placed). One whose `act` treats each element by
 the robots on it alone (no element's effect depends on another element's robots)
 also sets `each_square`: it is then given only the elements a robot stands on
 (a room four times the size, with four times the robots, costs four times as

@@ -25,10 +25,9 @@ class Conveyor(Mechanism):
     type = "conveyor"
     fields = {"dir": Field(direction), "speed": Field(lambda v: int(choice("1", "2")(v)), required=False, default=1)}
     phases = ("express conveyors", "conveyors")
+    robots_only = True  # nobody on one (most stages): nothing to do
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
-        if not ctx.occupied_cells() & ctx.index.cells_of(self.type):
-            return  # nobody on a belt (most stages)
         express = phase == "express conveyors"
         belts = ctx.index.placed(self.type)  # `elements`: every belt of the room
         movers = {}  # robot name -> (robot, target, way), in board order

@@ -28,10 +28,9 @@ class Pusher(Mounted):
     type = "pusher"
     fields = {"wall": Field(direction), "stages": Field(stages)}
     phases = ("pushers",)
+    robots_only = True  # nobody on one (most stages): nothing to do
 
     def act(self, ctx: TurnContext, phase: str, elements: list[Element]) -> None:
-        if not ctx.occupied_cells() & ctx.index.cells_of(self.type):
-            return  # nobody in front of a pusher (most stages)
         pushes = []
         for element in elements:
             if ctx.stage in element.get("stages"):
